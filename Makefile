@@ -1,0 +1,86 @@
+# gpu-bpf-tools: eBPF tracers for the Linux GPU stack.
+#
+#   make                 build every tool into bin/
+#   make static          self-contained binaries (STATIC=1), for GPU hosts without libbpf
+#   make test            host unit tests, then the tools on real kernels under qemu
+#   make bench           benchmarks (ratios measured side by side)
+#   make install PREFIX=/usr/local
+#
+# Adding a tool is adding its name to TOOLS: bpf/NAME.bpf.c + tools/NAME.c.
+
+TOOLS := drmsched
+
+CC ?= cc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+PREFIX ?= /usr/local
+OUTPUT := build
+BIN := bin
+COMMON := libbpf-tools-common
+
+ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+
+CFLAGS ?= -g -O2
+CFLAGS += -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -I$(OUTPUT) -I$(COMMON) -Ibpf
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -Wno-unused-parameter \
+	-I/usr/include/$(MULTIARCH) -I$(COMMON) -Ibpf
+LDLIBS := -lbpf -lelf -lz
+
+ifeq ($(STATIC),1)
+# Debian's libelf.a needs zstd; link everything in so the binary runs on any glibc x86-64 host.
+LDFLAGS += -static
+LDLIBS := -lbpf -lelf -lz -lzstd
+endif
+
+COMMON_SRCS := $(wildcard $(COMMON)/*.c)
+COMMON_OBJS := $(patsubst $(COMMON)/%.c,$(OUTPUT)/common/%.o,$(COMMON_SRCS))
+COMMON_HDRS := $(wildcard $(COMMON)/*.h)
+
+.PHONY: all static clean install test unit-test vm-test bench
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: $(addprefix $(BIN)/,$(TOOLS))
+
+static:
+	$(MAKE) clean
+	$(MAKE) STATIC=1 all
+
+$(OUTPUT) $(OUTPUT)/common $(BIN):
+	@mkdir -p $@
+
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(COMMON_HDRS) | $(OUTPUT)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
+
+$(OUTPUT)/common/%.o: $(COMMON)/%.c $(COMMON_HDRS) | $(OUTPUT)/common
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/%.o: tools/%.c $(OUTPUT)/%.skel.h $(wildcard bpf/%.h) $(COMMON_HDRS) | $(OUTPUT)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BIN)/%: $(OUTPUT)/%.o $(COMMON_OBJS) | $(BIN)
+	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8
+	install -m 0755 $(addprefix $(BIN)/,$(TOOLS)) $(DESTDIR)$(PREFIX)/sbin/
+	install -m 0644 $(addprefix man/man8/,$(addsuffix .8,$(TOOLS))) $(DESTDIR)$(PREFIX)/share/man/man8/
+
+test: all
+	tests/run
+
+unit-test:
+	tests/run --unit
+
+vm-test: all
+	tests/run --vm
+
+bench: all
+	tests/bench/run
+
+clean:
+	rm -rf $(OUTPUT) $(BIN)

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * DRM types read by the DRM tools (include/drm/gpu_scheduler.h, drm_file.h),
+ * relocated with CO-RE against the modules' BTF (gpu_sched, drm).
+ */
+#ifndef GPU_BPF_DRM_TYPES_BPF_H
+#define GPU_BPF_DRM_TYPES_BPF_H
+
+#include "kernel_types.bpf.h"
+
+struct drm_gpu_scheduler;
+
+struct drm_sched_fence {
+	struct dma_fence scheduled;
+	struct dma_fence finished;
+	struct drm_gpu_scheduler *sched;
+	u64 drm_client_id;		/* Linux >= 6.17 */
+} __core;
+
+struct drm_gpu_scheduler {
+	const char *name;
+	struct device *dev;
+} __core;
+
+struct drm_sched_entity;
+
+struct drm_sched_job {
+	struct drm_gpu_scheduler *sched;
+	struct drm_sched_fence *s_fence;
+} __core;
+
+/* dev_name(): the name given at registration, else the kobject's. */
+static __always_inline const char *core_dev_name(struct device *dev)
+{
+	const char *name;
+
+	if (!dev)
+		return NULL;
+	name = BPF_CORE_READ(dev, init_name);
+	return name ? name : BPF_CORE_READ(dev, kobj.name);
+}
+
+#endif /* GPU_BPF_DRM_TYPES_BPF_H */

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-event records for the tools' -e modes: one ring buffer per tool, and a
+ * counter of records that did not fit, which the frontend reports (see
+ * events.c).  Include once per .bpf.c, before the tool's own code.
+ */
+#ifndef GPU_BPF_EVENTS_BPF_H
+#define GPU_BPF_EVENTS_BPF_H
+
+#ifndef EVENTS_RINGBUF_BYTES
+#define EVENTS_RINGBUF_BYTES (256 * 1024)	/* frontends may resize */
+#endif
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, EVENTS_RINGBUF_BYTES);
+} events SEC(".maps");
+
+/* Records dropped because the ring buffer was full. */
+__u64 lost_events = 0;
+
+static __always_inline void *event_reserve(__u64 size)
+{
+	void *e = bpf_ringbuf_reserve(&events, size, 0);
+
+	if (!e)
+		__sync_fetch_and_add(&lost_events, 1);
+	return e;
+}
+
+#endif /* GPU_BPF_EVENTS_BPF_H */

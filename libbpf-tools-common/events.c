@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <time.h>
+
+#include "events.h"
+#include "output.h"
+#include "runtime.h"
+
+#define POLL_MS 100	/* how fast Ctrl-C and interval deadlines are noticed */
+
+int trace_loop_run(struct trace_loop *loop)
+{
+	unsigned long long next = 0, now;
+	long printed = 0;
+	int err;
+
+	if (loop->events && loop->on_event && !loop->rb) {
+		loop->rb = ring_buffer__new(bpf_map__fd(loop->events), loop->on_event,
+					    loop->ctx, NULL);
+		if (!loop->rb)
+			return -errno;
+	}
+	if (loop->interval)
+		next = monotonic_ns() + loop->interval * 1000000000ULL;
+
+	while (!exiting && !output_broken()) {
+		if (loop->rb) {
+			err = ring_buffer__poll(loop->rb, POLL_MS);
+			if (err < 0 && err != -EINTR)
+				return err;
+		} else {
+			struct timespec ts = { 0, POLL_MS * 1000000L };
+
+			nanosleep(&ts, NULL);
+		}
+		output_flush();
+		if (!loop->interval)
+			continue;
+		now = monotonic_ns();
+		if (now < next)
+			continue;
+		next += loop->interval * 1000000000ULL;
+		if (loop->on_interval) {
+			err = loop->on_interval(loop->ctx);
+			if (err)
+				return err;
+		}
+		if (loop->count && ++printed >= loop->count) {
+			loop->count_reached = true;
+			return 0;
+		}
+	}
+	/* Drain what the kernel queued before we were told to stop. */
+	if (loop->rb && !output_broken())
+		ring_buffer__consume(loop->rb);
+	return 0;
+}
+
+__u64 trace_loop_lost(const struct trace_loop *loop)
+{
+	return loop->lost_events ? *loop->lost_events : 0;
+}
+
+void trace_loop_free(struct trace_loop *loop)
+{
+	ring_buffer__free(loop->rb);
+	loop->rb = NULL;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tracing loop every tool runs: poll the ring buffer of per-event
+ * records (events.bpf.h) if there is one, print a summary every interval,
+ * and stop on Ctrl-C, SIGTERM, a closed stdout or after `count` intervals.
+ * Records the kernel side could not queue are counted, never silent.
+ */
+#ifndef GPU_BPF_EVENTS_H
+#define GPU_BPF_EVENTS_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include <bpf/libbpf.h>
+
+struct trace_loop {
+	/* Per-event records: the skeleton's `events` map, and its handler. */
+	struct bpf_map *events;
+	ring_buffer_sample_fn on_event;
+	/* The skeleton's `lost_events` (bss): records dropped when full. */
+	const volatile __u64 *lost_events;
+	/* Called every `interval` seconds (0: never), `count` times (0: no limit). */
+	int (*on_interval)(void *ctx);
+	long interval;
+	long count;
+	void *ctx;
+	/* Filled in by trace_loop_run(). */
+	struct ring_buffer *rb;
+	bool count_reached;	/* stopped after `count` intervals were printed */
+};
+
+/*
+ * Run until stopped.  Returns 0 on a normal stop (signal, count reached,
+ * stdout closed), or a negative errno when polling or on_interval failed.
+ */
+int trace_loop_run(struct trace_loop *loop);
+
+/* Records lost so far (0 when the tool has no event stream). */
+__u64 trace_loop_lost(const struct trace_loop *loop);
+
+/* Release the ring buffer. */
+void trace_loop_free(struct trace_loop *loop);
+
+#endif /* GPU_BPF_EVENTS_H */

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "hist.h"
+
+#define STARS_MAX 40
+
+void log2_slot_range(int slot, unsigned long long *lo, unsigned long long *hi)
+{
+	*lo = slot == 0 ? 0 : 1ULL << slot;
+	*hi = slot == MAX_SLOTS - 1 ? ~0ULL : (2ULL << slot) - 1;
+}
+
+static void print_stars(FILE *f, unsigned int val, unsigned int val_max)
+{
+	int nr = val_max ? (int)((unsigned long long)val * STARS_MAX / val_max) : 0;
+	int i;
+
+	for (i = 0; i < STARS_MAX; i++)
+		fputc(i < nr ? '*' : ' ', f);
+}
+
+void print_log2_hist(FILE *f, const __u32 *slots, int nr_slots, const char *unit)
+{
+	unsigned int val_max = 0;
+	int i, last = -1;
+
+	for (i = 0; i < nr_slots; i++) {
+		if (slots[i] > 0)
+			last = i;
+		if (slots[i] > val_max)
+			val_max = slots[i];
+	}
+	if (last < 0)
+		return;
+
+	fprintf(f, "%*s%-*s : count    distribution\n", 10, "", 14, unit);
+	for (i = 0; i <= last; i++) {
+		unsigned long long lo, hi;
+
+		log2_slot_range(i, &lo, &hi);
+		if (hi == ~0ULL)
+			fprintf(f, "%10llu -> %-10s : %-8u |", lo, "...", slots[i]);
+		else
+			fprintf(f, "%10llu -> %-10llu : %-8u |", lo, hi, slots[i]);
+		print_stars(f, slots[i], val_max);
+		fputs("|\n", f);
+	}
+}
+
+void print_lat_hist(FILE *f, const struct lat_hist *h, const char *unit)
+{
+	if (!h->count) {
+		fprintf(f, "    count 0\n");
+		return;
+	}
+	fprintf(f, "    count %llu  avg %llu  min %llu  max %llu  (%s)\n",
+		(unsigned long long)h->count,
+		(unsigned long long)(h->sum / h->count),
+		(unsigned long long)h->min, (unsigned long long)h->max, unit);
+	print_log2_hist(f, h->slots, MAX_SLOTS, unit);
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Printing the histograms of histogram.h, in the layout bcc users know. */
+#ifndef GPU_BPF_HIST_H
+#define GPU_BPF_HIST_H
+
+#include <stdio.h>
+
+#include "histogram.h"
+
+/* Slot i's range: [lo, hi]; the last slot is open-ended. */
+void log2_slot_range(int slot, unsigned long long *lo, unsigned long long *hi);
+
+/* The log2 histogram of `slots`, rows 0 .. last non-empty slot. */
+void print_log2_hist(FILE *f, const __u32 *slots, int nr_slots, const char *unit);
+
+/*
+ * A lat_hist: one line of exact moments, then the distribution.
+ *   "count 10  avg 2105  min 2050  max 2200  (usecs)"
+ */
+void print_lat_hist(FILE *f, const struct lat_hist *h, const char *unit);
+
+#endif /* GPU_BPF_HIST_H */

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "maps.h"
+
+int map_snapshot(struct bpf_map *map, struct map_snapshot *snap, int clear)
+{
+	size_t cap = bpf_map__max_entries(map), ks = bpf_map__key_size(map),
+	       vs = bpf_map__value_size(map);
+	char *prev = NULL, *key;
+	int err;
+
+	memset(snap, 0, sizeof(*snap));
+	snap->key_size = ks;
+	snap->value_size = vs;
+	snap->keys = calloc(cap, ks);
+	snap->values = calloc(cap, vs);
+	if (!snap->keys || !snap->values) {
+		map_snapshot_free(snap);
+		return -ENOMEM;
+	}
+	/* Read all keys first: deleting while walking would restart the walk. */
+	while (snap->n < cap) {
+		key = snapshot_key(snap, snap->n);
+		err = bpf_map__get_next_key(map, prev, key, ks);
+		if (err == -ENOENT)
+			break;
+		if (err) {
+			map_snapshot_free(snap);
+			return err;
+		}
+		prev = key;
+		snap->n++;
+	}
+	for (size_t i = 0; i < snap->n; ) {
+		key = snapshot_key(snap, i);
+		if (bpf_map__lookup_elem(map, key, ks, snapshot_value(snap, i), vs, 0)) {
+			/* Deleted meanwhile: drop it from the snapshot. */
+			snap->n--;
+			memmove(key, snapshot_key(snap, snap->n), ks);
+			continue;
+		}
+		if (clear)
+			bpf_map__delete_elem(map, key, ks, 0);
+		i++;
+	}
+	return 0;
+}
+
+void map_snapshot_free(struct map_snapshot *snap)
+{
+	free(snap->keys);
+	free(snap->values);
+	snap->keys = snap->values = NULL;
+	snap->n = 0;
+}

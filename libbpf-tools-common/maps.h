@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Reading whole hash maps from user space, for summaries. */
+#ifndef GPU_BPF_MAPS_H
+#define GPU_BPF_MAPS_H
+
+#include <stddef.h>
+#include <bpf/libbpf.h>
+
+/* Keys and values of a map, copied out: entry i is at keys + i * key_size. */
+struct map_snapshot {
+	void *keys;
+	void *values;
+	size_t key_size;
+	size_t value_size;
+	size_t n;
+};
+
+/*
+ * Copy every entry of `map` (hash or LRU hash); with `clear`, delete each
+ * one after reading it, so the next interval starts from zero.  Returns 0
+ * or a negative errno.  Free with map_snapshot_free().
+ */
+int map_snapshot(struct bpf_map *map, struct map_snapshot *snap, int clear);
+void map_snapshot_free(struct map_snapshot *snap);
+
+static inline void *snapshot_key(const struct map_snapshot *s, size_t i)
+{
+	return (char *)s->keys + i * s->key_size;
+}
+
+static inline void *snapshot_value(const struct map_snapshot *s, size_t i)
+{
+	return (char *)s->values + i * s->value_size;
+}
+
+#endif /* GPU_BPF_MAPS_H */

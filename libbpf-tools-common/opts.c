@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include "opts.h"
+
+struct common_env common_env;
+
+enum { OPT_PID = 'p', OPT_TIMESTAMP = 'T', OPT_VERBOSE = 'v' };
+
+static const struct argp_option common_options[] = {
+	{ "pid", OPT_PID, "PID", 0, "Trace this process only", 0 },
+	{ "timestamp", OPT_TIMESTAMP, NULL, 0, "Include wall-clock time on output", 0 },
+	{ "verbose", OPT_VERBOSE, NULL, 0, "Verbose debug output (libbpf messages)", 0 },
+	{},
+};
+
+int parse_long(const char *arg, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+long parse_long_arg(struct argp_state *state, const char *arg, const char *what,
+		    long min, long max)
+{
+	long v = 0;
+
+	if (parse_long(arg, min, max, &v))
+		argp_failure(state, argp_err_exit_status, 0,
+			     "invalid %s '%s' (expected %ld..%ld)", what, arg, min, max);
+	return v;
+}
+
+static error_t common_parse(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case OPT_PID:
+		common_env.pid = parse_long_arg(state, arg, "PID", 1, INT_MAX);
+		break;
+	case OPT_TIMESTAMP:
+		common_env.timestamp = true;
+		break;
+	case OPT_VERBOSE:
+		common_env.verbose = true;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp common_argp = {
+	.options = common_options,
+	.parser = common_parse,
+};
+
+const struct argp_child common_argp_child[] = {
+	{ &common_argp, 0, "Common options:", 0 },
+	{},
+};
+
+void parse_interval_args(struct argp_state *state, const char *arg)
+{
+	switch (common_env.nr_positional++) {
+	case 0:
+		common_env.interval = parse_long_arg(state, arg, "interval", 1, INT_MAX);
+		break;
+	case 1:
+		common_env.count = parse_long_arg(state, arg, "count", 1, INT_MAX);
+		break;
+	default:
+		argp_failure(state, argp_err_exit_status, 0, "unexpected argument '%s'", arg);
+	}
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Options every tool shares, and number parsing with range checks.
+ *
+ * A tool adds `common_argp_child` to its argp children to get -v, -T and
+ * -p PID, and calls parse_interval_args() for its positional
+ * `interval [count]`.
+ */
+#ifndef GPU_BPF_OPTS_H
+#define GPU_BPF_OPTS_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct common_env {
+	bool verbose;		/* -v: libbpf debug output on stderr */
+	bool timestamp;		/* -T: wall-clock time column */
+	pid_t pid;		/* -p: only this process (0: all) */
+	long interval;		/* seconds between summaries (0: at exit) */
+	long count;		/* summaries to print (0: until Ctrl-C) */
+	int nr_positional;	/* positional args seen so far */
+};
+
+extern struct common_env common_env;
+extern const struct argp_child common_argp_child[];
+
+/*
+ * Parse `arg` as a whole decimal integer in [min, max] into *out.
+ * Returns 0, or -EINVAL (and *out untouched) for anything else: empty,
+ * trailing junk, out of range.
+ */
+int parse_long(const char *arg, long min, long max, long *out);
+
+/*
+ * parse_long() for an option argument: on failure argp prints one line,
+ * "TOOL: invalid WHAT 'ARG' (expected MIN..MAX)", and exits with
+ * argp_err_exit_status.
+ */
+long parse_long_arg(struct argp_state *state, const char *arg, const char *what,
+		    long min, long max);
+
+/*
+ * Handle one positional argument: the first is the interval in seconds,
+ * the second the count.  Call it from the tool's parser on ARGP_KEY_ARG;
+ * errors end the program as parse_long_arg() does.
+ */
+void parse_interval_args(struct argp_state *state, const char *arg);
+
+#endif /* GPU_BPF_OPTS_H */

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "output.h"
+
+static bool broken;
+
+void output_init(void)
+{
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOLBF, 0);
+	/* A closed pipe must show up as EPIPE, not kill us mid-summary. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+bool output_broken(void)
+{
+	if (!broken && ferror(stdout))
+		broken = true;
+	return broken;
+}
+
+bool output_flush(void)
+{
+	if (!broken && fflush(stdout) == EOF && errno == EPIPE)
+		broken = true;
+	return output_broken();
+}
+
+FILE *summary_stream(void)
+{
+	return output_broken() ? stderr : stdout;
+}
+
+void print_wallclock(FILE *f)
+{
+	char buf[16];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
+	fprintf(f, "%-8s ", buf);
+}
+
+unsigned long long monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Output that survives pipes: line-buffered when stdout is not a terminal
+ * (so `tool | grep` sees lines as they happen), and a closed reader (`tool
+ * | head`) ends tracing instead of killing the tool with SIGPIPE, so the
+ * summary still gets printed - to stderr, as stdout is gone.
+ */
+#ifndef GPU_BPF_OUTPUT_H
+#define GPU_BPF_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Call once at start-up. */
+void output_init(void);
+
+/* stdout can no longer be written (reader went away); tools stop tracing. */
+bool output_broken(void);
+
+/* Where summaries go: stdout, or stderr once stdout is broken. */
+FILE *summary_stream(void);
+
+/* Flush stdout and notice a closed reader; returns output_broken(). */
+bool output_flush(void);
+
+/* "HH:MM:SS " for -T columns. */
+void print_wallclock(FILE *f);
+
+/* Nanoseconds on the clock bpf_ktime_get_ns() uses. */
+unsigned long long monotonic_ns(void);
+
+#endif /* GPU_BPF_OUTPUT_H */

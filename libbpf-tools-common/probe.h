@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the running kernel offers: tracefs, tracepoints, kprobe targets,
+ * modules and their BTF.  Tools ask before they load, so a missing driver
+ * becomes a sentence naming the module rather than a libbpf error.
+ */
+#ifndef GPU_BPF_PROBE_H
+#define GPU_BPF_PROBE_H
+
+#include <stdbool.h>
+
+/*
+ * Look up kernel files under `root` instead of "/" (unit tests point it at
+ * a fake tree).  NULL restores "/".
+ */
+void probe_set_root(const char *root);
+
+/*
+ * The tracefs directory: /sys/kernel/tracing, else the old debugfs
+ * location; mounts tracefs at /sys/kernel/tracing when neither is
+ * mounted.  NULL (errno set) if tracefs is not available.
+ */
+const char *tracefs_path(void);
+
+/* events/CATEGORY/EVENT exists in tracefs. */
+bool tracepoint_exists(const char *category, const char *event);
+
+/* A function kprobes may attach to (available_filter_functions, else kallsyms). */
+bool kprobe_exists(const char *func);
+
+/* /sys/module/NAME exists: loaded as a module or built in with parameters. */
+bool module_loaded(const char *name);
+
+/* /sys/kernel/btf/NAME exists ("vmlinux" for the kernel itself). */
+bool btf_exists(const char *name);
+
+/*
+ * NAME is a loaded module (not built in) without BTF of its own, so CO-RE
+ * reads of its types cannot work: the kernel lacks CONFIG_DEBUG_INFO_BTF_MODULES.
+ */
+bool module_lacks_btf(const char *name);
+
+#endif /* GPU_BPF_PROBE_H */

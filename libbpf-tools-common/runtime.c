@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "probe.h"
+#include "runtime.h"
+
+volatile sig_atomic_t exiting;
+static bool libbpf_verbose;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	exiting = 1;
+}
+
+static int libbpf_print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	(void)level;
+	/* Even warnings stay quiet unless -v: every failure is reported by
+	 * the tool itself in one line; libbpf's dump is for debugging. */
+	if (!libbpf_verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+void runtime_init(bool verbose)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	/* No SA_RESTART: a signal must interrupt sleep() and ring buffer polls. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	libbpf_verbose = verbose;
+	libbpf_set_print(libbpf_print_fn);
+	/*
+	 * No setrlimit(RLIMIT_MEMLOCK): kernels >= 5.11 charge BPF memory to
+	 * the memory cgroup, libbpf >= 1.0 knows it, and unprivileged
+	 * containers refuse the call anyway.
+	 */
+	output_init();
+}
+
+bool runtime_preflight(void)
+{
+	if (!btf_exists("vmlinux")) {
+		fprintf(stderr, "%s: this kernel has no BTF (/sys/kernel/btf/vmlinux): "
+			"it needs CONFIG_DEBUG_INFO_BTF=y\n", program_invocation_short_name);
+		return false;
+	}
+	return true;
+}
+
+void report_bpf_error(const char *what, int err)
+{
+	const char *hint = "";
+
+	err = err < 0 ? -err : err;
+	switch (err) {
+	case EPERM:
+	case EACCES:
+		hint = geteuid() ? " (run as root: needs CAP_BPF and CAP_PERFMON)"
+				 : " (is BPF restricted here? check kernel.unprivileged_bpf_disabled, lockdown, seccomp)";
+		break;
+	case ESRCH:
+	case ENOENT:
+		hint = " (a kernel function, tracepoint or BTF type is missing; -v shows which)";
+		break;
+	case EINVAL:
+	case ENOTSUP:
+		hint = " (the kernel rejected the program; -v shows the verifier log)";
+		break;
+	}
+	fprintf(stderr, "%s: failed to %s: %s%s\n", program_invocation_short_name, what,
+		strerror(err), hint);
+}
