@@ -37,7 +37,7 @@ COMMON_SRCS := $(wildcard $(COMMON)/*.c)
 COMMON_OBJS := $(patsubst $(COMMON)/%.c,$(OUTPUT)/common/%.o,$(COMMON_SRCS))
 COMMON_HDRS := $(wildcard $(COMMON)/*.h)
 
-.PHONY: all static clean install test unit-test vm-test bench
+.PHONY: all static clean install test unit-test unit-tests vm-test bench
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -65,18 +65,39 @@ $(OUTPUT)/%.o: tools/%.c $(OUTPUT)/%.skel.h $(wildcard bpf/%.h) $(COMMON_HDRS) |
 $(BIN)/%: $(OUTPUT)/%.o $(COMMON_OBJS) | $(BIN)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
+# Host unit tests of the common library (tests/unit): test_NAME.c, with an
+# optional NAME_test.bpf.c whose skeleton it includes.
+UNIT_TESTS := test_common test_loop
+UNIT_BINS := $(addprefix $(OUTPUT)/tests/,$(UNIT_TESTS))
+
+$(OUTPUT)/tests:
+	@mkdir -p $@
+
+$(OUTPUT)/tests/%.bpf.o: tests/unit/%.bpf.c $(COMMON_HDRS) | $(OUTPUT)/tests
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/tests/%.skel.h: $(OUTPUT)/tests/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
+
+$(OUTPUT)/tests/test_loop: $(OUTPUT)/tests/loop_test.skel.h
+
+$(OUTPUT)/tests/test_%: tests/unit/test_%.c tests/unit/check.h $(COMMON_OBJS) | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) -I$(OUTPUT)/tests $(filter %.c %.o,$^) $(LDLIBS) -o $@
+
+unit-tests: $(UNIT_BINS)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0755 $(addprefix $(BIN)/,$(TOOLS)) $(DESTDIR)$(PREFIX)/sbin/
 	install -m 0644 $(addprefix man/man8/,$(addsuffix .8,$(TOOLS))) $(DESTDIR)$(PREFIX)/share/man/man8/
 
-test: all
+test: all unit-tests
 	tests/run
 
-unit-test:
+unit-test: unit-tests
 	tests/run --unit
 
-vm-test: all
+vm-test: all unit-tests
 	tests/run --vm
 
 bench: all

@@ -46,8 +46,36 @@ void runtime_init(bool verbose)
 	output_init();
 }
 
+/* Effective capability set, from /proc/self/status (no libcap needed). */
+static unsigned long long effective_caps(void)
+{
+	unsigned long long caps = 0;
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return ~0ULL;	/* cannot tell: let the kernel decide */
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &caps) == 1)
+			break;
+	fclose(f);
+	return caps;
+}
+
+#define CAP_SYS_ADMIN	21
+#define CAP_PERFMON	38
+#define CAP_BPF		39
+#define HAS_CAP(caps, c) (((caps) >> (c)) & 1)
+
 bool runtime_preflight(void)
 {
+	unsigned long long caps = effective_caps();
+
+	if (!HAS_CAP(caps, CAP_SYS_ADMIN) && !(HAS_CAP(caps, CAP_BPF) && HAS_CAP(caps, CAP_PERFMON))) {
+		fprintf(stderr, "%s: permission denied: run as root (needs CAP_BPF and "
+			"CAP_PERFMON, or CAP_SYS_ADMIN)\n", program_invocation_short_name);
+		return false;
+	}
 	if (!btf_exists("vmlinux")) {
 		fprintf(stderr, "%s: this kernel has no BTF (/sys/kernel/btf/vmlinux): "
 			"it needs CONFIG_DEBUG_INFO_BTF=y\n", program_invocation_short_name);

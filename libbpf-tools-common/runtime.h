@@ -22,8 +22,8 @@ extern volatile sig_atomic_t exiting;
 void runtime_init(bool verbose);
 
 /*
- * Checks every tool needs before opening its skeleton: kernel BTF for
- * CO-RE.  Prints one line and returns false when something is missing.
+ * Checks every tool needs before opening its skeleton: the privilege to
+ * load BPF, and kernel BTF for CO-RE.  Prints one line and returns false when something is missing.
  */
 bool runtime_preflight(void);
 

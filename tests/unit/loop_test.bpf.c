@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Emits one 1 KiB record per call of the test's probed function into a
+ * ring buffer of a single page, so most records cannot fit. */
+#include "kernel_types.bpf.h"
+#define EVENTS_RINGBUF_BYTES 4096
+#include "events.bpf.h"
+
+struct record {
+	__u64 seq;
+	char pad[1016];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__type(key, __u32);
+	__type(value, __u64);
+} table SEC(".maps");
+
+__u64 calls = 0;
+
+SEC("uprobe")
+int BPF_KPROBE(on_call)
+{
+	struct record *r;
+	__u64 seq = __sync_fetch_and_add(&calls, 1);
+
+	r = event_reserve(sizeof(*r));
+	if (!r)
+		return 0;
+	r->seq = seq;
+	bpf_ringbuf_submit(r, 0);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Host unit tests of libbpf-tools-common: parsing, histograms, probing. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "hist.h"
+#include "opts.h"
+#include "probe.h"
+
+static void test_parse_long(void)
+{
+	long v = 7;
+
+	CHECK("parse_long accepts 1", parse_long("1", 1, 10, &v) == 0 && v == 1, "v=%ld", v);
+	CHECK("parse_long accepts max", parse_long("10", 1, 10, &v) == 0 && v == 10, "v=%ld", v);
+	v = 7;
+	CHECK("parse_long rejects below min", parse_long("0", 1, 10, &v) == -EINVAL && v == 7,
+	      "v=%ld", v);
+	CHECK("parse_long rejects above max", parse_long("11", 1, 10, &v) == -EINVAL, "accepted");
+	CHECK("parse_long rejects empty", parse_long("", 1, 10, &v) == -EINVAL, "accepted");
+	CHECK("parse_long rejects trailing junk", parse_long("5s", 1, 10, &v) == -EINVAL,
+	      "accepted");
+	CHECK("parse_long rejects hex", parse_long("0x5", 1, 10, &v) == -EINVAL, "accepted");
+	CHECK("parse_long rejects overflow",
+	      parse_long("99999999999999999999999", 1, LONG_MAX, &v) == -EINVAL, "accepted");
+	CHECK("parse_long rejects negative", parse_long("-3", 1, 10, &v) == -EINVAL, "accepted");
+}
+
+static void test_log2_slots(void)
+{
+	unsigned long long lo, hi;
+
+	CHECK_U64("log2_slot(0)", log2_slot(0), 0);
+	CHECK_U64("log2_slot(1)", log2_slot(1), 0);
+	CHECK_U64("log2_slot(2)", log2_slot(2), 1);
+	CHECK_U64("log2_slot(3)", log2_slot(3), 1);
+	CHECK_U64("log2_slot(4)", log2_slot(4), 2);
+	CHECK_U64("log2_slot(2047)", log2_slot(2047), 10);
+	CHECK_U64("log2_slot(2048)", log2_slot(2048), 11);
+	CHECK_U64("log2_slot(2^31)", log2_slot(1ULL << 31), 31);
+	CHECK_U64("log2_slot(2^40) clamps to last", log2_slot(1ULL << 40), MAX_SLOTS - 1);
+	/* Every value lands in a slot whose printed range contains it. */
+	for (unsigned long long v = 0; v < 70000; v++) {
+		log2_slot_range(log2_slot(v), &lo, &hi);
+		if (v < lo || v > hi) {
+			CHECK("log2 slot ranges contain their values", 0, "v=%llu in [%llu, %llu]",
+			      v, lo, hi);
+			return;
+		}
+	}
+	CHECK("log2 slot ranges contain their values", 1, "ok");
+}
+
+static char *print_to_string(void (*fn)(FILE *, const void *), const void *arg)
+{
+	static char buf[8192];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	fn(f, arg);
+	fclose(f);
+	return buf;
+}
+
+static void print_hist_usecs(FILE *f, const void *h)
+{
+	print_lat_hist(f, h, "usecs");
+}
+
+static void test_hist_printing(void)
+{
+	struct lat_hist h = { .count = 5, .sum = 5 * 2100, .min = 2050, .max = 2200 };
+	struct lat_hist empty = {};
+
+	h.slots[11] = 4;
+	h.slots[2] = 1;
+	CHECK_STR("print_lat_hist layout", print_to_string(print_hist_usecs, &h),
+		  "    count 5  avg 2100  min 2050  max 2200  (usecs)\n"
+		  "          usecs          : count    distribution\n"
+		  "         0 -> 1          : 0        |                                        |\n"
+		  "         2 -> 3          : 0        |                                        |\n"
+		  "         4 -> 7          : 1        |**********                              |\n"
+		  "         8 -> 15         : 0        |                                        |\n"
+		  "        16 -> 31         : 0        |                                        |\n"
+		  "        32 -> 63         : 0        |                                        |\n"
+		  "        64 -> 127        : 0        |                                        |\n"
+		  "       128 -> 255        : 0        |                                        |\n"
+		  "       256 -> 511        : 0        |                                        |\n"
+		  "       512 -> 1023       : 0        |                                        |\n"
+		  "      1024 -> 2047       : 0        |                                        |\n"
+		  "      2048 -> 4095       : 4        |****************************************|\n");
+	CHECK_STR("print_lat_hist empty", print_to_string(print_hist_usecs, &empty),
+		  "    count 0\n");
+}
+
+/* A fake /sys and /proc under a temporary root. */
+static char fake_root[] = "/tmp/gpu-bpf-unit.XXXXXX";
+
+static void put_file(const char *rel, const char *content)
+{
+	char path[PATH_MAX], dir[PATH_MAX], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", fake_root, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (slash = dir + strlen(fake_root) + 1; (slash = strchr(slash, '/')); slash++) {
+		*slash = '\0';
+		mkdir(dir, 0755);
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	fputs(content, f);
+	fclose(f);
+}
+
+static void test_probe(void)
+{
+	if (!mkdtemp(fake_root)) {
+		CHECK("probe: fake root", 0, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	put_file("sys/kernel/tracing/available_events", "");
+	put_file("sys/kernel/tracing/events/gpu_scheduler/drm_run_job/format", "name: drm_run_job\n");
+	put_file("sys/kernel/tracing/available_filter_functions",
+		 "nvidia_open [nvidia]\nnvidia_open_deferred [nvidia]\nnvidia_isr [nvidia]\n");
+	put_file("sys/module/gpu_sched/initstate", "live\n");
+	put_file("sys/module/drm/initstate", "live\n");
+	put_file("sys/module/i915/parameters/x", "");
+	put_file("sys/kernel/btf/drm", "");
+	probe_set_root(fake_root);
+
+	CHECK("tracepoint_exists finds drm_run_job",
+	      tracepoint_exists("gpu_scheduler", "drm_run_job"), "not found");
+	CHECK("tracepoint_exists rejects a missing event",
+	      !tracepoint_exists("gpu_scheduler", "drm_sched_job_queue"), "found");
+	CHECK("kprobe_exists matches whole names", kprobe_exists("nvidia_isr"), "not found");
+	CHECK("kprobe_exists does not match a prefix", !kprobe_exists("nvidia_op"), "found");
+	CHECK("kprobe_exists does not match a longer name",
+	      !kprobe_exists("nvidia_isr_msix"), "found");
+	CHECK("module_loaded", module_loaded("gpu_sched") && !module_loaded("amdgpu"), "wrong");
+	CHECK("module_lacks_btf: loadable module without BTF", module_lacks_btf("gpu_sched"),
+	      "not detected");
+	CHECK("module_lacks_btf: module with BTF", !module_lacks_btf("drm"), "wrong");
+	CHECK("module_lacks_btf: built-in code", !module_lacks_btf("i915"), "wrong");
+	CHECK("btf_exists", btf_exists("drm") && !btf_exists("vmlinux"), "wrong");
+
+	probe_set_root(NULL);
+	{
+		char cmd[PATH_MAX + 16];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", fake_root);
+		if (system(cmd))
+			fprintf(stderr, "warning: could not remove %s\n", fake_root);
+	}
+}
+
+int main(void)
+{
+	test_parse_long();
+	test_log2_slots();
+	test_hist_printing();
+	test_probe();
+	return check_failures ? 1 : 0;
+}
