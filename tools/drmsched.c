@@ -312,8 +312,8 @@ static void print_deps(FILE *f, struct map_snapshot *s)
 
 	if (!s->n)
 		return;
-	fprintf(f, "\n%-12s %-12s %-24s %-12s %6s %7s\n", "DEV", "RING", "WAITED ON FENCE",
-		"OF RING", "DEPS", "BLOCKED");
+	fprintf(f, "\n%-12s %-12s %-24s %-12s %6s %7s\n", "DEV", "RING", "WAITED_ON",
+		"OWNER_RING", "DEPS", "BLOCKED");
 	for (i = 0; i < s->n; i++) {
 		struct dep_key *k = snapshot_key(s, i);
 		struct dep_stats *ds = snapshot_value(s, i);

@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# drmsched on a real kernel, run inside the VM by tests/run (one boot per
+# kernel): the real DRM scheduler (module gpu-sched) driven by the test
+# module schedgen (tests/kmod), whose workloads have a known shape, so the
+# tool's counts must match exactly and its latencies stay within the bounds
+# the workload sets.
+#
+# Environment (from tests/vm/run and tests/run): VM_KERNEL (6.1|sid),
+# VM_SCRATCH (writable dir), VM_MODPROBE (modprobe for the guest kernel),
+# SCHEDGEN_KO (the test module built for this kernel).
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+T=$PWD/bin/drmsched
+S=${VM_SCRATCH:?}
+K=${VM_KERNEL:?}
+P="drmsched:"
+
+# ---------------------------------------------------------------------------
+# helpers
+
+# start OUT ARGS...: run drmsched in the background until it has attached.
+start() {
+	local out=$1 i
+	shift
+	"$T" "$@" >"$out" 2>"$out.err" &
+	tool_pid=$!
+	# Attached once its first line is out (the header follows attach).
+	for i in $(seq 1 600); do
+		[ -s "$out" ] && return 0
+		kill -0 "$tool_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "drmsched did not start: $(cat "$out.err")" >&2
+	return 1
+}
+
+# stop [SIGNAL]: end it like a user would; tool_status is its exit status.
+stop() {
+	kill -"${1:-INT}" "$tool_pid" 2>/dev/null
+	wait "$tool_pid"
+	tool_status=$?
+}
+
+# A summary row for RING: "QUEUED RUN DONE DEPS BLOCKED WAIT EXEC".
+ring_row() { awk -v r="$2" '$2 == r && NF == 9 && $3 ~ /^[0-9]+$/ { print $3, $4, $5, $6, $7; exit }' "$1"; }
+
+# "count avg min max" of RING's histogram KIND ("queue wait" or "execution").
+hist_stats() {
+	awk -v hdr="/$2 $3" 'index($0, hdr) { found = 1; next }
+		found && /count/ { print $2, $4, $6, $8; exit }' "$1"
+}
+
+# submit ARGS...: one command to the test module, from a process of known PID.
+submit() { echo "submit $*" >/proc/schedgen; }
+drain() { echo "wait" >/proc/schedgen; }
+
+# ---------------------------------------------------------------------------
+# 1. No driver: no gpu_scheduler events, and the error says which module.
+expect_error "$P no driver loaded: names gpu-sched and the drivers" 1 \
+	"^drmsched: no gpu_scheduler tracepoints: module gpu-sched is not loaded" "$T"
+
+# i915 does not use the DRM scheduler: loading it must not change that.
+if $VM_MODPROBE i915 2>"$S/modprobe.err"; then
+	expect_error "$P i915 alone brings no gpu_scheduler events" 1 \
+		"module gpu-sched is not loaded" "$T"
+else
+	fail "$P modprobe i915: $(cat "$S/modprobe.err")"
+fi
+
+# ---------------------------------------------------------------------------
+# 2. The real amdgpu (and so gpu-sched): attaching works against its real
+#    BTF and event formats, with no hardware (no jobs).
+if ! $VM_MODPROBE amdgpu 2>"$S/modprobe.err"; then
+	fail "$P modprobe amdgpu: $(cat "$S/modprobe.err")"
+fi
+check "$P amdgpu pulled in gpu_sched with BTF" test -e /sys/kernel/btf/gpu_sched
+
+tp=/sys/kernel/tracing/events/gpu_scheduler
+if [ "$K" = 6.1 ]; then
+	want_abi="Linux <= 6.16"
+	check "$P 6.1 has the old event names" test -e $tp/drm_run_job/format -a -e $tp/drm_sched_job_wait_dep/format
+	check "$P 6.1 has none of the 6.17 names" test ! -e $tp/drm_sched_job_queue
+else
+	want_abi="Linux >= 6.17"
+	check "$P sid has the 6.17 event names" test -e $tp/drm_sched_job_queue/format -a -e $tp/drm_sched_job_unschedulable/format
+	check "$P sid keys jobs by fence context:seqno" grep -q "field:u64 fence_context" $tp/drm_sched_job_run/format
+	check "$P sid records client_id" grep -q "field:u64 client_id" $tp/drm_sched_job_queue/format
+fi
+
+timeout 120 "$T" 1 1 >"$S/idle.out" 2>"$S/idle.err"
+check_eq "$P attaches with amdgpu loaded, exits 0 after 1 interval" "$?" 0
+check "$P detects the $want_abi events" grep -q "($want_abi events)" "$S/idle.out"
+check "$P idle interval reports no jobs" grep -qx "no jobs" "$S/idle.out"
+check "$P nothing on stderr when idle" test ! -s "$S/idle.err"
+
+# ---------------------------------------------------------------------------
+# 3. The job generator on the real scheduler.
+if ! insmod "${SCHEDGEN_KO:?}" rings=gfx,compute 2>"$S/insmod.err"; then
+	fail "$P insmod schedgen: $(cat "$S/insmod.err")"
+	exit 1
+fi
+
+# 3a. Summary: exact counts per ring and process, latencies within bounds.
+start "$S/sum.out"
+sh -c 'echo $$ >'"$S"'/wl1.pid; echo "submit ring=gfx jobs=10 exec_us=2000 deps=chain client=42" >/proc/schedgen'
+sh -c 'echo $$ >'"$S"'/wl2.pid; echo "submit ring=compute jobs=5 exec_us=5000" >/proc/schedgen'
+drain
+stop INT
+out=$S/sum.out
+check_eq "$P summary: exit status 0 on Ctrl-C" "$tool_status" 0
+if [ "$K" = 6.1 ]; then blocked=-; else blocked=$(ring_row "$out" gfx | cut -d' ' -f5); fi
+check_eq "$P gfx: 10 queued, 10 run, 10 done, 9 dependencies" "$(ring_row "$out" gfx | cut -d' ' -f1-4)" "10 10 10 9"
+check_eq "$P compute: 5 queued, 5 run, 5 done, 0 dependencies" "$(ring_row "$out" compute | cut -d' ' -f1-4)" "5 5 5 0"
+if [ "$K" = 6.1 ]; then
+	check_eq "$P 6.1 has no unschedulable event: BLOCKED is -" "$(ring_row "$out" gfx | cut -d' ' -f5)" "-"
+else
+	check_le "$P gfx: blocked dependencies <= dependencies" "$blocked" 9
+fi
+read -r n avg min max <<<"$(hist_stats "$out" gfx execution)"
+check_eq "$P gfx execution histogram counts 10 jobs" "$n" 10
+check_ge "$P gfx execution min >= exec_us 2000" "$min" 2000
+check_le "$P gfx execution max < 1 s" "$max" 999999
+read -r n avg min max <<<"$(hist_stats "$out" compute execution)"
+check_eq "$P compute execution histogram counts 5 jobs" "$n" 5
+check_ge "$P compute execution min >= exec_us 5000" "$min" 5000
+read -r n avg min max <<<"$(hist_stats "$out" gfx "queue wait")"
+check_eq "$P gfx queue-wait histogram counts 10 jobs" "$n" 10
+# One job at a time (credits=1): the 10th waits for the 9 before it.
+check_ge "$P gfx max queue wait >= 9 x 2000 us" "$max" 18000
+pid1=$(cat "$S/wl1.pid") pid2=$(cat "$S/wl2.pid")
+if [ "$K" = 6.1 ]; then client=-; else client=42; fi
+check_eq "$P process row: pid, comm, client, 10 queued, 10 done on gfx" \
+	"$(awk -v p="$pid1" '$1 == p && $5 == "gfx" { print $2, $3, $6, $7 }' "$out")" "sh $client 10 10"
+check_eq "$P process row: second writer has the 5 compute jobs" \
+	"$(awk -v p="$pid2" '$1 == p && $5 == "compute" { print $2, $6, $7 }' "$out")" "sh 5 5"
+check_eq "$P dependency table: gfx waited 9 times on gfx's own fences" \
+	"$(awk '$2 == "gfx" && $4 == "gfx" { print $5 }' "$out")" 9
+
+# 3b. -e: one line per event, exact per type.
+start "$S/ev.out" -e
+submit ring=gfx jobs=3 exec_us=3000 deps=chain
+drain
+stop INT
+out=$S/ev.out
+check_eq "$P -e: header" "$(head -1 "$out" | awk '{print $1, $2, $3, $4, $5, $6, $7, $8, $9}')" \
+	"TIME(s) EVENT DEV RING JOB PID COMM LAT(us) DEP"
+for ev in QUEUE RUN DONE; do
+	check_eq "$P -e: 3 $ev lines on gfx" "$(awk -v e=$ev '$2 == e && $4 == "gfx"' "$out" | wc -l)" 3
+done
+check_eq "$P -e: 2 DEP lines (chain of 3)" "$(awk '$2 == "DEP"' "$out" | wc -l)" 2
+check_eq "$P -e: every DONE took >= 3000 us" \
+	"$(awk '$2 == "DONE" && $8 >= 3000' "$out" | wc -l)" 3
+check_eq "$P -e: each job's QUEUE, RUN, DONE share its context:seqno" \
+	"$(awk '$2 ~ /QUEUE|RUN|DONE/ { n[$5]++ } END { for (j in n) if (n[j] == 3) c++; print c }' "$out")" 3
+check_eq "$P -e: a DEP names the previous job of the chain" \
+	"$(awk '$2 == "DEP" { split($5, j, ":"); split($9, d, ":"); if (d[2] == j[2] - 1) c++ } END { print c + 0 }' "$out")" 2
+check "$P -e: nothing on stderr" test ! -s "$out.err"
+
+# 3c. -T adds a wall-clock column.
+start "$S/evT.out" -e -T
+submit ring=compute jobs=1 exec_us=1000
+drain
+stop INT
+check "$P -e -T: HH:MM:SS first column" awk 'NR == 2 && $1 ~ /^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]$/ { ok = 1 } END { exit !ok }' "$S/evT.out"
+
+# 3d. Filters.
+start "$S/ring.out" -r compute
+submit ring=gfx jobs=4 exec_us=1000
+submit ring=compute jobs=2 exec_us=1000
+drain
+stop INT
+check_eq "$P -r compute: compute counted" "$(ring_row "$S/ring.out" compute | cut -d' ' -f1-3)" "2 2 2"
+check_eq "$P -r compute: gfx absent" "$(ring_row "$S/ring.out" gfx)" ""
+
+sh -c 'sleep 3; echo "submit ring=gfx jobs=2 exec_us=1000" >/proc/schedgen; echo wait >/proc/schedgen' &
+other=$!
+start "$S/pid.out" -p "$other"
+submit ring=gfx jobs=7 exec_us=1000
+wait "$other"
+drain
+stop INT
+check_eq "$P -p PID: only that process's 2 jobs" "$(ring_row "$S/pid.out" gfx | cut -d' ' -f1-3)" "2 2 2"
+
+dev=$(awk '$2 == "gfx" { print $1; exit }' "$S/sum.out")
+start "$S/dev.out" -d "$dev"
+submit ring=gfx jobs=1 exec_us=1000
+drain
+stop INT
+check_eq "$P -d $dev: its rings counted" "$(ring_row "$S/dev.out" gfx | cut -d' ' -f1)" 1
+start "$S/nodev.out" -d no-such-device
+submit ring=gfx jobs=1 exec_us=1000
+drain
+stop INT
+check "$P -d no-such-device: no jobs" grep -qx "no jobs" "$S/nodev.out"
+
+# 3e. interval count: two summaries, then exit 0 by itself.
+( sleep 1; submit ring=gfx jobs=2 exec_us=1000 ) &
+timeout 120 "$T" 2 2 >"$S/int.out" 2>&1
+check_eq "$P interval 2 count 2: exits 0 by itself" "$?" 0
+check_eq "$P interval 2 count 2: two summaries" "$(grep -Ec '^DEV +RING +QUEUED|^no jobs' "$S/int.out")" 2
+check_eq "$P interval: the 2 jobs are counted once" \
+	"$(awk '$2 == "gfx" && NF == 9 && $3 ~ /^[0-9]+$/ { s += $3 } END { print s }' "$S/int.out")" 2
+
+# 3f. -m: milliseconds.
+start "$S/ms.out" -m
+submit ring=compute jobs=2 exec_us=20000
+drain
+stop INT
+read -r n avg min max <<<"$(hist_stats "$S/ms.out" compute execution)"
+check_ge "$P -m: execution of 20000 us jobs is >= 20 ms" "$min" 20
+check "$P -m: histogram unit is msecs" grep -q "msecs" "$S/ms.out"
+
+# 3g. SIGTERM ends with the same summary as Ctrl-C.
+start "$S/term.out"
+submit ring=gfx jobs=3 exec_us=1000
+drain
+stop TERM
+check_eq "$P SIGTERM: exit 0" "$tool_status" 0
+check_eq "$P SIGTERM: summary printed" "$(ring_row "$S/term.out" gfx | cut -d' ' -f1-3)" "3 3 3"
+
+# 3h. A closed pipe ends -e cleanly instead of hanging or dying of SIGPIPE.
+( "$T" -e 2>"$S/pipe.err"; echo "$?" >"$S/pipe.status" ) | head -2 >"$S/pipe.out" &
+sleep 8
+submit ring=gfx jobs=20 exec_us=500
+drain
+for i in $(seq 1 100); do [ -s "$S/pipe.status" ] && break; sleep 0.1; done
+check_eq "$P -e | head: exits 0 when the reader goes away" "$(cat "$S/pipe.status" 2>/dev/null)" 0
+check_eq "$P -e | head: the reader got 2 lines" "$(wc -l <"$S/pipe.out")" 2
+
+# 3i. The driver unloaded mid-trace: what was gathered is still reported.
+start "$S/rmmod.out"
+submit ring=compute jobs=4 exec_us=1000
+drain
+rmmod schedgen
+check "$P schedgen unloaded while tracing" test ! -e /proc/schedgen
+stop INT
+check_eq "$P after rmmod: exit 0" "$tool_status" 0
+check_eq "$P after rmmod: the 4 jobs are reported by ring name" \
+	"$(ring_row "$S/rmmod.out" compute | cut -d' ' -f1-3)" "4 4 4"
