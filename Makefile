@@ -1,6 +1,7 @@
 # gpu-bpf-tools: eBPF tracers for the Linux GPU stack.
 #
 #   make                 build every tool into bin/
+#   make demo            drmsched on a real kernel's DRM scheduler, in a VM
 #   make static          self-contained binaries (STATIC=1), for GPU hosts without libbpf
 #   make test            host unit tests, then the tools on real kernels under qemu
 #   make bench           benchmarks (ratios measured side by side)
@@ -37,7 +38,7 @@ COMMON_SRCS := $(wildcard $(COMMON)/*.c)
 COMMON_OBJS := $(patsubst $(COMMON)/%.c,$(OUTPUT)/common/%.o,$(COMMON_SRCS))
 COMMON_HDRS := $(wildcard $(COMMON)/*.h)
 
-.PHONY: all static clean install test unit-test unit-tests vm-test bench
+.PHONY: all static clean install test unit-test unit-tests vm-test bench demo
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -99,6 +100,13 @@ unit-test: unit-tests
 
 vm-test: all unit-tests
 	tests/run --vm
+
+# Debian's newest kernel (sid) by default; DEMO_KERNEL=6.1 for bookworm's.
+DEMO_KERNEL ?= sid
+demo: all
+	tests/install-deps
+	tests/vm/setup
+	tests/vm/run --kernel $(DEMO_KERNEL) -- bash tests/demo/drmsched.sh
 
 bench: all
 	tests/bench/run
