@@ -4,7 +4,6 @@
 #   make demo            drmsched on a real kernel's DRM scheduler, in a VM
 #   make static          self-contained binaries (STATIC=1), for GPU hosts without libbpf
 #   make test            host unit tests, then the tools on real kernels under qemu
-#   make bench           benchmarks (ratios measured side by side)
 #   make install PREFIX=/usr/local
 #
 # Adding a tool is adding its name to TOOLS: bpf/NAME.bpf.c + tools/NAME.c.
@@ -38,7 +37,7 @@ COMMON_SRCS := $(wildcard $(COMMON)/*.c)
 COMMON_OBJS := $(patsubst $(COMMON)/%.c,$(OUTPUT)/common/%.o,$(COMMON_SRCS))
 COMMON_HDRS := $(wildcard $(COMMON)/*.h)
 
-.PHONY: all static clean install test unit-test unit-tests vm-test bench demo
+.PHONY: all static clean install test unit-test unit-tests vm-test demo
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -107,9 +106,6 @@ demo: all
 	tests/install-deps
 	tests/vm/setup
 	tests/vm/run --kernel $(DEMO_KERNEL) -- bash tests/demo/drmsched.sh
-
-bench: all
-	tests/bench/run
 
 clean:
 	rm -rf $(OUTPUT) $(BIN)
