@@ -8,7 +8,7 @@
 #
 # Adding a tool is adding its name to TOOLS: bpf/NAME.bpf.c + tools/NAME.c.
 
-TOOLS := drmsched
+TOOLS := drmsched cudatrace
 
 CC ?= cc
 CLANG ?= clang
@@ -62,7 +62,11 @@ $(OUTPUT)/common/%.o: $(COMMON)/%.c $(COMMON_HDRS) | $(OUTPUT)/common
 $(OUTPUT)/%.o: tools/%.c $(OUTPUT)/%.skel.h $(wildcard bpf/%.h) $(COMMON_HDRS) | $(OUTPUT)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BIN)/%: $(OUTPUT)/%.o $(COMMON_OBJS) | $(BIN)
+# An archive, so each tool links only the common objects it uses.
+$(OUTPUT)/libcommon.a: $(COMMON_OBJS)
+	$(AR) rcs $@ $^
+
+$(BIN)/%: $(OUTPUT)/%.o $(OUTPUT)/libcommon.a | $(BIN)
 	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # Host unit tests of the common library (tests/unit): test_NAME.c, with an
@@ -81,8 +85,8 @@ $(OUTPUT)/tests/%.skel.h: $(OUTPUT)/tests/%.bpf.o
 
 $(OUTPUT)/tests/test_loop: $(OUTPUT)/tests/loop_test.skel.h
 
-$(OUTPUT)/tests/test_%: tests/unit/test_%.c tests/unit/check.h $(COMMON_OBJS) | $(OUTPUT)/tests
-	$(CC) $(CFLAGS) -I$(OUTPUT)/tests $(filter %.c %.o,$^) $(LDLIBS) -o $@
+$(OUTPUT)/tests/test_%: tests/unit/test_%.c tests/unit/check.h $(OUTPUT)/libcommon.a | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) -I$(OUTPUT)/tests $(filter %.c %.a,$^) $(LDLIBS) -o $@
 
 unit-tests: $(UNIT_BINS)
 

@@ -159,15 +159,23 @@ static __always_inline void emit(__u32 type, struct job_info *job, struct drm_sc
 
 static __always_inline int on_queue(struct drm_sched_job *sched_job)
 {
-	struct drm_gpu_scheduler *sched = BPF_CORE_READ(sched_job, sched);
-	struct drm_sched_fence *s_fence = BPF_CORE_READ(sched_job, s_fence);
-	__u64 key = (__u64)s_fence, now = bpf_ktime_get_ns(), context;
-	struct job_info job = { .sched = (__u64)sched, .queued_ns = now };
+	struct drm_gpu_scheduler *sched;
+	struct drm_sched_fence *s_fence;
+	struct job_info job = {};
 	struct proc_key pk = {};
 	struct proc_stats *ps, ps_init = {};
 	struct ring_stats *st;
 	struct ring_info *ri;
+	__u64 key, context;
 
+	/* Kernels >= 6.12 type tracepoint arguments as maybe-NULL: test first. */
+	if (!sched_job)
+		return 0;
+	sched = BPF_CORE_READ(sched_job, sched);
+	s_fence = BPF_CORE_READ(sched_job, s_fence);
+	key = (__u64)s_fence;
+	job.sched = (__u64)sched;
+	job.queued_ns = bpf_ktime_get_ns();
 	job.pid = bpf_get_current_pid_tgid() >> 32;
 	if (targ_pid && job.pid != targ_pid)
 		return 0;
@@ -200,7 +208,7 @@ static __always_inline int on_queue(struct drm_sched_job *sched_job)
 	context = BPF_CORE_READ(s_fence, finished.context);
 	bpf_map_update_elem(&context_ring, &context, &job.sched, BPF_ANY);
 
-	emit(EV_QUEUE, &job, s_fence, NULL, 0, now);
+	emit(EV_QUEUE, &job, s_fence, NULL, 0, job.queued_ns);
 	return 0;
 }
 
@@ -228,13 +236,16 @@ static __always_inline struct job_info *tracked_job(struct drm_sched_fence *s_fe
 
 static __always_inline int on_run(struct drm_sched_job *sched_job)
 {
-	struct drm_sched_fence *s_fence = BPF_CORE_READ(sched_job, s_fence);
+	struct drm_sched_fence *s_fence;
 	struct proc_stats *ps;
 	struct job_info *job;
 	struct ring_stats *st;
 	struct proc_key pk;
 	__u64 now, wait;
 
+	if (!sched_job)
+		return 0;
+	s_fence = BPF_CORE_READ(sched_job, s_fence);
 	job = tracked_job(s_fence, BPF_CORE_READ(sched_job, sched));
 	if (!job)
 		return 0;
@@ -265,6 +276,8 @@ static __always_inline int on_done(struct drm_sched_fence *s_fence)
 	struct proc_key pk;
 	struct proc_stats *ps;
 
+	if (!s_fence)
+		return 0;
 	job = bpf_map_lookup_elem(&jobs, &key);
 	if (!job) {
 		if (!targ_pid)
@@ -296,13 +309,17 @@ static __always_inline int on_done(struct drm_sched_fence *s_fence)
 static __always_inline int on_dependency(struct drm_sched_job *sched_job, struct dma_fence *fence,
 					 bool blocked)
 {
-	struct drm_sched_fence *s_fence = BPF_CORE_READ(sched_job, s_fence);
-	__u64 key = (__u64)s_fence;
 	struct dep_stats *ds, ds_init = {};
+	struct drm_sched_fence *s_fence;
 	struct dep_key dk = {};
 	struct job_info *job;
 	struct ring_stats *st;
+	__u64 key;
 
+	if (!sched_job || !fence)
+		return 0;
+	s_fence = BPF_CORE_READ(sched_job, s_fence);
+	key = (__u64)s_fence;
 	job = bpf_map_lookup_elem(&jobs, &key);
 	if (!job)
 		return 0;
