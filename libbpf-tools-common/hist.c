@@ -21,11 +21,14 @@ static void print_stars(FILE *f, unsigned int val, unsigned int val_max)
 void print_log2_hist(FILE *f, const __u32 *slots, int nr_slots, const char *unit)
 {
 	unsigned int val_max = 0;
-	int i, last = -1;
+	int i, first = -1, last = -1;
 
 	for (i = 0; i < nr_slots; i++) {
-		if (slots[i] > 0)
+		if (slots[i] > 0) {
 			last = i;
+			if (first < 0)
+				first = i;
+		}
 		if (slots[i] > val_max)
 			val_max = slots[i];
 	}
@@ -33,7 +36,8 @@ void print_log2_hist(FILE *f, const __u32 *slots, int nr_slots, const char *unit
 		return;
 
 	fprintf(f, "%*s%-*s : count    distribution\n", 10, "", 14, unit);
-	for (i = 0; i <= last; i++) {
+	/* From the first non-empty slot: leading zero rows only push the data off screen. */
+	for (i = first; i <= last; i++) {
 		unsigned long long lo, hi;
 
 		log2_slot_range(i, &lo, &hi);

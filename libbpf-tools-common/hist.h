@@ -10,7 +10,7 @@
 /* Slot i's range: [lo, hi]; the last slot is open-ended. */
 void log2_slot_range(int slot, unsigned long long *lo, unsigned long long *hi);
 
-/* The log2 histogram of `slots`, rows 0 .. last non-empty slot. */
+/* The log2 histogram of `slots`, from its first to its last non-empty slot. */
 void print_log2_hist(FILE *f, const __u32 *slots, int nr_slots, const char *unit);
 
 /*
