@@ -49,6 +49,27 @@ int map_snapshot(struct bpf_map *map, struct map_snapshot *snap, int clear)
 	return 0;
 }
 
+int map_snapshot_sort(struct map_snapshot *s, int (*cmp)(const void *, const void *))
+{
+	/* Keys and values live in two arrays: sort rows of both, then split. */
+	size_t ks = s->key_size, vs = s->value_size, row = ks + vs, i;
+	char *rows = malloc(s->n * row + 1);
+
+	if (!rows)
+		return -ENOMEM;
+	for (i = 0; i < s->n; i++) {
+		memcpy(rows + i * row, snapshot_key(s, i), ks);
+		memcpy(rows + i * row + ks, snapshot_value(s, i), vs);
+	}
+	qsort(rows, s->n, row, cmp);
+	for (i = 0; i < s->n; i++) {
+		memcpy(snapshot_key(s, i), rows + i * row, ks);
+		memcpy(snapshot_value(s, i), rows + i * row + ks, vs);
+	}
+	free(rows);
+	return 0;
+}
+
 void map_snapshot_free(struct map_snapshot *snap)
 {
 	free(snap->keys);

@@ -23,6 +23,12 @@ struct map_snapshot {
 int map_snapshot(struct bpf_map *map, struct map_snapshot *snap, int clear);
 void map_snapshot_free(struct map_snapshot *snap);
 
+/*
+ * Sort the entries with `cmp`, which gets two rows, each a key followed by
+ * its value (the key is at the row's start, so key comparators work as is).
+ */
+int map_snapshot_sort(struct map_snapshot *snap, int (*cmp)(const void *, const void *));
+
 static inline void *snapshot_key(const struct map_snapshot *s, size_t i)
 {
 	return (char *)s->keys + i * s->key_size;

@@ -175,26 +175,6 @@ static int cmp_ring_key(const void *a, const void *b)
 	return cmp_ring(*(const __u64 *)a, *(const __u64 *)b);
 }
 
-static void sort_snapshot(struct map_snapshot *s, int (*cmp)(const void *, const void *))
-{
-	/* Keys and values travel together: sort an index, then permute both. */
-	size_t ks = s->key_size, vs = s->value_size, row = ks + vs, i;
-	char *rows = malloc(s->n * row + 1);
-
-	if (!rows)
-		return;
-	for (i = 0; i < s->n; i++) {
-		memcpy(rows + i * row, snapshot_key(s, i), ks);
-		memcpy(rows + i * row + ks, snapshot_value(s, i), vs);
-	}
-	qsort(rows, s->n, row, cmp);
-	for (i = 0; i < s->n; i++) {
-		memcpy(snapshot_key(s, i), rows + i * row, ks);
-		memcpy(snapshot_value(s, i), rows + i * row + ks, vs);
-	}
-	free(rows);
-}
-
 static void fmt_avg(char *buf, size_t size, const struct lat_hist *h)
 {
 	if (h->count)
@@ -352,9 +332,9 @@ static int print_summary(void *ctx)
 		fprintf(stderr, "drmsched: failed to read maps: %s\n", strerror(-err));
 		return err;
 	}
-	sort_snapshot(&rings, cmp_ring_key);
-	sort_snapshot(&procs, cmp_proc);
-	sort_snapshot(&deps, cmp_dep);
+	map_snapshot_sort(&rings, cmp_ring_key);
+	map_snapshot_sort(&procs, cmp_proc);
+	map_snapshot_sort(&deps, cmp_dep);
 
 	fputc('\n', f);
 	if (common_env.timestamp)

@@ -80,6 +80,13 @@ static void test_lost_events(struct loop_test_bpf *skel)
 	bpf_link__destroy(link);
 }
 
+static int cmp_key_desc(const void *a, const void *b)
+{
+	__u32 ka = *(const __u32 *)a, kb = *(const __u32 *)b;
+
+	return ka < kb ? 1 : ka > kb ? -1 : 0;
+}
+
 static void test_map_snapshot(struct loop_test_bpf *skel)
 {
 	struct map_snapshot snap;
@@ -102,6 +109,15 @@ static void test_map_snapshot(struct loop_test_bpf *skel)
 	}
 	CHECK("map_snapshot pairs keys with their values", i == snap.n, "entry %zu wrong", i);
 	CHECK_U64("map_snapshot values", sum, 10 * (49 * 50 / 2));
+	map_snapshot_sort(&snap, cmp_key_desc);
+	for (i = 0; i < snap.n; i++) {
+		key = *(__u32 *)snapshot_key(&snap, i);
+		val = *(__u64 *)snapshot_value(&snap, i);
+		if (key != 49 - i || val != key * 10)
+			break;
+	}
+	CHECK("map_snapshot_sort orders keys and keeps values with them", i == snap.n,
+	      "entry %zu: key %u value %llu", i, key, (unsigned long long)val);
 	CHECK("map_snapshot with clear empties the map",
 	      bpf_map__get_next_key(skel->maps.table, NULL, &next, sizeof(next)) == -ENOENT,
 	      "entries left");
