@@ -8,7 +8,7 @@
 #
 # Adding a tool is adding its name to TOOLS: bpf/NAME.bpf.c + tools/NAME.c.
 
-TOOLS := drmsched cudatrace
+TOOLS := drmsched
 
 CC ?= cc
 CLANG ?= clang
