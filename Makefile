@@ -2,7 +2,7 @@
 #
 #   make                 build every tool into bin/
 #   make demo            drmsched on a real kernel's DRM scheduler, in a VM
-#   make static          self-contained binaries (STATIC=1), for GPU hosts without libbpf
+#   make static          self-contained binaries in bin/static/, for GPU hosts without libbpf
 #   make test            host unit tests, then the tools on real kernels under qemu
 #   make install PREFIX=/usr/local
 #
@@ -14,8 +14,8 @@ CC ?= cc
 CLANG ?= clang
 BPFTOOL ?= bpftool
 PREFIX ?= /usr/local
-OUTPUT := build
-BIN := bin
+OUTPUT ?= build
+BIN ?= bin
 COMMON := libbpf-tools-common
 
 ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
@@ -43,9 +43,9 @@ COMMON_HDRS := $(wildcard $(COMMON)/*.h)
 
 all: $(addprefix $(BIN)/,$(TOOLS))
 
+# Built apart (build/static, bin/static) so both kinds coexist.
 static:
-	$(MAKE) clean
-	$(MAKE) STATIC=1 all
+	$(MAKE) STATIC=1 OUTPUT=$(OUTPUT)/static BIN=$(BIN)/static all
 
 $(OUTPUT) $(OUTPUT)/common $(BIN):
 	@mkdir -p $@

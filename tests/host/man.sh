@@ -4,8 +4,8 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-for bin in bin/*; do
-	t=$(basename "$bin")
+for t in $(sed -n 's/^TOOLS := //p' Makefile); do
+	bin=bin/$t
 	page=man/man8/$t.8
 	if [ ! -f "$page" ]; then
 		fail "man: $t has no $page"

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The build's promises: make install puts binaries and man pages under
+# PREFIX; make static gives binaries that need no shared library at all.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+dest=$(mktemp -d)
+if make -s install DESTDIR="$dest" PREFIX=/usr/local >"$dest.log" 2>&1; then
+	for t in $(sed -n 's/^TOOLS := //p' Makefile); do
+		check "install: sbin/$t" test -x "$dest/usr/local/sbin/$t"
+		check "install: man8/$t.8" test -f "$dest/usr/local/share/man/man8/$t.8"
+	done
+else
+	fail "install: make install failed: $(tail -3 "$dest.log")"
+fi
+rm -rf "$dest" "$dest.log"
+
+if make -s static >/tmp/static.log 2>&1; then
+	for t in $(sed -n 's/^TOOLS := //p' Makefile); do
+		check "static: bin/static/$t needs no shared library" \
+			sh -c "file bin/static/$t | grep -q 'statically linked'"
+		check_eq "static: bin/static/$t runs" "$(bin/static/$t -V)" "$t 0.1"
+	done
+else
+	fail "static: make static failed: $(tail -3 /tmp/static.log)"
+fi
