@@ -137,11 +137,18 @@ check_eq "$P process row: second writer has the 5 compute jobs" \
 check_eq "$P dependency table: gfx waited 9 times on gfx's own fences" \
 	"$(awk '$2 == "gfx" && $4 == "gfx" { print $5 }' "$out")" 9
 
-# 3b. -e: one line per event, exact per type.
+# 3b. -e: one line per event, exact per type. The kernel's own trace
+#     buffer records the same events meanwhile: what drmsched reads with
+#     CO-RE must be what the kernel's format says.
+trace=/sys/kernel/tracing
+echo >$trace/trace
+echo 1 >$trace/events/gpu_scheduler/enable
 start "$S/ev.out" -e
 submit ring=gfx jobs=3 exec_us=3000 deps=chain
 drain
 stop INT
+echo 0 >$trace/events/gpu_scheduler/enable
+cp $trace/trace "$S/ev.trace"
 out=$S/ev.out
 check_eq "$P -e: header" "$(head -1 "$out" | awk '{print $1, $2, $3, $4, $5, $6, $7, $8, $9}')" \
 	"TIME(s) EVENT DEV RING JOB PID COMM LAT(us) DEP"
@@ -156,6 +163,18 @@ check_eq "$P -e: each job's QUEUE, RUN, DONE share its context:seqno" \
 check_eq "$P -e: a DEP names the previous job of the chain" \
 	"$(awk '$2 == "DEP" { split($5, j, ":"); split($9, d, ":"); if (d[2] == j[2] - 1) c++ } END { print c + 0 }' "$out")" 2
 check "$P -e: nothing on stderr" test ! -s "$out.err"
+# Dependencies: "context=C, seq=S" (<= 6.16) or "depends on fence=C:S" (>= 6.17).
+check_eq "$P -e: DEP fences are the ones in the kernel's trace" \
+	"$(awk '$2 == "DEP" { print $9 }' "$out" | sort | tr '\n' ' ')" \
+	"$(grep -E 'drm_sched_job_(wait|add)_dep:' "$S/ev.trace" |
+		sed -E 's/.*(context=([0-9]+), seq=([0-9]+)|depends on fence=([0-9]+):([0-9]+)).*/\2\4:\3\5/' |
+		sort | tr '\n' ' ')"
+if [ "$K" != 6.1 ]; then
+	check_eq "$P -e: JOB fences are the kernel's fence_context:fence_seqno" \
+		"$(awk '$2 == "QUEUE" { print $5 }' "$out" | sort | tr '\n' ' ')" \
+		"$(grep 'drm_sched_job_queue:' "$S/ev.trace" | sed -E 's/.*fence=([0-9]+:[0-9]+).*/\1/' |
+			sort | tr '\n' ' ')"
+fi
 
 # 3c. -T adds a wall-clock column.
 start "$S/evT.out" -e -T
