@@ -8,7 +8,7 @@
 #
 # Adding a tool is adding its name to TOOLS: bpf/NAME.bpf.c + tools/NAME.c.
 
-TOOLS := drmsched
+TOOLS := drmsched vblanklat
 
 CC ?= cc
 CLANG ?= clang
@@ -37,7 +37,7 @@ COMMON_SRCS := $(wildcard $(COMMON)/*.c)
 COMMON_OBJS := $(patsubst $(COMMON)/%.c,$(OUTPUT)/common/%.o,$(COMMON_SRCS))
 COMMON_HDRS := $(wildcard $(COMMON)/*.h)
 
-.PHONY: all static clean install test unit-test unit-tests vm-test demo
+.PHONY: all static clean install test unit-test unit-tests test-progs vm-test demo
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -90,23 +90,30 @@ $(OUTPUT)/tests/test_%: tests/unit/test_%.c tests/unit/check.h $(OUTPUT)/libcomm
 
 unit-tests: $(UNIT_BINS)
 
+# Workloads the VM tests run in the guest.
+TEST_PROGS := $(OUTPUT)/tests/vblwait
+$(OUTPUT)/tests/vblwait: tests/vblank/vblwait.c | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) -I/usr/include/libdrm $< -o $@
+
+test-progs: $(TEST_PROGS)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0755 $(addprefix $(BIN)/,$(TOOLS)) $(DESTDIR)$(PREFIX)/sbin/
 	install -m 0644 $(addprefix man/man8/,$(addsuffix .8,$(TOOLS))) $(DESTDIR)$(PREFIX)/share/man/man8/
 
-test: all unit-tests
+test: all unit-tests test-progs
 	tests/run
 
 unit-test: unit-tests
 	tests/run --unit
 
-vm-test: all unit-tests
+vm-test: all test-progs unit-tests test-progs
 	tests/run --vm
 
 # Debian's newest kernel (sid) by default; DEMO_KERNEL=6.1 for bookworm's.
 DEMO_KERNEL ?= sid
-demo: all
+demo: all test-progs
 	tests/install-deps
 	tests/vm/setup
 	tests/vm/run --kernel $(DEMO_KERNEL) -- bash tests/demo/drmsched.sh

@@ -29,6 +29,30 @@ struct drm_sched_job {
 	struct drm_sched_fence *s_fence;
 } __core;
 
+typedef struct {
+	s64 counter;
+} atomic64_t;
+
+/* include/drm/drm_vblank.h: one per CRTC, dev->vblank[pipe] */
+struct drm_vblank_crtc {
+	atomic64_t count;	/* the vblank sequence number */
+	s64 time;		/* its timestamp (ktime_t) */
+} __core;
+
+struct drm_device {
+	struct drm_vblank_crtc *vblank;
+	unsigned int num_crtcs;
+} __core;
+
+struct drm_minor {
+	int index;
+	struct drm_device *dev;
+} __core;
+
+struct drm_file {
+	struct drm_minor *minor;
+} __core;
+
 /* dev_name(): the name given at registration, else the kobject's. */
 static __always_inline const char *core_dev_name(struct device *dev)
 {

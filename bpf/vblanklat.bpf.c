@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vblanklat: display vblanks per CRTC, and the latency of vblank events to
+ * the DRM clients that asked for them.
+ *
+ * The drm tracepoints (module drm) have had the same arguments from 5.5 to
+ * 7.x, so they are attached as BTF-typed raw tracepoints on every kernel.
+ * A client's event is matched from queued to delivered by (drm_file, crtc,
+ * seq). The vblank it was for is read from the device's own vblank state
+ * (drm_file -> minor -> dev -> vblank[crtc]): events are sent before the
+ * drm_vblank_event tracepoint of the same vblank fires.
+ */
+#include "drm_types.bpf.h"
+#include "hist.bpf.h"
+#include "events.bpf.h"
+#include "vblanklat.h"
+
+const volatile int targ_pid = 0;
+const volatile int targ_crtc = -1;
+const volatile bool targ_ms = false;
+const volatile bool emit_events = false;
+/* Longer than this without a vblank, the interrupt was off (drm.vblankoffdelay). */
+const volatile __u64 idle_ns = 5000000000ULL;
+
+/* Events that found their tracking map full. */
+__u64 dropped = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, MAX_CRTCS);
+	__type(key, __u32);
+	__type(value, struct crtc_last);
+} crtc_last SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_CRTCS);
+	__type(key, __u32);
+	__type(value, struct crtc_stats);
+} crtc_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_PENDING);
+	__type(key, struct pending_key);
+	__type(value, __u64);
+} pending SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, MAX_FILES);
+	__type(key, __u64);
+	__type(value, struct file_owner);
+} owners SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_FILES);
+	__type(key, __u64);
+	__type(value, struct file_stats);
+} file_stats SEC(".maps");
+
+/* Scratch to build a file_stats, too large for the BPF stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct file_stats);
+} file_stats_init SEC(".maps");
+
+static __always_inline __u64 to_units(__u64 ns)
+{
+	return targ_ms ? ns / 1000000 : ns / 1000;
+}
+
+static __always_inline struct vblanklat_event *new_event(__u32 type, int crtc, __u32 seq)
+{
+	struct vblanklat_event *e = event_reserve(sizeof(*e));
+
+	if (!e)
+		return NULL;
+	__builtin_memset(e, 0, sizeof(*e));
+	e->ts_ns = bpf_ktime_get_ns();
+	e->type = type;
+	e->crtc = crtc;
+	e->seq = seq;
+	return e;
+}
+
+SEC("tp_btf/drm_vblank_event")
+int BPF_PROG(vblank, int crtc, unsigned int seq, s64 time, bool high_prec)
+{
+	__u32 key = crtc;
+	struct crtc_stats *st, init = {};
+	struct crtc_last *last;
+	struct vblanklat_event *e;
+	__u32 skipped = 0;
+	bool idle = false;
+
+	if (crtc < 0 || crtc >= MAX_CRTCS || (targ_crtc >= 0 && crtc != targ_crtc))
+		return 0;
+	last = bpf_map_lookup_elem(&crtc_last, &key);
+	if (!last)
+		return 0;
+	if (last->valid && seq - last->seq > 1) {
+		skipped = seq - last->seq - 1;
+		idle = (__u64)time - last->time >= idle_ns;
+	}
+
+	st = bpf_map_lookup_elem(&crtc_stats, &key);
+	if (!st) {
+		init.first_time = time;
+		init.first_seq = seq;
+		bpf_map_update_elem(&crtc_stats, &key, &init, BPF_NOEXIST);
+		st = bpf_map_lookup_elem(&crtc_stats, &key);
+		if (!st)
+			return 0;
+	}
+	__sync_fetch_and_add(&st->vblanks, 1);
+	if (high_prec)
+		__sync_fetch_and_add(&st->high_prec, 1);
+	if (skipped)
+		__sync_fetch_and_add(idle ? &st->resumed : &st->missed, skipped);
+	st->last_time = time;
+	st->last_seq = seq;
+
+	/* A drop is rare and is the point of the report: always sent. */
+	if (skipped && !idle) {
+		e = new_event(EV_MISSED, crtc, seq);
+		if (e) {
+			e->seq_from = last->seq;
+			e->time = time;
+			bpf_ringbuf_submit(e, 0);
+		}
+	}
+	last->time = time;
+	last->seq = seq;
+	last->valid = 1;
+	if (emit_events) {
+		e = new_event(EV_VBLANK, crtc, seq);
+		if (e) {
+			e->time = time;
+			e->high_prec = high_prec;
+			bpf_ringbuf_submit(e, 0);
+		}
+	}
+	return 0;
+}
+
+static __always_inline struct file_stats *stats_of(__u64 file, struct file_owner *owner)
+{
+	struct file_stats *fs;
+	__u32 zero = 0;
+
+	fs = bpf_map_lookup_elem(&file_stats, &file);
+	if (fs)
+		return fs;
+	fs = bpf_map_lookup_elem(&file_stats_init, &zero);
+	if (!fs)
+		return NULL;
+	__builtin_memset(fs, 0, sizeof(*fs));
+	fs->queue_lat.min = ~0ULL;
+	fs->vblank_lat.min = ~0ULL;
+	if (owner) {
+		fs->pid = owner->pid;
+		__builtin_memcpy(fs->comm, owner->comm, sizeof(fs->comm));
+	}
+	if (bpf_map_update_elem(&file_stats, &file, fs, BPF_NOEXIST))
+		__sync_fetch_and_add(&dropped, 1);
+	return bpf_map_lookup_elem(&file_stats, &file);
+}
+
+SEC("tp_btf/drm_vblank_event_queued")
+int BPF_PROG(queued, struct drm_file *file, int crtc, unsigned int seq)
+{
+	struct pending_key pk = { .file = (__u64)file, .crtc = crtc, .seq = seq };
+	struct file_owner owner = {};
+	__u64 now = bpf_ktime_get_ns();
+	struct vblanklat_event *e;
+	struct file_stats *fs;
+
+	if (targ_crtc >= 0 && crtc != targ_crtc)
+		return 0;
+	/* Queued from the client's ioctl: the current task owns the file. */
+	owner.pid = bpf_get_current_pid_tgid() >> 32;
+	if (targ_pid && owner.pid != targ_pid)
+		return 0;
+	bpf_get_current_comm(owner.comm, sizeof(owner.comm));
+	bpf_map_update_elem(&owners, &pk.file, &owner, BPF_ANY);
+	if (bpf_map_update_elem(&pending, &pk, &now, BPF_ANY))
+		__sync_fetch_and_add(&dropped, 1);
+	fs = stats_of(pk.file, &owner);
+	if (fs)
+		__sync_fetch_and_add(&fs->queued, 1);
+	if (emit_events) {
+		e = new_event(EV_QUEUED, crtc, seq);
+		if (e) {
+			e->file = pk.file;
+			e->pid = owner.pid;
+			__builtin_memcpy(e->comm, owner.comm, sizeof(e->comm));
+			bpf_ringbuf_submit(e, 0);
+		}
+	}
+	return 0;
+}
+
+/* The timestamp of vblank `seq` on the file's device, if it is the latest. */
+static __always_inline bool vblank_time(struct drm_file *file, int crtc, __u32 seq, __u64 *time)
+{
+	struct drm_vblank_crtc *vblank;
+	struct drm_device *dev;
+
+	if (!file)
+		return false;
+	dev = BPF_CORE_READ(file, minor, dev);
+	if (!dev || crtc < 0 || crtc >= BPF_CORE_READ(dev, num_crtcs))
+		return false;
+	vblank = BPF_CORE_READ(dev, vblank);
+	if (!vblank)
+		return false;
+	vblank = (void *)vblank + crtc * bpf_core_type_size(struct drm_vblank_crtc);
+	if ((__u32)BPF_CORE_READ(vblank, count.counter) != seq)
+		return false;
+	*time = BPF_CORE_READ(vblank, time);
+	return true;
+}
+
+SEC("tp_btf/drm_vblank_event_delivered")
+int BPF_PROG(delivered, struct drm_file *file, int crtc, unsigned int seq)
+{
+	struct pending_key pk = { .file = (__u64)file, .crtc = crtc, .seq = seq };
+	__u64 now = bpf_ktime_get_ns(), qlat = 0, vlat = 0, vtime;
+	struct file_owner *owner;
+	struct vblanklat_event *e;
+	struct file_stats *fs;
+	__u64 *queued_ns;
+	__u8 known = 0;
+
+	if (targ_crtc >= 0 && crtc != targ_crtc)
+		return 0;
+	/* Delivered in interrupt context: the owner is whoever queued on this file. */
+	owner = bpf_map_lookup_elem(&owners, &pk.file);
+	if (targ_pid && (!owner || owner->pid != targ_pid))
+		return 0;
+	fs = stats_of(pk.file, owner);
+	if (!fs)
+		return 0;
+
+	queued_ns = bpf_map_lookup_elem(&pending, &pk);
+	if (queued_ns) {
+		qlat = to_units(now - *queued_ns);
+		known |= 1;
+		bpf_map_delete_elem(&pending, &pk);
+		__sync_fetch_and_add(&fs->delivered, 1);
+		lat_hist_add(&fs->queue_lat, qlat);
+	} else {
+		__sync_fetch_and_add(&fs->other, 1);
+	}
+	if (vblank_time(file, crtc, seq, &vtime) && now >= vtime) {
+		vlat = to_units(now - vtime);
+		known |= 2;
+		lat_hist_add(&fs->vblank_lat, vlat);
+	}
+	if (emit_events) {
+		e = new_event(EV_DELIVERED, crtc, seq);
+		if (e) {
+			e->file = pk.file;
+			e->latency = qlat;
+			e->vblank_latency = vlat;
+			e->known_latency = known;
+			if (owner) {
+				e->pid = owner->pid;
+				__builtin_memcpy(e->comm, owner->comm, sizeof(e->comm));
+			}
+			bpf_ringbuf_submit(e, 0);
+		}
+	}
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* vblanklat: records and map layouts shared by vblanklat.bpf.c and vblanklat.c */
+#ifndef VBLANKLAT_H
+#define VBLANKLAT_H
+
+#include "histogram.h"
+
+#define COMM_LEN	16
+#define MAX_CRTCS	16	/* pipes per device; more are ignored */
+#define MAX_FILES	1024	/* DRM clients (struct drm_file) per interval */
+#define MAX_PENDING	4096	/* queued vblank events not yet delivered */
+
+enum vblanklat_event_type {
+	EV_VBLANK,	/* drm_vblank_event: a vblank on a CRTC */
+	EV_QUEUED,	/* drm_vblank_event_queued: a client asked for an event */
+	EV_DELIVERED,	/* drm_vblank_event_delivered: sent to the client's file */
+	EV_MISSED,	/* sequence numbers skipped between two vblanks */
+};
+
+/* Per CRTC, kept for the whole session: the previous vblank. */
+struct crtc_last {
+	__u64 time;		/* vblank timestamp, CLOCK_MONOTONIC ns */
+	__u32 seq;
+	__u32 valid;
+};
+
+/* Per CRTC, per interval. */
+struct crtc_stats {
+	__u64 vblanks;
+	__u64 missed;		/* sequence numbers skipped while interrupts ran */
+	__u64 resumed;		/* skipped after the vblank interrupt was off (idle) */
+	__u64 high_prec;	/* vblanks with a hardware-precise timestamp */
+	__u64 first_time, last_time;
+	__u32 first_seq, last_seq;
+};
+
+/* Per DRM client (struct drm_file), per interval. */
+struct file_stats {
+	__u32 pid;		/* the process that queued events on it */
+	char comm[COMM_LEN];
+	__u64 queued;
+	__u64 delivered;	/* of queued vblank events */
+	__u64 other;		/* delivered without a queued event: page flips */
+	struct lat_hist queue_lat;	/* queued -> delivered */
+	struct lat_hist vblank_lat;	/* vblank timestamp -> delivered */
+};
+
+struct pending_key {
+	__u64 file;
+	__u32 crtc;
+	__u32 seq;
+};
+
+struct file_owner {
+	__u32 pid;
+	char comm[COMM_LEN];
+};
+
+struct vblanklat_event {
+	__u64 ts_ns;		/* when it was traced */
+	__u64 time;		/* EV_VBLANK, EV_MISSED: the vblank's timestamp */
+	__u64 file;
+	__u64 latency;		/* EV_DELIVERED: queued -> delivered, hist units (0: unknown) */
+	__u64 vblank_latency;	/* EV_DELIVERED: vblank -> delivered, hist units (0: unknown) */
+	__u32 type;
+	__s32 crtc;
+	__u32 seq;
+	__u32 seq_from;		/* EV_MISSED: the previous vblank's seq */
+	__u32 pid;
+	__u8 high_prec;
+	__u8 known_latency;	/* bit 0: latency valid, bit 1: vblank_latency valid */
+	char comm[COMM_LEN];
+};
+
+#endif /* VBLANKLAT_H */
