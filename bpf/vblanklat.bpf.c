@@ -225,6 +225,40 @@ static __always_inline bool vblank_time(struct drm_file *file, int crtc, __u32 s
 	return true;
 }
 
+/*
+ * The queued event a delivery of vblank `seq` answers. An event is sent
+ * with the sequence number of the vblank that sends it, which is later than
+ * the one it asked for when vblanks were missed (the counter jumped) or when
+ * it asked for one that had passed. Deliveries run before this vblank's own
+ * drm_vblank_event, so the previous vblank we saw bounds the request from
+ * below: try the exact number, the few before it, then the ones right after
+ * the previous vblank.
+ */
+static __always_inline __u64 *find_pending(struct pending_key *pk, int crtc, __u32 seq)
+{
+	__u32 key = crtc;
+	struct crtc_last *last;
+	__u64 *queued_ns;
+	int i;
+
+	for (i = 0; i < MAX_LOOKBACK; i++) {
+		pk->seq = seq - i;
+		queued_ns = bpf_map_lookup_elem(&pending, pk);
+		if (queued_ns)
+			return queued_ns;
+	}
+	last = bpf_map_lookup_elem(&crtc_last, &key);
+	if (!last || !last->valid)
+		return NULL;
+	for (i = 1; i <= 2; i++) {
+		pk->seq = last->seq + i;
+		queued_ns = bpf_map_lookup_elem(&pending, pk);
+		if (queued_ns)
+			return queued_ns;
+	}
+	return NULL;
+}
+
 SEC("tp_btf/drm_vblank_event_delivered")
 int BPF_PROG(delivered, struct drm_file *file, int crtc, unsigned int seq)
 {
@@ -233,7 +267,7 @@ int BPF_PROG(delivered, struct drm_file *file, int crtc, unsigned int seq)
 	struct file_owner *owner;
 	struct vblanklat_event *e;
 	struct file_stats *fs;
-	__u64 *queued_ns;
+	__u64 *queued_ns = NULL;
 	__u8 known = 0;
 
 	if (targ_crtc >= 0 && crtc != targ_crtc)
@@ -246,7 +280,7 @@ int BPF_PROG(delivered, struct drm_file *file, int crtc, unsigned int seq)
 	if (!fs)
 		return 0;
 
-	queued_ns = bpf_map_lookup_elem(&pending, &pk);
+	queued_ns = find_pending(&pk, crtc, seq);
 	if (queued_ns) {
 		qlat = to_units(now - *queued_ns);
 		known |= 1;

@@ -9,6 +9,7 @@
 #define MAX_CRTCS	16	/* pipes per device; more are ignored */
 #define MAX_FILES	1024	/* DRM clients (struct drm_file) per interval */
 #define MAX_PENDING	4096	/* queued vblank events not yet delivered */
+#define MAX_LOOKBACK	8	/* vblanks a delivery may come after its request */
 
 enum vblanklat_event_type {
 	EV_VBLANK,	/* drm_vblank_event: a vblank on a CRTC */

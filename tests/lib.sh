@@ -46,3 +46,29 @@ expect_error() {
 	fi
 	rm -f "$out" "$err"
 }
+
+# check_common_options TOOL: what every tool's command line must do
+# (bin/TOOL): argp errors exit 64 with one line, -V, --usage, --help, and
+# one line asking for root when run unprivileged.
+check_common_options() {
+	local n=$1 t=bin/$1
+	expect_error "$n: unknown option" 64 "invalid option -- 'x'" $t -x
+	expect_error "$n: unknown long option" 64 "unrecognized option '--bogus'" $t --bogus
+	expect_error "$n: interval 0" 64 "^$n: invalid interval '0' \(expected 1\.\." $t 0
+	expect_error "$n: interval not a number" 64 "invalid interval '1s'" $t 1s
+	expect_error "$n: count not a number" 64 "invalid count 'x'" $t 1 x
+	expect_error "$n: extra argument" 64 "unexpected argument '3'" $t 1 2 3
+	expect_error "$n: bad PID" 64 "invalid PID 'abc'" $t -p abc
+	expect_error "$n: negative PID" 64 "invalid PID '-5'" $t -p -5
+	check_eq "$n: -V" "$($t -V)" "$n 0.1"
+	check "$n: --usage" sh -c "$t --usage | grep -q 'Usage: $n'"
+	check "$n: --help lists the common options" sh -c \
+		"$t --help | grep -q -- '--pid' && $t --help | grep -q -- '--timestamp' && $t --help | grep -q -- '--verbose'"
+	if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+		expect_error "$n: unprivileged user is told to run as root" 1 \
+			"^$n: permission denied: run as root" \
+			setpriv --reuid=65534 --regid=65534 --clear-groups $t
+	else
+		skip "$n: unprivileged run: needs root and setpriv to drop privileges"
+	fi
+}

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# vm-options: --vga
+# vblanklat on a real kernel, inside the VM (tests/run boots it with qemu's
+# standard VGA, which the bochs DRM driver drives). On sid the kernel emulates
+# vblanks for it with a timer at the mode's refresh; the workload vblwait asks
+# for an exact number of vblank events; the test module stall freezes every
+# CPU to make the kernel miss vblanks. On 6.1 bochs has no vblanks at all, and
+# the tool must say so.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+T=$PWD/bin/vblanklat
+W=$PWD/build/tests/vblwait
+S=${VM_SCRATCH:?}
+K=${VM_KERNEL:?}
+P="vblanklat:"
+
+start() {
+	local out=$1 i
+	shift
+	"$T" "$@" >"$out" 2>"$out.err" &
+	tool_pid=$!
+	for i in $(seq 1 600); do
+		[ -s "$out" ] && return 0
+		kill -0 "$tool_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "vblanklat did not start: $(cat "$out.err")" >&2
+	return 1
+}
+stop() {
+	kill -"${1:-INT}" "$tool_pid" 2>/dev/null
+	wait "$tool_pid"
+	tool_status=$?
+}
+# The CRTC row: "VBLANKS RATE MISSED RESUMED".
+crtc_row() { awk -v c="$2" '$1 == c && NF >= 6 && $2 ~ /^[0-9]+$/ { print $2, $3, $4, $5; exit }' "$1"; }
+# A client row by PID: "QUEUED DELIVERED FLIPS Q->D V->D".
+file_row() { awk -v p="$2" '$1 == p && NF == 7 { print $3, $4, $5, $6, $7; exit }' "$1"; }
+hist_count() { awk -v hdr="$2" 'index($0, hdr) { found = 1; next } found && /count/ { print $2; exit }' "$1"; }
+
+# ---------------------------------------------------------------------------
+expect_error "$P no display driver: names the module" 1 \
+	"^vblanklat: no drm tracepoints: module drm is not loaded" "$T"
+
+if ! $VM_MODPROBE bochs 2>"$S/modprobe.err"; then
+	fail "$P modprobe bochs: $(cat "$S/modprobe.err")"
+	exit 1
+fi
+for i in $(seq 1 50); do [ -e /dev/dri/card0 ] && break; sleep 0.1; done
+check "$P bochs gives /dev/dri/card0" test -e /dev/dri/card0
+tp=/sys/kernel/tracing/events/drm
+check "$P the kernel's drm_vblank_event has crtc, seq, time, high_prec" sh -c \
+	"grep -q 'int crtc' $tp/drm_vblank_event/format && grep -q 'unsigned int seq' $tp/drm_vblank_event/format &&
+	 grep -q 'ktime_t time' $tp/drm_vblank_event/format && grep -q 'bool high_prec' $tp/drm_vblank_event/format"
+check "$P the kernel's drm_vblank_event_delivered has file, crtc, seq" sh -c \
+	"grep -q 'struct drm_file \\* file' $tp/drm_vblank_event_delivered/format"
+
+if [ "$K" = 6.1 ]; then
+	# bochs on 6.1: no vblank support. The tool must explain, not print an empty table.
+	timeout 60 "$T" 2 1 >"$S/none.out" 2>&1
+	check_eq "$P 6.1: runs and exits 0" "$?" 0
+	check "$P 6.1: explains that no CRTC has vblanks, naming the driver" \
+		grep -q "^no vblanks: no CRTC generated a vblank interrupt.*bochs-drm (card0)" "$S/none.out"
+	check "$P 6.1: no CRTC table" sh -c "! grep -q '^CRTC' '$S/none.out'"
+	"$W" -n 1 >/dev/null 2>"$S/vblwait.err"
+	check "$P 6.1: the kernel refuses vblank events (what the tool explained)" \
+		grep -q "Operation not supported" "$S/vblwait.err"
+	exit 0
+fi
+
+# ---------------------------------------------------------------------------
+# sid: real vblanks.
+# The mode's refresh, from the kernel's own atomic state.
+refresh=$(grep -m1 -oE 'mode: "[^"]*": [0-9]+' /sys/kernel/debug/dri/0/state | awk '{print $NF}')
+check "$P the active mode has a refresh rate" test -n "$refresh"
+
+# 1. Summary: exact event counts for a client asking for 30 vblank events.
+start "$S/sum.out"
+"$W" -n 30 >"$S/w1.out" &
+w1=$!
+wait "$w1"
+stop INT
+out=$S/sum.out
+check_eq "$P summary: exit 0 on Ctrl-C" "$tool_status" 0
+check "$P vblwait received its 30 events" grep -q "^received 30 events" "$S/w1.out"
+check_eq "$P client row: 30 queued, 30 delivered, 0 flips" \
+	"$(file_row "$out" "$w1" | cut -d' ' -f1-3)" "30 30 0"
+check_eq "$P queued -> delivered histogram counts 30" "$(hist_count "$out" "(pid $w1) queued -> delivered")" 30
+check_eq "$P vblank -> delivered histogram counts 30" "$(hist_count "$out" "(pid $w1) vblank -> delivered")" 30
+read -r vblanks rate missed resumed <<<"$(crtc_row "$out" 0)"
+check_ge "$P CRTC 0: at least the 30 vblanks waited for" "$vblanks" 30
+# Within 1% of the mode's refresh.
+check "$P CRTC 0 rate $rate Hz is the mode's $refresh Hz (+-1%)" \
+	awk -v r="$rate" -v m="$refresh" 'BEGIN { exit !(r >= m * 0.99 && r <= m * 1.01) }'
+check_eq "$P CRTC 0: no missed vblanks without a stall" "$missed" 0
+check "$P CRTC 0: high-precision timestamps" grep -q "^0 .*high-precision" "$out"
+
+# 2. -e: one line per event, exact per type.
+start "$S/ev.out" -e
+"$W" -n 5 -a 2 >/dev/null &
+w2=$!
+wait "$w2"
+stop INT
+out=$S/ev.out
+check_eq "$P -e: header" "$(head -1 "$out" | awk '{print $1, $2, $3, $4, $5, $6}')" "TIME(s) EVENT CRTC SEQ PID COMM"
+check_eq "$P -e: 5 QUEUED lines for vblwait" "$(awk -v p="$w2" '$2 == "QUEUED" && $5 == p' "$out" | wc -l)" 5
+check_eq "$P -e: 5 DELIVERED lines for vblwait" "$(awk -v p="$w2" '$2 == "DELIVERED" && $5 == p' "$out" | wc -l)" 5
+check_eq "$P -e: each delivery 2 vblanks after the previous request's" \
+	"$(awk -v p="$w2" '$2 == "DELIVERED" && $5 == p { if (prev && $4 - prev >= 2) c++; prev = $4 } END { print c + 0 }' "$out")" 4
+check "$P -e: VBLANK lines" grep -q " VBLANK " "$out"
+check_eq "$P -e: every delivery has both latencies" \
+	"$(awk -v p="$w2" '$2 == "DELIVERED" && $5 == p && $7 ~ /^[0-9]+$/ && $8 ~ /^[0-9]+$/' "$out" | wc -l)" 5
+
+# 3. An induced stall: every CPU frozen 200 ms while a client waits.
+if insmod "${STALL_KO:?}" 2>"$S/insmod.err"; then
+	start "$S/stall.out"
+	"$W" -n 60 >/dev/null &
+	w3=$!
+	sleep 0.3
+	echo 200 >/proc/stall
+	wait "$w3"
+	stop INT
+	out=$S/stall.out
+	read -r vblanks rate missed resumed <<<"$(crtc_row "$out" 0)"
+	# 200 ms at the mode's refresh; the freeze's edges cost at most a frame each.
+	want=$(awk -v m="$refresh" 'BEGIN { printf "%d", 0.2 * m - 2 }')
+	check_ge "$P stall of 200 ms: at least $want missed vblanks" "$missed" "$want"
+	check_le "$P stall of 200 ms: at most 0.5 s worth missed" "$missed" "$((refresh / 2))"
+	check_eq "$P stall: the missed list adds up to the MISSED column" \
+		"$(awk '/^Missed vblanks:/ { f = 1; next } f && NF == 0 { f = 0 } f && $2 == "0" { s += $NF } END { print s + 0 }' "$out")" "$missed"
+	check_eq "$P stall: client still got its 60 events" "$(file_row "$out" "$w3" | cut -d' ' -f1-2)" "60 60"
+else
+	fail "$P insmod stall: $(cat "$S/insmod.err")"
+fi
+
+# 4. Filters.
+start "$S/pid.out" -p "$$"
+"$W" -n 4 >/dev/null
+bash -c "exec '$W' -n 6" >/dev/null
+stop INT
+check_eq "$P -p: only the filtered process (none of the vblwait clients)" \
+	"$(awk 'NR > 1 && $1 ~ /^[0-9]+$/ && $2 == "vblwait"' "$S/pid.out" | wc -l)" 0
+(sleep 1; exec "$W" -n 4 >/dev/null) &
+wp=$!
+start "$S/pid2.out" -p "$wp"
+wait "$wp"
+"$W" -n 6 >/dev/null
+stop INT
+check_eq "$P -p PID: that client's 4 events only" "$(file_row "$S/pid2.out" "$wp" | cut -d' ' -f1-2)" "4 4"
+check_eq "$P -p PID: no other client rows" \
+	"$(awk -v p="$wp" '$2 == "vblwait" && $1 != p' "$S/pid2.out" | wc -l)" 0
+
+start "$S/crtc.out" -c 1
+"$W" -n 3 >/dev/null
+stop INT
+check "$P -c 1: no vblanks on CRTC 1, and it says so" grep -q "^no vblanks: no CRTC matching -c" "$S/crtc.out"
+
+# 5. interval count.
+( sleep 0.5; "$W" -n 3 >/dev/null ) &
+timeout 60 "$T" 1 2 >"$S/int.out" 2>&1
+check_eq "$P interval 1 count 2: exits 0 by itself" "$?" 0
+check_eq "$P interval: two summaries" "$(grep -c '^CRTC \|^no vblanks' "$S/int.out")" 2
+wait
