@@ -62,3 +62,11 @@ void print_lat_hist(FILE *f, const struct lat_hist *h, const char *unit)
 		(unsigned long long)h->min, (unsigned long long)h->max, unit);
 	print_log2_hist(f, h->slots, MAX_SLOTS, unit);
 }
+
+void format_hist_avg(char *buf, size_t size, const struct lat_hist *h)
+{
+	if (h->count)
+		snprintf(buf, size, "%llu", (unsigned long long)(h->sum / h->count));
+	else
+		snprintf(buf, size, "-");
+}

@@ -19,4 +19,7 @@ void print_log2_hist(FILE *f, const __u32 *slots, int nr_slots, const char *unit
  */
 void print_lat_hist(FILE *f, const struct lat_hist *h, const char *unit);
 
+/* The average of a lat_hist as a table cell: "2105", or "-" when empty. */
+void format_hist_avg(char *buf, size_t size, const struct lat_hist *h);
+
 #endif /* GPU_BPF_HIST_H */

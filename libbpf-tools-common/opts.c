@@ -13,6 +13,7 @@ static const struct argp_option common_options[] = {
 	{ "pid", OPT_PID, "PID", 0, "Trace this process only", 0 },
 	{ "timestamp", OPT_TIMESTAMP, NULL, 0, "Include wall-clock time on output", 0 },
 	{ "verbose", OPT_VERBOSE, NULL, 0, "Verbose debug output (libbpf messages)", 0 },
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
 };
 
@@ -51,6 +52,12 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_VERBOSE:
 		common_env.verbose = true;
+		break;
+	case 'h':	/* libbpf-tools users type -h; argp's own is -? */
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
+	case ARGP_KEY_ARG:
+		parse_interval_args(state, arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -2,9 +2,8 @@
 /*
  * Options every tool shares, and number parsing with range checks.
  *
- * A tool adds `common_argp_child` to its argp children to get -v, -T and
- * -p PID, and calls parse_interval_args() for its positional
- * `interval [count]`.
+ * A tool adds `common_argp_child` to its argp children to get -v, -T,
+ * -p PID, -h and the positional `interval [count]`.
  */
 #ifndef GPU_BPF_OPTS_H
 #define GPU_BPF_OPTS_H
@@ -42,7 +41,7 @@ long parse_long_arg(struct argp_state *state, const char *arg, const char *what,
 
 /*
  * Handle one positional argument: the first is the interval in seconds,
- * the second the count.  Call it from the tool's parser on ARGP_KEY_ARG;
+ * the second the count (the common child does this for ARGP_KEY_ARG);
  * errors end the program as parse_long_arg() does.
  */
 void parse_interval_args(struct argp_state *state, const char *arg);

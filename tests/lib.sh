@@ -72,3 +72,28 @@ check_common_options() {
 		skip "$n: unprivileged run: needs root and setpriv to drop privileges"
 	fi
 }
+
+# start_tool OUT CMD...: run a tracer in the background, stdout to OUT and
+# stderr to OUT.err, and return once it has attached (its first line, the
+# header, comes after attach); tool_pid is its PID. Fails after 60 s.
+start_tool() {
+	local out=$1 i
+	shift
+	"$@" >"$out" 2>"$out.err" &
+	tool_pid=$!
+	for i in $(seq 1 600); do
+		[ -s "$out" ] && return 0
+		kill -0 "$tool_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "$1 did not start: $(cat "$out.err")" >&2
+	return 1
+}
+
+# stop_tool [SIGNAL]: end it as a user would (default SIGINT, Ctrl-C);
+# tool_status is its exit status.
+stop_tool() {
+	kill -"${1:-INT}" "$tool_pid" 2>/dev/null
+	wait "$tool_pid"
+	tool_status=$?
+}

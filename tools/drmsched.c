@@ -58,7 +58,6 @@ static const struct argp_option opts[] = {
 	{ "milliseconds", 'm', NULL, 0, "Histograms in milliseconds (default: microseconds)", 0 },
 	{ "ring", 'r', "RING", 0, "Only this ring (scheduler name)", 0 },
 	{ "dev", 'd', "DEV", 0, "Only rings of this device (dev_name, e.g. 0000:03:00.0)", 0 },
-	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
 };
 
@@ -85,12 +84,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'd':
 		copy_name(state, env.dev, sizeof(env.dev), arg, "device name");
-		break;
-	case 'h':
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
-		break;
-	case ARGP_KEY_ARG:
-		parse_interval_args(state, arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -175,14 +168,6 @@ static int cmp_ring_key(const void *a, const void *b)
 	return cmp_ring(*(const __u64 *)a, *(const __u64 *)b);
 }
 
-static void fmt_avg(char *buf, size_t size, const struct lat_hist *h)
-{
-	if (h->count)
-		snprintf(buf, size, "%llu", (unsigned long long)(h->sum / h->count));
-	else
-		snprintf(buf, size, "-");
-}
-
 static void print_rings(FILE *f, struct map_snapshot *s)
 {
 	char blocked[24], wait[24], exec[24];
@@ -199,8 +184,8 @@ static void print_rings(FILE *f, struct map_snapshot *s)
 			snprintf(blocked, sizeof(blocked), "%llu", (unsigned long long)st->blocked);
 		else
 			strcpy(blocked, "-");
-		fmt_avg(wait, sizeof(wait), &st->wait);
-		fmt_avg(exec, sizeof(exec), &st->exec);
+		format_hist_avg(wait, sizeof(wait), &st->wait);
+		format_hist_avg(exec, sizeof(exec), &st->exec);
 		fprintf(f, "%-12s %-12s %7llu %7llu %7llu %6llu %7s %8s %8s\n", ri.dev, ri.name,
 			(unsigned long long)st->queued, (unsigned long long)st->run,
 			(unsigned long long)st->done, (unsigned long long)st->deps, blocked, wait,

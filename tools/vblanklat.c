@@ -60,7 +60,6 @@ static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per vblank and vblank event", 0 },
 	{ "milliseconds", 'm', NULL, 0, "Latencies in milliseconds (default: microseconds)", 0 },
 	{ "crtc", 'c', "CRTC", 0, "Only this CRTC (pipe index, 0..15)", 0 },
-	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
 };
 
@@ -75,12 +74,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'c':
 		env.crtc = parse_long_arg(state, arg, "CRTC", 0, MAX_CRTCS - 1);
-		break;
-	case 'h':
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
-		break;
-	case ARGP_KEY_ARG:
-		parse_interval_args(state, arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -196,14 +189,6 @@ static void print_missed(FILE *f)
 		fprintf(f, "(%d more not listed)\n", nr_missed_dropped);
 }
 
-static void fmt_avg(char *buf, size_t size, const struct lat_hist *h)
-{
-	if (h->count)
-		snprintf(buf, size, "%llu", (unsigned long long)(h->sum / h->count));
-	else
-		snprintf(buf, size, "-");
-}
-
 static int cmp_file(const void *a, const void *b)
 {
 	const struct file_stats *fa = (const void *)((const char *)a + sizeof(__u64));
@@ -230,8 +215,8 @@ static void print_files(FILE *f, struct map_snapshot *s)
 			snprintf(pid, sizeof(pid), "%u", fs->pid);
 		else
 			strcpy(pid, "-");
-		fmt_avg(qd, sizeof(qd), &fs->queue_lat);
-		fmt_avg(vd, sizeof(vd), &fs->vblank_lat);
+		format_hist_avg(qd, sizeof(qd), &fs->queue_lat);
+		format_hist_avg(vd, sizeof(vd), &fs->vblank_lat);
 		fprintf(f, "%-7s %-16s %7llu %9llu %6llu %9s %9s\n", pid,
 			file ? (fs->comm[0] ? fs->comm : "?") : "[kernel]",
 			(unsigned long long)fs->queued, (unsigned long long)fs->delivered,

@@ -19,28 +19,8 @@ P="drmsched:"
 # ---------------------------------------------------------------------------
 # helpers
 
-# start OUT ARGS...: run drmsched in the background until it has attached.
-start() {
-	local out=$1 i
-	shift
-	"$T" "$@" >"$out" 2>"$out.err" &
-	tool_pid=$!
-	# Attached once its first line is out (the header follows attach).
-	for i in $(seq 1 600); do
-		[ -s "$out" ] && return 0
-		kill -0 "$tool_pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	echo "drmsched did not start: $(cat "$out.err")" >&2
-	return 1
-}
-
-# stop [SIGNAL]: end it like a user would; tool_status is its exit status.
-stop() {
-	kill -"${1:-INT}" "$tool_pid" 2>/dev/null
-	wait "$tool_pid"
-	tool_status=$?
-}
+start() { start_tool "$1" "$T" "${@:2}"; }
+stop() { stop_tool "$@"; }
 
 # A summary row for RING: "QUEUED RUN DONE DEPS BLOCKED WAIT EXEC".
 ring_row() { awk -v r="$2" '$2 == r && NF == 9 && $3 ~ /^[0-9]+$/ { print $3, $4, $5, $6, $7; exit }' "$1"; }

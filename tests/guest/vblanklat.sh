@@ -15,24 +15,8 @@ S=${VM_SCRATCH:?}
 K=${VM_KERNEL:?}
 P="vblanklat:"
 
-start() {
-	local out=$1 i
-	shift
-	"$T" "$@" >"$out" 2>"$out.err" &
-	tool_pid=$!
-	for i in $(seq 1 600); do
-		[ -s "$out" ] && return 0
-		kill -0 "$tool_pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	echo "vblanklat did not start: $(cat "$out.err")" >&2
-	return 1
-}
-stop() {
-	kill -"${1:-INT}" "$tool_pid" 2>/dev/null
-	wait "$tool_pid"
-	tool_status=$?
-}
+start() { start_tool "$1" "$T" "${@:2}"; }
+stop() { stop_tool "$@"; }
 # The CRTC row: "VBLANKS RATE MISSED RESUMED".
 crtc_row() { awk -v c="$2" '$1 == c && NF >= 6 && $2 ~ /^[0-9]+$/ { print $2, $3, $4, $5; exit }' "$1"; }
 # A client row by PID: "QUEUED DELIVERED FLIPS Q->D V->D".
