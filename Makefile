@@ -2,6 +2,7 @@
 #
 #   make                 build every tool into bin/
 #   make demo            drmsched on a real kernel's DRM scheduler, in a VM
+#   make bench           per-event cost against the bpftrace scripts it replaces
 #   make static          self-contained binaries in bin/static/, for GPU hosts without libbpf
 #   make test            host unit tests, then the tools on real kernels under qemu
 #   make install PREFIX=/usr/local
@@ -37,7 +38,7 @@ COMMON_SRCS := $(wildcard $(COMMON)/*.c)
 COMMON_OBJS := $(patsubst $(COMMON)/%.c,$(OUTPUT)/common/%.o,$(COMMON_SRCS))
 COMMON_HDRS := $(wildcard $(COMMON)/*.h)
 
-.PHONY: all static clean install test unit-test unit-tests test-progs vm-test demo
+.PHONY: all static clean install test unit-test unit-tests test-progs vm-test demo bench
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -110,6 +111,9 @@ unit-test: unit-tests
 
 vm-test: all test-progs unit-tests test-progs
 	tests/run --vm
+
+bench: all
+	tests/bench/run
 
 # Debian's newest kernel (sid) by default; DEMO_KERNEL=6.1 for bookworm's.
 DEMO_KERNEL ?= sid

@@ -154,7 +154,7 @@ static __always_inline void emit(__u32 type, struct job_info *job, struct drm_sc
 	e->client_id = job->client_id;
 	e->pid = job->pid;
 	__builtin_memcpy(e->comm, job->comm, sizeof(e->comm));
-	bpf_ringbuf_submit(e, 0);
+	event_submit(e);
 }
 
 static __always_inline int on_queue(struct drm_sched_job *sched_job)

@@ -130,7 +130,7 @@ int BPF_PROG(vblank, int crtc, unsigned int seq, s64 time, bool high_prec)
 		if (e) {
 			e->seq_from = last->seq;
 			e->time = time;
-			bpf_ringbuf_submit(e, 0);
+			event_submit(e);
 		}
 	}
 	last->time = time;
@@ -141,7 +141,7 @@ int BPF_PROG(vblank, int crtc, unsigned int seq, s64 time, bool high_prec)
 		if (e) {
 			e->time = time;
 			e->high_prec = high_prec;
-			bpf_ringbuf_submit(e, 0);
+			event_submit(e);
 		}
 	}
 	return 0;
@@ -198,7 +198,7 @@ int BPF_PROG(queued, struct drm_file *file, int crtc, unsigned int seq)
 			e->file = pk.file;
 			e->pid = owner.pid;
 			__builtin_memcpy(e->comm, owner.comm, sizeof(e->comm));
-			bpf_ringbuf_submit(e, 0);
+			event_submit(e);
 		}
 	}
 	return 0;
@@ -306,7 +306,7 @@ int BPF_PROG(delivered, struct drm_file *file, int crtc, unsigned int seq)
 				e->pid = owner->pid;
 				__builtin_memcpy(e->comm, owner->comm, sizeof(e->comm));
 			}
-			bpf_ringbuf_submit(e, 0);
+			event_submit(e);
 		}
 	}
 	return 0;

@@ -26,6 +26,9 @@ int trace_loop_run(struct trace_loop *loop)
 	while (!exiting && !output_broken()) {
 		if (loop->rb) {
 			err = ring_buffer__poll(loop->rb, POLL_MS);
+			/* Records submitted without a wakeup (event_submit()) wait for us. */
+			if (err == 0)
+				err = ring_buffer__consume(loop->rb);
 			if (err < 0 && err != -EINTR)
 				return err;
 		} else {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,9 +17,17 @@ void output_init(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* A pipe whose reader is gone reports POLLERR on its write end. */
+static bool reader_gone(void)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = 0 };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
 bool output_broken(void)
 {
-	if (!broken && ferror(stdout))
+	if (!broken && (ferror(stdout) || reader_gone()))
 		broken = true;
 	return broken;
 }

@@ -14,7 +14,11 @@
 /* Call once at start-up. */
 void output_init(void);
 
-/* stdout can no longer be written (reader went away); tools stop tracing. */
+/*
+ * stdout can no longer be written (reader went away); tools stop tracing.
+ * Noticed even when the tool has nothing to print: a pipe's write end
+ * polls as POLLERR once its reader closed it.
+ */
 bool output_broken(void);
 
 /* Where summaries go: stdout, or stderr once stdout is broken. */

@@ -77,16 +77,22 @@ check_common_options() {
 # stderr to OUT.err, and return once it has attached (its first line, the
 # header, comes after attach); tool_pid is its PID. Fails after 60 s.
 start_tool() {
-	local out=$1 i
+	local out=$1
 	shift
 	"$@" >"$out" 2>"$out.err" &
 	tool_pid=$!
+	wait_for_output "$out" "$tool_pid" || { echo "$1 did not start: $(cat "$out.err")" >&2; return 1; }
+}
+
+# wait_for_output FILE [PID]: until FILE is not empty (a tool's first line
+# comes after attach), PID is gone, or 60 s passed.
+wait_for_output() {
+	local i
 	for i in $(seq 1 600); do
-		[ -s "$out" ] && return 0
-		kill -0 "$tool_pid" 2>/dev/null || break
+		[ -s "$1" ] && return 0
+		[ -n "${2:-}" ] && ! kill -0 "$2" 2>/dev/null && return 1
 		sleep 0.1
 	done
-	echo "$1 did not start: $(cat "$out.err")" >&2
 	return 1
 }
 

@@ -414,8 +414,8 @@ int main(int argc, char **argv)
 	memcpy((char *)skel->rodata->targ_ring, env.ring, sizeof(env.ring));
 	memcpy((char *)skel->rodata->targ_dev, env.dev, sizeof(env.dev));
 	choose_programs(skel);
-	if (!env.events)
-		bpf_map__set_max_entries(skel->maps.events, 4096);
+	/* Bursts of jobs come by the thousand: room for ~40000 records with -e. */
+	bpf_map__set_max_entries(skel->maps.events, env.events ? 4 << 20 : 4096);
 
 	err = drmsched_bpf__load(skel);
 	if (err) {

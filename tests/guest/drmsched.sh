@@ -172,9 +172,12 @@ stop INT
 check_eq "$P -r compute: compute counted" "$(ring_row "$S/ring.out" compute | cut -d' ' -f1-3)" "2 2 2"
 check_eq "$P -r compute: gfx absent" "$(ring_row "$S/ring.out" gfx)" ""
 
-sh -c 'sleep 3; echo "submit ring=gfx jobs=2 exec_us=1000" >/proc/schedgen; echo wait >/proc/schedgen' &
+# The other process waits for the tracer to attach before submitting.
+sh -c 'while [ ! -e "$1" ]; do sleep 0.1; done
+	echo "submit ring=gfx jobs=2 exec_us=1000" >/proc/schedgen; echo wait >/proc/schedgen' sh "$S/go" &
 other=$!
 start "$S/pid.out" -p "$other"
+touch "$S/go"
 submit ring=gfx jobs=7 exec_us=1000
 wait "$other"
 drain
@@ -194,8 +197,11 @@ stop INT
 check "$P -d no-such-device: no jobs" grep -qx "no jobs" "$S/nodev.out"
 
 # 3e. interval count: two summaries, then exit 0 by itself.
-( sleep 1; submit ring=gfx jobs=2 exec_us=1000 ) &
-timeout 120 "$T" 2 2 >"$S/int.out" 2>&1
+timeout 120 "$T" 2 2 >"$S/int.out" 2>&1 &
+int_pid=$!
+wait_for_output "$S/int.out" "$int_pid"
+submit ring=gfx jobs=2 exec_us=1000
+wait "$int_pid"
 check_eq "$P interval 2 count 2: exits 0 by itself" "$?" 0
 check_eq "$P interval 2 count 2: two summaries" "$(grep -Ec '^DEV +RING +QUEUED|^no jobs' "$S/int.out")" 2
 check_eq "$P interval: the 2 jobs are counted once" \
@@ -218,14 +224,17 @@ stop TERM
 check_eq "$P SIGTERM: exit 0" "$tool_status" 0
 check_eq "$P SIGTERM: summary printed" "$(ring_row "$S/term.out" gfx | cut -d' ' -f1-3)" "3 3 3"
 
-# 3h. A closed pipe ends -e cleanly instead of hanging or dying of SIGPIPE.
-( "$T" -e 2>"$S/pipe.err"; echo "$?" >"$S/pipe.status" ) | head -2 >"$S/pipe.out" &
-sleep 8
+# 3h. A closed pipe ends -e cleanly instead of hanging or dying of SIGPIPE:
+#     the reader takes the header and one event, then goes away.
+( "$T" -e 2>"$S/pipe.err"; echo "$?" >"$S/pipe.status" ) |
+	{ for n in 1 2; do IFS= read -r line && echo "$line" >>"$S/pipe.out"; done; } &
+wait_for_output "$S/pipe.out"
 submit ring=gfx jobs=20 exec_us=500
 drain
 for i in $(seq 1 100); do [ -s "$S/pipe.status" ] && break; sleep 0.1; done
-check_eq "$P -e | head: exits 0 when the reader goes away" "$(cat "$S/pipe.status" 2>/dev/null)" 0
-check_eq "$P -e | head: the reader got 2 lines" "$(wc -l <"$S/pipe.out")" 2
+check_eq "$P -e | reader of 2 lines: exits 0 when the reader goes away" "$(cat "$S/pipe.status" 2>/dev/null)" 0
+check_eq "$P -e | reader of 2 lines: the reader got them" "$(wc -l <"$S/pipe.out")" 2
+check "$P -e | reader of 2 lines: nothing on stderr" test ! -s "$S/pipe.err"
 
 # 3i. The driver unloaded mid-trace: what was gathered is still reported.
 start "$S/rmmod.out"

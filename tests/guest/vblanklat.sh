@@ -125,9 +125,11 @@ bash -c "exec '$W' -n 6" >/dev/null
 stop INT
 check_eq "$P -p: only the filtered process (none of the vblwait clients)" \
 	"$(awk 'NR > 1 && $1 ~ /^[0-9]+$/ && $2 == "vblwait"' "$S/pid.out" | wc -l)" 0
-(sleep 1; exec "$W" -n 4 >/dev/null) &
+# The client waits for the tracer to attach before asking.
+(while [ ! -e "$S/go" ]; do sleep 0.1; done; exec "$W" -n 4 >/dev/null) &
 wp=$!
 start "$S/pid2.out" -p "$wp"
+touch "$S/go"
 wait "$wp"
 "$W" -n 6 >/dev/null
 stop INT
@@ -141,8 +143,10 @@ stop INT
 check "$P -c 1: no vblanks on CRTC 1, and it says so" grep -q "^no vblanks: no CRTC matching -c" "$S/crtc.out"
 
 # 5. interval count.
-( sleep 0.5; "$W" -n 3 >/dev/null ) &
-timeout 60 "$T" 1 2 >"$S/int.out" 2>&1
+timeout 60 "$T" 1 2 >"$S/int.out" 2>&1 &
+int_pid=$!
+wait_for_output "$S/int.out" "$int_pid"
+"$W" -n 3 >/dev/null
+wait "$int_pid"
 check_eq "$P interval 1 count 2: exits 0 by itself" "$?" 0
 check_eq "$P interval: two summaries" "$(grep -c '^CRTC \|^no vblanks' "$S/int.out")" 2
-wait

@@ -29,7 +29,7 @@ int BPF_KPROBE(on_call)
 	if (!r)
 		return 0;
 	r->seq = seq;
-	bpf_ringbuf_submit(r, 0);
+	event_submit(r);
 	return 0;
 }
 

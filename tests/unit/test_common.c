@@ -10,6 +10,7 @@
 #include "check.h"
 #include "hist.h"
 #include "opts.h"
+#include "output.h"
 #include "probe.h"
 
 static void test_parse_long(void)
@@ -156,11 +157,35 @@ static void test_probe(void)
 	}
 }
 
+/* A reader that goes away is noticed without writing anything. */
+static void test_reader_gone(void)
+{
+	int fds[2], saved = dup(STDOUT_FILENO);
+	bool open_ok, closed_seen;
+
+	fflush(stdout);
+	if (pipe(fds) || saved < 0) {
+		CHECK("output_broken: pipe", 0, "%s", strerror(errno));
+		return;
+	}
+	dup2(fds[1], STDOUT_FILENO);
+	open_ok = !output_broken();
+	close(fds[0]);
+	closed_seen = output_broken();
+	dup2(saved, STDOUT_FILENO);
+	close(fds[1]);
+	close(saved);
+	CHECK("output_broken: false while the pipe's reader is there", open_ok, "broken");
+	CHECK("output_broken: true once the reader closed, before any write", closed_seen,
+	      "not noticed");
+}
+
 int main(void)
 {
 	test_parse_long();
 	test_log2_slots();
 	test_hist_printing();
 	test_probe();
+	test_reader_gone();
 	return check_failures ? 1 : 0;
 }
