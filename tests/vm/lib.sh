@@ -1,4 +1,4 @@
-# Shared by the VM harness scripts (sourced).
+# Shared by the VM harness scripts and tests/kmod/build (sourced).
 # shellcheck shell=bash
 
 # Everything fetched or built for the VMs lives here, outside the repo.
@@ -6,7 +6,8 @@ CACHE=${GPU_BPF_CACHE:-$HOME/.cache/gpu-bpf-tools}
 
 die() { echo "${0##*/}: $*" >&2; exit 1; }
 
-# Install Debian packages that are missing (idempotent, quiet when all present).
+# Install the Debian packages that are missing: quiet and quick when all are
+# there; `apt-get update` only when something has to be installed.
 need_packages() {
 	local missing=() p
 	for p in "$@"; do
@@ -18,37 +19,77 @@ need_packages() {
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
-# The Debian archive this machine uses, read from its own apt configuration
-# (deb822 or one-line format), so no host name is written in the repo.
-debian_mirror() {
-	local uri
-	uri=$(awk '/^URIs:/ && $2 ~ /debian\/?$/ && $2 !~ /security/ { print $2; exit }' \
-		/etc/apt/sources.list.d/*.sources 2>/dev/null)
-	[ -n "$uri" ] || uri=$(awk '$1 == "deb" && $2 ~ /debian\/?$/ && $2 !~ /security/ { print $2; exit }' \
-		/etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null)
-	[ -n "$uri" ] || die "cannot find the Debian archive in /etc/apt"
-	echo "$uri"
+# Take an exclusive lock on FILE for the rest of the calling script (the
+# descriptor stays open until it exits): serializes concurrent fetches/builds.
+lock() {
+	mkdir -p "$(dirname "$1")"
+	exec 9>"$1"
+	flock 9
 }
 
-# apt-get/apt-cache against Debian sid, with state kept in the cache:
-# the host's own apt configuration and package state stay untouched.
+# This machine's main Debian apt source (not -security), as a deb822
+# stanza printed verbatim, or a one-line "deb ..." entry. Read at run time,
+# so no host name is written in the repo.
+debian_source() {
+	local f src=""
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -e "$f" ] || continue
+		# Paragraph mode: the first stanza of binary packages whose URI and
+		# suites are not the security archive's.
+		src=$(awk 'BEGIN { RS = "" }
+			/(^|\n)Types:[^\n]*deb([ \t]|\n|$)/ && !/(^|\n)URIs:[^\n]*security/ &&
+			!/(^|\n)Suites:[^\n]*-security/ { print; exit }' "$f")
+		[ -n "$src" ] && break
+	done
+	if [ -z "$src" ]; then
+		src=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+			awk '$1 == "deb" && !/security/ { print; exit }')
+	fi
+	[ -n "$src" ] || die "cannot find this machine's Debian archive in /etc/apt"
+	printf '%s\n' "$src"
+}
+
+# The Debian archive's URI (the first one), e.g. for debootstrap.
+debian_mirror() {
+	debian_source | awk '
+		/^URIs:/ { print $2; exit }
+		/^deb / { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }'
+}
+
+# apt-get/apt-cache against Debian sid, with all apt state kept in the cache:
+# the host's own apt configuration, lists and package state stay untouched.
+# The source is this machine's own (same URIs, same Signed-By keyring), with
+# the suite replaced by sid.
 SID_APT=$CACHE/apt-sid
+SID_SOURCES=$SID_APT/sid.sources   # sid.list when the host uses one-line sources
 sid_apt_opts() {
-	echo "-o Dir::Etc::SourceList=$SID_APT/sid.sources -o Dir::Etc::SourceParts=/dev/null" \
-	     "-o Dir::State::Lists=$SID_APT/lists -o Dir::Cache=$SID_APT/cache" \
-	     "-o Dir::State::status=/dev/null -o APT::Sandbox::User=root -o Debug::NoLocking=1"
+	echo "-o Dir::Etc::SourceList=$SID_SOURCES -o Dir::Etc::SourceParts=$SID_APT/empty" \
+	     "-o Dir::State=$SID_APT/state -o Dir::Cache=$SID_APT/cache" \
+	     "-o APT::Sandbox::User=root"
 }
 sid_apt_update() {
-	mkdir -p "$SID_APT/lists/partial" "$SID_APT/cache/archives/partial"
-	cat >"$SID_APT/sid.sources" <<-SRC
-	Types: deb
-	URIs: $(debian_mirror)
-	Suites: sid
-	Components: main
-	Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-	SRC
+	rm -rf "$SID_APT/lists"    # an older layout of this directory
+	mkdir -p "$SID_APT/empty" "$SID_APT/state/lists/partial" "$SID_APT/cache/archives/partial"
+	touch "$SID_APT/state/status"
+	local src
+	src=$(debian_source)
+	if [ "${src#deb }" != "$src" ]; then
+		# One-line format: deb [options] URI SUITE COMPONENTS... -> suite sid, main.
+		SID_SOURCES=$SID_APT/sid.list
+		awk '{ i = 2; o = ""
+			if ($2 ~ /^\[/) { while ($i !~ /\]$/) o = o " " $(i++); o = o " " $(i++) }
+			print "deb" o, $i, "sid main" }' <<<"$src" >"$SID_SOURCES.tmp"
+	else
+		# deb822: the same stanza (URIs, Signed-By, ...) with suite sid, main.
+		SID_SOURCES=$SID_APT/sid.sources
+		awk '/^Types:/      { print "Types: deb"; next }
+		     /^Suites:/     { print "Suites: sid"; next }
+		     /^Components:/ { print "Components: main"; next }
+		     { print }' <<<"$src" >"$SID_SOURCES.tmp"
+	fi
+	mv "$SID_SOURCES.tmp" "$SID_SOURCES"
 	# Refresh at most once a day: sid moves, but not that fast.
-	if [ -z "$(find "$SID_APT/lists" -name '*Packages*' -mtime -1 2>/dev/null | head -1)" ]; then
+	if [ -z "$(find "$SID_APT/state/lists" -name '*Packages*' -mtime -1 2>/dev/null | head -1)" ]; then
 		# shellcheck disable=SC2046
 		apt-get $(sid_apt_opts) update -qq
 	fi
