@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "events.h"
@@ -62,6 +63,15 @@ int trace_loop_run(struct trace_loop *loop)
 __u64 trace_loop_lost(const struct trace_loop *loop)
 {
 	return loop->lost_events ? *loop->lost_events : 0;
+}
+
+void trace_loop_report_lost(const struct trace_loop *loop)
+{
+	__u64 lost = trace_loop_lost(loop);
+
+	if (lost)
+		fprintf(stderr, "%s: %llu events lost (ring buffer full)\n",
+			program_invocation_short_name, (unsigned long long)lost);
 }
 
 void trace_loop_free(struct trace_loop *loop)

@@ -37,6 +37,9 @@ int trace_loop_run(struct trace_loop *loop);
 /* Records lost so far (0 when the tool has no event stream). */
 __u64 trace_loop_lost(const struct trace_loop *loop);
 
+/* At exit: "TOOL: N events lost (ring buffer full)" on stderr, if any were. */
+void trace_loop_report_lost(const struct trace_loop *loop);
+
 /* Release the ring buffer. */
 void trace_loop_free(struct trace_loop *loop);
 

@@ -55,6 +55,15 @@ void print_wallclock(FILE *f)
 	fprintf(f, "%-8s ", buf);
 }
 
+void summary_begin(FILE *f, bool timestamp)
+{
+	fputc('\n', f);
+	if (timestamp) {
+		print_wallclock(f);
+		fputc('\n', f);
+	}
+}
+
 unsigned long long monotonic_ns(void)
 {
 	struct timespec ts;

@@ -303,7 +303,7 @@ static void print_deps(FILE *f, struct map_snapshot *s)
 /* One summary: rings, histograms, processes, dependencies; then start over. */
 static int print_summary(void *ctx)
 {
-	struct map_snapshot rings, procs, deps;
+	struct map_snapshot rings = {}, procs = {}, deps = {};
 	FILE *f = summary_stream();
 	int err;
 
@@ -315,15 +315,13 @@ static int print_summary(void *ctx)
 		err = map_snapshot(skel->maps.deps, &deps, 1);
 	if (err) {
 		fprintf(stderr, "drmsched: failed to read maps: %s\n", strerror(-err));
-		return err;
+		goto out;
 	}
 	map_snapshot_sort(&rings, cmp_ring_key);
 	map_snapshot_sort(&procs, cmp_proc);
 	map_snapshot_sort(&deps, cmp_dep);
 
-	fputc('\n', f);
-	if (common_env.timestamp)
-		print_wallclock(f), fputc('\n', f);
+	summary_begin(f, common_env.timestamp);
 	if (!rings.n)
 		fprintf(f, "no jobs\n");
 	else
@@ -331,11 +329,11 @@ static int print_summary(void *ctx)
 	print_procs(f, &procs);
 	print_deps(f, &deps);
 	fflush(f);
-
+out:
 	map_snapshot_free(&rings);
 	map_snapshot_free(&procs);
 	map_snapshot_free(&deps);
-	return 0;
+	return err;
 }
 
 static const char *const event_names[] = {
@@ -390,7 +388,7 @@ int main(int argc, char **argv)
 		.children = common_argp_child,
 	};
 	struct trace_loop loop = {};
-	__u64 lost, dropped;
+	__u64 dropped;
 	int err;
 
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
@@ -450,11 +448,8 @@ int main(int argc, char **argv)
 	if (!env.events && !loop.count_reached)
 		err = print_summary(NULL);
 
-	lost = trace_loop_lost(&loop);
+	trace_loop_report_lost(&loop);
 	dropped = skel->bss->dropped_jobs;
-	if (lost)
-		fprintf(stderr, "drmsched: %llu events lost (ring buffer full)\n",
-			(unsigned long long)lost);
 	if (dropped)
 		fprintf(stderr, "drmsched: %llu jobs not timed (more than %d in flight)\n",
 			(unsigned long long)dropped, MAX_JOBS);

@@ -251,7 +251,7 @@ static void explain_no_vblanks(FILE *f)
 
 static int print_summary(void *ctx)
 {
-	struct map_snapshot crtcs, files;
+	struct map_snapshot crtcs = {}, files = {};
 	FILE *f = summary_stream();
 	int err;
 
@@ -261,14 +261,12 @@ static int print_summary(void *ctx)
 		err = map_snapshot(skel->maps.file_stats, &files, 1);
 	if (err) {
 		fprintf(stderr, "vblanklat: failed to read maps: %s\n", strerror(-err));
-		return err;
+		goto out;
 	}
 	map_snapshot_sort(&crtcs, cmp_u32_key);
 	map_snapshot_sort(&files, cmp_file);
 
-	fputc('\n', f);
-	if (common_env.timestamp)
-		print_wallclock(f), fputc('\n', f);
+	summary_begin(f, common_env.timestamp);
 	if (crtcs.n) {
 		seen_vblank = true;
 		print_crtcs(f, &crtcs);
@@ -282,9 +280,10 @@ static int print_summary(void *ctx)
 	print_files(f, &files);
 	fflush(f);
 	nr_missed = nr_missed_dropped = 0;
+out:
 	map_snapshot_free(&crtcs);
 	map_snapshot_free(&files);
-	return 0;
+	return err;
 }
 
 static const char *const event_names[] = {
@@ -347,7 +346,6 @@ int main(int argc, char **argv)
 		.children = common_argp_child,
 	};
 	struct trace_loop loop = {};
-	__u64 lost;
 	int err;
 
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
@@ -415,10 +413,7 @@ int main(int argc, char **argv)
 	if (!env.events && !loop.count_reached)
 		err = print_summary(NULL);
 
-	lost = trace_loop_lost(&loop);
-	if (lost)
-		fprintf(stderr, "vblanklat: %llu events lost (ring buffer full)\n",
-			(unsigned long long)lost);
+	trace_loop_report_lost(&loop);
 	if (skel->bss->dropped)
 		fprintf(stderr, "vblanklat: %llu events not tracked (too many clients or pending events)\n",
 			(unsigned long long)skel->bss->dropped);
