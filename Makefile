@@ -9,7 +9,7 @@
 #
 # Adding a tool is adding its name to TOOLS: bpf/NAME.bpf.c + tools/NAME.c.
 
-TOOLS := drmsched vblanklat
+TOOLS := drmsched vblanklat cudatrace
 
 CC ?= cc
 CLANG ?= clang
@@ -90,6 +90,50 @@ $(OUTPUT)/tests/test_%: tests/unit/test_%.c tests/unit/check.h $(OUTPUT)/libcomm
 	$(CC) $(CFLAGS) -I$(OUTPUT)/tests $(filter %.c %.a,$^) $(LDLIBS) -o $@
 
 unit-tests: $(UNIT_BINS)
+
+# cudatrace's test programs (tests/cuda): a fake libcuda.so.1 and
+# libcudart.so.13 with the real symbol names, the workload driving them, a
+# unit test of the CUDA helpers, and where the CUDA toolkit is installed,
+# workloads on its real libcudart (shared and static) and stub libcuda.
+CUDA_HOME ?= /usr/local/cuda
+CUDA_TEST := $(OUTPUT)/tests/cuda
+CUDA_TEST_CFLAGS := -g -O2 -Wall -Wextra -Wno-unused-parameter -fno-omit-frame-pointer
+CUDA_TEST_PROGS := $(CUDA_TEST)/libcuda.so.1 $(CUDA_TEST)/libcudart.so.13 $(CUDA_TEST)/workload \
+	$(OUTPUT)/tests/test_cuda_helpers
+ifneq ($(wildcard $(CUDA_HOME)/include/cuda_runtime_api.h),)
+CUDA_TEST_PROGS += $(CUDA_TEST)/rt_workload
+ifneq ($(wildcard $(CUDA_HOME)/lib64/libcudart_static.a),)
+CUDA_TEST_PROGS += $(CUDA_TEST)/rt_workload_static
+endif
+endif
+
+$(CUDA_TEST):
+	@mkdir -p $@
+
+$(CUDA_TEST)/libcuda.so.1: tests/cuda/fake_libcuda.c tests/cuda/fake_cuda.h tests/cuda/fake_log.h | $(CUDA_TEST)
+	$(CC) $(CUDA_TEST_CFLAGS) -fPIC -shared -fvisibility=hidden -Wl,-soname,libcuda.so.1 $< -o $@
+
+$(CUDA_TEST)/libcudart.so.13: tests/cuda/fake_libcudart.c tests/cuda/fake_cuda.h tests/cuda/fake_log.h $(CUDA_TEST)/libcuda.so.1
+	$(CC) $(CUDA_TEST_CFLAGS) -fPIC -shared -fvisibility=hidden -Wl,-soname,libcudart.so.13 \
+		$< $(CUDA_TEST)/libcuda.so.1 -Wl,-rpath,'$$ORIGIN' -o $@
+
+$(CUDA_TEST)/workload: tests/cuda/workload.c tests/cuda/fake_cuda.h $(CUDA_TEST)/libcuda.so.1 $(CUDA_TEST)/libcudart.so.13
+	$(CC) $(CUDA_TEST_CFLAGS) $< $(CUDA_TEST)/libcuda.so.1 $(CUDA_TEST)/libcudart.so.13 \
+		-Wl,-rpath,'$$ORIGIN' -o $@
+
+$(CUDA_TEST)/rt_workload: tests/cuda/rt_workload.c | $(CUDA_TEST)
+	$(CC) $(CUDA_TEST_CFLAGS) -I$(CUDA_HOME)/include $< -L$(CUDA_HOME)/lib64 -lcudart -ldl \
+		-Wl,-rpath,$(CUDA_HOME)/lib64 -o $@
+
+$(CUDA_TEST)/rt_workload_static: tests/cuda/rt_workload.c | $(CUDA_TEST)
+	$(CC) $(CUDA_TEST_CFLAGS) -I$(CUDA_HOME)/include $< $(CUDA_HOME)/lib64/libcudart_static.a \
+		-ldl -lpthread -lrt -o $@
+
+$(OUTPUT)/tests/test_cuda_helpers: tests/cuda/test_cuda_helpers.c tests/unit/check.h $(OUTPUT)/libcommon.a | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) -Itests/unit $(filter %.c %.a,$^) $(LDLIBS) -o $@
+
+# tests/host/cudatrace.sh runs the tool on them.
+unit-tests: $(CUDA_TEST_PROGS) $(BIN)/cudatrace
 
 # Workloads the VM tests run in the guest.
 TEST_PROGS := $(OUTPUT)/tests/vblwait

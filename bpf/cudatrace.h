@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* cudatrace: records and map layouts shared by cudatrace.bpf.c and cudatrace.c */
+#ifndef CUDATRACE_H
+#define CUDATRACE_H
+
+#include "histogram.h"
+
+#define COMM_LEN	16
+#define KNAME_LEN	64	/* kernel (CUfunction) names, truncated */
+
+#define MAX_FUNCS	128	/* probed symbols (function ids) */
+#define MAX_INFLIGHT	16384	/* calls entered and not yet returned */
+#define MAX_ALLOCS	65536	/* outstanding allocations, all processes */
+#define MAX_LAUNCH_ROWS	4096	/* (process, kernel, shape) rows per interval */
+#define MAX_KNAMES	16384	/* (process, CUfunction) -> name */
+#define MAX_PROCS	4096	/* processes seen calling CUDA */
+#define MAX_ERR_ROWS	1024	/* (function, result) rows per interval */
+#define MAX_STACKS	16384	/* allocations with a recorded stack (--stack) */
+#define STACK_DEPTH	32
+
+/*
+ * What the kernel side reads at a call, chosen per symbol by the frontend
+ * and passed in the probe's BPF cookie:
+ *   bits  0-15  function id (the frontend's table index)
+ *   bits 16-23  class (enum call_class)
+ *   bits 24-31  flags (CF_*)
+ *   bits 32-39  index + 1 of the argument holding a stream (0: none)
+ */
+enum call_class {
+	CL_OTHER,
+	CL_ALLOC,	/* (T **out, size_t size, ...): *out on return */
+	CL_FREE,	/* (T *ptr, ...) */
+	CL_COPY,	/* (dst, src, size_t bytes, [kind,] ...) */
+	CL_LAUNCH,	/* cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shmem, stream, ...) */
+	CL_LAUNCH_EX,	/* cuLaunchKernelEx(const CUlaunchConfig *, f, ...) */
+	CL_RT_LAUNCH,	/* cudaLaunchKernel(func, dim3 grid, dim3 block, args, shmem, stream) */
+	CL_GET_FUNC,	/* (CUfunction *out, module, const char *name) */
+	CL_STREAM_CREATE, /* (CUstream *out, flags) */
+	CL_STREAM,	/* (stream, ...) */
+	CL_SYNC,	/* no arguments of interest */
+};
+
+#define CF_SIZE32	0x01	/* v1 API: sizes are unsigned int */
+#define CF_PTR32	0x02	/* v1 API: device pointers are 32 bits (CUdeviceptr_v1) */
+#define CF_KIND		0x04	/* cudaMemcpy*: enum cudaMemcpyKind in the 4th argument */
+#define CF_RUNTIME	0x08	/* returns cudaError_t, not CUresult */
+
+#define COOKIE(func, cls, flags, stream_arg)                                        \
+	((__u64)(func) | (__u64)(cls) << 16 | (__u64)(flags) << 24 |                \
+	 (__u64)(stream_arg) << 32)
+#define COOKIE_FUNC(c)		((__u32)((c) & 0xffff))
+#define COOKIE_CLASS(c)		((__u32)(((c) >> 16) & 0xff))
+#define COOKIE_FLAGS(c)		((__u32)(((c) >> 24) & 0xff))
+#define COOKIE_STREAM_ARG(c)	((__u32)(((c) >> 32) & 0xff))
+
+/* Arguments decoded at entry, completed at return. */
+struct call_args {
+	__u64 size;	/* ALLOC: requested; COPY: bytes; FREE: the allocation's, if known */
+	__u64 addr;	/* ALLOC: the pointer returned; FREE: the pointer; LAUNCH: the function;
+			 * GET_FUNC: the handle returned; STREAM_CREATE: the stream returned */
+	__u64 stream;
+	__u64 shmem;
+	__u32 grid[3];
+	__u32 block[3];
+	__u32 kind;	/* cudaMemcpyKind (CF_KIND) */
+	__u32 pad;
+};
+
+/* A call in flight, keyed by thread and function. */
+struct inflight_key {
+	__u32 tid;
+	__u32 func;
+};
+
+struct inflight {
+	__u64 ts;
+	__u64 cookie;
+	__u64 out;	/* user address of the out-parameter (ALLOC, GET_FUNC, STREAM_CREATE) */
+	__u64 name;	/* user address of the kernel name (GET_FUNC) */
+	struct call_args a;
+};
+
+/* Per function id, per interval. */
+struct func_stats {
+	__u64 calls;
+	__u64 errors;
+	__u64 bytes;	/* of successful calls: allocated, copied or freed */
+	__u64 total_ns;
+	struct lat_hist lat;
+};
+
+struct err_key {
+	__u32 func;
+	__u32 result;
+};
+
+/* Outstanding allocations, for sizes of frees and the leak report. */
+struct alloc_key {
+	__u32 pid;
+	__u32 pad;
+	__u64 addr;
+};
+
+struct alloc_info {
+	__u64 size;
+	__u64 ts;	/* when the allocation returned */
+	__u32 func;
+	__u32 pad;
+};
+
+/* With --stack: the user stack of each outstanding allocation, same key. */
+struct alloc_stack {
+	__u64 ips[STACK_DEPTH];	/* innermost first, 0-terminated */
+};
+
+/* Kernel launches per process, function, kernel and shape, per interval. */
+struct launch_key {
+	__u32 pid;
+	__u32 func;
+	__u64 handle;	/* CUfunction / CUkernel, or cudaLaunchKernel's host stub */
+	__u32 grid[3];
+	__u32 block[3];
+};
+
+struct launch_stats {
+	__u64 ok;
+	__u64 failed;
+};
+
+struct kname_key {
+	__u32 pid;
+	__u32 pad;
+	__u64 handle;
+};
+
+struct kname {
+	char name[KNAME_LEN];
+};
+
+struct proc_info {
+	char comm[COMM_LEN];
+};
+
+/* Per-call records (-e, --errors), on the `events` ring buffer. */
+struct call_event {
+	__u64 ts_ns;	/* return */
+	__u64 lat_ns;
+	__u32 pid;
+	__u32 tid;
+	__u32 func;
+	__u32 result;
+	char comm[COMM_LEN];
+	struct call_args a;
+	char name[KNAME_LEN];	/* GET_FUNC: the kernel name asked for */
+};
+
+/* Process notices, on the `notices` ring buffer. */
+enum notice_type {
+	NOTICE_NEW,	/* first CUDA call seen from this process */
+	NOTICE_EXIT,	/* a process we saw exited (its last thread) */
+};
+
+struct notice {
+	__u64 ts_ns;
+	__u32 type;
+	__u32 pid;
+	char comm[COMM_LEN];
+};
+
+#endif /* CUDATRACE_H */

@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A fake libcuda.so.1 for cudatrace's tests: the driver API functions
+ * cudatrace probes, under their real exported names (the _v2 versions,
+ * the legacy v1 names with 32-bit sizes and pointers, and the _ptds /
+ * _ptsz per-thread-stream variants), with enough behaviour to give real
+ * answers: a device memory allocator with a capacity (16 GiB, or
+ * $FAKE_CUDA_MEM bytes), frees checked against it, kernel handles by
+ * name, launches checked for a valid handle.  Results and latencies can
+ * be scripted (fake_cuda_script), and every call is logged with the
+ * arguments as received ($FAKE_CUDA_LOG).
+ *
+ * Deliberately missing: cuLaunchCooperativeKernel_ptsz and
+ * cuCtxSynchronize_v2, so cudatrace has something to report as lacking.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "fake_cuda.h"
+#include "fake_log.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* ---- Scripted results ---------------------------------------------------- */
+
+#define MAX_SCRIPT 32
+
+static struct {
+	char func[64];
+	CUresult result;
+	unsigned int delay_us;
+} script[MAX_SCRIPT];
+static int script_head, script_len;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+EXPORT void fake_cuda_script(const char *func, CUresult result, unsigned int delay_us)
+{
+	pthread_mutex_lock(&lock);
+	if (script_len < MAX_SCRIPT) {
+		int i = (script_head + script_len++) % MAX_SCRIPT;
+
+		snprintf(script[i].func, sizeof(script[i].func), "%s", func);
+		script[i].result = result;
+		script[i].delay_us = delay_us;
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+static void sleep_us(unsigned int us)
+{
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000L };
+
+	while (nanosleep(&ts, &ts))
+		;
+}
+
+/* Is the next scripted call this one?  Then sleep and take its result. */
+static int scripted(const char *func, CUresult *result)
+{
+	unsigned int delay = 0;
+	int hit = 0;
+
+	pthread_mutex_lock(&lock);
+	if (script_len && !strcmp(script[script_head].func, func)) {
+		*result = script[script_head].result;
+		delay = script[script_head].delay_us;
+		script_head = (script_head + 1) % MAX_SCRIPT;
+		script_len--;
+		hit = 1;
+	}
+	pthread_mutex_unlock(&lock);
+	if (hit) {
+		sleep_us(delay);
+		fake_log(func, "scripted result=%d delay_us=%u", *result, delay);
+	}
+	return hit;
+}
+
+#define SCRIPTED()                                   \
+	do {                                         \
+		CUresult r_;                         \
+		if (scripted(__func__, &r_))         \
+			return r_;                   \
+	} while (0)
+
+/* ---- Memory ------------------------------------------------------------- */
+
+#define MAX_ALLOCS	256
+#define DEV_BASE	0x7e0000000000ULL	/* device pointers: unused by host mappings */
+#define DEV_BASE_V1	0x10000000ULL		/* CUdeviceptr_v1: below 4 GiB */
+#define DEV_ALIGN	0x200000ULL
+
+enum mem_kind { MEM_DEVICE, MEM_MANAGED, MEM_HOST };
+
+static struct alloc {
+	unsigned long long addr, size;
+	enum mem_kind kind;
+} live[MAX_ALLOCS];
+static int nr_live;
+
+static unsigned long long capacity(void)
+{
+	const char *s = getenv("FAKE_CUDA_MEM");
+
+	return s ? strtoull(s, NULL, 0) : 16ULL << 30;
+}
+
+/* First fit from base, in address order: a freed range is handed out again. */
+static CUresult dev_alloc(unsigned long long base, unsigned long long size, enum mem_kind kind,
+			  unsigned long long *addr)
+{
+	unsigned long long used = 0, at = base, span = (size + DEV_ALIGN - 1) & ~(DEV_ALIGN - 1);
+	int i, again = 1;
+
+	if (!size)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < nr_live; i++)
+		if (live[i].kind != MEM_HOST)
+			used += live[i].size;
+	if (used + size > capacity() || nr_live == MAX_ALLOCS) {
+		pthread_mutex_unlock(&lock);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	while (again) {
+		again = 0;
+		for (i = 0; i < nr_live; i++) {
+			unsigned long long end = live[i].addr + ((live[i].size + DEV_ALIGN - 1) & ~(DEV_ALIGN - 1));
+
+			if (live[i].kind != MEM_HOST && at < end && live[i].addr < at + span) {
+				at = end;
+				again = 1;
+			}
+		}
+	}
+	live[nr_live++] = (struct alloc){ at, size, kind };
+	pthread_mutex_unlock(&lock);
+	*addr = at;
+	return CUDA_SUCCESS;
+}
+
+static void host_track(void *p, unsigned long long size)
+{
+	pthread_mutex_lock(&lock);
+	if (nr_live < MAX_ALLOCS)
+		live[nr_live++] = (struct alloc){ (uintptr_t)p, size, MEM_HOST };
+	pthread_mutex_unlock(&lock);
+}
+
+/* Forget a live allocation of that kind; CUDA_ERROR_INVALID_VALUE if there is none. */
+static CUresult untrack(unsigned long long addr, int host)
+{
+	CUresult r = CUDA_ERROR_INVALID_VALUE;
+	int i;
+
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < nr_live; i++) {
+		if (live[i].addr == addr && (live[i].kind == MEM_HOST) == host) {
+			live[i] = live[--nr_live];
+			r = CUDA_SUCCESS;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	return r;
+}
+
+static CUresult alloc_logged(const char *func, CUdeviceptr *dptr, unsigned long long size,
+			     unsigned long long base, enum mem_kind kind, CUstream s, int has_stream)
+{
+	unsigned long long addr = 0;
+	CUresult r = dev_alloc(base, size, kind, &addr);
+
+	if (!r)
+		*dptr = addr;
+	if (has_stream)
+		fake_log(func, "bytes=%llu ptr=0x%llx stream=0x%lx result=%d", size, r ? 0 : addr,
+			 (unsigned long)(uintptr_t)s, r);
+	else
+		fake_log(func, "bytes=%llu ptr=0x%llx result=%d", size, r ? 0 : addr, r);
+	return r;
+}
+
+EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
+{
+	SCRIPTED();
+	return alloc_logged(__func__, dptr, bytesize, DEV_BASE, MEM_DEVICE, NULL, 0);
+}
+
+EXPORT CUresult cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize)
+{
+	CUdeviceptr p = 0;
+	CUresult r;
+
+	SCRIPTED();
+	r = alloc_logged(__func__, &p, bytesize, DEV_BASE_V1, MEM_DEVICE, NULL, 0);
+	if (!r)
+		*dptr = (CUdeviceptr_v1)p;
+	return r;
+}
+
+EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
+{
+	SCRIPTED();
+	return alloc_logged(__func__, dptr, bytesize, DEV_BASE, MEM_MANAGED, NULL, 0);
+}
+
+static CUresult host_alloc(const char *func, void **pp, unsigned long long size)
+{
+	void *p = size ? malloc(size) : NULL;
+
+	if (!p) {
+		fake_log(func, "bytes=%llu ptr=0x0 result=%d", size, CUDA_ERROR_OUT_OF_MEMORY);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	host_track(p, size);
+	*pp = p;
+	fake_log(func, "bytes=%llu ptr=0x%lx result=0", size, (unsigned long)(uintptr_t)p);
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuMemAllocHost_v2(void **pp, size_t bytesize)
+{
+	SCRIPTED();
+	return host_alloc(__func__, pp, bytesize);
+}
+
+EXPORT CUresult cuMemAllocHost(void **pp, unsigned int bytesize)
+{
+	SCRIPTED();
+	return host_alloc(__func__, pp, bytesize);
+}
+
+EXPORT CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
+{
+	SCRIPTED();
+	return alloc_logged(__func__, dptr, bytesize, DEV_BASE, MEM_DEVICE, hStream, 1);
+}
+
+EXPORT CUresult cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
+{
+	SCRIPTED();
+	return alloc_logged(__func__, dptr, bytesize, DEV_BASE, MEM_DEVICE, hStream, 1);
+}
+
+static CUresult free_logged(const char *func, unsigned long long addr, CUstream s, int has_stream)
+{
+	CUresult r = untrack(addr, 0);
+
+	if (has_stream)
+		fake_log(func, "ptr=0x%llx stream=0x%lx result=%d", addr, (unsigned long)(uintptr_t)s, r);
+	else
+		fake_log(func, "ptr=0x%llx result=%d", addr, r);
+	return r;
+}
+
+EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr)
+{
+	SCRIPTED();
+	return free_logged(__func__, dptr, NULL, 0);
+}
+
+EXPORT CUresult cuMemFree(CUdeviceptr_v1 dptr)
+{
+	SCRIPTED();
+	return free_logged(__func__, dptr, NULL, 0);
+}
+
+EXPORT CUresult cuMemFreeHost(void *p)
+{
+	CUresult r;
+
+	SCRIPTED();
+	r = untrack((uintptr_t)p, 1);
+	if (!r)
+		free(p);
+	fake_log(__func__, "ptr=0x%lx result=%d", (unsigned long)(uintptr_t)p, r);
+	return r;
+}
+
+EXPORT CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
+{
+	SCRIPTED();
+	return free_logged(__func__, dptr, hStream, 1);
+}
+
+EXPORT CUresult cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream hStream)
+{
+	SCRIPTED();
+	return free_logged(__func__, dptr, hStream, 1);
+}
+
+/* ---- Copies: the device side is imaginary, so only the sizes matter. ----- */
+
+static CUresult copy_logged(const char *func, unsigned long long bytes, CUstream s, int has_stream)
+{
+	if (has_stream)
+		fake_log(func, "bytes=%llu stream=0x%lx result=0", bytes, (unsigned long)(uintptr_t)s);
+	else
+		fake_log(func, "bytes=%llu result=0", bytes);
+	return CUDA_SUCCESS;
+}
+
+#define COPY(name, dst_t, src_t, size_t_)                                  \
+	EXPORT CUresult name(dst_t dst, src_t src, size_t_ bytes)          \
+	{                                                                  \
+		SCRIPTED();                                                \
+		return copy_logged(__func__, bytes, NULL, 0);              \
+	}
+#define COPY_ASYNC(name, dst_t, src_t, size_t_)                            \
+	EXPORT CUresult name(dst_t dst, src_t src, size_t_ bytes, CUstream s) \
+	{                                                                  \
+		SCRIPTED();                                                \
+		return copy_logged(__func__, bytes, s, 1);                 \
+	}
+
+COPY(cuMemcpyHtoD_v2, CUdeviceptr, const void *, size_t)
+COPY(cuMemcpyHtoD_v2_ptds, CUdeviceptr, const void *, size_t)
+COPY(cuMemcpyHtoD, CUdeviceptr_v1, const void *, unsigned int)
+COPY(cuMemcpyDtoH_v2, void *, CUdeviceptr, size_t)
+COPY(cuMemcpyDtoH_v2_ptds, void *, CUdeviceptr, size_t)
+COPY(cuMemcpyDtoH, void *, CUdeviceptr_v1, unsigned int)
+COPY(cuMemcpyDtoD_v2, CUdeviceptr, CUdeviceptr, size_t)
+COPY(cuMemcpyDtoD_v2_ptds, CUdeviceptr, CUdeviceptr, size_t)
+COPY(cuMemcpyDtoD, CUdeviceptr_v1, CUdeviceptr_v1, unsigned int)
+COPY_ASYNC(cuMemcpyHtoDAsync_v2, CUdeviceptr, const void *, size_t)
+COPY_ASYNC(cuMemcpyHtoDAsync_v2_ptsz, CUdeviceptr, const void *, size_t)
+COPY_ASYNC(cuMemcpyHtoDAsync, CUdeviceptr_v1, const void *, unsigned int)
+COPY_ASYNC(cuMemcpyDtoHAsync_v2, void *, CUdeviceptr, size_t)
+COPY_ASYNC(cuMemcpyDtoHAsync_v2_ptsz, void *, CUdeviceptr, size_t)
+COPY_ASYNC(cuMemcpyDtoHAsync, void *, CUdeviceptr_v1, unsigned int)
+COPY_ASYNC(cuMemcpyDtoDAsync_v2, CUdeviceptr, CUdeviceptr, size_t)
+COPY_ASYNC(cuMemcpyDtoDAsync_v2_ptsz, CUdeviceptr, CUdeviceptr, size_t)
+COPY_ASYNC(cuMemcpyDtoDAsync, CUdeviceptr_v1, CUdeviceptr_v1, unsigned int)
+
+/* ---- Kernels ------------------------------------------------------------ */
+
+#define MAX_KERNELS	32
+#define FUNC_BASE	0x6b000000UL	/* CUfunction handles */
+#define KERNEL_BASE	0x6c000000UL	/* CUkernel handles */
+#define HANDLE_STEP	0x40
+
+static char kernel_names[2][MAX_KERNELS][64];
+
+/* The handle of a kernel by name (a module or a library namespace); 0: unknown. */
+static uintptr_t kernel_handle(int lib, const char *name)
+{
+	uintptr_t base = lib ? KERNEL_BASE : FUNC_BASE, h = 0;
+	int i;
+
+	/* A real module has a fixed set; "missing" stands for a name it lacks. */
+	if (!name || !*name || !strcmp(name, "missing"))
+		return 0;
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < MAX_KERNELS; i++) {
+		if (!kernel_names[lib][i][0])
+			snprintf(kernel_names[lib][i], sizeof(kernel_names[lib][i]), "%s", name);
+		if (!strcmp(kernel_names[lib][i], name)) {
+			h = base + i * HANDLE_STEP;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	return h;
+}
+
+static const char *handle_name(uintptr_t h)
+{
+	int lib = h >= KERNEL_BASE && h < KERNEL_BASE + MAX_KERNELS * HANDLE_STEP;
+	uintptr_t base = lib ? KERNEL_BASE : FUNC_BASE;
+
+	if (h < base || h >= base + MAX_KERNELS * HANDLE_STEP || (h - base) % HANDLE_STEP ||
+	    !kernel_names[lib][(h - base) / HANDLE_STEP][0])
+		return NULL;
+	return kernel_names[lib][(h - base) / HANDLE_STEP];
+}
+
+static CUresult get_kernel(const char *func, int lib, void **out, const char *name)
+{
+	uintptr_t h = kernel_handle(lib, name);
+	CUresult r = h ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+
+	if (h)
+		*out = (void *)h;
+	fake_log(func, "kernel=%s handle=0x%lx result=%d", name ? name : "(null)",
+		 (unsigned long)h, r);
+	return r;
+}
+
+EXPORT CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
+{
+	SCRIPTED();
+	return get_kernel(__func__, 0, (void **)hfunc, name);
+}
+
+EXPORT CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name)
+{
+	SCRIPTED();
+	return get_kernel(__func__, 1, (void **)pKernel, name);
+}
+
+static CUresult launch(const char *func, CUfunction f, unsigned int gx, unsigned int gy,
+		       unsigned int gz, unsigned int bx, unsigned int by, unsigned int bz,
+		       unsigned int shmem, CUstream s)
+{
+	const char *name = handle_name((uintptr_t)f);
+	CUresult r = CUDA_SUCCESS;
+
+	if (!name)
+		r = CUDA_ERROR_INVALID_HANDLE;
+	else if (!gx || !gy || !gz || !bx || !by || !bz)
+		r = CUDA_ERROR_INVALID_VALUE;
+	fake_log(func, "kernel=%s grid=%ux%ux%u block=%ux%ux%u shmem=%u stream=0x%lx result=%d",
+		 name ? name : "?", gx, gy, gz, bx, by, bz, shmem, (unsigned long)(uintptr_t)s, r);
+	return r;
+}
+
+EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+			       unsigned int gridDimZ, unsigned int blockDimX,
+			       unsigned int blockDimY, unsigned int blockDimZ,
+			       unsigned int sharedMemBytes, CUstream hStream, void **kernelParams,
+			       void **extra)
+{
+	SCRIPTED();
+	return launch(__func__, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+		      sharedMemBytes, hStream);
+}
+
+EXPORT CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+				    unsigned int gridDimZ, unsigned int blockDimX,
+				    unsigned int blockDimY, unsigned int blockDimZ,
+				    unsigned int sharedMemBytes, CUstream hStream,
+				    void **kernelParams, void **extra)
+{
+	SCRIPTED();
+	return launch(__func__, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+		      sharedMemBytes, hStream);
+}
+
+EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **kernelParams,
+				 void **extra)
+{
+	SCRIPTED();
+	if (!c)
+		return CUDA_ERROR_INVALID_VALUE;
+	return launch(__func__, f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX,
+		      c->blockDimY, c->blockDimZ, c->sharedMemBytes, c->hStream);
+}
+
+EXPORT CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *c, CUfunction f, void **kernelParams,
+				      void **extra)
+{
+	SCRIPTED();
+	if (!c)
+		return CUDA_ERROR_INVALID_VALUE;
+	return launch(__func__, f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX,
+		      c->blockDimY, c->blockDimZ, c->sharedMemBytes, c->hStream);
+}
+
+EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX,
+					  unsigned int gridDimY, unsigned int gridDimZ,
+					  unsigned int blockDimX, unsigned int blockDimY,
+					  unsigned int blockDimZ, unsigned int sharedMemBytes,
+					  CUstream hStream, void **kernelParams)
+{
+	SCRIPTED();
+	return launch(__func__, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+		      sharedMemBytes, hStream);
+}
+
+/* ---- Streams and synchronization ---------------------------------------- */
+
+#define STREAM_BASE 0x5000UL
+
+static unsigned int nr_streams;
+
+EXPORT CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags)
+{
+	uintptr_t s;
+
+	SCRIPTED();
+	pthread_mutex_lock(&lock);
+	s = STREAM_BASE + 0x10 * ++nr_streams;
+	pthread_mutex_unlock(&lock);
+	*phStream = (CUstream)s;
+	fake_log(__func__, "stream=0x%lx result=0", (unsigned long)s);
+	return CUDA_SUCCESS;
+}
+
+static CUresult stream_op(const char *func, CUstream s)
+{
+	fake_log(func, "stream=0x%lx result=0", (unsigned long)(uintptr_t)s);
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult cuStreamDestroy_v2(CUstream hStream)
+{
+	SCRIPTED();
+	return stream_op(__func__, hStream);
+}
+
+EXPORT CUresult cuStreamDestroy(CUstream hStream)
+{
+	SCRIPTED();
+	return stream_op(__func__, hStream);
+}
+
+EXPORT CUresult cuStreamSynchronize(CUstream hStream)
+{
+	SCRIPTED();
+	return stream_op(__func__, hStream);
+}
+
+EXPORT CUresult cuStreamSynchronize_ptsz(CUstream hStream)
+{
+	SCRIPTED();
+	return stream_op(__func__, hStream);
+}
+
+EXPORT CUresult cuCtxSynchronize(void)
+{
+	SCRIPTED();
+	fake_log(__func__, "result=0");
+	return CUDA_SUCCESS;
+}

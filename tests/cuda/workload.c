@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cudatrace's workload: drives the fake libcuda.so.1 / libcudart.so.13
+ * through known sequences of calls, so the tests can assert exact counts,
+ * sizes, shapes and results.
+ *
+ *   workload [--wait FILE] PHASE...
+ *
+ * --wait FILE   print "waiting PID", then go on once FILE exists (the
+ *               tracer has attached)
+ * batches N     N x (cuMemAlloc_v2 1 GiB, cuMemcpyHtoD_v2 4096 bytes,
+ *               cuLaunchKernel train_step, cuMemFree_v2): the seed's case
+ * leak          allocations of every kind; 4 are never freed
+ * errors        calls that fail, one of each kind, and scripted latencies
+ * launch        launches of every kind with distinct grid/block/shmem
+ * copies        every cuMemcpy* variant, each with its own byte count
+ * streams       stream create, synchronize, destroy; cuCtxSynchronize
+ * runtime       the runtime API (libcudart) on top of the driver
+ * sleep MS      stay alive MS milliseconds
+ *
+ * Where a parameter is a 32-bit unsigned int, some calls go through a
+ * declaration with 64-bit parameters and put junk in the upper halves of
+ * the registers and stack slots, as the x86-64 ABI allows a caller to:
+ * the callee (and a correct tracer) must read the low halves only.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fake_cuda.h"
+
+#define GiB (1ULL << 30)
+#define JUNK 0xdeadbeef00000000ULL	/* upper halves the callee must ignore */
+
+#define CHECK(call, want)                                                            \
+	do {                                                                         \
+		int r_ = (call);                                                     \
+		if (r_ != (want)) {                                                  \
+			fprintf(stderr, "workload: %s returned %d, want %d\n", #call, r_, \
+				(int)(want));                                        \
+			exit(1);                                                     \
+		}                                                                    \
+	} while (0)
+
+/* The kernel a runtime launch names: its host stub, as nvcc would emit one. */
+__attribute__((noinline, used)) void saxpy_kernel(float a, float *x, float *y)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+static CUstream stream(unsigned long v)
+{
+	return (CUstream)(uintptr_t)v;
+}
+
+static char host[8192];
+
+static void batches(int n)
+{
+	CUfunction f;
+	CUdeviceptr p;
+	int i;
+
+	CHECK(cuModuleGetFunction(&f, NULL, "train_step"), CUDA_SUCCESS);
+	for (i = 0; i < n; i++) {
+		CHECK(cuMemAlloc_v2(&p, 1 * GiB), CUDA_SUCCESS);
+		CHECK(cuMemcpyHtoD_v2(p, host, 4096), CUDA_SUCCESS);
+		CHECK(cuLaunchKernel(f, 64, 1, 1, 256, 1, 1, 0, NULL, NULL, NULL), CUDA_SUCCESS);
+		CHECK(cuMemFree_v2(p), CUDA_SUCCESS);
+	}
+}
+
+/*
+ * The same functions declared with 64-bit parameters (asm labels name the
+ * real symbols): the caller then fills whole registers and stack slots,
+ * junk upper halves included.
+ */
+CUresult cuMemAlloc_wide(CUdeviceptr_v1 *, unsigned long long) __asm__("cuMemAlloc");
+CUresult cuMemFree_wide(unsigned long long) __asm__("cuMemFree");
+
+static __attribute__((noinline)) void leak(void)
+{
+	CUdeviceptr a, b, c, d;
+	CUdeviceptr_v1 v1;
+	void *h, *h1;
+
+	CHECK(cuMemAlloc_v2(&a, 4096), CUDA_SUCCESS);			/* leaked */
+	CHECK(cuMemAllocManaged(&b, 8192, 1), CUDA_SUCCESS);		/* leaked */
+	CHECK(cuMemAllocHost_v2(&h, 65536), CUDA_SUCCESS);
+	CHECK(cuMemFreeHost(h), CUDA_SUCCESS);
+	/* v1: 32-bit size and pointer, with junk above them. */
+	CHECK(cuMemAlloc_wide(&v1, JUNK | 512), CUDA_SUCCESS);
+	CHECK(cuMemFree_wide(JUNK | v1), CUDA_SUCCESS);
+	CHECK(cuMemAllocAsync(&c, 1 << 20, stream(0x5010)), CUDA_SUCCESS);
+	CHECK(cuMemFreeAsync_ptsz(c, stream(0x5010)), CUDA_SUCCESS);
+	CHECK(cuMemAllocAsync_ptsz(&d, 2 << 20, stream(0x5010)), CUDA_SUCCESS);	/* leaked */
+	CHECK(cuMemAllocHost(&h1, 1000), CUDA_SUCCESS);			/* leaked */
+	printf("leaked 0x%llx 4096\nleaked 0x%llx 8192\nleaked 0x%llx 2097152\nleaked 0x%lx 1000\n",
+	       a, b, d, (unsigned long)(uintptr_t)h1);
+}
+
+static void errors(void)
+{
+	CUdeviceptr p;
+	CUfunction f;
+
+	CHECK(cuMemAlloc_v2(&p, 1024 * GiB), CUDA_ERROR_OUT_OF_MEMORY);
+	CHECK(cuMemFree_v2(0xdead0000), CUDA_ERROR_INVALID_VALUE);
+	CHECK(cuModuleGetFunction(&f, NULL, "missing"), CUDA_ERROR_NOT_FOUND);
+	CHECK(cuLaunchKernel(NULL, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL), CUDA_ERROR_INVALID_HANDLE);
+	fake_cuda_script("cuStreamSynchronize", CUDA_ERROR_LAUNCH_FAILED, 2000);
+	CHECK(cuStreamSynchronize(NULL), CUDA_ERROR_LAUNCH_FAILED);
+	fake_cuda_script("cuCtxSynchronize", CUDA_SUCCESS, 3000);
+	CHECK(cuCtxSynchronize(), CUDA_SUCCESS);
+}
+
+/* cuLaunchKernel with every 32-bit parameter widened: junk in the upper halves. */
+CUresult cuLaunchKernel_wide(CUfunction, unsigned long long, unsigned long long,
+			     unsigned long long, unsigned long long, unsigned long long,
+			     unsigned long long, unsigned long long, CUstream, void **,
+			     void **) __asm__("cuLaunchKernel");
+
+static void launch(void)
+{
+	CUlaunchConfig ex = { 23, 29, 31, 37, 41, 43, 47, stream(0x5020), NULL, 0 };
+	CUlaunchConfig ex2 = { 1, 2, 3, 4, 5, 6, 7, NULL, NULL, 0 };
+	CUfunction f;
+	CUkernel k;
+	int i;
+
+	CHECK(cuModuleGetFunction(&f, NULL, "vecAdd"), CUDA_SUCCESS);
+	CHECK(cuLibraryGetKernel(&k, NULL, "reduce"), CUDA_SUCCESS);
+	/* gx..by in rsi, rdx, rcx, r8, r9; bz at sp+8, shmem at sp+16, stream at sp+24. */
+	for (i = 0; i < 2; i++)
+		CHECK(cuLaunchKernel_wide(f, JUNK | 3, JUNK | 5, JUNK | 7, JUNK | 11,
+						    JUNK | 13, JUNK | 17, JUNK | 19,
+						    stream(0x5010), NULL, NULL),
+		      CUDA_SUCCESS);
+	CHECK(cuLaunchKernel_ptsz(f, 2, 1, 1, 256, 1, 1, 0, NULL, NULL, NULL), CUDA_SUCCESS);
+	CHECK(cuLaunchKernelEx(&ex, (CUfunction)k, NULL, NULL), CUDA_SUCCESS);
+	CHECK(cuLaunchKernelEx_ptsz(&ex2, f, NULL, NULL), CUDA_SUCCESS);
+	CHECK(cuLaunchCooperativeKernel(f, 4, 4, 1, 32, 32, 1, 1024, stream(0x5010), NULL),
+	      CUDA_SUCCESS);
+}
+
+#define COPY_WIDE(name)                                                              \
+	CUresult name##_wide(unsigned long long, unsigned long long, unsigned long long) \
+		__asm__(#name)
+#define COPY_ASYNC_WIDE(name)                                                        \
+	CUresult name##_wide(unsigned long long, unsigned long long, unsigned long long, \
+			     CUstream) __asm__(#name)
+COPY_WIDE(cuMemcpyHtoD);
+COPY_WIDE(cuMemcpyDtoH);
+COPY_WIDE(cuMemcpyDtoD);
+COPY_ASYNC_WIDE(cuMemcpyHtoDAsync);
+COPY_ASYNC_WIDE(cuMemcpyDtoHAsync);
+COPY_ASYNC_WIDE(cuMemcpyDtoDAsync);
+
+static void copies(void)
+{
+	CUstream s = stream(0x5030);
+	CUdeviceptr d = 0x7e0000000000ULL;
+	unsigned long long h = (uintptr_t)host;
+
+	CHECK(cuMemcpyHtoD_v2(d, host, 1000), CUDA_SUCCESS);
+	CHECK(cuMemcpyHtoD_v2_ptds(d, host, 1001), CUDA_SUCCESS);
+	CHECK(cuMemcpyHtoD_wide(JUNK | 0x1000, h, JUNK | 1002), CUDA_SUCCESS);
+	CHECK(cuMemcpyDtoH_v2(host, d, 2000), CUDA_SUCCESS);
+	CHECK(cuMemcpyDtoH_v2_ptds(host, d, 2001), CUDA_SUCCESS);
+	CHECK(cuMemcpyDtoH_wide(h, JUNK | 0x1000, JUNK | 2002), CUDA_SUCCESS);
+	CHECK(cuMemcpyDtoD_v2(d, d, 3000), CUDA_SUCCESS);
+	CHECK(cuMemcpyDtoD_v2_ptds(d, d, 3001), CUDA_SUCCESS);
+	CHECK(cuMemcpyDtoD_wide(JUNK | 0x1000, JUNK | 0x2000, JUNK | 3002), CUDA_SUCCESS);
+	CHECK(cuMemcpyHtoDAsync_v2(d, host, 4000, s), CUDA_SUCCESS);
+	CHECK(cuMemcpyHtoDAsync_v2_ptsz(d, host, 4001, s), CUDA_SUCCESS);
+	CHECK(cuMemcpyHtoDAsync_wide(JUNK | 0x1000, h, JUNK | 4002, s), CUDA_SUCCESS);
+	CHECK(cuMemcpyDtoHAsync_v2(host, d, 5000, s), CUDA_SUCCESS);
+	CHECK(cuMemcpyDtoHAsync_v2_ptsz(host, d, 5001, s), CUDA_SUCCESS);
+	CHECK(cuMemcpyDtoHAsync_wide(h, JUNK | 0x1000, JUNK | 5002, s), CUDA_SUCCESS);
+	CHECK(cuMemcpyDtoDAsync_v2(d, d, 6000, s), CUDA_SUCCESS);
+	CHECK(cuMemcpyDtoDAsync_v2_ptsz(d, d, 6001, s), CUDA_SUCCESS);
+	CHECK(cuMemcpyDtoDAsync_wide(JUNK | 0x1000, JUNK | 0x2000, JUNK | 6002, s),
+	      CUDA_SUCCESS);
+}
+
+static void streams(void)
+{
+	CUstream s1, s2;
+
+	CHECK(cuStreamCreate(&s1, 0), CUDA_SUCCESS);
+	CHECK(cuStreamCreate(&s2, 1), CUDA_SUCCESS);
+	CHECK(cuStreamSynchronize(s1), CUDA_SUCCESS);
+	CHECK(cuStreamSynchronize_ptsz(s2), CUDA_SUCCESS);
+	CHECK(cuCtxSynchronize(), CUDA_SUCCESS);
+	CHECK(cuStreamDestroy_v2(s1), CUDA_SUCCESS);
+	CHECK(cuStreamDestroy(s2), CUDA_SUCCESS);
+}
+
+/* cudaLaunchKernel with each dim3 as its two registers: junk above each z. */
+cudaError_t cudaLaunchKernel_wide(const void *, unsigned long long, unsigned long long,
+				  unsigned long long, unsigned long long, void **, size_t,
+				  cudaStream_t) __asm__("cudaLaunchKernel");
+
+static void runtime(void)
+{
+	cudaStream_t s = stream(0x5040);
+	void *a, *b, *c;
+	void *args[3] = {};
+
+	CHECK(cudaMalloc(&a, 1 << 20), cudaSuccess);
+	CHECK(cudaFree(a), cudaSuccess);
+	CHECK(cudaMalloc(&b, 3000), cudaSuccess);			/* leaked */
+	CHECK(cudaMalloc(&c, 1024 * GiB), cudaErrorMemoryAllocation);
+	CHECK(cudaMemcpy(host, host, 100, cudaMemcpyHostToDevice), cudaSuccess);
+	CHECK(cudaMemcpy_ptds(host, host, 200, cudaMemcpyDeviceToHost), cudaSuccess);
+	CHECK(cudaMemcpyAsync(host, host, 300, cudaMemcpyDeviceToDevice, s), cudaSuccess);
+	CHECK(cudaMemcpyAsync_ptsz(host, host, 400, cudaMemcpyDefault, s), cudaSuccess);
+	CHECK(cudaMemcpy(host, host, 500, (enum cudaMemcpyKind)7), cudaErrorInvalidMemcpyDirection);
+	/* grid {5,6,7}: rsi = 5 | 6 << 32, rdx = 7; block {8,9,10}: rcx, r8; shmem, stream on the stack. */
+	CHECK(cudaLaunchKernel_wide((const void *)saxpy_kernel, 5 | 6ULL << 32, JUNK | 7,
+						 8 | 9ULL << 32, JUNK | 10, args, 1234, s),
+	      cudaSuccess);
+	CHECK(cudaLaunchKernel_ptsz((const void *)saxpy_kernel, (dim3){ 64, 1, 1 },
+				    (dim3){ 128, 1, 1 }, NULL, 0, NULL),
+	      cudaSuccess);
+	CHECK(cudaLaunchKernel(NULL, (dim3){ 1, 1, 1 }, (dim3){ 1, 1, 1 }, NULL, 0, NULL),
+	      cudaErrorInvalidDeviceFunction);
+	CHECK(cudaStreamSynchronize(s), cudaSuccess);
+	CHECK(cudaStreamSynchronize_ptsz(NULL), cudaSuccess);
+	CHECK(cudaDeviceSynchronize(), cudaSuccess);
+	printf("leaked 0x%lx 3000\n", (unsigned long)(uintptr_t)b);
+}
+
+/* Say so (a tracer may attach now), then wait up to a minute for FILE. */
+static void wait_for(const char *path)
+{
+	struct timespec ts = { 0, 10 * 1000000L };
+	int i;
+
+	printf("waiting %d\n", (int)getpid());
+	for (i = 0; i < 6000 && access(path, F_OK); i++)
+		nanosleep(&ts, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (i = 1; i < argc; i++) {
+		const char *p = argv[i], *next = i + 1 < argc ? argv[i + 1] : "0";
+
+		if (!strcmp(p, "--wait") && i + 1 < argc) {
+			wait_for(argv[++i]);
+		} else if (!strcmp(p, "batches")) {
+			batches(atoi(next));
+			i++;
+		} else if (!strcmp(p, "leak")) {
+			leak();
+		} else if (!strcmp(p, "errors")) {
+			errors();
+		} else if (!strcmp(p, "launch")) {
+			launch();
+		} else if (!strcmp(p, "copies")) {
+			copies();
+		} else if (!strcmp(p, "streams")) {
+			streams();
+		} else if (!strcmp(p, "runtime")) {
+			runtime();
+		} else if (!strcmp(p, "sleep")) {
+			usleep(atoi(next) * 1000);
+			i++;
+		} else {
+			fprintf(stderr, "workload: unknown phase '%s'\n", p);
+			return 2;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,532 @@
+#!/usr/bin/env bash
+# cudatrace on the host, where uprobes work: its command line and bad input;
+# the fake libcuda.so.1 / libcudart.so.13 (tests/cuda) driven by the
+# workload through known calls, with exact expectations checked against
+# what the fake libraries themselves received; and the real CUDA toolkit's
+# libcudart (shared and static) and stub libcuda, where installed.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+t=bin/cudatrace
+D=build/tests/cuda
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+
+if [ ! -x $t ] || [ ! -x $D/workload ] || [ ! -x build/tests/test_cuda_helpers ]; then
+	fail "cudatrace: $t or the test programs in $D are not built (make all unit-tests)"
+	exit 1
+fi
+
+tmp=$(mktemp -d /tmp/cudatrace-test.XXXXXX)
+wl_pid=
+cleanup() {
+	[ -n "$wl_pid" ] && kill "$wl_pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# ---- command line and bad input -------------------------------------------
+
+check_common_options cudatrace
+expect_error "cudatrace: empty comm" 64 "invalid comm ''" $t -c ''
+expect_error "cudatrace: comm too long" 64 "invalid comm 'abcdefghijklmnopq' \(1\.\.15 characters\)" \
+	$t -c abcdefghijklmnopq
+expect_error "cudatrace: --stack without --leaks" 64 "^cudatrace: --stack needs --leaks" $t -s
+expect_error "cudatrace: empty library path" 64 "invalid library path ''" $t -L ''
+expect_error "cudatrace: too many libraries" 64 "too many --lib \(at most 8\)" \
+	$t -L a -L b -L c -L d -L e -L f -L g -L h -L i
+check "cudatrace: --help lists its options" sh -c "$t --help | grep -q -- '--leaks' && \
+	$t --help | grep -q -- '--runtime' && $t --help | grep -q -- '--lib' && \
+	$t --help | grep -q -- '--errors' && $t --help | grep -q -- '--comm'"
+
+expect_error "cudatrace: a PID that does not exist" 1 "^cudatrace: no process with PID 999999999$" \
+	$t -p 999999999
+expect_error "cudatrace: a library that does not exist" 1 \
+	"^cudatrace: /nonexistent/libcuda.so.1: No such file or directory$" $t -L /nonexistent/libcuda.so.1
+expect_error "cudatrace: a file that is not ELF" 1 "^cudatrace: /etc/passwd: not an ELF file$" \
+	$t -L /etc/passwd
+libc=$(ldd /bin/sh | awk '/libc\.so/ { print $3 }')
+expect_error "cudatrace: a library without CUDA symbols" 1 \
+	"^cudatrace: $libc: no CUDA driver API symbols \(cuMemAlloc_v2, cuLaunchKernel, \.\.\.\)$" $t -L "$libc"
+expect_error "cudatrace: a library without CUDA symbols, runtime too" 1 \
+	"no CUDA driver or runtime API symbols \(cuMemAlloc_v2, cuLaunchKernel, cudaMalloc" $t -r -L "$libc"
+expect_error "cudatrace: a runtime library without -r says to add it" 1 \
+	"^cudatrace: $D/libcudart.so.13: no CUDA driver API symbols, but runtime API ones: add --runtime$" \
+	$t -L $D/libcudart.so.13
+if ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 ' || [ -e /usr/lib/x86_64-linux-gnu/libcuda.so.1 ]; then
+	skip "cudatrace: no-driver errors: this host has libcuda.so.1"
+else
+	expect_error "cudatrace: no driver installed says where it looked" 1 \
+		"^cudatrace: no libcuda\.so\.1 in the ld\.so cache or the usual directories \(is the NVIDIA driver installed\?\): use --lib PATH or -p PID$" $t
+	sleep 30 &
+	sleeper=$!
+	expect_error "cudatrace: a process without CUDA" 1 \
+		"^cudatrace: PID $sleeper has no CUDA library mapped \(libcuda\.so\*\) and none was found" $t -p $sleeper
+	kill $sleeper
+	wait $sleeper 2>/dev/null
+fi
+
+# ---- helpers ---------------------------------------------------------------
+
+# traced NAME "TRACER ARGS" WORKLOAD [ARGS...]: start WORKLOAD --wait, trace
+# it with -p once it says it waits, let it go, and wait for both: the tracer
+# ends by itself when its process exits. Leaves $tmp/NAME.out (stdout),
+# .out.err, .wl (the workload's stdout), .log (the fake libraries' call log);
+# traced_status is the tracer's exit status.
+traced() {
+	local name=$1 targs=$2 wl=$3
+	shift 3
+	rm -f "$tmp/go" "$tmp/$name.log"
+	FAKE_CUDA_LOG=$tmp/$name.log "$wl" --wait "$tmp/go" "$@" >"$tmp/$name.wl" 2>&1 &
+	wl_pid=$!
+	for _ in $(seq 1 500); do
+		grep -qs '^waiting' "$tmp/$name.wl" && break
+		sleep 0.02
+	done
+	# shellcheck disable=SC2086
+	if ! start_tool "$tmp/$name.out" $t $targs -p $wl_pid; then
+		traced_status=start
+		kill $wl_pid
+		wait $wl_pid
+		wl_pid=
+		return 1
+	fi
+	touch "$tmp/go"
+	wait $wl_pid
+	wl_pid=
+	for _ in $(seq 1 200); do
+		kill -0 "$tool_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$tool_pid" 2>/dev/null; then
+		stop_tool KILL
+		traced_status=hung
+		return 1
+	fi
+	wait "$tool_pid"
+	traced_status=$?
+}
+
+# calls OUT: the -e lines (after the header)
+calls() { tail -n +2 "$1"; }
+
+# field OUT FUNCTION N: field N of the FUNCTION row of a summary's table
+field() { awk -v f="$2" -v n="$3" '$1 == f && NF == 6 { print $n; exit }' "$1"; }
+
+# compare_calls OUT LOG: each -e line against the call the fake library
+# logged, in order: function, result name, and every argument both show.
+# Prints the first difference, nothing when all agree.
+compare_calls() {
+	awk '
+	function rname(fn, v) {
+		if (fn ~ /^cuda/)
+			return (v in rt) ? rt[v] : "cudaError(" v ")"
+		return (v in drv) ? drv[v] : "CUresult(" v ")"
+	}
+	BEGIN {
+		drv[0] = "CUDA_SUCCESS"; drv[1] = "CUDA_ERROR_INVALID_VALUE"
+		drv[2] = "CUDA_ERROR_OUT_OF_MEMORY"; drv[400] = "CUDA_ERROR_INVALID_HANDLE"
+		drv[500] = "CUDA_ERROR_NOT_FOUND"; drv[719] = "CUDA_ERROR_LAUNCH_FAILED"
+		rt[0] = "cudaSuccess"; rt[1] = "cudaErrorInvalidValue"; rt[2] = "cudaErrorMemoryAllocation"
+		rt[21] = "cudaErrorInvalidMemcpyDirection"; rt[98] = "cudaErrorInvalidDeviceFunction"
+		nk = split("ptr kernel handle grid block shmem stream kind", keys, " ")
+	}
+	FNR == NR { if (FNR > 1) tr[++nt] = $0; next }
+	{ fk[++nf] = $0 }
+	END {
+		if (nt != nf) {
+			printf "%d calls traced, %d made", nt, nf
+			exit
+		}
+		for (i = 1; i <= nt; i++) {
+			n = split(tr[i], t, " ")
+			m = split(fk[i], f, " ")
+			delete fv
+			delete tv
+			for (j = 2; j <= m; j++)
+				if (split(f[j], kv, "=") == 2)
+					fv[kv[1]] = kv[2]
+			for (j = 9; j <= n; j++)
+				if (split(t[j], kv, "=") == 2)
+					tv[kv[1]] = kv[2]
+			if (t[5] != f[1]) {
+				printf "call %d: traced %s, made %s", i, t[5], f[1]
+				exit
+			}
+			if (t[8] != rname(f[1], fv["result"])) {
+				printf "call %d (%s): result %s, the library returned %s", i, f[1], t[8], fv["result"]
+				exit
+			}
+			ok = fv["result"] == 0
+			if (("bytes" in fv) && t[6] != fv["bytes"]) {
+				printf "call %d (%s): bytes %s, the library got %s", i, f[1], t[6], fv["bytes"]
+				exit
+			}
+			for (k = 1; k <= nk; k++) {
+				key = keys[k]
+				if (!(key in fv) || fv[key] == "?" || ((key == "ptr" || key == "handle") && !ok))
+					continue
+				if (tv[key] != fv[key]) {
+					printf "call %d (%s): %s=%s, the library got %s", i, f[1], key, tv[key], fv[key]
+					exit
+				}
+			}
+		}
+	}' "$1" "$2"
+}
+
+# ---- the fake driver: one line per call, every argument right ---------------
+
+drv_phases="batches 5 leak errors launch copies streams"
+traced ev "-e" $D/workload $drv_phases
+check_eq "cudatrace: -e ends by itself when the traced process exits" "$traced_status" 0
+n=$tmp/ev.out
+check "cudatrace: names the library it probes" \
+	grep -q "^cudatrace: driver API in $PWD/$D/libcuda.so.1: 43 functions: cuMemAlloc_v2 cuMemAlloc " "$n.err"
+check "cudatrace: names the functions the library lacks" \
+	grep -qx "cudatrace: $PWD/$D/libcuda.so.1 lacks: cuLaunchCooperativeKernel_ptsz cuCtxSynchronize_v2" "$n.err"
+check_eq "cudatrace: -e header" "$(head -1 $n)" \
+	"$(printf '%-10s %-7s %-7s %-16s %-26s %12s %10s %-28s %s' 'TIME(s)' PID TID COMM FUNCTION BYTES 'LAT(us)' RESULT DETAIL)"
+check_eq "cudatrace: -e one line per call (the fake logged $(wc -l <$tmp/ev.log))" \
+	"$(calls $n | wc -l)" "$(wc -l <$tmp/ev.log)"
+check_eq "cudatrace: -e every line agrees with what the library received" "$(compare_calls $n $tmp/ev.log)" ""
+pid=$(awk '/^waiting/ { print $2 }' $tmp/ev.wl)
+check_eq "cudatrace: -e PID, TID and COMM columns" "$(calls $n | awk '{ print $2, $3, $4 }' | sort -u)" \
+	"$pid $pid workload"
+check_eq "cudatrace: the seed's case: 1 GiB allocated and freed per batch" \
+	"$(calls $n | awk '$5 ~ /^cuMem(Alloc|Free)_v2$/ && $6 == 1073741824 { printf "%s %s %s|", $5, $6, $8 }')" \
+	"$(for _ in 1 2 3 4 5; do printf 'cuMemAlloc_v2 1073741824 CUDA_SUCCESS|cuMemFree_v2 1073741824 CUDA_SUCCESS|'; done)"
+check_eq "cudatrace: failing calls by name" \
+	"$(calls $n | awk '$8 != "CUDA_SUCCESS" { printf "%s %s|", $5, $8 }')" \
+	"cuMemAlloc_v2 CUDA_ERROR_OUT_OF_MEMORY|cuMemFree_v2 CUDA_ERROR_INVALID_VALUE|cuModuleGetFunction CUDA_ERROR_NOT_FOUND|cuLaunchKernel CUDA_ERROR_INVALID_HANDLE|cuStreamSynchronize CUDA_ERROR_LAUNCH_FAILED|"
+check_eq "cudatrace: the out-of-memory request's size" \
+	"$(calls $n | awk '$8 == "CUDA_ERROR_OUT_OF_MEMORY" { print $6 }')" 1099511627776
+check_ge "cudatrace: a call the library made last 2 ms lasts >= 2000 us" \
+	"$(calls $n | awk '$8 == "CUDA_ERROR_LAUNCH_FAILED" { printf "%d", $7 }')" 2000
+check_ge "cudatrace: a successful call made to last 3 ms lasts >= 3000 us" \
+	"$(calls $n | awk '$5 == "cuCtxSynchronize" { printf "%d\n", $7 }' | sort -n | tail -1)" 3000
+# x86-64: gx..by in rsi, rdx, rcx, r8, r9; bz at sp+8, shmem at sp+16, stream
+# at sp+24 - each 32-bit argument with junk in the upper half of its slot.
+check_eq "cudatrace: cuLaunchKernel registers and stack arguments (sp+8, +16, +24), junk masked" \
+	"$(calls $n | awk '$5 == "cuLaunchKernel" && /grid=3x5x7/ { print $5, $9, $10, $11, $12, $13 }' | sort | uniq -c | sed 's/^ *//')" \
+	"2 cuLaunchKernel kernel=vecAdd grid=3x5x7 block=11x13x17 shmem=19 stream=0x5010"
+check_eq "cudatrace: cuLaunchKernelEx reads its CUlaunchConfig, a CUkernel's name" \
+	"$(calls $n | awk '$5 == "cuLaunchKernelEx" { print $9, $10, $11, $12, $13 }')" \
+	"kernel=reduce grid=23x29x31 block=37x41x43 shmem=47 stream=0x5020"
+check_eq "cudatrace: v1 functions: 32-bit sizes and pointers, junk masked" \
+	"$(calls $n | awk '$5 ~ /^cuMem(Alloc|Free|cpyHtoD|cpyDtoHAsync)$/ { printf "%s %s %s|", $5, $6, $9 }')" \
+	"cuMemAlloc 512 ptr=0x10000000|cuMemFree 512 ptr=0x10000000|cuMemcpyHtoD 1002 -|cuMemcpyDtoHAsync 5002 stream=0x5030|"
+check_eq "cudatrace: frees show the size they free" \
+	"$(calls $n | awk '$5 ~ /Free/ && $8 == "CUDA_SUCCESS" { printf "%s %s|", $5, $6 }' | sed 's/\(cuMemFree_v2 1073741824|\)\{5\}/5xFree1G|/')" \
+	"5xFree1G|cuMemFreeHost 65536|cuMemFree 512|cuMemFreeAsync_ptsz 1048576|"
+
+# ---- the summary ----------------------------------------------------------
+
+traced sum "" $D/workload $drv_phases
+check_eq "cudatrace: summary ends by itself when the traced process exits" "$traced_status" 0
+n=$tmp/sum.out
+check "cudatrace: summary says it traces" grep -q '^Tracing CUDA calls\.\.\. Hit Ctrl-C to end\.$' $n
+check_eq "cudatrace: summary cuMemAlloc_v2 calls, errors, bytes" \
+	"$(field $n cuMemAlloc_v2 2) $(field $n cuMemAlloc_v2 3) $(field $n cuMemAlloc_v2 6)" "7 1 5368713216"
+check_eq "cudatrace: summary cuMemFree_v2 calls, errors, bytes" \
+	"$(field $n cuMemFree_v2 2) $(field $n cuMemFree_v2 3) $(field $n cuMemFree_v2 6)" "6 1 5368709120"
+check_eq "cudatrace: summary cuMemcpyHtoD_v2 calls, bytes" \
+	"$(field $n cuMemcpyHtoD_v2 2) $(field $n cuMemcpyHtoD_v2 6)" "6 21480"
+check_eq "cudatrace: summary cuLaunchKernel calls, errors" \
+	"$(field $n cuLaunchKernel 2) $(field $n cuLaunchKernel 3)" "8 1"
+check_eq "cudatrace: summary cuStreamSynchronize calls, errors" \
+	"$(field $n cuStreamSynchronize 2) $(field $n cuStreamSynchronize 3)" "2 1"
+check_eq "cudatrace: summary has every function called" \
+	"$(awk 'NF == 6 && $2 ~ /^[0-9]+$/ { print $1 }' $n | sort | tr '\n' ' ')" \
+	"$(awk '{ print $1 }' $tmp/sum.log | sort -u | tr '\n' ' ')"
+check_eq "cudatrace: summary errors by name" \
+	"$(awk '$2 ~ /^CUDA_ERROR/ && NF == 3 { printf "%s %s %s|", $1, $2, $3 }' $n)" \
+	"cuLaunchKernel CUDA_ERROR_INVALID_HANDLE 1|cuMemAlloc_v2 CUDA_ERROR_OUT_OF_MEMORY 1|cuMemFree_v2 CUDA_ERROR_INVALID_VALUE 1|cuModuleGetFunction CUDA_ERROR_NOT_FOUND 1|cuStreamSynchronize CUDA_ERROR_LAUNCH_FAILED 1|"
+check_eq "cudatrace: summary kernel launches per name and shape" \
+	"$(awk 'NF == 7 && $1 ~ /^[0-9]+$/ && $2 ~ /^cu/ { printf "%s %s %s %s %s %s|", $2, $3, $4, $5, $6, $7 }' $n)" \
+	"cuLaunchKernel train_step 64x1x1 256x1x1 5 0|cuLaunchKernel vecAdd 3x5x7 11x13x17 2 0|cuLaunchKernel 0x0 1x1x1 1x1x1 0 1|cuLaunchKernel_ptsz vecAdd 2x1x1 256x1x1 1 0|cuLaunchKernelEx reduce 23x29x31 37x41x43 1 0|cuLaunchKernelEx_ptsz vecAdd 1x2x3 4x5x6 1 0|cuLaunchCooperativeKernel vecAdd 4x4x1 32x32x1 1 0|"
+check_ge "cudatrace: summary histogram of cuStreamSynchronize reaches 2 ms" \
+	"$(awk '/^cuStreamSynchronize latency:/ { getline; print $8 }' $n)" 2000
+
+# ---- errors only -----------------------------------------------------------
+
+traced err "-E" $D/workload $drv_phases
+check_eq "cudatrace: --errors prints the failing calls only" \
+	"$(calls $tmp/err.out | awk '{ printf "%s %s|", $5, $8 }')" \
+	"cuMemAlloc_v2 CUDA_ERROR_OUT_OF_MEMORY|cuMemFree_v2 CUDA_ERROR_INVALID_VALUE|cuModuleGetFunction CUDA_ERROR_NOT_FOUND|cuLaunchKernel CUDA_ERROR_INVALID_HANDLE|cuStreamSynchronize CUDA_ERROR_LAUNCH_FAILED|"
+check_eq "cudatrace: --errors names the kernel that was not found" \
+	"$(calls $tmp/err.out | awk '$5 == "cuModuleGetFunction" { print $9 }')" "kernel=missing"
+
+# ---- the runtime on the driver: nesting, dim3 ---------------------------------
+
+traced rt "-e -r" $D/workload runtime
+n=$tmp/rt.out
+check "cudatrace: -r names the runtime library" \
+	grep -q "^cudatrace: runtime API in $PWD/$D/libcudart.so.13: 11 functions: cudaMalloc cudaFree " "$n.err"
+check_eq "cudatrace: -r one line per call, nested calls included" "$(calls $n | wc -l)" "$(wc -l <$tmp/rt.log)"
+check_eq "cudatrace: -r every line agrees with what the libraries received" "$(compare_calls $n $tmp/rt.log)" ""
+check_eq "cudatrace: cudaMalloc nests cuMemAlloc_v2 in the same thread" \
+	"$(calls $n | awk 'NR <= 2 { printf "%s %s %s|", $5, $6, $8 }')" \
+	"cuMemAlloc_v2 1048576 CUDA_SUCCESS|cudaMalloc 1048576 cudaSuccess|"
+check_eq "cudatrace: runtime and driver results are different tables" \
+	"$(calls $n | awk '$6 == 1099511627776 { printf "%s %s|", $5, $8 }')" \
+	"cuMemAlloc_v2 CUDA_ERROR_OUT_OF_MEMORY|cudaMalloc cudaErrorMemoryAllocation|"
+# dim3 by value: x | y << 32 in one register, z in the next (junk above it);
+# size_t shmem at sp+8 and the stream at sp+16.
+check_eq "cudatrace: cudaLaunchKernel dim3 registers and stack arguments, host stub named" \
+	"$(calls $n | awk '$5 == "cudaLaunchKernel" && $8 == "cudaSuccess" { print $9, $10, $11, $12, $13 }')" \
+	"kernel=saxpy_kernel grid=5x6x7 block=8x9x10 shmem=1234 stream=0x5040"
+
+# ---- leaks -----------------------------------------------------------------
+
+traced leak "-l -r" $D/workload batches 2 leak errors runtime
+n=$tmp/leak.out
+check_eq "cudatrace: --leaks ends by itself when the process exits" "$traced_status" 0
+pid=$(awk '/^waiting/ { print $2 }' $tmp/leak.wl)
+check_eq "cudatrace: --leaks reports the process's exit" \
+	"$(grep "^PID $pid " $n)" "PID $pid (workload) exited: 5 allocations, 2113440 bytes never freed"
+check_eq "cudatrace: --leaks names exactly the leaked allocations" \
+	"$(awk '/^  0x/ { print $1, $2 }' $n | sort)" "$(awk '/^leaked/ { print $2, $3 }' $tmp/leak.wl | sort)"
+check_eq "cudatrace: --leaks names the allocating functions" \
+	"$(awk '/^  0x/ { print $4 }' $n | tr '\n' ' ')" \
+	"cuMemAlloc_v2 cuMemAllocManaged cuMemAllocAsync_ptsz cuMemAllocHost cudaMalloc "
+check "cudatrace: --leaks forgets an exited process" grep -qx "no outstanding allocations" $n
+
+traced stack "-l -s" $D/workload leak
+check_eq "cudatrace: --stack: each leak's stack starts in the function that leaked it" \
+	"$(awk '/^  0x/ { getline; print $1 }' $tmp/stack.out | sed 's/+0x[0-9a-f]*$//' | sort | uniq -c | sed 's/^ *//')" \
+	"4 leak"
+
+rm -f "$tmp/go"
+$D/workload --wait "$tmp/go" leak sleep 2500 >"$tmp/live.wl" 2>&1 &
+wl_pid=$!
+while ! grep -qs '^waiting' "$tmp/live.wl"; do sleep 0.02; done
+start_tool "$tmp/live.out" $t -l -p $wl_pid 1
+touch "$tmp/go"
+wait $wl_pid
+wl_pid=
+for _ in $(seq 1 100); do kill -0 "$tool_pid" 2>/dev/null || break; sleep 0.1; done
+stop_tool
+check "cudatrace: --leaks every interval: outstanding while the process lives" \
+	grep -q "^PID [0-9]* (workload): 4 allocations, 2110440 bytes outstanding$" $tmp/live.out
+check "cudatrace: ... and never freed when it exits" \
+	grep -q "^PID [0-9]* (workload) exited: 4 allocations, 2110440 bytes never freed$" $tmp/live.out
+
+traced evleak "-e -l" $D/workload leak
+check "cudatrace: -e --leaks: the exit report follows the process's last call" \
+	awk 'NR > 1 && $1 ~ /^[0-9.]+$/ { last = NR } / exited: / { ex = NR } END { exit !(last > 1 && ex > last) }' \
+	$tmp/evleak.out
+
+# ---- filters, intervals, signals, pipes --------------------------------------
+
+start_tool "$tmp/comm.out" $t -e -c workload -L $D/libcuda.so.1
+$D/workload batches 1 >/dev/null
+sleep 0.3
+stop_tool
+check_eq "cudatrace: -c COMM, system-wide on --lib" \
+	"$(calls $tmp/comm.out | awk '{ print $4, $5 }' | tr '\n' '|')" \
+	"workload cuModuleGetFunction|workload cuMemAlloc_v2|workload cuMemcpyHtoD_v2|workload cuLaunchKernel|workload cuMemFree_v2|"
+check_eq "cudatrace: Ctrl-C ends -e with status 0" "$tool_status" 0
+
+start_tool "$tmp/nocomm.out" $t -c nomatch -L $D/libcuda.so.1
+$D/workload batches 1 >/dev/null
+stop_tool TERM
+check_eq "cudatrace: -c of another command sees no calls; SIGTERM prints the summary" \
+	"$(tail -1 $tmp/nocomm.out) $tool_status" "no CUDA calls 0"
+
+start_tool "$tmp/iv.out" $t -c workload -L $D/libcuda.so.1 1 2
+$D/workload batches 3 sleep 3500 >/dev/null &
+wl_pid=$!
+for _ in $(seq 1 60); do kill -0 "$tool_pid" 2>/dev/null || break; sleep 0.1; done
+check "cudatrace: interval count: exits by itself after count summaries" sh -c "! kill -0 $tool_pid 2>/dev/null"
+stop_tool
+kill $wl_pid 2>/dev/null
+wait $wl_pid 2>/dev/null
+wl_pid=
+check_eq "cudatrace: interval count: 2 summaries, status 0" \
+	"$(grep -c -E '^(FUNCTION|no CUDA calls)' $tmp/iv.out) $tool_status" "2 0"
+check_eq "cudatrace: interval: each call counted once" \
+	"$(awk '$1 == "cuMemAlloc_v2" && NF == 6 { s += $2 } END { print s }' $tmp/iv.out)" 3
+
+# A process that never calls CUDA and exits mid-trace: the tracer ends with an empty summary.
+rm -f "$tmp/go"
+sh -c "echo waiting; while [ ! -e $tmp/go ]; do sleep 0.05; done" >"$tmp/quiet.wl" &
+wl_pid=$!
+while ! grep -qs '^waiting' "$tmp/quiet.wl"; do sleep 0.02; done
+start_tool "$tmp/quiet.out" $t -p $wl_pid -L $D/libcuda.so.1
+touch "$tmp/go"
+wait $wl_pid
+wl_pid=
+for _ in $(seq 1 100); do kill -0 "$tool_pid" 2>/dev/null || break; sleep 0.1; done
+check "cudatrace: a process exiting mid-trace ends tracing" sh -c "! kill -0 $tool_pid 2>/dev/null"
+stop_tool
+check_eq "cudatrace: ... with a clean summary, status 0" "$(tail -1 $tmp/quiet.out) $tool_status" \
+	"no CUDA calls 0"
+
+traced units "-e -T -m" $D/workload errors
+check "cudatrace: -T puts the wall clock first" \
+	awk 'NR == 1 { exit !($1 == "TIME" && $2 == "TIME(s)") } NR > 1 && $1 !~ /^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]$/ { exit 1 }' \
+	$tmp/units.out
+check_ge "cudatrace: -m: latencies in milliseconds (a 2 ms call)" \
+	"$(awk '$9 == "CUDA_ERROR_LAUNCH_FAILED" { printf "%d", $8 * 1000 }' $tmp/units.out)" 2000
+check_le "cudatrace: -m: ... not microseconds" \
+	"$(awk '$9 == "CUDA_ERROR_LAUNCH_FAILED" { printf "%d", $8 }' $tmp/units.out)" 100
+
+rm -f "$tmp/go"
+FAKE_CUDA_LOG=$tmp/term.log $D/workload --wait "$tmp/go" batches 2 sleep 5000 >"$tmp/term.wl" 2>&1 &
+wl_pid=$!
+while ! grep -qs '^waiting' "$tmp/term.wl"; do sleep 0.02; done
+start_tool "$tmp/term.out" $t -p $wl_pid
+touch "$tmp/go"
+for _ in $(seq 1 100); do [ "$(wc -l 2>/dev/null <"$tmp/term.log")" = 9 ] && break; sleep 0.05; done
+stop_tool TERM
+kill $wl_pid
+wait $wl_pid 2>/dev/null
+wl_pid=
+check_eq "cudatrace: SIGTERM mid-trace prints the summary so far" \
+	"$tool_status $(field $tmp/term.out cuMemAlloc_v2 2)" "0 2"
+
+rm -f "$tmp/go"
+$D/workload --wait "$tmp/go" batches 300 sleep 5000 >"$tmp/pipe.wl" 2>&1 &
+wl_pid=$!
+while ! grep -qs '^waiting' "$tmp/pipe.wl"; do sleep 0.02; done
+( $t -e -p $wl_pid 2>"$tmp/pipe.err"; echo $? >"$tmp/pipe.status" ) | head -3 >"$tmp/pipe.out" &
+for _ in $(seq 1 100); do grep -q 'functions:' "$tmp/pipe.err" 2>/dev/null && break; sleep 0.05; done
+touch "$tmp/go"
+for _ in $(seq 1 40); do [ -s "$tmp/pipe.status" ] && break; sleep 0.1; done
+check_eq "cudatrace: a closed pipe ends -e at once, status 0" "$(cat $tmp/pipe.status 2>/dev/null)" 0
+check_eq "cudatrace: ... after the lines the reader took" "$(wc -l <$tmp/pipe.out)" 3
+kill $wl_pid 2>/dev/null
+wait $wl_pid 2>/dev/null
+wl_pid=
+wait
+
+# A reader too slow for the calls: what the ring buffer could not hold is
+# counted, and with what was printed makes every call.
+rm -f "$tmp/go"
+$D/workload --wait "$tmp/go" batches 20000 >"$tmp/slow.wl" 2>&1 &
+wl_pid=$!
+while ! grep -qs '^waiting' "$tmp/slow.wl"; do sleep 0.02; done
+( $t -e -p $wl_pid 2>"$tmp/slow.err"; echo $? >"$tmp/slow.status" ) | { sleep 2; cat >"$tmp/slow.out"; } &
+for _ in $(seq 1 100); do grep -q 'functions:' "$tmp/slow.err" 2>/dev/null && break; sleep 0.05; done
+touch "$tmp/go"
+wait
+wl_pid=
+lost=$(sed -n 's/^cudatrace: \([0-9]*\) events lost (ring buffer full)$/\1/p' "$tmp/slow.err")
+check_ge "cudatrace: a slow reader: events are lost, and counted" "${lost:-0}" 1
+check_eq "cudatrace: ... printed + lost = every call (80001), status 0" \
+	"$(( $(calls $tmp/slow.out | wc -l) + ${lost:-0} )) $(cat $tmp/slow.status)" "80001 0"
+
+# ---- the real CUDA toolkit -----------------------------------------------------
+
+if [ ! -x $D/rt_workload ] || [ ! -r "$CUDA_HOME/include/cuda.h" ]; then
+	skip "cudatrace: real libcudart and stub libcuda: no CUDA toolkit in $CUDA_HOME"
+	skip "cudatrace: CUDA result tables against the toolkit's headers: no CUDA toolkit in $CUDA_HOME"
+	exit 0
+fi
+
+# rt_results OUT WL: the -e lines' function and result, and the workload's
+# own account (cudaGetErrorName), side by side as "FUNC NAME|..."
+rt_traced() { calls "$1" | awk '$5 ~ /^cuda/ { printf "%s %s|", $5, $8 }'; }
+rt_own() { awk '$1 ~ /^cuda/ { printf "%s %s|", $1, $2 }' "$1"; }
+
+rtlib=$(readlink -f "$CUDA_HOME/lib64/libcudart.so")
+start_tool "$tmp/rtl.out" $t -e -r -c rt_workload -L "$rtlib"
+$D/rt_workload >"$tmp/rtl.wl" 2>&1
+sleep 0.3
+stop_tool
+check_eq "cudatrace: real libcudart (--lib): every call, its result as the runtime names it" \
+	"$(rt_traced $tmp/rtl.out)" "$(rt_own $tmp/rtl.wl)"
+check_eq "cudatrace: real libcudart: no driver, cudaErrorInsufficientDriver" \
+	"$(calls $tmp/rtl.out | awk '{ print $8 }' | sort -u)" cudaErrorInsufficientDriver
+check_eq "cudatrace: real libcudart: cudaLaunchKernel dim3 and stack arguments" \
+	"$(calls $tmp/rtl.out | awk '$5 == "cudaLaunchKernel" { print $10, $11, $12, $13 }')" \
+	"grid=5x6x7 block=8x9x10 shmem=1234 stream=0x77"
+
+traced stub "-e -r" $D/rt_workload --stub "$CUDA_HOME/lib64/stubs/libcuda.so"
+n=$tmp/stub.out
+check "cudatrace: -p finds the process's libcudart in its maps" \
+	grep -q "^cudatrace: runtime API in .*/libcudart\.so\.[0-9]*: 11 functions" "$n.err"
+check "cudatrace: -p finds the stub libcuda it loaded, all its functions" \
+	grep -q "^cudatrace: driver API in .*/stubs/libcuda\.so: 45 functions" "$n.err"
+check_eq "cudatrace: stub libcuda: the runtime's results by the runtime's names" \
+	"$(rt_traced $n)" "$(rt_own $tmp/stub.wl)"
+check_eq "cudatrace: stub libcuda: cudaErrorStubLibrary" \
+	"$(calls $n | awk '$5 ~ /^cuda/ { print $8 }' | sort -u)" cudaErrorStubLibrary
+check_eq "cudatrace: stub libcuda: the driver's own CUDA_ERROR_STUB_LIBRARY (34)" \
+	"$(calls $n | awk '$5 == "cuMemAlloc_v2" { print $6, $8 }') $(awk '/^cuMemAlloc_v2/ { print $2 }' $tmp/stub.wl)" \
+	"4096 CUDA_ERROR_STUB_LIBRARY 34"
+check_eq "cudatrace: -p names the launched host stub" \
+	"$(calls $n | awk '$5 == "cudaLaunchKernel" { print $9 }')" "kernel=rt_kernel"
+
+# A pip wheel's libcudart: the toolkit's, copied where nvidia-cuda-runtime puts it.
+wheel=$tmp/venv/lib/python3/site-packages/nvidia/cuda_runtime/lib
+mkdir -p "$wheel"
+cp "$rtlib" "$wheel/libcudart.so.13"
+LD_LIBRARY_PATH=$wheel traced wheel "-e -r" $D/rt_workload
+check "cudatrace: -p finds a pip wheel's libcudart in the process's maps" \
+	grep -q "^cudatrace: runtime API in $wheel/libcudart.so.13: 11 functions" "$tmp/wheel.out.err"
+check_eq "cudatrace: pip wheel's libcudart: every call and result" \
+	"$(rt_traced $tmp/wheel.out)" "$(rt_own $tmp/wheel.wl)"
+
+if [ -x $D/rt_workload_static ]; then
+	traced static "-e -r" $D/rt_workload_static
+	check "cudatrace: -p finds cudart linked statically into the executable" \
+		grep -q "^cudatrace: runtime API in $PWD/$D/rt_workload_static: 11 functions" "$tmp/static.out.err"
+	check_eq "cudatrace: static cudart: every call and result" \
+		"$(rt_traced $tmp/static.out)" "$(rt_own $tmp/static.wl)"
+else
+	skip "cudatrace: static cudart: no libcudart_static.a in $CUDA_HOME/lib64"
+fi
+
+if ldconfig -p | grep -q 'libcudart\.so'; then
+	start_tool "$tmp/sys.out" $t -e -r -c rt_workload
+	$D/rt_workload >"$tmp/sys.wl" 2>&1
+	sleep 0.3
+	stop_tool
+	check "cudatrace: without -p or --lib, libcudart from the ld.so cache" \
+		grep -q "^cudatrace: runtime API in .*/libcudart\.so" "$tmp/sys.out.err"
+	check_eq "cudatrace: ... traces every call" "$(rt_traced $tmp/sys.out)" "$(rt_own $tmp/sys.wl)"
+else
+	skip "cudatrace: libcudart from the ld.so cache: not in this host's cache"
+fi
+
+# The committed result tables against the installed headers, three ways:
+# the generator's output, the C compiler's values, and libcudart's names.
+build/tests/test_cuda_helpers --dump-errors >"$tmp/tables"
+check_eq "cudatrace: CUDA result tables are what gen-cuda-errors makes from $CUDA_HOME" \
+	"$(tests/cuda/gen-cuda-errors "$CUDA_HOME" | grep '^	{ ' | md5sum)" \
+	"$(grep '^	{ ' libbpf-tools-common/cuda_errors.c | md5sum)"
+{
+	echo '#include <cuda.h>'
+	echo '#include <cuda_runtime_api.h>'
+	awk '{ printf "_Static_assert(%s == %s, \"%s\");\n", $3, $2, $3 }' "$tmp/tables"
+} >"$tmp/values.c"
+check "cudatrace: CUDA result tables: every value as the compiler reads the headers" \
+	${CC:-cc} -fsyntax-only -I"$CUDA_HOME/include" "$tmp/values.c"
+check_eq "cudatrace: CUDA result tables: every enumerator of the headers" \
+	"$(grep -cE '^\s*CUDA_(SUCCESS|ERROR_[A-Z0-9_]+)\s*=' $CUDA_HOME/include/cuda.h) $(grep -cE '^\s*cuda(Success|Error[A-Za-z0-9]+)\s*=' $CUDA_HOME/include/driver_types.h)" \
+	"$(grep -c ^driver "$tmp/tables") $(grep -c ^runtime "$tmp/tables")"
+cat >"$tmp/names.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include <cuda_runtime_api.h>
+int main(void)
+{
+	char api[16], name[128];
+	int value, bad = 0;
+
+	while (scanf("%15s %d %127s", api, &value, name) == 3)
+		if (!strcmp(api, "runtime") && strcmp(cudaGetErrorName((cudaError_t)value), name)) {
+			printf("%d: libcudart says %s, the table %s\n", value,
+			       cudaGetErrorName((cudaError_t)value), name);
+			bad = 1;
+		}
+	return bad;
+}
+EOF
+if ${CC:-cc} -I"$CUDA_HOME/include" "$tmp/names.c" -L"$CUDA_HOME/lib64" -lcudart \
+	-Wl,-rpath,"$CUDA_HOME/lib64" -o "$tmp/names" 2>"$tmp/names.err"; then
+	check_eq "cudatrace: cudaError_t table: every name as libcudart's cudaGetErrorName says" \
+		"$("$tmp/names" <"$tmp/tables")" ""
+else
+	fail "cudatrace: cannot build the cudaGetErrorName check: $(head -1 "$tmp/names.err")"
+fi

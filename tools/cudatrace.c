@@ -1,0 +1,1245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cudatrace - the CUDA API seen through uprobes: calls, latencies, errors,
+ * kernel launches and leaked allocations.
+ *
+ * Probes the driver API in libcuda (and with -r the runtime API in
+ * libcudart, shared or linked into the executable) where the traced
+ * process really has it mapped, every exported version of each function
+ * (cuMemAlloc_v2 and the legacy cuMemAlloc, cuLaunchKernel_ptsz, ...).
+ * The kernel side decodes the arguments and results and aggregates them
+ * in maps; per-call lines are produced only with -e / -E.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuda_errors.h"
+#include "cudatrace.h"
+#include "cudatrace.skel.h"
+#include "events.h"
+#include "hist.h"
+#include "maps.h"
+#include "opts.h"
+#include "output.h"
+#include "runtime.h"
+#include "uprobe_helpers.h"
+
+#define MAX_LIBS	8	/* --lib */
+#define MAX_TARGETS	16	/* files probed */
+
+static struct env {
+	bool events;
+	bool errors;
+	bool leaks;
+	bool stacks;
+	bool runtime;
+	bool msecs;
+	char comm[COMM_LEN];
+	const char *libs[MAX_LIBS];
+	int nr_libs;
+} env;
+
+/* The two APIs, in different libraries, with different result tables. */
+enum api { API_DRIVER, API_RUNTIME, NR_APIS };
+
+static const char *const api_names[NR_APIS] = { "driver API", "runtime API" };
+
+/*
+ * Every symbol probed, by API.  cuda.h maps each driver function to its
+ * newest version (cuMemAlloc -> cuMemAlloc_v2) and, with per-thread
+ * default streams, to _ptds / _ptsz variants; the unversioned names are
+ * still exported for old binaries, with 32-bit sizes and device pointers
+ * (CUdeviceptr_v1) where the _v2 takes size_t.  A function's id is its
+ * index here.
+ */
+struct cuda_func {
+	const char *name;
+	enum api api;
+	__u8 cls;
+	__u8 flags;
+	__u8 stream_arg;	/* 1-based index of a stream argument, 0: none */
+};
+
+#define D(name, cls, flags, stream) { name, API_DRIVER, cls, flags, stream }
+#define R(name, cls, flags, stream) { name, API_RUNTIME, cls, (flags) | CF_RUNTIME, stream }
+#define V1 (CF_SIZE32 | CF_PTR32)
+
+static const struct cuda_func funcs[] = {
+	D("cuMemAlloc_v2", CL_ALLOC, 0, 0),
+	D("cuMemAlloc", CL_ALLOC, V1, 0),
+	D("cuMemAllocManaged", CL_ALLOC, 0, 0),
+	D("cuMemAllocHost_v2", CL_ALLOC, 0, 0),
+	D("cuMemAllocHost", CL_ALLOC, CF_SIZE32, 0),
+	D("cuMemAllocAsync", CL_ALLOC, 0, 3),
+	D("cuMemAllocAsync_ptsz", CL_ALLOC, 0, 3),
+	D("cuMemFree_v2", CL_FREE, 0, 0),
+	D("cuMemFree", CL_FREE, CF_PTR32, 0),
+	D("cuMemFreeHost", CL_FREE, 0, 0),
+	D("cuMemFreeAsync", CL_FREE, 0, 2),
+	D("cuMemFreeAsync_ptsz", CL_FREE, 0, 2),
+	D("cuMemcpyHtoD_v2", CL_COPY, 0, 0),
+	D("cuMemcpyHtoD_v2_ptds", CL_COPY, 0, 0),
+	D("cuMemcpyHtoD", CL_COPY, V1, 0),
+	D("cuMemcpyDtoH_v2", CL_COPY, 0, 0),
+	D("cuMemcpyDtoH_v2_ptds", CL_COPY, 0, 0),
+	D("cuMemcpyDtoH", CL_COPY, V1, 0),
+	D("cuMemcpyDtoD_v2", CL_COPY, 0, 0),
+	D("cuMemcpyDtoD_v2_ptds", CL_COPY, 0, 0),
+	D("cuMemcpyDtoD", CL_COPY, V1, 0),
+	D("cuMemcpyHtoDAsync_v2", CL_COPY, 0, 4),
+	D("cuMemcpyHtoDAsync_v2_ptsz", CL_COPY, 0, 4),
+	D("cuMemcpyHtoDAsync", CL_COPY, V1, 4),
+	D("cuMemcpyDtoHAsync_v2", CL_COPY, 0, 4),
+	D("cuMemcpyDtoHAsync_v2_ptsz", CL_COPY, 0, 4),
+	D("cuMemcpyDtoHAsync", CL_COPY, V1, 4),
+	D("cuMemcpyDtoDAsync_v2", CL_COPY, 0, 4),
+	D("cuMemcpyDtoDAsync_v2_ptsz", CL_COPY, 0, 4),
+	D("cuMemcpyDtoDAsync", CL_COPY, V1, 4),
+	D("cuLaunchKernel", CL_LAUNCH, 0, 0),
+	D("cuLaunchKernel_ptsz", CL_LAUNCH, 0, 0),
+	D("cuLaunchKernelEx", CL_LAUNCH_EX, 0, 0),
+	D("cuLaunchKernelEx_ptsz", CL_LAUNCH_EX, 0, 0),
+	D("cuLaunchCooperativeKernel", CL_LAUNCH, 0, 0),
+	D("cuLaunchCooperativeKernel_ptsz", CL_LAUNCH, 0, 0),
+	D("cuModuleGetFunction", CL_GET_FUNC, 0, 0),
+	D("cuLibraryGetKernel", CL_GET_FUNC, 0, 0),
+	D("cuStreamCreate", CL_STREAM_CREATE, 0, 0),
+	D("cuStreamDestroy_v2", CL_STREAM, 0, 1),
+	D("cuStreamDestroy", CL_STREAM, 0, 1),
+	D("cuStreamSynchronize", CL_STREAM, 0, 1),
+	D("cuStreamSynchronize_ptsz", CL_STREAM, 0, 1),
+	D("cuCtxSynchronize", CL_SYNC, 0, 0),
+	D("cuCtxSynchronize_v2", CL_SYNC, 0, 0),
+	R("cudaMalloc", CL_ALLOC, 0, 0),
+	R("cudaFree", CL_FREE, 0, 0),
+	R("cudaMemcpy", CL_COPY, CF_KIND, 0),
+	R("cudaMemcpy_ptds", CL_COPY, CF_KIND, 0),
+	R("cudaMemcpyAsync", CL_COPY, CF_KIND, 5),
+	R("cudaMemcpyAsync_ptsz", CL_COPY, CF_KIND, 5),
+	R("cudaLaunchKernel", CL_RT_LAUNCH, 0, 0),
+	R("cudaLaunchKernel_ptsz", CL_RT_LAUNCH, 0, 0),
+	R("cudaStreamSynchronize", CL_STREAM, 0, 1),
+	R("cudaStreamSynchronize_ptsz", CL_STREAM, 0, 1),
+	R("cudaDeviceSynchronize", CL_SYNC, 0, 0),
+};
+
+#define NR_FUNCS (int)(sizeof(funcs) / sizeof(funcs[0]))
+
+static int nr_funcs_of(int api)
+{
+	int i, n = 0;
+
+	for (i = 0; i < NR_FUNCS; i++)
+		n += funcs[i].api == (enum api)api;
+	return n;
+}
+_Static_assert(sizeof(funcs) / sizeof(funcs[0]) <= MAX_FUNCS, "raise MAX_FUNCS");
+
+/* A file to probe: a library, or an executable with cudart linked in. */
+struct target {
+	char path[PATH_MAX + 64];	/* opened and probed */
+	char name[PATH_MAX];		/* as the user or the process names it */
+	bool api[NR_APIS];		/* which functions to look for */
+	bool given;			/* --lib: problems are errors */
+	struct elf_syms *syms;
+	long off[NR_FUNCS];		/* file offsets, -1: absent */
+	int found[NR_APIS];
+};
+
+static struct target targets[MAX_TARGETS];
+static int nr_targets;
+static char notes[4][PATH_MAX + 160];	/* said after attaching */
+static int nr_notes;
+
+static struct cudatrace_bpf *skel;
+static bool multi;		/* one uprobe_multi link per file and direction */
+static struct bpf_link **links;	/* else one perf-event link per probe */
+static struct bpf_link *exit_link;
+static int nr_links;
+static int link_fds[2 * MAX_TARGETS];
+static int nr_link_fds;
+static struct syms_cache *syms;
+static struct ring_buffer *drain_rb;	/* call records only (-e, -E) */
+static unsigned long long start_ns;
+static pid_t exited[MAX_PROCS];	/* processes gone since the last summary */
+static int nr_exited;
+
+const char *argp_program_version = "cudatrace 0.1";
+static const char doc[] =
+"Trace CUDA API calls: latency, errors, kernel launches and leaked allocations.\n"
+"\n"
+"USAGE: cudatrace [-eElmrsTv] [-p PID] [-c COMM] [-L LIB]... [interval [count]]\n"
+"\n"
+"EXAMPLES:\n"
+"    cudatrace                # driver API summary per function at Ctrl-C\n"
+"    cudatrace -p 1234        # ... of PID 1234, in the libraries it has mapped\n"
+"    cudatrace -r -p 1234     # also the runtime API (libcudart)\n"
+"    cudatrace -e -p 1234     # one line per call, for grep and awk\n"
+"    cudatrace -E             # only failing calls, with their CUresult names\n"
+"    cudatrace -l -p 1234     # allocations never freed, at exit or Ctrl-C\n"
+"    cudatrace -ls -p 1234 10 # ... with allocating stacks, every 10 seconds\n"
+"    cudatrace -c python3 5   # processes named python3, a summary every 5 s\n"
+"    cudatrace -L /opt/app/lib/libcuda.so.1   # probe this library\n";
+
+static const struct argp_option opts[] = {
+	{ "events", 'e', NULL, 0, "Print one line per call", 0 },
+	{ "errors", 'E', NULL, 0, "Print one line per failing call only", 0 },
+	{ "leaks", 'l', NULL, 0, "Report allocations not freed (at process exit, each interval, or the end)", 0 },
+	{ "stack", 's', NULL, 0, "With --leaks: the user stack of each allocation", 0 },
+	{ "runtime", 'r', NULL, 0, "Also trace the runtime API (libcudart, or cudart linked into the program)", 0 },
+	{ "lib", 'L', "PATH", 0, "Probe this library or executable instead of looking for one (repeatable)", 0 },
+	{ "comm", 'c', "COMM", 0, "Only processes with this command name", 0 },
+	{ "milliseconds", 'm', NULL, 0, "Latencies in milliseconds (default: microseconds)", 0 },
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'e':
+		env.events = true;
+		break;
+	case 'E':
+		env.errors = true;
+		break;
+	case 'l':
+		env.leaks = true;
+		break;
+	case 's':
+		env.stacks = true;
+		break;
+	case 'r':
+		env.runtime = true;
+		break;
+	case 'L':
+		if (!*arg)
+			argp_failure(state, argp_err_exit_status, 0, "invalid library path ''");
+		if (env.nr_libs == MAX_LIBS)
+			argp_failure(state, argp_err_exit_status, 0, "too many --lib (at most %d)",
+				     MAX_LIBS);
+		env.libs[env.nr_libs++] = arg;
+		break;
+	case 'c':
+		if (!*arg || strlen(arg) >= sizeof(env.comm))
+			argp_failure(state, argp_err_exit_status, 0,
+				     "invalid comm '%s' (1..%zu characters)", arg, sizeof(env.comm) - 1);
+		strcpy(env.comm, arg);
+		break;
+	case 'm':
+		env.msecs = true;
+		break;
+	case ARGP_KEY_END:
+		if (env.stacks && !env.leaks)
+			argp_failure(state, argp_err_exit_status, 0, "--stack needs --leaks");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const char *unit(void)
+{
+	return env.msecs ? "msecs" : "usecs";
+}
+
+static double ns_to_unit(unsigned long long ns)
+{
+	return env.msecs ? ns / 1e6 : ns / 1e3;
+}
+
+/* ---- Finding the libraries ---------------------------------------------- */
+
+static const char *const lib_dirs[] = {
+	"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib64",
+	"/usr/local/cuda/lib64", "/usr/local/cuda/lib", "/usr/local/cuda/targets/x86_64-linux/lib",
+	"/usr/lib/wsl/lib", "/usr/local/nvidia/lib64", NULL,
+};
+
+static void note(const char *fmt, const char *a, const char *b)
+{
+	if (nr_notes < (int)(sizeof(notes) / sizeof(notes[0])))
+		snprintf(notes[nr_notes++], sizeof(notes[0]), fmt, a, b);
+}
+
+static struct target *add_target(const char *path, const char *name, enum api api, bool given)
+{
+	struct target *t;
+	int i;
+
+	for (i = 0; i < nr_targets; i++) {
+		if (same_file(targets[i].path, path)) {
+			targets[i].api[api] = true;
+			targets[i].given |= given;
+			return &targets[i];
+		}
+	}
+	if (nr_targets == MAX_TARGETS)
+		return NULL;
+	t = &targets[nr_targets++];
+	snprintf(t->path, sizeof(t->path), "%s", path);
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->api[api] = true;
+	t->given = given;
+	return t;
+}
+
+/* What a library's file name says it is: libcuda.so* or libcudart.so*. */
+static int lib_api(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	if (!strncmp(base, "libcuda.so", 10))
+		return API_DRIVER;
+	if (!strncmp(base, "libcudart.so", 12))
+		return API_RUNTIME;
+	return -1;
+}
+
+/* The libraries on this system, as ld.so would find them for a new process. */
+static int search_system(enum api api, const char **first)
+{
+	char found[MAX_TARGETS][PATH_MAX];
+	struct target *t;
+	int n, i;
+
+	n = find_libraries(api == API_DRIVER ? "libcuda.so.1" : "libcudart.so", lib_dirs,
+			   found, MAX_TARGETS);
+	for (i = 0; i < n; i++) {
+		t = add_target(found[i], found[i], api, false);
+		if (t && first && i == 0)
+			*first = t->name;
+	}
+	return n;
+}
+
+/* An executable with the runtime linked in statically exports its functions. */
+static bool has_static_cudart(const char *path)
+{
+	struct elf_syms *s;
+	bool found;
+
+	if (elf_syms_load(path, &s))
+		return false;
+	found = elf_syms_offset(s, "cudaMalloc") >= 0;
+	elf_syms_free(s);
+	return found;
+}
+
+/* The CUDA libraries process `pid` has mapped, and its executable (static cudart). */
+static int search_process(pid_t pid)
+{
+	char exe[PATH_MAX], link[64], open_path[PATH_MAX + 64], pidstr[16];
+	bool have[NR_APIS] = {};
+	const char *sys = NULL;
+	struct proc_map *maps;
+	ssize_t len;
+	size_t n, i;
+	int err, api;
+
+	err = proc_maps_read(pid, &maps, &n);
+	if (err) {
+		fprintf(stderr, "cudatrace: cannot read /proc/%d/maps: %s\n", pid, strerror(-err));
+		return err;
+	}
+	snprintf(link, sizeof(link), "/proc/%d/exe", pid);
+	len = readlink(link, exe, sizeof(exe) - 1);
+	exe[len > 0 ? len : 0] = '\0';
+	for (i = 0; i < n; i++) {
+		api = lib_api(maps[i].path);
+		if (api == API_RUNTIME && !env.runtime)
+			continue;
+		proc_map_open_path(pid, &maps[i], open_path, sizeof(open_path));
+		if (api < 0) {
+			if (!env.runtime || !maps[i].exec || strcmp(maps[i].path, exe) ||
+			    have[API_RUNTIME] || !has_static_cudart(open_path))
+				continue;
+			api = API_RUNTIME;
+		}
+		if (add_target(open_path, maps[i].path, api, false))
+			have[api] = true;
+	}
+	proc_maps_free(maps, n);
+
+	/* Not loaded yet (cudart loads libcuda at its first call): the system's. */
+	snprintf(pidstr, sizeof(pidstr), "%d", pid);
+	if (!have[API_DRIVER] && search_system(API_DRIVER, &sys))
+		note("cudatrace: PID %s has no libcuda mapped yet: probing %s, the system's",
+		     pidstr, sys);
+	if (env.runtime && !have[API_RUNTIME] && search_system(API_RUNTIME, &sys))
+		note("cudatrace: PID %s has no libcudart mapped: probing %s, the system's",
+		     pidstr, sys);
+	return 0;
+}
+
+/* Look up every function of the target's APIs; the one-line reason on failure. */
+static int resolve_target(struct target *t)
+{
+	int err, i;
+
+	err = elf_syms_load(t->path, &t->syms);
+	if (err) {
+		if (t->given)
+			fprintf(stderr, "cudatrace: %s: %s\n", t->name, elf_syms_strerror(err));
+		return err;
+	}
+	for (i = 0; i < NR_FUNCS; i++) {
+		t->off[i] = -1;
+		if (!t->api[funcs[i].api])
+			continue;
+		t->off[i] = elf_syms_offset(t->syms, funcs[i].name);
+		if (t->off[i] >= 0)
+			t->found[funcs[i].api]++;
+	}
+	if (t->given && !t->found[API_DRIVER] && !t->found[API_RUNTIME]) {
+		if (!env.runtime && elf_syms_offset(t->syms, "cudaMalloc") >= 0)
+			fprintf(stderr, "cudatrace: %s: no CUDA driver API symbols, but runtime API "
+				"ones: add --runtime\n", t->name);
+		else
+			fprintf(stderr, "cudatrace: %s: no CUDA %s symbols (cuMemAlloc_v2, "
+				"cuLaunchKernel%s, ...)\n", t->name,
+				env.runtime ? "driver or runtime API" : "driver API",
+				env.runtime ? ", cudaMalloc" : "");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int find_targets(void)
+{
+	int i, nr_found = 0, api;
+
+	if (env.nr_libs) {
+		for (i = 0; i < env.nr_libs; i++) {
+			if (access(env.libs[i], R_OK)) {
+				fprintf(stderr, "cudatrace: %s: %s\n", env.libs[i], strerror(errno));
+				return -errno;
+			}
+			add_target(env.libs[i], env.libs[i], API_DRIVER, true);
+			if (env.runtime)
+				add_target(env.libs[i], env.libs[i], API_RUNTIME, true);
+		}
+	} else if (common_env.pid) {
+		if (search_process(common_env.pid))
+			return -1;
+	} else {
+		search_system(API_DRIVER, NULL);
+		if (env.runtime)
+			search_system(API_RUNTIME, NULL);
+	}
+	for (i = 0; i < nr_targets; i++) {
+		if (resolve_target(&targets[i]) && targets[i].given)
+			return -1;
+		for (api = 0; api < NR_APIS; api++)
+			nr_found += targets[i].found[api];
+	}
+	if (nr_found)
+		return 0;
+	if (common_env.pid)
+		fprintf(stderr, "cudatrace: PID %d has no CUDA library mapped (libcuda.so*%s) and "
+			"none was found in the ld.so cache or the usual directories: use --lib PATH\n",
+			common_env.pid, env.runtime ? ", libcudart.so*" : "");
+	else
+		fprintf(stderr, "cudatrace: no libcuda.so.1%s in the ld.so cache or the usual "
+			"directories (is the NVIDIA driver installed?): use --lib PATH or -p PID\n",
+			env.runtime ? " or libcudart.so" : "");
+	return -1;
+}
+
+static int report_attach_error(const struct target *t, const char *func, int err)
+{
+	char what[PATH_MAX + 64];
+
+	if (err == -ESRCH) {
+		fprintf(stderr, "cudatrace: PID %d exited before tracing began\n", common_env.pid);
+		return err;
+	}
+	snprintf(what, sizeof(what), "attach uprobes to %s in %s", func, t->name);
+	report_bpf_error(what, err);
+	return err;
+}
+
+/* Every function found in t: entry and return probes, with the function's cookie. */
+static int attach_target(const struct target *t)
+{
+	unsigned long offsets[NR_FUNCS];
+	unsigned long long cookies[NR_FUNCS];
+	unsigned int n = 0;
+	int i, ret, fd;
+
+	for (i = 0; i < NR_FUNCS; i++) {
+		if (t->off[i] < 0)
+			continue;
+		offsets[n] = t->off[i];
+		cookies[n++] = COOKIE(i, funcs[i].cls, funcs[i].flags, funcs[i].stream_arg);
+	}
+	for (ret = 0; ret < 2 && n; ret++) {
+		struct bpf_program *prog = ret ? skel->progs.cuda_exit : skel->progs.cuda_enter;
+
+		if (multi) {
+			fd = uprobe_multi_attach(bpf_program__fd(prog), t->path, offsets, cookies, n,
+						 ret, common_env.pid);
+			if (fd < 0)
+				return report_attach_error(t, "its functions", fd);
+			link_fds[nr_link_fds++] = fd;
+			continue;
+		}
+		for (i = 0; i < (int)n; i++) {
+			LIBBPF_OPTS(bpf_uprobe_opts, uo, .bpf_cookie = cookies[i], .retprobe = ret);
+			struct bpf_link *link;
+
+			link = bpf_program__attach_uprobe_opts(prog, common_env.pid ? common_env.pid : -1,
+							       t->path, offsets[i], &uo);
+			if (!link)
+				return report_attach_error(t, funcs[COOKIE_FUNC(cookies[i])].name, -errno);
+			links[nr_links++] = link;
+		}
+	}
+	return 0;
+}
+
+/* Which files and functions are probed, and what each library lacks. */
+static void print_attached(void)
+{
+	int i, j, api, driver = 0;
+
+	for (i = 0; i < nr_targets; i++) {
+		const struct target *t = &targets[i];
+
+		driver += t->found[API_DRIVER];
+		for (api = 0; api < NR_APIS; api++) {
+			if (!t->found[api])
+				continue;
+			fprintf(stderr, "cudatrace: %s in %s: %d functions:", api_names[api], t->name,
+				t->found[api]);
+			for (j = 0; j < NR_FUNCS; j++)
+				if (funcs[j].api == (enum api)api && t->off[j] >= 0)
+					fprintf(stderr, " %s", funcs[j].name);
+			fputc('\n', stderr);
+			if (t->found[api] == nr_funcs_of(api))
+				continue;
+			fprintf(stderr, "cudatrace: %s lacks:", t->name);
+			for (j = 0; j < NR_FUNCS; j++)
+				if (funcs[j].api == (enum api)api && t->off[j] < 0)
+					fprintf(stderr, " %s", funcs[j].name);
+			fputc('\n', stderr);
+		}
+	}
+	for (i = 0; i < nr_notes; i++)
+		fprintf(stderr, "%s\n", notes[i]);
+	if (!driver && !env.nr_libs)
+		fprintf(stderr, "cudatrace: no libcuda found: tracing the runtime API only\n");
+}
+
+/* ---- Names --------------------------------------------------------------- */
+
+static const char *result_name(__u32 func, __u32 result, char *buf, size_t size)
+{
+	return cuda_result_str((int)result, funcs[func].flags & CF_RUNTIME, buf, size);
+}
+
+/* A launched kernel: its name from cuModuleGetFunction, or the host stub's symbol. */
+static const char *kernel_name(__u32 pid, __u32 func, __u64 handle, char *buf, size_t size)
+{
+	struct kname_key k = { .pid = pid, .handle = handle };
+	unsigned long delta = 0;
+	struct kname kn;
+	const char *sym;
+
+	if (!bpf_map__lookup_elem(skel->maps.knames, &k, sizeof(k), &kn, sizeof(kn), 0) &&
+	    kn.name[0]) {
+		snprintf(buf, size, "%.*s", KNAME_LEN, kn.name);
+		return buf;
+	}
+	if (funcs[func].cls == CL_RT_LAUNCH && handle) {
+		sym = syms_cache_resolve(syms, pid, handle, &delta, NULL);
+		if (sym && !delta)
+			snprintf(buf, size, "%s", sym);
+		else if (sym)
+			snprintf(buf, size, "%s+0x%lx", sym, delta);
+		if (sym)
+			return buf;
+	}
+	snprintf(buf, size, "0x%llx", (unsigned long long)handle);
+	return buf;
+}
+
+static const char *memcpy_kind(__u32 kind)
+{
+	static const char *const kinds[] = { "HtoH", "HtoD", "DtoH", "DtoD", "default" };
+	static char buf[16];
+
+	if (kind < sizeof(kinds) / sizeof(kinds[0]))
+		return kinds[kind];
+	snprintf(buf, sizeof(buf), "%u", kind);
+	return buf;
+}
+
+static const char *proc_comm(__u32 pid, char *buf)
+{
+	struct proc_info pi;
+
+	if (bpf_map__lookup_elem(skel->maps.procs, &pid, sizeof(pid), &pi, sizeof(pi), 0))
+		return "?";
+	snprintf(buf, COMM_LEN, "%.*s", COMM_LEN - 1, pi.comm);
+	return buf;
+}
+
+/* ---- Per-call lines (-e, -E) ----------------------------------------------- */
+
+static void print_event_header(void)
+{
+	if (common_env.timestamp)
+		printf("%-8s ", "TIME");
+	printf("%-10s %-7s %-7s %-16s %-26s %12s %10s %-28s %s\n", "TIME(s)", "PID", "TID", "COMM",
+	       "FUNCTION", "BYTES", env.msecs ? "LAT(ms)" : "LAT(us)", "RESULT", "DETAIL");
+}
+
+/* The arguments worth showing, as key=value words. */
+static void format_detail(const struct call_event *e, char *buf, size_t size)
+{
+	const struct cuda_func *f = &funcs[e->func];
+	const struct call_args *a = &e->a;
+	char name[KNAME_LEN + 32];
+	int n = 0;
+
+	buf[0] = '\0';
+	switch (f->cls) {
+	case CL_ALLOC:
+		if (!e->result)
+			n = snprintf(buf, size, "ptr=0x%llx", (unsigned long long)a->addr);
+		break;
+	case CL_FREE:
+		n = snprintf(buf, size, "ptr=0x%llx", (unsigned long long)a->addr);
+		break;
+	case CL_COPY:
+		if (f->flags & CF_KIND)
+			n = snprintf(buf, size, "kind=%s", memcpy_kind(a->kind));
+		break;
+	case CL_LAUNCH:
+	case CL_LAUNCH_EX:
+	case CL_RT_LAUNCH:
+		n = snprintf(buf, size, "kernel=%s grid=%ux%ux%u block=%ux%ux%u shmem=%llu stream=0x%llx",
+			     kernel_name(e->pid, e->func, a->addr, name, sizeof(name)), a->grid[0],
+			     a->grid[1], a->grid[2], a->block[0], a->block[1], a->block[2],
+			     (unsigned long long)a->shmem, (unsigned long long)a->stream);
+		return;
+	case CL_GET_FUNC:
+		n = snprintf(buf, size, "kernel=%.*s", KNAME_LEN, e->name);
+		if (!e->result && n >= 0 && (size_t)n < size)
+			n += snprintf(buf + n, size - n, " handle=0x%llx", (unsigned long long)a->addr);
+		break;
+	case CL_STREAM_CREATE:
+		if (!e->result)
+			n = snprintf(buf, size, "stream=0x%llx", (unsigned long long)a->stream);
+		break;
+	}
+	if (f->stream_arg && n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - n, "%sstream=0x%llx", n ? " " : "",
+			 (unsigned long long)a->stream);
+	if (!buf[0])
+		snprintf(buf, size, "-");
+}
+
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	const struct call_event *e = data;
+	char bytes[24], detail[256], res[32];
+	__u8 cls;
+
+	(void)ctx;
+	if (size < sizeof(*e) || e->func >= (__u32)NR_FUNCS)
+		return 0;
+	cls = funcs[e->func].cls;
+	if ((cls == CL_ALLOC || cls == CL_COPY) || (cls == CL_FREE && e->a.size))
+		snprintf(bytes, sizeof(bytes), "%llu", (unsigned long long)e->a.size);
+	else
+		strcpy(bytes, "-");
+	format_detail(e, detail, sizeof(detail));
+	if (common_env.timestamp)
+		print_wallclock(stdout);
+	printf("%-10.6f %-7u %-7u %-16.16s %-26s %12s %10.3f %-28s %s\n",
+	       (e->ts_ns - start_ns) / 1e9, e->pid, e->tid, e->comm, funcs[e->func].name, bytes,
+	       ns_to_unit(e->lat_ns), result_name(e->func, e->result, res, sizeof(res)), detail);
+	return 0;
+}
+
+/* ---- Leaks ---------------------------------------------------------------- */
+
+struct leak {
+	struct alloc_key k;
+	struct alloc_info v;
+};
+
+static int cmp_leak(const void *a, const void *b)
+{
+	const struct leak *x = a, *y = b;
+
+	if (x->k.pid != y->k.pid)
+		return x->k.pid < y->k.pid ? -1 : 1;
+	return x->v.ts < y->v.ts ? -1 : x->v.ts > y->v.ts;
+}
+
+static void print_stack(FILE *f, const struct alloc_key *k)
+{
+	struct alloc_stack st;
+	unsigned long delta;
+	const char *sym, *file;
+	int i;
+
+	if (bpf_map__lookup_elem(skel->maps.alloc_stacks, k, sizeof(*k), &st, sizeof(st), 0)) {
+		fprintf(f, "      [stack not recorded]\n");
+		return;
+	}
+	for (i = 0; i < STACK_DEPTH && st.ips[i]; i++) {
+		file = NULL;
+		sym = syms_cache_resolve(syms, k->pid, st.ips[i], &delta, &file);
+		if (sym)
+			fprintf(f, "      %s+0x%lx (%s)\n", sym, delta, file);
+		else
+			fprintf(f, "      0x%llx (%s)\n", (unsigned long long)st.ips[i],
+				file ? file : "unknown");
+	}
+}
+
+/*
+ * The allocations of one process (pid), or of all: a heading per process,
+ * a row per allocation, oldest first.  `now` dates them; `exit_comm`
+ * says the process exited.
+ */
+static int print_leaks(__u32 pid, const char *exit_comm, __u64 now)
+{
+	FILE *f = summary_stream();
+	struct map_snapshot s;
+	struct leak *v;
+	size_t i, j, n = 0;
+	char comm[COMM_LEN];
+	int err;
+
+	err = map_snapshot(skel->maps.allocs, &s, 0);
+	if (err)
+		return err;
+	v = calloc(s.n + 1, sizeof(*v));
+	if (!v) {
+		map_snapshot_free(&s);
+		return -ENOMEM;
+	}
+	for (i = 0; i < s.n; i++) {
+		memcpy(&v[n].k, snapshot_key(&s, i), sizeof(v[n].k));
+		memcpy(&v[n].v, snapshot_value(&s, i), sizeof(v[n].v));
+		if (!pid || v[n].k.pid == pid)
+			n++;
+	}
+	map_snapshot_free(&s);
+	qsort(v, n, sizeof(*v), cmp_leak);
+
+	if (exit_comm)
+		summary_begin(f, common_env.timestamp);
+	if (exit_comm && !n)
+		fprintf(f, "PID %u (%s) exited: no allocations left\n", pid, exit_comm);
+	else if (!pid && !n)
+		fprintf(f, "no outstanding allocations\n");
+	for (i = 0; i < n; i = j) {
+		unsigned long long bytes = 0;
+
+		for (j = i; j < n && v[j].k.pid == v[i].k.pid; j++)
+			bytes += v[j].v.size;
+		if (exit_comm)
+			fprintf(f, "PID %u (%s) exited: %zu allocations, %llu bytes never freed\n",
+				v[i].k.pid, exit_comm, j - i, bytes);
+		else
+			fprintf(f, "PID %u (%s): %zu allocations, %llu bytes outstanding\n",
+				v[i].k.pid, proc_comm(v[i].k.pid, comm), j - i, bytes);
+		fprintf(f, "  %-18s %14s %10s %s\n", "ADDRESS", "BYTES", "AGE(s)", "FUNCTION");
+		for (; i < j; i++) {
+			fprintf(f, "  0x%-16llx %14llu %10.3f %s\n", (unsigned long long)v[i].k.addr,
+				(unsigned long long)v[i].v.size,
+				now > v[i].v.ts ? (now - v[i].v.ts) / 1e9 : 0.0,
+				v[i].v.func < (__u32)NR_FUNCS ? funcs[v[i].v.func].name : "?");
+			if (env.stacks)
+				print_stack(f, &v[i].k);
+		}
+	}
+	fflush(f);
+	free(v);
+	return 0;
+}
+
+/* A process is gone: its allocations went with it. */
+static void forget_allocs(__u32 pid)
+{
+	struct map_snapshot s;
+	size_t i;
+
+	if (map_snapshot(skel->maps.allocs, &s, 0))
+		return;
+	for (i = 0; i < s.n; i++) {
+		struct alloc_key *k = snapshot_key(&s, i);
+
+		if (k->pid != pid)
+			continue;
+		bpf_map__delete_elem(skel->maps.allocs, k, sizeof(*k), 0);
+		if (env.stacks)
+			bpf_map__delete_elem(skel->maps.alloc_stacks, k, sizeof(*k), 0);
+	}
+	map_snapshot_free(&s);
+}
+
+/* After a summary named their kernels: forget the processes that exited. */
+static void forget_exited(void)
+{
+	struct map_snapshot s;
+	size_t i;
+	int j;
+
+	if (!nr_exited || map_snapshot(skel->maps.knames, &s, 0))
+		return;
+	for (i = 0; i < s.n; i++) {
+		struct kname_key *k = snapshot_key(&s, i);
+
+		for (j = 0; j < nr_exited; j++)
+			if (k->pid == (__u32)exited[j])
+				bpf_map__delete_elem(skel->maps.knames, k, sizeof(*k), 0);
+	}
+	map_snapshot_free(&s);
+	for (j = 0; j < nr_exited; j++)
+		syms_cache_forget(syms, exited[j]);
+	nr_exited = 0;
+}
+
+static int handle_notice(void *ctx, void *data, size_t size)
+{
+	const struct notice *n = data;
+	char comm[COMM_LEN];
+
+	(void)ctx;
+	if (size < sizeof(*n))
+		return 0;
+	/* The calls the process made before this: printed first. */
+	if (drain_rb)
+		ring_buffer__consume(drain_rb);
+	if (n->type == NOTICE_NEW) {
+		/* Read its maps while it lives, to name its addresses later. */
+		syms_cache_load(syms, n->pid);
+		return 0;
+	}
+	snprintf(comm, sizeof(comm), "%.*s", COMM_LEN - 1, n->comm);
+	if (env.leaks)
+		print_leaks(n->pid, comm, n->ts_ns);
+	forget_allocs(n->pid);
+	if (nr_exited < MAX_PROCS)
+		exited[nr_exited++] = n->pid;
+	if (env.events || env.errors)
+		forget_exited();
+	if (common_env.pid && n->pid == (__u32)common_env.pid)
+		exiting = 1;	/* the traced process is gone: summary, then exit */
+	return 0;
+}
+
+/* ---- Summary -------------------------------------------------------------- */
+
+struct func_row {
+	__u32 func;
+	struct func_stats st;
+};
+
+static int cmp_func_row(const void *a, const void *b)
+{
+	const struct func_row *x = a, *y = b;
+
+	if (x->st.total_ns != y->st.total_ns)
+		return x->st.total_ns > y->st.total_ns ? -1 : 1;
+	return strcmp(funcs[x->func].name, funcs[y->func].name);
+}
+
+static void print_funcs(FILE *f, struct map_snapshot *s)
+{
+	struct func_row *rows = calloc(s->n + 1, sizeof(*rows));
+	size_t i;
+
+	if (!rows)
+		return;
+	for (i = 0; i < s->n; i++) {
+		rows[i].func = *(__u32 *)snapshot_key(s, i);
+		memcpy(&rows[i].st, snapshot_value(s, i), sizeof(rows[i].st));
+	}
+	qsort(rows, s->n, sizeof(*rows), cmp_func_row);
+	fprintf(f, "%-26s %8s %7s %13s %11s %16s\n", "FUNCTION", "CALLS", "ERRORS",
+		env.msecs ? "TOTAL(ms)" : "TOTAL(us)", env.msecs ? "AVG(ms)" : "AVG(us)", "BYTES");
+	for (i = 0; i < s->n; i++) {
+		const struct func_stats *st = &rows[i].st;
+		char bytes[24];
+		__u8 cls = rows[i].func < (__u32)NR_FUNCS ? funcs[rows[i].func].cls : CL_OTHER;
+
+		if (cls == CL_ALLOC || cls == CL_FREE || cls == CL_COPY)
+			snprintf(bytes, sizeof(bytes), "%llu", (unsigned long long)st->bytes);
+		else
+			strcpy(bytes, "-");
+		fprintf(f, "%-26s %8llu %7llu %13.3f %11.3f %16s\n",
+			rows[i].func < (__u32)NR_FUNCS ? funcs[rows[i].func].name : "?",
+			(unsigned long long)st->calls, (unsigned long long)st->errors,
+			ns_to_unit(st->total_ns), st->calls ? ns_to_unit(st->total_ns) / st->calls : 0,
+			bytes);
+	}
+	free(rows);
+}
+
+/* The latency histograms, in the order of the table. */
+static void print_hists(FILE *f, struct map_snapshot *s)
+{
+	struct func_row *rows = calloc(s->n + 1, sizeof(*rows));
+	size_t i;
+
+	if (!rows)
+		return;
+	for (i = 0; i < s->n; i++) {
+		rows[i].func = *(__u32 *)snapshot_key(s, i);
+		memcpy(&rows[i].st, snapshot_value(s, i), sizeof(rows[i].st));
+	}
+	qsort(rows, s->n, sizeof(*rows), cmp_func_row);
+	for (i = 0; i < s->n; i++) {
+		if (rows[i].func >= (__u32)NR_FUNCS)
+			continue;
+		fprintf(f, "\n%s latency:\n", funcs[rows[i].func].name);
+		print_lat_hist(f, &rows[i].st.lat, unit());
+	}
+	free(rows);
+}
+
+struct err_row {
+	struct err_key k;
+	__u64 count;
+};
+
+static int cmp_err_row(const void *a, const void *b)
+{
+	const struct err_row *x = a, *y = b;
+	int c = strcmp(funcs[x->k.func].name, funcs[y->k.func].name);
+
+	if (c)
+		return c;
+	return x->count != y->count ? (x->count > y->count ? -1 : 1) : (int)x->k.result - (int)y->k.result;
+}
+
+static void print_errors(FILE *f, struct map_snapshot *s)
+{
+	struct err_row *rows;
+	char res[32];
+	size_t i;
+
+	if (!s->n)
+		return;
+	rows = calloc(s->n, sizeof(*rows));
+	if (!rows)
+		return;
+	for (i = 0; i < s->n; i++) {
+		memcpy(&rows[i].k, snapshot_key(s, i), sizeof(rows[i].k));
+		rows[i].count = *(__u64 *)snapshot_value(s, i);
+		if (rows[i].k.func >= (__u32)NR_FUNCS)
+			rows[i].k.func = 0;
+	}
+	qsort(rows, s->n, sizeof(*rows), cmp_err_row);
+	fprintf(f, "\n%-26s %-40s %8s\n", "FUNCTION", "ERROR", "COUNT");
+	for (i = 0; i < s->n; i++)
+		fprintf(f, "%-26s %-40s %8llu\n", funcs[rows[i].k.func].name,
+			result_name(rows[i].k.func, rows[i].k.result, res, sizeof(res)),
+			(unsigned long long)rows[i].count);
+	free(rows);
+}
+
+struct launch_row {
+	struct launch_key k;
+	struct launch_stats st;
+};
+
+static int cmp_launch_row(const void *a, const void *b)
+{
+	const struct launch_row *x = a, *y = b;
+	__u64 nx = x->st.ok + x->st.failed, ny = y->st.ok + y->st.failed;
+
+	if (x->k.pid != y->k.pid)
+		return x->k.pid < y->k.pid ? -1 : 1;
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
+	return memcmp(&x->k, &y->k, sizeof(x->k));
+}
+
+static void print_launches(FILE *f, struct map_snapshot *s)
+{
+	struct launch_row *rows;
+	char name[KNAME_LEN + 32], grid[40], block[40];
+	size_t i;
+
+	if (!s->n)
+		return;
+	rows = calloc(s->n, sizeof(*rows));
+	if (!rows)
+		return;
+	for (i = 0; i < s->n; i++) {
+		memcpy(&rows[i].k, snapshot_key(s, i), sizeof(rows[i].k));
+		memcpy(&rows[i].st, snapshot_value(s, i), sizeof(rows[i].st));
+		if (rows[i].k.func >= (__u32)NR_FUNCS)
+			rows[i].k.func = 0;
+	}
+	qsort(rows, s->n, sizeof(*rows), cmp_launch_row);
+	fprintf(f, "\n%-7s %-26s %-24s %-14s %-14s %8s %6s\n", "PID", "FUNCTION", "KERNEL", "GRID",
+		"BLOCK", "LAUNCHES", "FAILED");
+	for (i = 0; i < s->n; i++) {
+		const struct launch_key *k = &rows[i].k;
+
+		snprintf(grid, sizeof(grid), "%ux%ux%u", k->grid[0], k->grid[1], k->grid[2]);
+		snprintf(block, sizeof(block), "%ux%ux%u", k->block[0], k->block[1], k->block[2]);
+		fprintf(f, "%-7u %-26s %-24s %-14s %-14s %8llu %6llu\n", k->pid, funcs[k->func].name,
+			kernel_name(k->pid, k->func, k->handle, name, sizeof(name)), grid, block,
+			(unsigned long long)rows[i].st.ok, (unsigned long long)rows[i].st.failed);
+	}
+	free(rows);
+}
+
+/* One summary: per function, errors, launches, histograms; then start over. */
+static int print_summary(void)
+{
+	struct map_snapshot fs, es, ls;
+	FILE *f = summary_stream();
+	int err;
+
+	err = map_snapshot(skel->maps.func_stats, &fs, 1);
+	if (!err)
+		err = map_snapshot(skel->maps.errors, &es, 1);
+	if (!err)
+		err = map_snapshot(skel->maps.launches, &ls, 1);
+	if (err) {
+		fprintf(stderr, "cudatrace: failed to read maps: %s\n", strerror(-err));
+		return err;
+	}
+	summary_begin(f, common_env.timestamp);
+	if (!fs.n) {
+		fprintf(f, "no CUDA calls\n");
+	} else {
+		print_funcs(f, &fs);
+		print_errors(f, &es);
+		print_launches(f, &ls);
+		print_hists(f, &fs);
+	}
+	fflush(f);
+	map_snapshot_free(&fs);
+	map_snapshot_free(&es);
+	map_snapshot_free(&ls);
+	forget_exited();
+	return 0;
+}
+
+static int on_interval(void *ctx)
+{
+	(void)ctx;
+	if (env.leaks) {
+		summary_begin(summary_stream(), common_env.timestamp);
+		return print_leaks(0, NULL, monotonic_ns());
+	}
+	return print_summary();
+}
+
+/* ---- main ----------------------------------------------------------------- */
+
+/* The traced process is known from the start, so its exit ends tracing. */
+static int watch_target(void)
+{
+	struct proc_info pi = {};
+	__u32 pid = common_env.pid;
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(pi.comm, sizeof(pi.comm), f))
+			pi.comm[strcspn(pi.comm, "\n")] = '\0';
+		fclose(f);
+	}
+	syms_cache_load(syms, pid);
+	return bpf_map__update_elem(skel->maps.procs, &pid, sizeof(pid), &pi, sizeof(pi), BPF_ANY);
+}
+
+/*
+ * One ring buffer manager polls both rings; a second one over the call
+ * records alone lets handle_notice() print a process's pending calls
+ * before its exit (the kernel side wakes us only for batches of records).
+ */
+static struct ring_buffer *open_ring_buffers(void)
+{
+	int events = bpf_map__fd(skel->maps.events), notices = bpf_map__fd(skel->maps.notices);
+	struct ring_buffer *rb;
+
+	if (!env.events && !env.errors)
+		return ring_buffer__new(notices, handle_notice, NULL, NULL);
+	drain_rb = ring_buffer__new(events, handle_event, NULL, NULL);
+	rb = ring_buffer__new(events, handle_event, NULL, NULL);
+	if (!drain_rb || !rb || ring_buffer__add(rb, notices, handle_notice, NULL)) {
+		ring_buffer__free(rb);
+		return NULL;
+	}
+	return rb;
+}
+
+/* Open the BPF object, set it up for the options, load it. */
+static int load_bpf(void)
+{
+	int err;
+
+	skel = cudatrace_bpf__open();
+	if (!skel) {
+		err = -errno;
+		report_bpf_error("open BPF object", err);
+		return err;
+	}
+	skel->rodata->targ_pid = common_env.pid;
+	memcpy((char *)skel->rodata->targ_comm, env.comm, sizeof(env.comm));
+	skel->rodata->targ_ms = env.msecs;
+	skel->rodata->emit_events = env.events || env.errors;
+	skel->rodata->errors_only = env.errors;
+	skel->rodata->capture_stacks = env.stacks;
+	bpf_map__set_max_entries(skel->maps.events,
+				 env.events || env.errors ? 1024 * 1024 : 4096);
+	if (!env.stacks)
+		bpf_map__set_max_entries(skel->maps.alloc_stacks, 1);
+
+	/* Where the kernel can: two links per file instead of two per function. */
+	multi = uprobe_multi_supported();
+	if (multi) {
+		bpf_program__set_expected_attach_type(skel->progs.cuda_enter, UPROBE_MULTI_ATTACH_TYPE);
+		bpf_program__set_expected_attach_type(skel->progs.cuda_exit, UPROBE_MULTI_ATTACH_TYPE);
+	}
+	err = cudatrace_bpf__load(skel);
+	if (err)
+		report_bpf_error("load BPF programs", err);
+	return err;
+}
+
+/* The exit hook first (it ends tracing when -p's process exits), then the uprobes. */
+static int attach_bpf(void)
+{
+	int err, i;
+
+	links = calloc(MAX_TARGETS * NR_FUNCS * 2, sizeof(*links));
+	if (!links)
+		return -ENOMEM;
+	exit_link = bpf_program__attach(skel->progs.cuda_proc_exit);
+	if (!exit_link) {
+		err = -errno;
+		report_bpf_error("attach to the sched_process_exit tracepoint", err);
+		return err;
+	}
+	if (common_env.pid && (err = watch_target())) {
+		report_bpf_error("watch the traced process", err);
+		return err;
+	}
+	for (i = 0; i < nr_targets; i++) {
+		err = attach_target(&targets[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* What did not fit anywhere, so no count is silently short. */
+static void report_drops(const struct trace_loop *loop)
+{
+	trace_loop_report_lost(loop);
+	if (skel->bss->lost_notices)
+		fprintf(stderr, "cudatrace: %llu process notices lost (ring buffer full)\n",
+			(unsigned long long)skel->bss->lost_notices);
+	if (skel->bss->dropped_allocs)
+		fprintf(stderr, "cudatrace: %llu allocations not tracked (more than %d outstanding)\n",
+			(unsigned long long)skel->bss->dropped_allocs, MAX_ALLOCS);
+	if (skel->bss->dropped_rows)
+		fprintf(stderr, "cudatrace: %llu calls not counted (statistics maps full)\n",
+			(unsigned long long)skel->bss->dropped_rows);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = {
+		.options = opts,
+		.parser = parse_arg,
+		.args_doc = "[interval [count]]",
+		.doc = doc,
+		.children = common_argp_child,
+	};
+	struct trace_loop loop = {};
+	int err, i;
+
+	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
+	if (err)
+		return 1;
+	runtime_init(common_env.verbose);
+	if (!runtime_preflight())
+		return 1;
+	if (common_env.pid && kill(common_env.pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "cudatrace: no process with PID %d\n", common_env.pid);
+		return 1;
+	}
+	syms = syms_cache_new();
+	if (!syms || find_targets()) {
+		err = 1;
+		goto cleanup;
+	}
+	err = load_bpf();
+	if (err)
+		goto cleanup;
+	err = attach_bpf();
+	if (err)
+		goto cleanup;
+	loop.rb = open_ring_buffers();
+	if (!loop.rb) {
+		err = -errno;
+		report_bpf_error("open the ring buffers", err);
+		goto cleanup;
+	}
+	print_attached();
+	start_ns = monotonic_ns();
+
+	loop.lost_events = &skel->bss->lost_events;
+	loop.interval = common_env.interval;
+	loop.count = common_env.count;
+	loop.on_interval = on_interval;
+	if (env.events || env.errors) {
+		print_event_header();
+		if (!env.leaks)
+			loop.on_interval = NULL;
+	} else {
+		printf("Tracing CUDA %s... Hit Ctrl-C to end.\n",
+		       env.leaks ? "allocations" : "calls");
+	}
+	err = trace_loop_run(&loop);
+	if (err) {
+		fprintf(stderr, "cudatrace: tracing failed: %s\n", strerror(-err));
+		goto cleanup;
+	}
+	/* Ctrl-C mid-interval, no interval at all, or the traced process exited. */
+	if (!loop.count_reached) {
+		if (env.leaks)
+			err = on_interval(NULL);
+		else if (!env.events && !env.errors)
+			err = print_summary();
+	}
+	report_drops(&loop);
+cleanup:
+	trace_loop_free(&loop);
+	ring_buffer__free(drain_rb);
+	for (i = 0; i < nr_link_fds; i++)
+		close(link_fds[i]);
+	for (i = 0; i < nr_links; i++)
+		bpf_link__destroy(links[i]);
+	free(links);
+	bpf_link__destroy(exit_link);
+	cudatrace_bpf__destroy(skel);
+	for (i = 0; i < nr_targets; i++)
+		elf_syms_free(targets[i].syms);
+	syms_cache_free(syms);
+	return err != 0;
+}
