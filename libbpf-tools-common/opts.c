@@ -7,9 +7,10 @@
 
 struct common_env common_env;
 
-enum { OPT_PID = 'p', OPT_TIMESTAMP = 'T', OPT_VERBOSE = 'v' };
+enum { OPT_MSECS = 'm', OPT_PID = 'p', OPT_TIMESTAMP = 'T', OPT_VERBOSE = 'v' };
 
 static const struct argp_option common_options[] = {
+	{ "milliseconds", OPT_MSECS, NULL, 0, "Times in milliseconds (default: microseconds)", 0 },
 	{ "pid", OPT_PID, "PID", 0, "Trace this process only", 0 },
 	{ "timestamp", OPT_TIMESTAMP, NULL, 0, "Include wall-clock time on output", 0 },
 	{ "verbose", OPT_VERBOSE, NULL, 0, "Verbose debug output (libbpf messages)", 0 },
@@ -44,6 +45,9 @@ long parse_long_arg(struct argp_state *state, const char *arg, const char *what,
 static error_t common_parse(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
+	case OPT_MSECS:
+		common_env.msecs = true;
+		break;
 	case OPT_PID:
 		common_env.pid = parse_long_arg(state, arg, "PID", 1, INT_MAX);
 		break;
@@ -74,6 +78,11 @@ const struct argp_child common_argp_child[] = {
 	{ &common_argp, 0, "Common options:", 0 },
 	{},
 };
+
+const char *time_unit(void)
+{
+	return common_env.msecs ? "msecs" : "usecs";
+}
 
 void parse_interval_args(struct argp_state *state, const char *arg)
 {

@@ -3,7 +3,7 @@
  * Options every tool shares, and number parsing with range checks.
  *
  * A tool adds `common_argp_child` to its argp children to get -v, -T,
- * -p PID, -h and the positional `interval [count]`.
+ * -m, -p PID, -h and the positional `interval [count]`.
  */
 #ifndef GPU_BPF_OPTS_H
 #define GPU_BPF_OPTS_H
@@ -15,6 +15,7 @@
 struct common_env {
 	bool verbose;		/* -v: libbpf debug output on stderr */
 	bool timestamp;		/* -T: wall-clock time column */
+	bool msecs;		/* -m: times in milliseconds, not microseconds */
 	pid_t pid;		/* -p: only this process (0: all) */
 	long interval;		/* seconds between summaries (0: at exit) */
 	long count;		/* summaries to print (0: until Ctrl-C) */
@@ -38,6 +39,9 @@ int parse_long(const char *arg, long min, long max, long *out);
  */
 long parse_long_arg(struct argp_state *state, const char *arg, const char *what,
 		    long min, long max);
+
+/* The unit of times, for histograms: "msecs" with -m, else "usecs". */
+const char *time_unit(void);
 
 /*
  * Handle one positional argument: the first is the interval in seconds,

@@ -37,7 +37,6 @@ static struct env {
 	bool leaks;
 	bool stacks;
 	bool runtime;
-	bool msecs;
 	char comm[COMM_LEN];
 	const char *libs[MAX_LIBS];
 	int nr_libs;
@@ -193,7 +192,6 @@ static const struct argp_option opts[] = {
 	{ "runtime", 'r', NULL, 0, "Also trace the runtime API (libcudart, or cudart linked into the program)", 0 },
 	{ "lib", 'L', "PATH", 0, "Probe this library or executable instead of looking for one (repeatable)", 0 },
 	{ "comm", 'c', "COMM", 0, "Only processes with this command name", 0 },
-	{ "milliseconds", 'm', NULL, 0, "Latencies in milliseconds (default: microseconds)", 0 },
 	{},
 };
 
@@ -229,9 +227,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				     "invalid comm '%s' (1..%zu characters)", arg, sizeof(env.comm) - 1);
 		strcpy(env.comm, arg);
 		break;
-	case 'm':
-		env.msecs = true;
-		break;
 	case ARGP_KEY_END:
 		if (env.stacks && !env.leaks)
 			argp_failure(state, argp_err_exit_status, 0, "--stack needs --leaks");
@@ -242,14 +237,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static const char *unit(void)
-{
-	return env.msecs ? "msecs" : "usecs";
-}
-
 static double ns_to_unit(unsigned long long ns)
 {
-	return env.msecs ? ns / 1e6 : ns / 1e3;
+	return common_env.msecs ? ns / 1e6 : ns / 1e3;
 }
 
 /* ---- Finding the libraries ---------------------------------------------- */
@@ -597,7 +587,7 @@ static void print_event_header(void)
 	if (common_env.timestamp)
 		printf("%-8s ", "TIME");
 	printf("%-10s %-7s %-7s %-16s %-26s %12s %10s %-28s %s\n", "TIME(s)", "PID", "TID", "COMM",
-	       "FUNCTION", "BYTES", env.msecs ? "LAT(ms)" : "LAT(us)", "RESULT", "DETAIL");
+	       "FUNCTION", "BYTES", common_env.msecs ? "LAT(ms)" : "LAT(us)", "RESULT", "DETAIL");
 }
 
 /* The arguments worth showing, as key=value words. */
@@ -870,7 +860,7 @@ static void print_funcs(FILE *f, struct map_snapshot *s)
 	}
 	qsort(rows, s->n, sizeof(*rows), cmp_func_row);
 	fprintf(f, "%-26s %8s %7s %13s %11s %16s\n", "FUNCTION", "CALLS", "ERRORS",
-		env.msecs ? "TOTAL(ms)" : "TOTAL(us)", env.msecs ? "AVG(ms)" : "AVG(us)", "BYTES");
+		common_env.msecs ? "TOTAL(ms)" : "TOTAL(us)", common_env.msecs ? "AVG(ms)" : "AVG(us)", "BYTES");
 	for (i = 0; i < s->n; i++) {
 		const struct func_stats *st = &rows[i].st;
 		char bytes[24];
@@ -906,7 +896,7 @@ static void print_hists(FILE *f, struct map_snapshot *s)
 		if (rows[i].func >= (__u32)NR_FUNCS)
 			continue;
 		fprintf(f, "\n%s latency:\n", funcs[rows[i].func].name);
-		print_lat_hist(f, &rows[i].st.lat, unit());
+		print_lat_hist(f, &rows[i].st.lat, time_unit());
 	}
 	free(rows);
 }
@@ -1099,7 +1089,7 @@ static int load_bpf(void)
 	}
 	skel->rodata->targ_pid = common_env.pid;
 	memcpy((char *)skel->rodata->targ_comm, env.comm, sizeof(env.comm));
-	skel->rodata->targ_ms = env.msecs;
+	skel->rodata->targ_ms = common_env.msecs;
 	skel->rodata->emit_events = env.events || env.errors;
 	skel->rodata->errors_only = env.errors;
 	skel->rodata->capture_stacks = env.stacks;

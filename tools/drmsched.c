@@ -25,7 +25,6 @@
 
 static struct env {
 	bool events;
-	bool msecs;
 	char ring[RING_NAME_LEN];
 	char dev[DEV_NAME_LEN];
 } env;
@@ -55,7 +54,6 @@ static const char doc[] =
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per job event", 0 },
-	{ "milliseconds", 'm', NULL, 0, "Histograms in milliseconds (default: microseconds)", 0 },
 	{ "ring", 'r', "RING", 0, "Only this ring (scheduler name)", 0 },
 	{ "dev", 'd', "DEV", 0, "Only rings of this device (dev_name, e.g. 0000:03:00.0)", 0 },
 	{},
@@ -76,9 +74,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'e':
 		env.events = true;
 		break;
-	case 'm':
-		env.msecs = true;
-		break;
 	case 'r':
 		copy_name(state, env.ring, sizeof(env.ring), arg, "ring name");
 		break;
@@ -89,11 +84,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
-}
-
-static const char *unit(void)
-{
-	return env.msecs ? "msecs" : "usecs";
 }
 
 /* Which events this kernel has; explains what is missing when none. */
@@ -174,8 +164,8 @@ static void print_rings(FILE *f, struct map_snapshot *s)
 	size_t i;
 
 	fprintf(f, "%-12s %-12s %7s %7s %7s %6s %7s %8s %8s\n", "DEV", "RING", "QUEUED",
-		"RUN", "DONE", "DEPS", "BLOCKED", env.msecs ? "WAIT(ms)" : "WAIT(us)",
-		env.msecs ? "EXEC(ms)" : "EXEC(us)");
+		"RUN", "DONE", "DEPS", "BLOCKED", common_env.msecs ? "WAIT(ms)" : "WAIT(us)",
+		common_env.msecs ? "EXEC(ms)" : "EXEC(us)");
 	for (i = 0; i < s->n; i++) {
 		struct ring_stats *st = snapshot_value(s, i);
 		struct ring_info ri = ring_lookup(*(__u64 *)snapshot_key(s, i));
@@ -205,11 +195,11 @@ static void print_rings(FILE *f, struct map_snapshot *s)
 
 		if (st->wait.count) {
 			fprintf(f, "\n%s/%s queue wait (queued -> run):\n", ri.dev, ri.name);
-			print_lat_hist(f, &st->wait, unit());
+			print_lat_hist(f, &st->wait, time_unit());
 		}
 		if (st->exec.count) {
 			fprintf(f, "\n%s/%s execution (run -> done):\n", ri.dev, ri.name);
-			print_lat_hist(f, &st->exec, unit());
+			print_lat_hist(f, &st->exec, time_unit());
 		}
 	}
 }
@@ -233,8 +223,8 @@ static void print_procs(FILE *f, struct map_snapshot *s)
 	if (!s->n)
 		return;
 	fprintf(f, "\n%-7s %-16s %6s %-12s %-12s %7s %7s %8s %8s\n", "PID", "COMM", "CLIENT",
-		"DEV", "RING", "QUEUED", "DONE", env.msecs ? "WAIT(ms)" : "WAIT(us)",
-		env.msecs ? "EXEC(ms)" : "EXEC(us)");
+		"DEV", "RING", "QUEUED", "DONE", common_env.msecs ? "WAIT(ms)" : "WAIT(us)",
+		common_env.msecs ? "EXEC(ms)" : "EXEC(us)");
 	for (i = 0; i < s->n; i++) {
 		struct proc_key *k = snapshot_key(s, i);
 		struct proc_stats *ps = snapshot_value(s, i);
@@ -346,7 +336,7 @@ static void print_event_header(void)
 	if (common_env.timestamp)
 		printf("%-8s ", "TIME");
 	printf("%-11s %-7s %-12s %-12s %-16s %-7s %-16s %8s %s\n", "TIME(s)", "EVENT", "DEV",
-	       "RING", "JOB", "PID", "COMM", env.msecs ? "LAT(ms)" : "LAT(us)", "DEP");
+	       "RING", "JOB", "PID", "COMM", common_env.msecs ? "LAT(ms)" : "LAT(us)", "DEP");
 }
 
 static int handle_event(void *ctx, void *data, size_t size)
@@ -407,7 +397,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	skel->rodata->targ_pid = common_env.pid;
-	skel->rodata->targ_ms = env.msecs;
+	skel->rodata->targ_ms = common_env.msecs;
 	skel->rodata->emit_events = env.events;
 	memcpy((char *)skel->rodata->targ_ring, env.ring, sizeof(env.ring));
 	memcpy((char *)skel->rodata->targ_dev, env.dev, sizeof(env.dev));

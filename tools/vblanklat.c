@@ -30,7 +30,6 @@
 
 static struct env {
 	bool events;
-	bool msecs;
 	long crtc;
 } env = { .crtc = -1 };
 
@@ -58,7 +57,6 @@ static const char doc[] =
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per vblank and vblank event", 0 },
-	{ "milliseconds", 'm', NULL, 0, "Latencies in milliseconds (default: microseconds)", 0 },
 	{ "crtc", 'c', "CRTC", 0, "Only this CRTC (pipe index, 0..15)", 0 },
 	{},
 };
@@ -69,9 +67,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'e':
 		env.events = true;
 		break;
-	case 'm':
-		env.msecs = true;
-		break;
 	case 'c':
 		env.crtc = parse_long_arg(state, arg, "CRTC", 0, MAX_CRTCS - 1);
 		break;
@@ -79,11 +74,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
-}
-
-static const char *unit(void)
-{
-	return env.msecs ? "msecs" : "usecs";
 }
 
 /* drm.vblankoffdelay: how long the vblank interrupt stays on without users. */
@@ -204,7 +194,7 @@ static void print_files(FILE *f, struct map_snapshot *s)
 	if (!s->n)
 		return;
 	fprintf(f, "\n%-7s %-16s %7s %9s %6s %9s %9s\n", "PID", "COMM", "QUEUED", "DELIVERED",
-		"FLIPS", env.msecs ? "Q->D(ms)" : "Q->D(us)", env.msecs ? "V->D(ms)" : "V->D(us)");
+		"FLIPS", common_env.msecs ? "Q->D(ms)" : "Q->D(us)", common_env.msecs ? "V->D(ms)" : "V->D(us)");
 	for (i = 0; i < s->n; i++) {
 		__u64 file = *(__u64 *)snapshot_key(s, i);
 		struct file_stats *fs = snapshot_value(s, i);
@@ -227,12 +217,12 @@ static void print_files(FILE *f, struct map_snapshot *s)
 
 		if (fs->queue_lat.count) {
 			fprintf(f, "\n%s (pid %u) queued -> delivered:\n", fs->comm, fs->pid);
-			print_lat_hist(f, &fs->queue_lat, unit());
+			print_lat_hist(f, &fs->queue_lat, time_unit());
 		}
 		if (fs->vblank_lat.count) {
 			fprintf(f, "\n%s (pid %u) vblank -> delivered:\n", fs->pid ? fs->comm : "[kernel]",
 				fs->pid);
-			print_lat_hist(f, &fs->vblank_lat, unit());
+			print_lat_hist(f, &fs->vblank_lat, time_unit());
 		}
 	}
 }
@@ -296,8 +286,8 @@ static void print_event_header(void)
 	if (common_env.timestamp)
 		printf("%-8s ", "TIME");
 	printf("%-11s %-9s %4s %-10s %-7s %-16s %8s %8s %s\n", "TIME(s)", "EVENT", "CRTC", "SEQ",
-	       "PID", "COMM", env.msecs ? "Q->D(ms)" : "Q->D(us)",
-	       env.msecs ? "V->D(ms)" : "V->D(us)", "DETAIL");
+	       "PID", "COMM", common_env.msecs ? "Q->D(ms)" : "Q->D(us)",
+	       common_env.msecs ? "V->D(ms)" : "V->D(us)", "DETAIL");
 }
 
 static int handle_event(void *ctx, void *data, size_t size)
@@ -377,7 +367,7 @@ int main(int argc, char **argv)
 	}
 	skel->rodata->targ_pid = common_env.pid;
 	skel->rodata->targ_crtc = env.crtc;
-	skel->rodata->targ_ms = env.msecs;
+	skel->rodata->targ_ms = common_env.msecs;
 	skel->rodata->emit_events = env.events;
 	skel->rodata->idle_ns = vblank_off_delay_ns();
 
