@@ -6,7 +6,7 @@
  * plays the driver. It creates one drm_gpu_scheduler ("ring") per name in
  * rings=, each with one entity, and takes commands on /proc/schedgen:
  *
- *   submit ring=NAME jobs=N exec_us=U [deps=none|chain|ring:OTHER] [client=ID]
+ *   submit ring=NAME jobs=N [exec_us=U] [deps=none|chain|ring:OTHER] [client=ID]
  *   wait [timeout_ms=T]
  *
  * Jobs are pushed from the writer's own context, like an ioctl would, and
@@ -14,12 +14,19 @@
  * hrtimer signals. Everything else - queueing, dependencies, run, done and
  * every gpu_scheduler tracepoint - is the kernel's own scheduler code.
  * Reading /proc/schedgen prints "ring=NAME dev=DEV submitted=N completed=M".
+ * tests/kmod/README.md has the details.
+ *
+ * The drm_sched API differs between kernels: features.sh (run by Kbuild)
+ * reads the target's gpu_scheduler.h and defines SG_*; without it, the
+ * upstream version that introduced each change decides.
  */
 #include <linux/dma-fence.h>
 #include <linux/hrtimer.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/platform_device.h>
 #include <linux/proc_fs.h>
+#include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -28,15 +35,31 @@
 #include <linux/wait.h>
 #include <drm/gpu_scheduler.h>
 
+#ifndef SG_FEATURES
+/* struct drm_sched_init_args: 6.15 (and backports, e.g. Debian's 6.1.1xx). */
+#define SG_INIT_ARGS (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0))
+#define SG_INIT_ARGS_NUM_RQS SG_INIT_ARGS
+/* drm_sched_init(sched, ops, submit_wq, num_rqs, credit_limit, ...): 6.7. */
+#define SG_INIT_POS_NUM_RQS (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0))
+/* drm_sched_job_init(job, entity, credits, owner[, client_id]): 6.7, 6.17. */
+#define SG_JOB_INIT_CREDITS (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0))
+#define SG_JOB_INIT_CLIENT_ID (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0))
+/* DRM_GPU_SCHED_STAT_NO_HANG (and NOMINAL renamed RESET): 6.17. */
+#define SG_STAT_NO_HANG (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0))
+#endif
+
 #define MAX_RINGS 8
 #define MAX_JOBS_PER_SUBMIT 100000
+#define MAX_EXEC_US (10 * USEC_PER_SEC)
+#define MAX_CREDITS 1024
+#define MAX_CMD_LEN 4096
 
 static char *rings = "gfx";
 module_param(rings, charp, 0444);
-MODULE_PARM_DESC(rings, "comma-separated ring (scheduler) names");
+MODULE_PARM_DESC(rings, "comma-separated ring (scheduler) names, at most 8 (default gfx)");
 static unsigned int credits = 1;
 module_param(credits, uint, 0444);
-MODULE_PARM_DESC(credits, "jobs each ring runs at once (credit limit)");
+MODULE_PARM_DESC(credits, "jobs each ring runs at once: the hw submission/credit limit (default 1)");
 
 struct sg_ring {
 	char name[32];
@@ -47,8 +70,8 @@ struct sg_ring {
 	u64 hw_context;			/* timeline of the "hardware" fences */
 	atomic64_t hw_seqno;
 	spinlock_t fence_lock;
-	atomic_t submitted, completed;
-	struct mutex submit_lock;	/* an entity has a single producer */
+	atomic_t submitted, completed;	/* completed: freed by free_job */
+	struct mutex submit_lock;	/* arm + push in order: one producer at a time */
 	struct dma_fence *last_finished;	/* for deps=ring:THIS, under submit_lock */
 };
 
@@ -69,6 +92,8 @@ static int nr_rings;
 static struct platform_device *sg_pdev;
 static struct proc_dir_entry *sg_proc;
 static DECLARE_WAIT_QUEUE_HEAD(sg_done_wq);
+/* rmmod under way: no new submissions, and jobs not yet run execute in 0 µs. */
+static bool sg_dying;
 
 static const char *sg_fence_driver_name(struct dma_fence *f)
 {
@@ -89,6 +114,7 @@ static enum hrtimer_restart sg_hw_fence_expire(struct hrtimer *t)
 {
 	struct sg_hw_fence *hw = container_of(t, struct sg_hw_fence, timer);
 
+	/* The scheduler's done callback runs from here: the job is done now. */
 	dma_fence_signal(&hw->base);
 	dma_fence_put(&hw->base);	/* the timer's reference */
 	return HRTIMER_NORESTART;
@@ -112,14 +138,15 @@ static struct dma_fence *sg_run_job(struct drm_sched_job *sched_job)
 	hrtimer_init(&hw->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	hw->timer.function = sg_hw_fence_expire;
 #endif
-	hrtimer_start(&hw->timer, ns_to_ktime(job->exec_ns), HRTIMER_MODE_REL);
+	hrtimer_start(&hw->timer, ns_to_ktime(READ_ONCE(sg_dying) ? 0 : job->exec_ns),
+		      HRTIMER_MODE_REL);
 	return &hw->base;
 }
 
 static enum drm_gpu_sched_stat sg_timedout_job(struct drm_sched_job *sched_job)
 {
-	/* Jobs always finish; the timeout is infinite. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+	/* Never called: the timeout is infinite, and jobs always finish. */
+#if SG_STAT_NO_HANG
 	return DRM_GPU_SCHED_STAT_NO_HANG;
 #else
 	return DRM_GPU_SCHED_STAT_NOMINAL;
@@ -129,11 +156,12 @@ static enum drm_gpu_sched_stat sg_timedout_job(struct drm_sched_job *sched_job)
 static void sg_free_job(struct drm_sched_job *sched_job)
 {
 	struct sg_job *job = container_of(sched_job, struct sg_job, base);
+	struct sg_ring *ring = job->ring;
 
 	drm_sched_job_cleanup(sched_job);
-	atomic_inc(&job->ring->completed);
-	wake_up_all(&sg_done_wq);
 	kfree(job);
+	atomic_inc(&ring->completed);
+	wake_up_all(&sg_done_wq);
 }
 
 static const struct drm_sched_backend_ops sg_sched_ops = {
@@ -152,7 +180,7 @@ static struct sg_ring *sg_find_ring(const char *name)
 	return NULL;
 }
 
-/* A reference to the finished fence of the last job submitted on `ring`. */
+/* A reference to the finished fence of the last job submitted on `ring` (or NULL). */
 static struct dma_fence *sg_last_fence(struct sg_ring *ring)
 {
 	struct dma_fence *f;
@@ -165,6 +193,17 @@ static struct dma_fence *sg_last_fence(struct sg_ring *ring)
 
 enum sg_deps { DEPS_NONE, DEPS_CHAIN, DEPS_RING };
 
+static int sg_job_init(struct sg_job *job, struct sg_ring *ring, u64 client)
+{
+#if SG_JOB_INIT_CLIENT_ID
+	return drm_sched_job_init(&job->base, &ring->entity, 1, NULL, client);
+#elif SG_JOB_INIT_CREDITS
+	return drm_sched_job_init(&job->base, &ring->entity, 1, NULL);
+#else
+	return drm_sched_job_init(&job->base, &ring->entity, NULL);
+#endif
+}
+
 static int sg_submit(struct sg_ring *ring, unsigned long jobs, unsigned long exec_us,
 		     enum sg_deps deps, struct sg_ring *dep_ring, u64 client)
 {
@@ -172,7 +211,7 @@ static int sg_submit(struct sg_ring *ring, unsigned long jobs, unsigned long exe
 	unsigned long i;
 	int err = 0;
 
-	/* Taken before our own lock: two rings waiting on each other must not deadlock. */
+	/* Taken before our own lock: two rings depending on each other cannot deadlock. */
 	if (deps == DEPS_RING)
 		ring_dep = sg_last_fence(dep_ring);
 	mutex_lock(&ring->submit_lock);
@@ -184,12 +223,8 @@ static int sg_submit(struct sg_ring *ring, unsigned long jobs, unsigned long exe
 			break;
 		}
 		job->ring = ring;
-		job->exec_ns = exec_us * NSEC_PER_USEC;
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
-		err = drm_sched_job_init(&job->base, &ring->entity, 1, NULL, client);
-#else
-		err = drm_sched_job_init(&job->base, &ring->entity, NULL);
-#endif
+		job->exec_ns = (u64)exec_us * NSEC_PER_USEC;
+		err = sg_job_init(job, ring, client);
 		if (err) {
 			kfree(job);
 			break;
@@ -214,118 +249,162 @@ static int sg_submit(struct sg_ring *ring, unsigned long jobs, unsigned long exe
 		dma_fence_put(ring->last_finished);
 		ring->last_finished = dma_fence_get(prev);
 		atomic_inc(&ring->submitted);
+		/* From here the job belongs to the scheduler (and may be freed at once). */
 		drm_sched_entity_push_job(&job->base);
 	}
 	dma_fence_put(prev);
 	mutex_unlock(&ring->submit_lock);
 	dma_fence_put(ring_dep);
+	if (err)
+		pr_warn("schedgen: submit on %s stopped after %lu of %lu jobs: error %d\n",
+			ring->name, i, jobs, err);
 	return err;
 }
 
-static bool sg_all_done(void)
+/* Every ring has completed at least target[ring] jobs (all submitted ones: NULL). */
+static bool sg_done(const int *target)
 {
 	int i;
 
-	for (i = 0; i < nr_rings; i++)
-		if (atomic_read(&sg_rings[i].completed) != atomic_read(&sg_rings[i].submitted))
+	for (i = 0; i < nr_rings; i++) {
+		int want = target ? target[i] : atomic_read(&sg_rings[i].submitted);
+
+		if (atomic_read(&sg_rings[i].completed) < want)
 			return false;
+	}
 	return true;
 }
 
+/* Waits for the jobs submitted so far (not for those submitted meanwhile). */
 static int sg_wait(unsigned long timeout_ms)
 {
-	long left = wait_event_interruptible_timeout(sg_done_wq, sg_all_done(),
-						     msecs_to_jiffies(timeout_ms));
+	int target[MAX_RINGS], i;
+	long left;
 
+	for (i = 0; i < nr_rings; i++)
+		target[i] = atomic_read(&sg_rings[i].submitted);
+	left = wait_event_interruptible_timeout(sg_done_wq,
+						sg_done(target) || READ_ONCE(sg_dying),
+						msecs_to_jiffies(timeout_ms));
 	if (left < 0)
 		return left;
-	return left ? 0 : -ETIMEDOUT;
-}
-
-static int sg_parse_ulong(const char *val, unsigned long max, unsigned long *out)
-{
-	if (kstrtoul(val, 10, out) || *out > max)
-		return -EINVAL;
+	if (!sg_done(target)) {
+		if (READ_ONCE(sg_dying))
+			return -ENODEV;
+		pr_warn("schedgen: wait timed out after %lu ms\n", timeout_ms);
+		return -ETIMEDOUT;
+	}
 	return 0;
 }
 
-/* One command line: "submit key=value..." or "wait [timeout_ms=T]". */
+static int sg_parse_ulong(const char *key, const char *val, unsigned long min, unsigned long max,
+			  unsigned long *out)
+{
+	if (kstrtoul(val, 10, out) || *out < min || *out > max) {
+		pr_warn("schedgen: %s=%s: want a number %lu..%lu\n", key, val, min, max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static struct sg_ring *sg_ring_arg(const char *key, const char *name)
+{
+	struct sg_ring *ring = sg_find_ring(name);
+
+	if (!ring)
+		pr_warn("schedgen: %s: no ring '%s' (rings=%s)\n", key, name, rings);
+	return ring;
+}
+
+/* One command: "submit key=value..." or "wait [timeout_ms=T]". */
 static int sg_command(char *line)
 {
 	unsigned long jobs = 0, exec_us = 0, timeout_ms = 30000, client = 0;
 	struct sg_ring *ring = NULL, *dep_ring = NULL;
 	enum sg_deps deps = DEPS_NONE;
+	bool submit;
 	char *cmd, *tok, *val;
 
+	line = skip_spaces(line);
 	cmd = strsep(&line, " \t");
-	if (!cmd || (strcmp(cmd, "submit") && strcmp(cmd, "wait"))) {
-		pr_warn("schedgen: unknown command '%s' (submit, wait)\n", cmd ? cmd : "");
+	if (!strcmp(cmd, "submit")) {
+		submit = true;
+	} else if (!strcmp(cmd, "wait")) {
+		submit = false;
+	} else {
+		pr_warn("schedgen: unknown command '%s' (submit, wait)\n", cmd);
 		return -EINVAL;
 	}
 	while ((tok = strsep(&line, " \t"))) {
 		if (!*tok)
 			continue;
 		val = strchr(tok, '=');
-		if (!val)
-			goto bad;
+		if (!val) {
+			pr_warn("schedgen: %s: '%s' is not key=value\n", cmd, tok);
+			return -EINVAL;
+		}
 		*val++ = '\0';
-		if (!strcmp(tok, "ring")) {
-			ring = sg_find_ring(val);
+		if (submit && !strcmp(tok, "ring")) {
+			ring = sg_ring_arg("ring", val);
 			if (!ring)
-				goto bad;
-		} else if (!strcmp(tok, "jobs")) {
-			if (sg_parse_ulong(val, MAX_JOBS_PER_SUBMIT, &jobs))
-				goto bad;
-		} else if (!strcmp(tok, "exec_us")) {
-			if (sg_parse_ulong(val, 10 * USEC_PER_SEC, &exec_us))
-				goto bad;
-		} else if (!strcmp(tok, "client")) {
-			if (kstrtoul(val, 10, &client))
-				goto bad;
-		} else if (!strcmp(tok, "timeout_ms")) {
-			if (sg_parse_ulong(val, 3600 * MSEC_PER_SEC, &timeout_ms))
-				goto bad;
-		} else if (!strcmp(tok, "deps")) {
+				return -EINVAL;
+		} else if (submit && !strcmp(tok, "jobs")) {
+			if (sg_parse_ulong(tok, val, 1, MAX_JOBS_PER_SUBMIT, &jobs))
+				return -EINVAL;
+		} else if (submit && !strcmp(tok, "exec_us")) {
+			if (sg_parse_ulong(tok, val, 0, MAX_EXEC_US, &exec_us))
+				return -EINVAL;
+		} else if (submit && !strcmp(tok, "client")) {
+			if (sg_parse_ulong(tok, val, 0, ULONG_MAX, &client))
+				return -EINVAL;
+		} else if (submit && !strcmp(tok, "deps")) {
 			if (!strcmp(val, "none")) {
 				deps = DEPS_NONE;
 			} else if (!strcmp(val, "chain")) {
 				deps = DEPS_CHAIN;
-			} else if (!strncmp(val, "ring:", 5) && (dep_ring = sg_find_ring(val + 5))) {
+			} else if (!strncmp(val, "ring:", 5)) {
+				dep_ring = sg_ring_arg("deps=ring:", val + 5);
+				if (!dep_ring)
+					return -EINVAL;
 				deps = DEPS_RING;
 			} else {
-				goto bad;
+				pr_warn("schedgen: deps=%s: want none, chain or ring:NAME\n", val);
+				return -EINVAL;
 			}
+		} else if (!submit && !strcmp(tok, "timeout_ms")) {
+			if (sg_parse_ulong(tok, val, 0, 3600 * MSEC_PER_SEC, &timeout_ms))
+				return -EINVAL;
 		} else {
-			goto bad;
+			pr_warn("schedgen: %s: unknown argument '%s'\n", cmd, tok);
+			return -EINVAL;
 		}
 	}
-	if (!strcmp(cmd, "wait"))
+	if (READ_ONCE(sg_dying))
+		return -ENODEV;
+	if (!submit)
 		return sg_wait(timeout_ms);
 	if (!ring || !jobs) {
 		pr_warn("schedgen: submit needs ring=NAME and jobs=N (1..%d)\n", MAX_JOBS_PER_SUBMIT);
 		return -EINVAL;
 	}
 	return sg_submit(ring, jobs, exec_us, deps, dep_ring, client);
-bad:
-	pr_warn("schedgen: bad argument '%s%s%s'\n", tok, val ? "=" : "", val ? val : "");
-	return -EINVAL;
 }
 
+/* A write is one command, or several on separate lines (run in order; the first error stops). */
 static ssize_t sg_proc_write(struct file *file, const char __user *ubuf, size_t len,
 			     loff_t *ppos)
 {
-	char *buf, *nl;
-	int err;
+	char *buf, *cursor, *line;
+	int err = 0;
 
-	if (len > 256)
+	if (len > MAX_CMD_LEN)
 		return -EINVAL;
 	buf = memdup_user_nul(ubuf, len);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	nl = strchr(buf, '\n');
-	if (nl)
-		*nl = '\0';
-	err = sg_command(buf);
+	for (cursor = buf; !err && (line = strsep(&cursor, "\n"));)
+		if (*skip_spaces(line))
+			err = sg_command(line);
 	kfree(buf);
 	return err ? err : len;
 }
@@ -354,36 +433,52 @@ static const struct proc_ops sg_proc_ops = {
 	.proc_write = sg_proc_write,
 };
 
-static int sg_ring_init(struct sg_ring *ring)
+static int sg_sched_init(struct sg_ring *ring)
 {
-	/*
-	 * Debian's 6.1 has the struct-argument drm_sched_init() of >= 6.14
-	 * (backported with the credit limit); upstream 6.1 does not.
-	 */
-	struct drm_sched_init_args args = {
+#if SG_INIT_ARGS
+	const struct drm_sched_init_args args = {
 		.ops = &sg_sched_ops,
+#if SG_INIT_ARGS_NUM_RQS
+		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
+#endif
 		.credit_limit = credits,
 		.timeout = MAX_SCHEDULE_TIMEOUT,
 		.name = ring->name,
 		.dev = &sg_pdev->dev,
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
-		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
-#endif
 	};
+
+	return drm_sched_init(&ring->sched, &args);
+#elif SG_INIT_POS_NUM_RQS
+	/* sched, ops, submit_wq, num_rqs, credit_limit, hang_limit, timeout, timeout_wq, score, name, dev */
+	return drm_sched_init(&ring->sched, &sg_sched_ops, NULL, DRM_SCHED_PRIORITY_COUNT, credits,
+			      0, MAX_SCHEDULE_TIMEOUT, NULL, NULL, ring->name, &sg_pdev->dev);
+#else
+	/* sched, ops, hw_submission, hang_limit, timeout, timeout_wq, score, name, dev */
+	return drm_sched_init(&ring->sched, &sg_sched_ops, credits, 0, MAX_SCHEDULE_TIMEOUT, NULL,
+			      NULL, ring->name, &sg_pdev->dev);
+#endif
+}
+
+static int sg_ring_init(struct sg_ring *ring)
+{
 	int err;
 
 	spin_lock_init(&ring->fence_lock);
 	mutex_init(&ring->submit_lock);
 	ring->hw_context = dma_fence_context_alloc(1);
-	err = drm_sched_init(&ring->sched, &args);
-	if (err)
+	err = sg_sched_init(ring);
+	if (err) {
+		pr_err("schedgen: drm_sched_init(%s): error %d\n", ring->name, err);
 		return err;
+	}
 	ring->sched_ready = true;
 	ring->sched_list[0] = &ring->sched;
 	err = drm_sched_entity_init(&ring->entity, DRM_SCHED_PRIORITY_NORMAL, ring->sched_list, 1,
 				    NULL);
-	if (err)
+	if (err) {
+		pr_err("schedgen: drm_sched_entity_init(%s): error %d\n", ring->name, err);
 		return err;
+	}
 	ring->entity_ready = true;
 	return 0;
 }
@@ -392,10 +487,18 @@ static void sg_cleanup(void)
 {
 	int i;
 
+	/* Jobs not yet run execute in 0 µs; a blocked "wait" returns. */
+	WRITE_ONCE(sg_dying, true);
+	wake_up_all(&sg_done_wq);
+	/* Waits for writers in progress: a submit finishes pushing its jobs. */
 	if (sg_proc)
 		proc_remove(sg_proc);
-	/* Let jobs in flight finish: their fences signal within exec_us. */
-	wait_event_timeout(sg_done_wq, sg_all_done(), 60 * HZ);
+	/* Jobs in flight finish within their exec time (at most MAX_EXEC_US). */
+	while (!wait_event_timeout(sg_done_wq, sg_done(NULL), 10 * HZ))
+		for (i = 0; i < nr_rings; i++)
+			pr_info("schedgen: unloading: ring %s waits for %d jobs\n", sg_rings[i].name,
+				atomic_read(&sg_rings[i].submitted) -
+				atomic_read(&sg_rings[i].completed));
 	for (i = 0; i < nr_rings; i++) {
 		struct sg_ring *ring = &sg_rings[i];
 
@@ -404,7 +507,14 @@ static void sg_cleanup(void)
 		if (ring->sched_ready)
 			drm_sched_fini(&ring->sched);
 		dma_fence_put(ring->last_finished);
+		ring->last_finished = NULL;
 	}
+	/*
+	 * A timer callback may still be returning from dma_fence_signal() and
+	 * dma_fence_put() (our code) after its job was freed: hrtimer callbacks
+	 * run with interrupts off, so a grace period waits for them.
+	 */
+	synchronize_rcu();
 	if (sg_pdev)
 		platform_device_unregister(sg_pdev);
 }
@@ -414,6 +524,10 @@ static int __init sg_init(void)
 	char *names, *cursor, *name;
 	int err = 0;
 
+	if (credits < 1 || credits > MAX_CREDITS) {
+		pr_err("schedgen: credits=%u: want 1..%d\n", credits, MAX_CREDITS);
+		return -EINVAL;
+	}
 	/* A real device: >= 6.17 trace events record dev_name(sched->dev). */
 	sg_pdev = platform_device_register_simple("schedgen", -1, NULL, 0);
 	if (IS_ERR(sg_pdev)) {
@@ -426,13 +540,13 @@ static int __init sg_init(void)
 		err = -ENOMEM;
 		goto fail;
 	}
-	for (cursor = names; (name = strsep(&cursor, ",")) && !err;) {
+	for (cursor = names; !err && (name = strsep(&cursor, ","));) {
 		if (!*name)
 			continue;
 		if (nr_rings == MAX_RINGS || strlen(name) >= sizeof(sg_rings[0].name) ||
-		    sg_find_ring(name)) {
-			pr_err("schedgen: bad ring list '%s' (at most %d distinct names)\n", rings,
-			       MAX_RINGS);
+		    sg_find_ring(name) || strpbrk(name, " \t\n=")) {
+			pr_err("schedgen: bad ring list '%s' (at most %d distinct names of at most %zu characters)\n",
+			       rings, MAX_RINGS, sizeof(sg_rings[0].name) - 1);
 			err = -EINVAL;
 			break;
 		}
@@ -440,6 +554,10 @@ static int __init sg_init(void)
 		err = sg_ring_init(&sg_rings[nr_rings++]);
 	}
 	kfree(names);
+	if (!err && !nr_rings) {
+		pr_err("schedgen: rings= names no ring\n");
+		err = -EINVAL;
+	}
 	if (err)
 		goto fail;
 	sg_proc = proc_create("schedgen", 0600, NULL, &sg_proc_ops);
