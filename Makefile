@@ -38,7 +38,7 @@ COMMON_SRCS := $(wildcard $(COMMON)/*.c)
 COMMON_OBJS := $(patsubst $(COMMON)/%.c,$(OUTPUT)/common/%.o,$(COMMON_SRCS))
 COMMON_HDRS := $(wildcard $(COMMON)/*.h)
 
-.PHONY: all static clean install test unit-test unit-tests test-progs vm-test demo bench
+.PHONY: all static clean install deps test unit-test unit-tests test-progs vm-test demo bench bench-progs
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -147,22 +147,46 @@ install: all
 	install -m 0755 $(addprefix $(BIN)/,$(TOOLS)) $(DESTDIR)$(PREFIX)/sbin/
 	install -m 0644 $(addprefix man/man8/,$(addsuffix .8,$(TOOLS))) $(DESTDIR)$(PREFIX)/share/man/man8/
 
-test: all unit-tests test-progs
+# The README's two commands work on a machine that has nothing but git and
+# make: each installs the Debian packages the build needs first (quick when
+# they are there), then builds, then fetches what the VMs need.
+deps:
+	tests/install-deps
+
+test: deps
+	$(MAKE) all unit-tests test-progs
 	tests/run
 
 unit-test: unit-tests
 	tests/run --unit
 
-vm-test: all test-progs unit-tests test-progs
+vm-test: all unit-tests test-progs
 	tests/run --vm
 
-bench: all
+# make bench: the measuring wrapper (tests/bench/measure.c), the loader of
+# empty programs on the tools' hooks (the limit) and those programs.
+BENCH := $(OUTPUT)/bench
+BENCH_PROGS := $(BENCH)/measure $(BENCH)/empty $(BENCH)/empty_drmsched.bpf.o $(BENCH)/empty_cuda.bpf.o
+
+$(BENCH):
+	@mkdir -p $@
+
+$(BENCH)/%.bpf.o: tests/bench/%.bpf.c | $(BENCH)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BENCH)/%: tests/bench/%.c | $(BENCH)
+	$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
+
+bench-progs: $(BENCH_PROGS)
+
+bench: deps
+	$(MAKE) all test-progs unit-tests bench-progs
 	tests/bench/run
 
 # Debian's newest kernel (sid) by default; DEMO_KERNEL=6.1 for bookworm's.
 DEMO_KERNEL ?= sid
-demo: all test-progs
-	tests/install-deps
+demo: deps
+	$(MAKE) all test-progs
 	tests/vm/setup
 	tests/vm/run --kernel $(DEMO_KERNEL) -- bash tests/demo/drmsched.sh
 

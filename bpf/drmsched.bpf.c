@@ -6,11 +6,22 @@
  * (tp_btf): their prototypes are the same on every kernel from 5.x to 7.x,
  * only the event names changed in 6.17, so one set of handlers serves both
  * ABIs and reads what it needs from the job itself with CO-RE.  A job is
- * keyed by its struct drm_sched_fence, the one object every event of a job
- * leads to (the done event gets nothing else).
+ * named by its finished fence, context:seqno: every event of a job leads to
+ * its struct drm_sched_fence (the done event gets nothing else).
+ *
+ * The handlers run in the submitting process and in the scheduler's
+ * completion path, thousands of times a second, so the per-job path avoids
+ * hash maps: a job's state lives in a slot of an array found by hashing its
+ * fence, counters live in global arrays indexed by small ring and process
+ * numbers, and the last submitter each CPU saw (ring, process, DRM client,
+ * fence context) is cached, so naming a ring or a process happens once per
+ * change of submitter, not once per job.  Fields are read by direct BTF
+ * loads, not probe-read helpers.
  */
 #include "drm_types.bpf.h"
 #include "hist.bpf.h"
+
+#define EVENTS_RINGBUF_BYTES 4096	/* the frontend sizes it for -e */
 #include "events.bpf.h"
 #include "drmsched.h"
 
@@ -20,58 +31,96 @@ const volatile bool emit_events = false;
 const volatile char targ_ring[RING_NAME_LEN] = {};
 const volatile char targ_dev[DEV_NAME_LEN] = {};
 
-/* Jobs the jobs map had no room for: their latencies are not measured. */
-__u64 dropped_jobs = 0;
+/* The tables the frontend reads through the skeleton's mapping of .bss. */
+struct ring_info ring_infos[MAX_RINGS];
+struct ring_stats ring_stats[STATS_GENS][MAX_RINGS];
+struct proc_info proc_infos[MAX_PROCS];
+struct proc_stats proc_stats[STATS_GENS][MAX_PROCS];
+__u32 nr_rings = 0;		/* slots of ring_infos[] handed out (may exceed MAX_RINGS) */
+__u32 nr_procs = 0;
+__u32 stats_gen = 0;		/* flipped by the frontend at each summary */
+
+/* What did not fit, reported by the frontend. */
+__u64 dropped_jobs = 0;		/* no free job slot: not timed */
+__u64 dropped_rings = 0;	/* events of rings beyond MAX_RINGS */
+__u64 dropped_procs = 0;	/* jobs of processes beyond MAX_PROCS, not counted per process */
+__u64 dropped_deps = 0;		/* dependencies beyond MAX_DEPS rows */
+
+/* A job in flight, named by its finished fence, context:seqno (unique, never reused). */
+struct job_slot {
+	__u64 context;		/* 0: the slot is free (fence contexts start at 1) */
+	__u64 seqno;
+	__u64 queued_ns;
+	__u64 run_ns;
+	__u32 pid;
+	__u32 proc;
+	__u32 ring;
+	__u32 pad;
+};
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, MAX_JOBS);
-	__type(key, __u64);
-	__type(value, struct job_info);
+	__type(key, __u32);
+	__type(value, struct job_slot);
 } jobs SEC(".maps");
 
+/* struct drm_gpu_scheduler address -> ring_infos[] index. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, MAX_RINGS);
 	__type(key, __u64);
-	__type(value, struct ring_info);
-} rings SEC(".maps");
+	__type(value, __u32);
+} ring_ids SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_RINGS);
-	__type(key, __u64);
-	__type(value, struct ring_stats);
-} ring_stats SEC(".maps");
+struct proc_key {
+	__u64 client_id;
+	__u32 pid;
+	__u32 ring;
+};
 
+/* (pid, ring, client) -> proc_infos[] index. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, MAX_PROCS);
 	__type(key, struct proc_key);
-	__type(value, struct proc_stats);
-} procs SEC(".maps");
+	__type(value, __u32);
+} proc_ids SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_DEPS);
+	__uint(max_entries, MAX_DEPS * STATS_GENS);
 	__type(key, struct dep_key);
 	__type(value, struct dep_stats);
 } deps SEC(".maps");
 
+/* Fence context -> ring index: whose fences a context numbers, to name what others wait on. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, MAX_CONTEXTS);
 	__type(key, __u64);
-	__type(value, __u64);
+	__type(value, __u32);
 } context_ring SEC(".maps");
 
-/* Scratch for building a ring_info / ring_stats larger than the BPF stack allows. */
+/* The last submitter each CPU saw: a process pushes its jobs in bursts. */
+struct submitter {
+	__u64 sched;
+	__u64 context;		/* its entity's fence context */
+	__u64 client_id;
+	__u32 pid;
+	__u32 ring;
+	__u32 proc;
+	__u8 excluded;
+	__u8 valid;
+	__u8 pad[2];
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct ring_stats);
-} stats_init SEC(".maps");
+	__type(value, struct submitter);
+} last_submitter SEC(".maps");
 
 static __always_inline bool str_eq(const volatile char *want, const char *have, int len)
 {
@@ -86,46 +135,143 @@ static __always_inline bool str_eq(const volatile char *want, const char *have, 
 	return true;
 }
 
-/* The ring of `sched`, named and judged against the filters on first sight. */
-static __always_inline struct ring_info *ring_of(struct drm_gpu_scheduler *sched)
+/* The index of the ring of `sched`, named and judged against -r/-d on first sight; MAX_RINGS if full. */
+static __always_inline __u32 ring_index(struct drm_gpu_scheduler *sched)
 {
 	__u64 key = (__u64)sched;
-	struct ring_info *ri, init = {};
+	struct ring_info *ri;
 	struct device *dev = NULL;
+	__u32 *found, idx;
 
-	ri = bpf_map_lookup_elem(&rings, &key);
-	if (ri)
-		return ri;
-
-	bpf_probe_read_kernel_str(init.name, sizeof(init.name), BPF_CORE_READ(sched, name));
+	found = bpf_map_lookup_elem(&ring_ids, &key);
+	if (found)
+		return *found;
+	idx = __sync_fetch_and_add(&nr_rings, 1);
+	if (idx >= MAX_RINGS) {
+		__sync_fetch_and_add(&dropped_rings, 1);
+		return MAX_RINGS;
+	}
+	ri = &ring_infos[idx];
+	ri->sched = key;
+	bpf_probe_read_kernel_str(ri->name, sizeof(ri->name), BPF_CORE_READ(sched, name));
 	if (bpf_core_field_exists(sched->dev))
 		dev = BPF_CORE_READ(sched, dev);
 	if (dev)
-		bpf_probe_read_kernel_str(init.dev, sizeof(init.dev), core_dev_name(dev));
-	if (targ_ring[0] && !str_eq(targ_ring, init.name, RING_NAME_LEN))
-		init.excluded = 1;
-	if (targ_dev[0] && !str_eq(targ_dev, init.dev, DEV_NAME_LEN))
-		init.excluded = 1;
-	bpf_map_update_elem(&rings, &key, &init, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&rings, &key);
+		bpf_probe_read_kernel_str(ri->dev, sizeof(ri->dev), core_dev_name(dev));
+	if (targ_ring[0] && !str_eq(targ_ring, ri->name, RING_NAME_LEN))
+		ri->excluded = 1;
+	if (targ_dev[0] && !str_eq(targ_dev, ri->dev, DEV_NAME_LEN))
+		ri->excluded = 1;
+	if (bpf_map_update_elem(&ring_ids, &key, &idx, BPF_NOEXIST)) {
+		/* Another CPU named it first: use its slot (ours stays empty). */
+		found = bpf_map_lookup_elem(&ring_ids, &key);
+		return found ? *found : MAX_RINGS;
+	}
+	return idx;
 }
 
-static __always_inline struct ring_stats *stats_of(__u64 sched)
+/* The index of the row of (pid, ring, client); NO_PROC if the table is full. */
+static __always_inline __u32 proc_index(__u32 pid, __u32 ring, __u64 client_id)
 {
-	struct ring_stats *st;
+	struct proc_key key = { .client_id = client_id, .pid = pid, .ring = ring };
+	struct proc_info *pi;
+	__u32 *found, idx;
+
+	found = bpf_map_lookup_elem(&proc_ids, &key);
+	if (found)
+		return *found;
+	idx = __sync_fetch_and_add(&nr_procs, 1);
+	if (idx >= MAX_PROCS)
+		return NO_PROC;
+	pi = &proc_infos[idx];
+	pi->client_id = client_id;
+	pi->pid = pid;
+	pi->ring = ring;
+	bpf_get_current_comm(pi->comm, sizeof(pi->comm));
+	if (bpf_map_update_elem(&proc_ids, &key, &idx, BPF_NOEXIST)) {
+		found = bpf_map_lookup_elem(&proc_ids, &key);
+		return found ? *found : NO_PROC;
+	}
+	return idx;
+}
+
+/* Who is pushing this job: from this CPU's cache, else named and cached. */
+static __always_inline struct submitter *submitter_of(struct drm_gpu_scheduler *sched, __u32 pid,
+						      __u64 client_id, __u64 context)
+{
+	struct submitter *s;
 	__u32 zero = 0;
 
-	st = bpf_map_lookup_elem(&ring_stats, &sched);
-	if (st)
-		return st;
-	st = bpf_map_lookup_elem(&stats_init, &zero);
-	if (!st)
+	s = bpf_map_lookup_elem(&last_submitter, &zero);
+	if (!s)
 		return NULL;
-	__builtin_memset(st, 0, sizeof(*st));
-	st->wait.min = ~0ULL;
-	st->exec.min = ~0ULL;
-	bpf_map_update_elem(&ring_stats, &sched, st, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&ring_stats, &sched);
+	if (s->valid && s->sched == (__u64)sched && s->pid == pid && s->client_id == client_id &&
+	    s->context == context)
+		return s;
+
+	s->valid = 0;
+	s->ring = ring_index(sched);
+	if (s->ring >= MAX_RINGS)
+		return NULL;
+	s->excluded = ring_infos[s->ring & (MAX_RINGS - 1)].excluded;
+	s->proc = s->excluded ? NO_PROC : proc_index(pid, s->ring, client_id);
+	bpf_map_update_elem(&context_ring, &context, &s->ring, BPF_ANY);
+	s->sched = (__u64)sched;
+	s->pid = pid;
+	s->client_id = client_id;
+	s->context = context;
+	s->valid = 1;
+	return s;
+}
+
+/* Multiplicative hashing: jobs of one context (consecutive seqnos) and of many spread out. */
+static __always_inline __u32 job_hash(__u64 context, __u64 seqno)
+{
+	return ((context * 0xff51afd7ed558ccdULL) ^ seqno) * 0x9E3779B97F4A7C15ULL >>
+	       (64 - JOB_SLOT_BITS);
+}
+
+static __always_inline struct job_slot *job_lookup(struct drm_sched_fence *s_fence)
+{
+	__u64 context = s_fence->finished.context, seqno = s_fence->finished.seqno;
+	__u32 h = job_hash(context, seqno), i, idx;
+	struct job_slot *slot;
+
+	/* Every probe is checked: freed slots leave no marker to stop at. */
+	for (i = 0; i < JOB_PROBES; i++) {
+		idx = (h + i) & (MAX_JOBS - 1);
+		slot = bpf_map_lookup_elem(&jobs, &idx);
+		if (slot && slot->context == context && slot->seqno == seqno)
+			return slot;
+	}
+	return NULL;
+}
+
+static __always_inline struct job_slot *job_claim(__u64 context, __u64 seqno)
+{
+	__u32 h = job_hash(context, seqno), i, idx;
+	struct job_slot *slot;
+
+	if (!context)
+		return NULL;
+	for (i = 0; i < JOB_PROBES; i++) {
+		idx = (h + i) & (MAX_JOBS - 1);
+		slot = bpf_map_lookup_elem(&jobs, &idx);
+		if (!slot)
+			break;
+		if (!slot->context && __sync_val_compare_and_swap(&slot->context, 0, context) == 0) {
+			slot->seqno = seqno;
+			return slot;
+		}
+	}
+	return NULL;
+}
+
+/* After the job's last event: free its slot (the seqno first, so it can match nothing). */
+static __always_inline void job_release(struct job_slot *slot)
+{
+	slot->seqno = 0;
+	slot->context = 0;
 }
 
 static __always_inline __u64 to_units(__u64 ns)
@@ -133,7 +279,7 @@ static __always_inline __u64 to_units(__u64 ns)
 	return targ_ms ? ns / 1000000 : ns / 1000;
 }
 
-static __always_inline void emit(__u32 type, struct job_info *job, struct drm_sched_fence *s_fence,
+static __always_inline void emit(__u8 type, struct job_slot *job, struct drm_sched_fence *s_fence,
 				 struct dma_fence *dep, __u64 latency, __u64 now)
 {
 	struct drmsched_event *e;
@@ -145,164 +291,135 @@ static __always_inline void emit(__u32 type, struct job_info *job, struct drm_sc
 		return;
 	e->ts_ns = now;
 	e->type = type;
-	e->sched = job->sched;
-	e->context = BPF_CORE_READ(s_fence, finished.context);
-	e->seqno = BPF_CORE_READ(s_fence, finished.seqno);
-	e->dep_context = dep ? BPF_CORE_READ(dep, context) : 0;
-	e->dep_seqno = dep ? BPF_CORE_READ(dep, seqno) : 0;
-	e->latency = latency;
-	e->client_id = job->client_id;
+	e->ring = job->ring;
+	e->proc = job->proc;
 	e->pid = job->pid;
-	__builtin_memcpy(e->comm, job->comm, sizeof(e->comm));
+	e->context = s_fence->finished.context;
+	e->seqno = s_fence->finished.seqno;
+	e->dep_context = dep ? dep->context : 0;
+	e->dep_seqno = dep ? dep->seqno : 0;
+	e->latency = latency;
 	event_submit(e);
+}
+
+/* A run or done of a job queued before tracing began (only an unfiltered session can tell). */
+static __always_inline void count_untracked(struct drm_gpu_scheduler *sched)
+{
+	__u32 ring;
+
+	if (targ_pid || !sched)
+		return;
+	ring = ring_index(sched);
+	if (ring < MAX_RINGS && !ring_infos[ring].excluded)
+		__sync_fetch_and_add(&ring_stats[stats_gen & 1][ring].untracked, 1);
 }
 
 static __always_inline int on_queue(struct drm_sched_job *sched_job)
 {
 	struct drm_gpu_scheduler *sched;
 	struct drm_sched_fence *s_fence;
-	struct job_info job = {};
-	struct proc_key pk = {};
-	struct proc_stats *ps, ps_init = {};
-	struct ring_stats *st;
-	struct ring_info *ri;
-	__u64 key, context;
+	struct job_slot *job;
+	struct submitter *s;
+	__u64 client_id = 0, context, now;
+	__u32 pid, g;
 
 	/* Kernels >= 6.12 type tracepoint arguments as maybe-NULL: test first. */
 	if (!sched_job)
 		return 0;
-	sched = BPF_CORE_READ(sched_job, sched);
-	s_fence = BPF_CORE_READ(sched_job, s_fence);
-	key = (__u64)s_fence;
-	job.sched = (__u64)sched;
-	job.queued_ns = bpf_ktime_get_ns();
-	job.pid = bpf_get_current_pid_tgid() >> 32;
-	if (targ_pid && job.pid != targ_pid)
+	pid = bpf_get_current_pid_tgid() >> 32;
+	if (targ_pid && pid != targ_pid)
 		return 0;
-	ri = ring_of(sched);
-	if (!ri || ri->excluded)
+	sched = sched_job->sched;
+	s_fence = sched_job->s_fence;
+	if (!s_fence)
 		return 0;
 	if (bpf_core_field_exists(s_fence->drm_client_id))
-		job.client_id = BPF_CORE_READ(s_fence, drm_client_id);
-	bpf_get_current_comm(job.comm, sizeof(job.comm));
-	if (bpf_map_update_elem(&jobs, &key, &job, BPF_ANY))
+		client_id = s_fence->drm_client_id;
+	context = s_fence->finished.context;
+	s = submitter_of(sched, pid, client_id, context);
+	if (!s || s->excluded)
+		return 0;
+
+	now = bpf_ktime_get_ns();
+	job = job_claim(context, s_fence->finished.seqno);
+	if (!job) {
 		__sync_fetch_and_add(&dropped_jobs, 1);
-
-	st = stats_of(job.sched);
-	if (st)
-		__sync_fetch_and_add(&st->queued, 1);
-
-	pk.sched = job.sched;
-	pk.client_id = job.client_id;
-	pk.pid = job.pid;
-	ps = bpf_map_lookup_elem(&procs, &pk);
-	if (!ps) {
-		__builtin_memcpy(ps_init.comm, job.comm, sizeof(ps_init.comm));
-		bpf_map_update_elem(&procs, &pk, &ps_init, BPF_NOEXIST);
-		ps = bpf_map_lookup_elem(&procs, &pk);
+		return 0;
 	}
-	if (ps)
-		__sync_fetch_and_add(&ps->queued, 1);
+	job->queued_ns = now;
+	job->run_ns = 0;
+	job->pid = pid;
+	job->ring = s->ring;
+	job->proc = s->proc;
 
-	/* Remember whose fences this context numbers, to name what others wait on. */
-	context = BPF_CORE_READ(s_fence, finished.context);
-	bpf_map_update_elem(&context_ring, &context, &job.sched, BPF_ANY);
-
-	emit(EV_QUEUE, &job, s_fence, NULL, 0, job.queued_ns);
+	g = stats_gen & 1;
+	__sync_fetch_and_add(&ring_stats[g][s->ring & (MAX_RINGS - 1)].queued, 1);
+	if (s->proc < MAX_PROCS)
+		__sync_fetch_and_add(&proc_stats[g][s->proc].queued, 1);
+	else
+		__sync_fetch_and_add(&dropped_procs, 1);
+	emit(EV_QUEUE, job, s_fence, NULL, 0, now);
 	return 0;
-}
-
-/* A job we saw queued; counts the ones we did not (started before us). */
-static __always_inline struct job_info *tracked_job(struct drm_sched_fence *s_fence,
-						    struct drm_gpu_scheduler *sched)
-{
-	__u64 key = (__u64)s_fence;
-	struct job_info *job;
-	struct ring_info *ri;
-	struct ring_stats *st;
-
-	job = bpf_map_lookup_elem(&jobs, &key);
-	if (job || targ_pid || !sched)
-		return job;
-	/* Only an unfiltered session can tell "untracked" from "not ours". */
-	ri = ring_of(sched);
-	if (ri && !ri->excluded) {
-		st = stats_of((__u64)sched);
-		if (st)
-			__sync_fetch_and_add(&st->untracked, 1);
-	}
-	return NULL;
 }
 
 static __always_inline int on_run(struct drm_sched_job *sched_job)
 {
 	struct drm_sched_fence *s_fence;
-	struct proc_stats *ps;
-	struct job_info *job;
 	struct ring_stats *st;
-	struct proc_key pk;
+	struct job_slot *job;
 	__u64 now, wait;
+	__u32 g;
 
 	if (!sched_job)
 		return 0;
-	s_fence = BPF_CORE_READ(sched_job, s_fence);
-	job = tracked_job(s_fence, BPF_CORE_READ(sched_job, sched));
-	if (!job)
+	s_fence = sched_job->s_fence;
+	job = job_lookup(s_fence);
+	if (!job) {
+		count_untracked(sched_job->sched);
 		return 0;
+	}
 	now = bpf_ktime_get_ns();
 	job->run_ns = now;
 	wait = to_units(now - job->queued_ns);
-	st = stats_of(job->sched);
-	if (st) {
-		__sync_fetch_and_add(&st->run, 1);
-		lat_hist_add(&st->wait, wait);
-	}
-	pk.sched = job->sched;
-	pk.client_id = job->client_id;
-	pk.pid = job->pid;
-	pk.pad = 0;
-	ps = bpf_map_lookup_elem(&procs, &pk);
-	if (ps)
-		__sync_fetch_and_add(&ps->wait_sum, wait);
+	g = stats_gen & 1;
+	st = &ring_stats[g][job->ring & (MAX_RINGS - 1)];
+	__sync_fetch_and_add(&st->run, 1);
+	lat_hist_add(&st->wait, wait);
+	if (job->proc < MAX_PROCS)
+		__sync_fetch_and_add(&proc_stats[g][job->proc].wait_sum, wait);
 	emit(EV_RUN, job, s_fence, NULL, wait, now);
 	return 0;
 }
 
 static __always_inline int on_done(struct drm_sched_fence *s_fence)
 {
-	__u64 key = (__u64)s_fence, now, exec;
-	struct job_info *job;
 	struct ring_stats *st;
-	struct proc_key pk;
 	struct proc_stats *ps;
+	struct job_slot *job;
+	__u64 now, exec;
+	__u32 g;
 
 	if (!s_fence)
 		return 0;
-	job = bpf_map_lookup_elem(&jobs, &key);
+	job = job_lookup(s_fence);
 	if (!job) {
-		if (!targ_pid)
-			tracked_job(s_fence, BPF_CORE_READ(s_fence, sched));
+		count_untracked(s_fence->sched);
 		return 0;
 	}
 	now = bpf_ktime_get_ns();
 	/* A job that never ran (killed with its entity) signals no done event. */
 	exec = job->run_ns ? to_units(now - job->run_ns) : 0;
-	st = stats_of(job->sched);
-	if (st) {
-		__sync_fetch_and_add(&st->done, 1);
-		lat_hist_add(&st->exec, exec);
-	}
-	pk.sched = job->sched;
-	pk.client_id = job->client_id;
-	pk.pid = job->pid;
-	pk.pad = 0;
-	ps = bpf_map_lookup_elem(&procs, &pk);
-	if (ps) {
+	g = stats_gen & 1;
+	st = &ring_stats[g][job->ring & (MAX_RINGS - 1)];
+	__sync_fetch_and_add(&st->done, 1);
+	lat_hist_add(&st->exec, exec);
+	if (job->proc < MAX_PROCS) {
+		ps = &proc_stats[g][job->proc];
 		__sync_fetch_and_add(&ps->done, 1);
 		__sync_fetch_and_add(&ps->exec_sum, exec);
 	}
 	emit(EV_DONE, job, s_fence, NULL, exec, now);
-	bpf_map_delete_elem(&jobs, &key);
+	job_release(job);
 	return 0;
 }
 
@@ -312,23 +429,21 @@ static __always_inline int on_dependency(struct drm_sched_job *sched_job, struct
 	struct dep_stats *ds, ds_init = {};
 	struct drm_sched_fence *s_fence;
 	struct dep_key dk = {};
-	struct job_info *job;
+	struct job_slot *job;
 	struct ring_stats *st;
-	__u64 key;
 
 	if (!sched_job || !fence)
 		return 0;
-	s_fence = BPF_CORE_READ(sched_job, s_fence);
-	key = (__u64)s_fence;
-	job = bpf_map_lookup_elem(&jobs, &key);
+	s_fence = sched_job->s_fence;
+	job = job_lookup(s_fence);
 	if (!job)
 		return 0;
-	st = stats_of(job->sched);
-	if (st)
-		__sync_fetch_and_add(blocked ? &st->blocked : &st->deps, 1);
+	dk.ring = job->ring & (MAX_RINGS - 1);
+	dk.gen = stats_gen & 1;
+	dk.context = fence->context;
+	st = &ring_stats[dk.gen][dk.ring];
+	__sync_fetch_and_add(blocked ? &st->blocked : &st->deps, 1);
 
-	dk.sched = job->sched;
-	dk.context = BPF_CORE_READ(fence, context);
 	ds = bpf_map_lookup_elem(&deps, &dk);
 	if (!ds) {
 		bpf_map_update_elem(&deps, &dk, &ds_init, BPF_NOEXIST);
@@ -336,7 +451,9 @@ static __always_inline int on_dependency(struct drm_sched_job *sched_job, struct
 	}
 	if (ds) {
 		__sync_fetch_and_add(blocked ? &ds->blocked : &ds->deps, 1);
-		ds->last_seqno = BPF_CORE_READ(fence, seqno);
+		ds->last_seqno = fence->seqno;
+	} else {
+		__sync_fetch_and_add(&dropped_deps, 1);
 	}
 	emit(blocked ? EV_BLOCKED : EV_DEP, job, s_fence, fence, 0, bpf_ktime_get_ns());
 	return 0;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* drmsched: records and map layouts shared by drmsched.bpf.c and drmsched.c */
+/* drmsched: records and table layouts shared by drmsched.bpf.c and drmsched.c */
 #ifndef DRMSCHED_H
 #define DRMSCHED_H
 
@@ -9,11 +9,14 @@
 #define DEV_NAME_LEN	32
 #define COMM_LEN	16
 
-#define MAX_JOBS	16384	/* jobs queued or running at once */
-#define MAX_RINGS	256
-#define MAX_PROCS	1024	/* (pid, ring, client) rows per interval */
-#define MAX_DEPS	1024	/* (ring, blocking fence context) rows per interval */
+#define JOB_SLOT_BITS	16
+#define MAX_JOBS	(1 << JOB_SLOT_BITS)	/* job slots: jobs queued or running at once */
+#define JOB_PROBES	16	/* slots tried per job (open addressing) */
+#define MAX_RINGS	256	/* schedulers, for the whole session */
+#define MAX_PROCS	4096	/* (pid, ring, client) rows, for the whole session */
+#define MAX_DEPS	1024	/* (ring, fence context) rows per interval */
 #define MAX_CONTEXTS	1024	/* fence context -> ring, to name what a job waited on */
+#define NO_PROC		0xffffffffu	/* the process table was full */
 
 enum drmsched_event_type {
 	EV_QUEUE,	/* pushed to its entity by the submitting process */
@@ -23,11 +26,13 @@ enum drmsched_event_type {
 	EV_BLOCKED,	/* >= 6.17: the scheduler found that dependency unsignalled */
 };
 
-/* Per scheduler (ring): kept for the whole session. */
+/* A scheduler (ring), by its index; named on first sight, kept for the session. */
 struct ring_info {
 	char name[RING_NAME_LEN];
 	char dev[DEV_NAME_LEN];
+	__u64 sched;		/* struct drm_gpu_scheduler address */
 	__u8 excluded;		/* filtered out by -r / -d */
+	__u8 pad[7];
 };
 
 /* Per ring, per interval. */
@@ -42,33 +47,32 @@ struct ring_stats {
 	struct lat_hist exec;	/* run -> done */
 };
 
-/* A job in flight, keyed by its struct drm_sched_fence address. */
-struct job_info {
-	__u64 sched;
-	__u64 queued_ns;
-	__u64 run_ns;
-	__u64 client_id;
+/* A submitting process on one ring, by its index; kept for the session. */
+struct proc_info {
+	__u64 client_id;	/* DRM client (>= 6.17; 0 before) */
 	__u32 pid;
-	char comm[COMM_LEN];
+	__u32 ring;
+	char comm[COMM_LEN];	/* at its first job */
 };
 
-struct proc_key {
-	__u64 sched;
-	__u64 client_id;
-	__u32 pid;
-	__u32 pad;
-};
-
+/* Per process row, per interval. */
 struct proc_stats {
-	char comm[COMM_LEN];
 	__u64 queued;
 	__u64 done;
 	__u64 wait_sum;		/* hist units */
 	__u64 exec_sum;
 };
 
+/*
+ * Counters are double-buffered: the kernel side adds to [stats_gen & 1], the
+ * frontend flips stats_gen, lets the programs that read the old value finish,
+ * then reads and clears the other half: interval summaries lose nothing.
+ */
+#define STATS_GENS	2
+
 struct dep_key {
-	__u64 sched;		/* the waiting ring */
+	__u32 ring;		/* the waiting ring */
+	__u32 gen;		/* stats_gen & 1 when counted */
 	__u64 context;		/* the fence context waited on */
 };
 
@@ -78,18 +82,19 @@ struct dep_stats {
 	__u64 last_seqno;
 };
 
+/* -e records: 64 bytes, so a burst of 20000 jobs (4 records each) fits in 8 MiB. */
 struct drmsched_event {
 	__u64 ts_ns;
-	__u64 sched;
 	__u64 context;		/* the job's finished fence */
 	__u64 seqno;
 	__u64 dep_context;	/* EV_DEP, EV_BLOCKED */
 	__u64 dep_seqno;
 	__u64 latency;		/* EV_RUN: queue wait; EV_DONE: execution; hist units */
-	__u64 client_id;
 	__u32 pid;
-	__u32 type;
-	char comm[COMM_LEN];
+	__u32 proc;		/* proc_infos[] index (comm, client), or NO_PROC */
+	__u16 ring;		/* ring_infos[] index */
+	__u8 type;
+	__u8 pad[5];
 };
 
 #endif /* DRMSCHED_H */

@@ -23,6 +23,8 @@ int trace_loop_run(struct trace_loop *loop)
 	}
 	if (loop->interval)
 		next = monotonic_ns() + loop->interval * 1000000000ULL;
+	/* The banner or header printed before the loop: a reader waits for it. */
+	output_flush();
 
 	while (!exiting && !output_broken()) {
 		if (loop->rb) {

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+
 #include "hist.h"
 
 #define STARS_MAX 40
@@ -69,4 +71,26 @@ void format_hist_avg(char *buf, size_t size, const struct lat_hist *h)
 		snprintf(buf, size, "%llu", (unsigned long long)(h->sum / h->count));
 	else
 		snprintf(buf, size, "-");
+}
+
+void lat_hist_merge(struct lat_hist *into, const struct lat_hist *from)
+{
+	int i;
+
+	if (!from->count)
+		return;
+	if (!into->count || from->min < into->min)
+		into->min = from->min;
+	if (!into->count || from->max > into->max)
+		into->max = from->max;
+	into->count += from->count;
+	into->sum += from->sum;
+	for (i = 0; i < MAX_SLOTS; i++)
+		into->slots[i] += from->slots[i];
+}
+
+void lat_hist_reset(struct lat_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->min = ~0ULL;
 }

@@ -19,6 +19,12 @@ void print_log2_hist(FILE *f, const __u32 *slots, int nr_slots, const char *unit
  */
 void print_lat_hist(FILE *f, const struct lat_hist *h, const char *unit);
 
+/* Add the samples of `from` to `into` (a fresh lat_hist has min ~0). */
+void lat_hist_merge(struct lat_hist *into, const struct lat_hist *from);
+
+/* Empty `h` for reuse by the kernel side: no samples, min ~0. */
+void lat_hist_reset(struct lat_hist *h);
+
 /* The average of a lat_hist as a table cell: "2105", or "-" when empty. */
 void format_hist_avg(char *buf, size_t size, const struct lat_hist *h);
 

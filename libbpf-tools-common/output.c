@@ -9,10 +9,21 @@
 
 static bool broken;
 
+/*
+ * Not a terminal: one write(2) per buffer, not per line. At thousands of
+ * events a second a write per line costs more than the event itself and
+ * the ring buffer overflows; the tracing loop flushes after every drained
+ * batch (events.c), so a reader of a pipe still sees each line within a
+ * poll interval.
+ */
+#define PIPE_BUFFER_BYTES (64 * 1024)
+
 void output_init(void)
 {
+	static char buffer[PIPE_BUFFER_BYTES];
+
 	if (!isatty(STDOUT_FILENO))
-		setvbuf(stdout, NULL, _IOLBF, 0);
+		setvbuf(stdout, buffer, _IOFBF, sizeof(buffer));
 	/* A closed pipe must show up as EPIPE, not kill us mid-summary. */
 	signal(SIGPIPE, SIG_IGN);
 }

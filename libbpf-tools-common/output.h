@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Output that survives pipes: line-buffered when stdout is not a terminal
- * (so `tool | grep` sees lines as they happen), and a closed reader (`tool
+ * Output that survives pipes: fully buffered when stdout is not a terminal,
+ * flushed by the tracing loop after each batch of events it drained (so
+ * `tool | grep` sees lines within a poll interval, at one write(2) per
+ * batch rather than per line), and a closed reader (`tool
  * | head`) ends tracing instead of killing the tool with SIGPIPE, so the
  * summary still gets printed - to stderr, as stdout is gone.
  */

@@ -17,7 +17,6 @@
 #include "drmsched.skel.h"
 #include "events.h"
 #include "hist.h"
-#include "maps.h"
 #include "opts.h"
 #include "output.h"
 #include "probe.h"
@@ -134,31 +133,159 @@ static void choose_programs(struct drmsched_bpf *obj)
 	bpf_program__set_autoload(obj->progs.blocked_new, !old);
 }
 
-static struct ring_info ring_lookup(__u64 sched)
-{
-	struct ring_info ri = { .name = "?", .dev = "?" };
+/*
+ * What one summary covers, gathered from the kernel's tables (the half of
+ * them the programs no longer write, see STATS_GENS) and printed sorted.
+ */
+static struct summary {
+	struct ring_stats rings[MAX_RINGS];
+	struct proc_stats procs[MAX_PROCS];
+	struct dep_row {
+		struct dep_key key;	/* gen unused */
+		struct dep_stats st;
+	} deps[MAX_DEPS * STATS_GENS];
+	size_t nr_deps;
+} sum;
 
-	bpf_map__lookup_elem(skel->maps.rings, &sched, sizeof(sched), &ri, sizeof(ri), 0);
-	if (!ri.dev[0])
-		strcpy(ri.dev, "-");
-	return ri;
+static __u32 nr_rings(void)
+{
+	__u32 n = skel->bss->nr_rings;
+
+	return n < MAX_RINGS ? n : MAX_RINGS;
 }
 
-/* Rows sorted by device, then ring name. */
-static int cmp_ring(__u64 a, __u64 b)
+static __u32 nr_procs(void)
 {
-	struct ring_info ra = ring_lookup(a), rb = ring_lookup(b);
-	int c = strcmp(ra.dev, rb.dev);
+	__u32 n = skel->bss->nr_procs;
 
-	return c ? c : strcmp(ra.name, rb.name);
+	return n < MAX_PROCS ? n : MAX_PROCS;
 }
 
-static int cmp_ring_key(const void *a, const void *b)
+static const struct ring_info *ring_info(__u32 ring)
 {
-	return cmp_ring(*(const __u64 *)a, *(const __u64 *)b);
+	static const struct ring_info unknown = { .name = "?", .dev = "?" };
+
+	return ring < nr_rings() ? &skel->bss->ring_infos[ring] : &unknown;
 }
 
-static void print_rings(FILE *f, struct map_snapshot *s)
+static const char *ring_dev(__u32 ring)
+{
+	const char *dev = ring_info(ring)->dev;
+
+	return dev[0] ? dev : "-";
+}
+
+static const char *proc_comm(__u32 proc)
+{
+	return proc < nr_procs() ? skel->bss->proc_infos[proc].comm : "?";
+}
+
+/* Kernel counters start with min ~0 (lat_hist_add keeps the smaller). */
+static void reset_ring_stats(struct ring_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	lat_hist_reset(&st->wait);
+	lat_hist_reset(&st->exec);
+}
+
+static void add_ring_stats(struct ring_stats *into, const struct ring_stats *from)
+{
+	into->queued += from->queued;
+	into->run += from->run;
+	into->done += from->done;
+	into->deps += from->deps;
+	into->blocked += from->blocked;
+	into->untracked += from->untracked;
+	lat_hist_merge(&into->wait, &from->wait);
+	lat_hist_merge(&into->exec, &from->exec);
+}
+
+static void add_dep(const struct dep_key *k, const struct dep_stats *st)
+{
+	struct dep_row *row = NULL;
+	size_t i;
+
+	for (i = 0; i < sum.nr_deps && !row; i++)
+		if (sum.deps[i].key.ring == k->ring && sum.deps[i].key.context == k->context)
+			row = &sum.deps[i];
+	if (!row) {
+		if (sum.nr_deps == sizeof(sum.deps) / sizeof(sum.deps[0]))
+			return;
+		row = &sum.deps[sum.nr_deps++];
+		memset(row, 0, sizeof(*row));
+		row->key.ring = k->ring;
+		row->key.context = k->context;
+	}
+	row->st.deps += st->deps;
+	row->st.blocked += st->blocked;
+	row->st.last_seqno = st->last_seqno;
+}
+
+/*
+ * Move what the programs counted into `sum`: flip the generation they add
+ * to, wait until none still runs with the old one, then take the old half
+ * and clear it for reuse. Nothing counted is lost or counted twice.
+ */
+static int gather(void)
+{
+	struct bpf_map *map = skel->maps.deps;
+	__u32 g = skel->bss->stats_gen & 1, i;
+	struct dep_key key, next, *prev = NULL;
+	struct dep_stats st;
+	int err;
+
+	__atomic_store_n(&skel->bss->stats_gen, g ^ 1, __ATOMIC_SEQ_CST);
+	wait_for_running_programs();
+
+	for (i = 0; i < nr_rings(); i++) {
+		add_ring_stats(&sum.rings[i], &skel->bss->ring_stats[g][i]);
+		reset_ring_stats(&skel->bss->ring_stats[g][i]);
+	}
+	for (i = 0; i < nr_procs(); i++) {
+		struct proc_stats *ps = &skel->bss->proc_stats[g][i];
+
+		sum.procs[i].queued += ps->queued;
+		sum.procs[i].done += ps->done;
+		sum.procs[i].wait_sum += ps->wait_sum;
+		sum.procs[i].exec_sum += ps->exec_sum;
+		memset(ps, 0, sizeof(*ps));
+	}
+	/* Deleting the current key would restart the walk: delete one step behind. */
+	while (!bpf_map__get_next_key(map, prev, &next, sizeof(next))) {
+		if (prev && prev->gen == g)
+			bpf_map__delete_elem(map, prev, sizeof(*prev), 0);
+		key = next;
+		prev = &key;
+		if (key.gen != g)
+			continue;
+		err = bpf_map__lookup_elem(map, &key, sizeof(key), &st, sizeof(st), 0);
+		if (!err)
+			add_dep(&key, &st);
+	}
+	if (prev && prev->gen == g)
+		bpf_map__delete_elem(map, prev, sizeof(*prev), 0);
+	return 0;
+}
+
+static bool ring_active(const struct ring_stats *st)
+{
+	return st->queued || st->run || st->done || st->deps || st->blocked || st->untracked;
+}
+
+/* Rings sorted by device, then name. */
+static int cmp_ring(__u32 a, __u32 b)
+{
+	int c = strcmp(ring_dev(a), ring_dev(b));
+
+	return c ? c : strcmp(ring_info(a)->name, ring_info(b)->name);
+}
+
+static int cmp_ring_idx(const void *a, const void *b)
+{
+	return cmp_ring(*(const __u32 *)a, *(const __u32 *)b);
+}
+
+static void print_rings(FILE *f, const __u32 *rows, size_t n)
 {
 	char blocked[24], wait[24], exec[24];
 	size_t i;
@@ -166,9 +293,8 @@ static void print_rings(FILE *f, struct map_snapshot *s)
 	fprintf(f, "%-12s %-12s %7s %7s %7s %6s %7s %8s %8s\n", "DEV", "RING", "QUEUED",
 		"RUN", "DONE", "DEPS", "BLOCKED", common_env.msecs ? "WAIT(ms)" : "WAIT(us)",
 		common_env.msecs ? "EXEC(ms)" : "EXEC(us)");
-	for (i = 0; i < s->n; i++) {
-		struct ring_stats *st = snapshot_value(s, i);
-		struct ring_info ri = ring_lookup(*(__u64 *)snapshot_key(s, i));
+	for (i = 0; i < n; i++) {
+		const struct ring_stats *st = &sum.rings[rows[i]];
 
 		if (abi == ABI_6_17)
 			snprintf(blocked, sizeof(blocked), "%llu", (unsigned long long)st->blocked);
@@ -176,38 +302,41 @@ static void print_rings(FILE *f, struct map_snapshot *s)
 			strcpy(blocked, "-");
 		format_hist_avg(wait, sizeof(wait), &st->wait);
 		format_hist_avg(exec, sizeof(exec), &st->exec);
-		fprintf(f, "%-12s %-12s %7llu %7llu %7llu %6llu %7s %8s %8s\n", ri.dev, ri.name,
-			(unsigned long long)st->queued, (unsigned long long)st->run,
-			(unsigned long long)st->done, (unsigned long long)st->deps, blocked, wait,
-			exec);
+		fprintf(f, "%-12s %-12s %7llu %7llu %7llu %6llu %7s %8s %8s\n", ring_dev(rows[i]),
+			ring_info(rows[i])->name, (unsigned long long)st->queued,
+			(unsigned long long)st->run, (unsigned long long)st->done,
+			(unsigned long long)st->deps, blocked, wait, exec);
 	}
-	for (i = 0; i < s->n; i++) {
-		struct ring_stats *st = snapshot_value(s, i);
-		struct ring_info ri = ring_lookup(*(__u64 *)snapshot_key(s, i));
+	for (i = 0; i < n; i++) {
+		const struct ring_stats *st = &sum.rings[rows[i]];
 
 		if (st->untracked)
 			fprintf(f, "%s/%s: %llu jobs were queued before tracing began (not timed)\n",
-				ri.dev, ri.name, (unsigned long long)st->untracked);
+				ring_dev(rows[i]), ring_info(rows[i])->name,
+				(unsigned long long)st->untracked);
 	}
-	for (i = 0; i < s->n; i++) {
-		struct ring_stats *st = snapshot_value(s, i);
-		struct ring_info ri = ring_lookup(*(__u64 *)snapshot_key(s, i));
+	for (i = 0; i < n; i++) {
+		const struct ring_stats *st = &sum.rings[rows[i]];
 
 		if (st->wait.count) {
-			fprintf(f, "\n%s/%s queue wait (queued -> run):\n", ri.dev, ri.name);
+			fprintf(f, "\n%s/%s queue wait (queued -> run):\n", ring_dev(rows[i]),
+				ring_info(rows[i])->name);
 			print_lat_hist(f, &st->wait, time_unit());
 		}
 		if (st->exec.count) {
-			fprintf(f, "\n%s/%s execution (run -> done):\n", ri.dev, ri.name);
+			fprintf(f, "\n%s/%s execution (run -> done):\n", ring_dev(rows[i]),
+				ring_info(rows[i])->name);
 			print_lat_hist(f, &st->exec, time_unit());
 		}
 	}
 }
 
+/* Processes sorted by ring, pid, DRM client. */
 static int cmp_proc(const void *a, const void *b)
 {
-	const struct proc_key *pa = a, *pb = b;
-	int c = cmp_ring(pa->sched, pb->sched);
+	const struct proc_info *pa = &skel->bss->proc_infos[*(const __u32 *)a];
+	const struct proc_info *pb = &skel->bss->proc_infos[*(const __u32 *)b];
+	int c = cmp_ring(pa->ring, pb->ring);
 
 	if (c)
 		return c;
@@ -216,114 +345,108 @@ static int cmp_proc(const void *a, const void *b)
 	return pa->client_id < pb->client_id ? -1 : pa->client_id > pb->client_id;
 }
 
-static void print_procs(FILE *f, struct map_snapshot *s)
+static void print_procs(FILE *f, const __u32 *rows, size_t n)
 {
 	size_t i;
 
-	if (!s->n)
+	if (!n)
 		return;
 	fprintf(f, "\n%-7s %-16s %6s %-12s %-12s %7s %7s %8s %8s\n", "PID", "COMM", "CLIENT",
 		"DEV", "RING", "QUEUED", "DONE", common_env.msecs ? "WAIT(ms)" : "WAIT(us)",
 		common_env.msecs ? "EXEC(ms)" : "EXEC(us)");
-	for (i = 0; i < s->n; i++) {
-		struct proc_key *k = snapshot_key(s, i);
-		struct proc_stats *ps = snapshot_value(s, i);
-		struct ring_info ri = ring_lookup(k->sched);
-		char client[24], wait[24], exec[24];
+	for (i = 0; i < n; i++) {
+		const struct proc_info *pi = &skel->bss->proc_infos[rows[i]];
+		const struct proc_stats *ps = &sum.procs[rows[i]];
+		char client[24], wait[24] = "-", exec[24] = "-";
 
 		/* Kernels before 6.17 record no DRM client id. */
 		if (abi == ABI_6_17)
-			snprintf(client, sizeof(client), "%llu", (unsigned long long)k->client_id);
+			snprintf(client, sizeof(client), "%llu", (unsigned long long)pi->client_id);
 		else
 			strcpy(client, "-");
-		/* A job's wait is known once it ran; count those by done + in flight. */
-		snprintf(wait, sizeof(wait), "-");
-		snprintf(exec, sizeof(exec), "-");
+		/* Averages over the jobs that finished. */
 		if (ps->done) {
 			snprintf(exec, sizeof(exec), "%llu",
 				 (unsigned long long)(ps->exec_sum / ps->done));
 			snprintf(wait, sizeof(wait), "%llu",
 				 (unsigned long long)(ps->wait_sum / ps->done));
 		}
-		fprintf(f, "%-7u %-16s %6s %-12s %-12s %7llu %7llu %8s %8s\n", k->pid, ps->comm,
-			client, ri.dev, ri.name, (unsigned long long)ps->queued,
-			(unsigned long long)ps->done, wait, exec);
+		fprintf(f, "%-7u %-16s %6s %-12s %-12s %7llu %7llu %8s %8s\n", pi->pid, pi->comm,
+			client, ring_dev(pi->ring), ring_info(pi->ring)->name,
+			(unsigned long long)ps->queued, (unsigned long long)ps->done, wait, exec);
 	}
 }
 
 static int cmp_dep(const void *a, const void *b)
 {
-	const struct dep_key *da = a, *db = b;
-	int c = cmp_ring(da->sched, db->sched);
+	const struct dep_row *da = a, *db = b;
+	int c = cmp_ring(da->key.ring, db->key.ring);
 
 	if (c)
 		return c;
-	return da->context < db->context ? -1 : da->context > db->context;
+	return da->key.context < db->key.context ? -1 : da->key.context > db->key.context;
 }
 
-static void print_deps(FILE *f, struct map_snapshot *s)
+static void print_deps(FILE *f)
 {
 	size_t i;
 
-	if (!s->n)
+	if (!sum.nr_deps)
 		return;
+	qsort(sum.deps, sum.nr_deps, sizeof(sum.deps[0]), cmp_dep);
 	fprintf(f, "\n%-12s %-12s %-24s %-12s %6s %7s\n", "DEV", "RING", "WAITED_ON",
 		"OWNER_RING", "DEPS", "BLOCKED");
-	for (i = 0; i < s->n; i++) {
-		struct dep_key *k = snapshot_key(s, i);
-		struct dep_stats *ds = snapshot_value(s, i);
-		struct ring_info ri = ring_lookup(k->sched), owner = { .name = "-" };
+	for (i = 0; i < sum.nr_deps; i++) {
+		const struct dep_row *d = &sum.deps[i];
+		const char *owner = "-";
 		char fence[48], blocked[24];
-		__u64 owner_sched;
+		__u32 owner_ring;
 
-		if (!bpf_map__lookup_elem(skel->maps.context_ring, &k->context, sizeof(k->context),
-					  &owner_sched, sizeof(owner_sched), 0))
-			owner = ring_lookup(owner_sched);
-		snprintf(fence, sizeof(fence), "%llu:%llu", (unsigned long long)k->context,
-			 (unsigned long long)ds->last_seqno);
+		if (!bpf_map__lookup_elem(skel->maps.context_ring, &d->key.context,
+					  sizeof(d->key.context), &owner_ring, sizeof(owner_ring), 0))
+			owner = ring_info(owner_ring)->name;
+		snprintf(fence, sizeof(fence), "%llu:%llu", (unsigned long long)d->key.context,
+			 (unsigned long long)d->st.last_seqno);
 		if (abi == ABI_6_17)
-			snprintf(blocked, sizeof(blocked), "%llu", (unsigned long long)ds->blocked);
+			snprintf(blocked, sizeof(blocked), "%llu", (unsigned long long)d->st.blocked);
 		else
 			strcpy(blocked, "-");
-		fprintf(f, "%-12s %-12s %-24s %-12s %6llu %7s\n", ri.dev, ri.name, fence,
-			owner.name, (unsigned long long)ds->deps, blocked);
+		fprintf(f, "%-12s %-12s %-24s %-12s %6llu %7s\n", ring_dev(d->key.ring),
+			ring_info(d->key.ring)->name, fence, owner, (unsigned long long)d->st.deps,
+			blocked);
 	}
 }
 
 /* One summary: rings, histograms, processes, dependencies; then start over. */
 static int print_summary(void *ctx)
 {
-	struct map_snapshot rings = {}, procs = {}, deps = {};
+	__u32 rings[MAX_RINGS], procs[MAX_PROCS], i;
+	size_t nr = 0, np = 0;
 	FILE *f = summary_stream();
-	int err;
 
 	(void)ctx;
-	err = map_snapshot(skel->maps.ring_stats, &rings, 1);
-	if (!err)
-		err = map_snapshot(skel->maps.procs, &procs, 1);
-	if (!err)
-		err = map_snapshot(skel->maps.deps, &deps, 1);
-	if (err) {
-		fprintf(stderr, "drmsched: failed to read maps: %s\n", strerror(-err));
-		goto out;
-	}
-	map_snapshot_sort(&rings, cmp_ring_key);
-	map_snapshot_sort(&procs, cmp_proc);
-	map_snapshot_sort(&deps, cmp_dep);
+	gather();
+	for (i = 0; i < nr_rings(); i++)
+		if (ring_active(&sum.rings[i]))
+			rings[nr++] = i;
+	for (i = 0; i < nr_procs(); i++)
+		if (sum.procs[i].queued || sum.procs[i].done)
+			procs[np++] = i;
+	qsort(rings, nr, sizeof(rings[0]), cmp_ring_idx);
+	qsort(procs, np, sizeof(procs[0]), cmp_proc);
 
 	summary_begin(f, common_env.timestamp);
-	if (!rings.n)
+	if (!nr)
 		fprintf(f, "no jobs\n");
 	else
-		print_rings(f, &rings);
-	print_procs(f, &procs);
-	print_deps(f, &deps);
+		print_rings(f, rings, nr);
+	print_procs(f, procs, np);
+	print_deps(f);
 	fflush(f);
-out:
-	map_snapshot_free(&rings);
-	map_snapshot_free(&procs);
-	map_snapshot_free(&deps);
-	return err;
+	memset(&sum, 0, sizeof(sum));
+	for (i = 0; i < MAX_RINGS; i++)
+		reset_ring_stats(&sum.rings[i]);
+	return 0;
 }
 
 static const char *const event_names[] = {
@@ -342,11 +465,10 @@ static void print_event_header(void)
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct drmsched_event *e = data;
-	struct ring_info ri = ring_lookup(e->sched);
 	char job[48], dep[48], lat[24];
 
 	(void)ctx;
-	if (size < sizeof(*e))
+	if (size < sizeof(*e) || e->type > EV_BLOCKED)
 		return 0;
 	snprintf(job, sizeof(job), "%llu:%llu", (unsigned long long)e->context,
 		 (unsigned long long)e->seqno);
@@ -363,9 +485,28 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (common_env.timestamp)
 		print_wallclock(stdout);
 	printf("%-11.6f %-7s %-12s %-12s %-16s %-7u %-16s %8s %s\n",
-	       (e->ts_ns - start_ns) / 1e9, event_names[e->type], ri.dev, ri.name, job, e->pid,
-	       e->comm, lat, dep);
+	       (e->ts_ns - start_ns) / 1e9, event_names[e->type], ring_dev(e->ring),
+	       ring_info(e->ring)->name, job, e->pid, proc_comm(e->proc), lat, dep);
 	return 0;
+}
+
+/* What the kernel side had no room for: never silent. */
+static void report_dropped(void)
+{
+	const struct drmsched_bpf__bss *bss = skel->bss;
+
+	if (bss->dropped_jobs)
+		fprintf(stderr, "drmsched: %llu jobs not timed (more than %d in flight, or slots "
+			"collided)\n", (unsigned long long)bss->dropped_jobs, MAX_JOBS);
+	if (bss->dropped_rings)
+		fprintf(stderr, "drmsched: %llu events of rings beyond the first %d not counted\n",
+			(unsigned long long)bss->dropped_rings, MAX_RINGS);
+	if (bss->dropped_procs)
+		fprintf(stderr, "drmsched: %llu jobs of processes beyond the first %d not counted "
+			"per process\n", (unsigned long long)bss->dropped_procs, MAX_PROCS);
+	if (bss->dropped_deps)
+		fprintf(stderr, "drmsched: %llu dependencies beyond %d rows not counted per fence "
+			"context\n", (unsigned long long)bss->dropped_deps, MAX_DEPS);
 }
 
 int main(int argc, char **argv)
@@ -378,8 +519,7 @@ int main(int argc, char **argv)
 		.children = common_argp_child,
 	};
 	struct trace_loop loop = {};
-	__u64 dropped;
-	int err;
+	int err, i;
 
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (err)
@@ -402,8 +542,17 @@ int main(int argc, char **argv)
 	memcpy((char *)skel->rodata->targ_ring, env.ring, sizeof(env.ring));
 	memcpy((char *)skel->rodata->targ_dev, env.dev, sizeof(env.dev));
 	choose_programs(skel);
-	/* Bursts of jobs come by the thousand: room for ~40000 records with -e. */
-	bpf_map__set_max_entries(skel->maps.events, env.events ? 4 << 20 : 4096);
+	/*
+	 * Bursts of jobs come by the thousand, faster than lines can be
+	 * printed: room for 131072 records (a burst of 20000 jobs with a
+	 * dependency each is 80000). Without -e nothing is sent.
+	 */
+	bpf_map__set_max_entries(skel->maps.events, env.events ? 8 << 20 : 4096);
+	for (i = 0; i < MAX_RINGS; i++) {
+		reset_ring_stats(&skel->bss->ring_stats[0][i]);
+		reset_ring_stats(&skel->bss->ring_stats[1][i]);
+		reset_ring_stats(&sum.rings[i]);
+	}
 
 	err = drmsched_bpf__load(skel);
 	if (err) {
@@ -439,10 +588,7 @@ int main(int argc, char **argv)
 		err = print_summary(NULL);
 
 	trace_loop_report_lost(&loop);
-	dropped = skel->bss->dropped_jobs;
-	if (dropped)
-		fprintf(stderr, "drmsched: %llu jobs not timed (more than %d in flight)\n",
-			(unsigned long long)dropped, MAX_JOBS);
+	report_dropped();
 cleanup:
 	trace_loop_free(&loop);
 	drmsched_bpf__destroy(skel);

@@ -246,3 +246,51 @@ stop INT
 check_eq "$P after rmmod: exit 0" "$tool_status" 0
 check_eq "$P after rmmod: the 4 jobs are reported by ring name" \
 	"$(ring_row "$S/rmmod.out" compute | cut -d' ' -f1-3)" "4 4 4"
+
+# ---------------------------------------------------------------------------
+# 4. A burst at make bench's rate: 20000 jobs of 0 us, 64 on the ring at once,
+#    pushed as fast as the kernel takes them. Every job is counted, in the
+#    summary, in interval summaries (the counters flip halves between
+#    summaries: none is lost or counted twice), and -e prints every event.
+BURST=20000
+if ! insmod "$SCHEDGEN_KO" rings=gfx credits=64 2>"$S/insmod.err"; then
+	fail "$P insmod schedgen credits=64: $(cat "$S/insmod.err")"
+	exit 1
+fi
+start "$S/burst.out"
+submit ring=gfx jobs=$BURST exec_us=0
+drain
+stop INT
+check_eq "$P burst of $BURST: summary counts every job queued, run, done" \
+	"$(ring_row "$S/burst.out" gfx | cut -d' ' -f1-3)" "$BURST $BURST $BURST"
+check_eq "$P burst of $BURST: execution histogram counts every job" \
+	"$(hist_stats "$S/burst.out" gfx execution | cut -d' ' -f1)" "$BURST"
+check "$P burst of $BURST: nothing dropped or lost (stderr empty)" test ! -s "$S/burst.out.err"
+
+timeout 600 "$T" 1 >"$S/burst-int.out" 2>"$S/burst-int.err" &
+tool_pid=$!
+wait_for_output "$S/burst-int.out" "$tool_pid"
+# 10 ms each, 64 at a time: >= 3 s, so summaries are taken mid-burst.
+submit ring=gfx jobs=$BURST exec_us=10000
+drain
+sleep 1.5    # the last interval ends
+stop INT
+check_eq "$P burst of $BURST, 1 s intervals: queued, run, done summed over intervals" \
+	"$(awk '$2 == "gfx" && NF == 9 && $3 ~ /^[0-9]+$/ { q += $3; r += $4; d += $5 } END { print q, r, d }' "$S/burst-int.out")" \
+	"$BURST $BURST $BURST"
+check_ge "$P burst of $BURST, 1 s intervals: spread over several summaries" \
+	"$(grep -c '^DEV  *RING' "$S/burst-int.out")" 3
+check "$P burst of $BURST, 1 s intervals: nothing dropped or lost" test ! -s "$S/burst-int.err"
+
+start "$S/burst-e.out" -e
+submit ring=gfx jobs=$BURST exec_us=0
+drain
+stop INT
+for ev in QUEUE RUN DONE; do
+	check_eq "$P -e burst of $BURST: every $ev line printed" \
+		"$(awk -v e=$ev '$2 == e' "$S/burst-e.out" | wc -l)" "$BURST"
+done
+check "$P -e burst of $BURST: no event lost (stderr empty)" test ! -s "$S/burst-e.out.err"
+check_eq "$P -e burst of $BURST: every job's three lines share its context:seqno" \
+	"$(awk '$2 ~ /QUEUE|RUN|DONE/ { n[$5]++ } END { for (j in n) if (n[j] == 3) c++; print c }' "$S/burst-e.out")" "$BURST"
+rmmod schedgen

@@ -1,0 +1,75 @@
+# Shell helpers for the benchmarks (sourced), on the host or in a VM guest.
+# shellcheck shell=bash
+#
+# A round runs one tracer around one workload:
+#   tracer_start NAME READY CMD...   start CMD under measure, wait until READY
+#   ...the workload...
+#   tracer_stop NAME                 read its BPF programs' counters, SIGINT it
+#   round_line KERNEL NAME ROUND UNITS UNIT PRINTED WANT
+# and round_line prints the "ROUND ..." line tests/bench/summarize reads.
+# BENCH_BIN: where measure and empty were built (build/bench).
+
+BENCH_BIN=${BENCH_BIN:-build/bench}
+BENCH_OUT=${BENCH_OUT:-${VM_SCRATCH:-/tmp}/bench}
+mkdir -p "$BENCH_OUT"
+
+# The kernel's own accounting of BPF run time (off again at exit).
+bpf_stats_on() {
+	sysctl -qw kernel.bpf_stats_enabled=1
+	trap 'sysctl -qw kernel.bpf_stats_enabled=0' EXIT
+}
+
+# prog_ns PID: run_time_ns summed over the BPF programs PID holds open, from
+# their fdinfo (each program once, however many descriptors name it).
+prog_ns() {
+	local fd
+	for fd in /proc/"$1"/fdinfo/*; do
+		awk '$1 == "prog_id:" { id = $2 } $1 == "run_time_ns:" { ns = $2 }
+			END { if (id != "") print id, ns + 0 }' "$fd" 2>/dev/null
+	done | sort -u -k1,1n | awk '{ s += $2 } END { print s + 0 }'
+}
+
+# tracer_start NAME READY CMD...: CMD's output goes to $BENCH_OUT/NAME.out.
+# Waits (up to 120 s) until a line containing READY appeared.
+tracer_start() {
+	local name=$1 ready=$2 out=$BENCH_OUT/$1.out i
+	shift 2
+	rm -f "$out" "$out".*
+	"$BENCH_BIN/measure" -o "$out" -r "$ready" -- "$@" &
+	eval "measure_pid_${name//[^a-zA-Z0-9]/_}=$!"
+	for i in $(seq 1 1200); do
+		[ -e "$out.ready" ] && return 0
+		[ -e "$out.stats" ] && break    # exited before it was ready
+		sleep 0.1
+	done
+	echo "bench: $name did not get ready: $(tail -3 "$out" 2>/dev/null)" >&2
+	tracer_stop "$name"
+	return 1
+}
+
+# tracer_stop NAME: the tracer's in-kernel time, then Ctrl-C and wait for it.
+tracer_stop() {
+	local name=$1 out=$BENCH_OUT/$1.out var pid
+	var=measure_pid_${name//[^a-zA-Z0-9]/_}
+	pid=$(cat "$out.pid" 2>/dev/null)
+	if [ -n "$pid" ] && [ -e "/proc/$pid" ]; then
+		prog_ns "$pid" >"$out.ns"
+		kill -INT "$pid" 2>/dev/null
+	fi
+	wait "${!var}" 2>/dev/null
+}
+
+# field FILE KEY: KEY=VALUE from a measure stats line.
+field() { sed -n "s/.*\<$2=\([^ ]*\).*/\1/p" "$1" 2>/dev/null; }
+
+# round_line KERNEL NAME ROUND UNITS UNIT PRINTED WANT
+round_line() {
+	local out=$BENCH_OUT/$2.out lost
+	lost=$(grep -o '[0-9]* events lost' "$out" | head -1 | cut -d' ' -f1)
+	# bpftrace: "Lost N events"
+	[ -z "$lost" ] && lost=$(grep -o 'Lost [0-9]* events' "$out" | awk '{ s += $2 } END { print s + 0 }')
+	# summarize splits on blanks: a tracer name's blanks travel as "~".
+	echo "ROUND kernel=$1 tracer=${2// /\~} round=$3 units=$4 unit=$5 kernel_ns=$(cat "$out.ns" 2>/dev/null || echo -)" \
+		"cpu_ms=$(field "$out.stats" cpu_ms) attach_ms=$(field "$out.stats" attach_ms)" \
+		"rss_kb=$(field "$out.stats" maxrss_kb) lost=${lost:-0} printed=$6 want=$7"
+}
