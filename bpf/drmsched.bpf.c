@@ -35,7 +35,9 @@ const volatile char targ_dev[DEV_NAME_LEN] = {};
 struct ring_info ring_infos[MAX_RINGS];
 struct ring_stats ring_stats[STATS_GENS][MAX_RINGS];
 struct proc_info proc_infos[MAX_PROCS];
-struct proc_stats proc_stats[STATS_GENS][MAX_PROCS];
+__u64 proc_queued[STATS_GENS][MAX_PROCS];
+__u64 proc_wait_sum[STATS_GENS][MAX_PROCS];
+struct proc_done_stats proc_done[STATS_GENS][MAX_PROCS];
 __u32 nr_rings = 0;		/* slots of ring_infos[] handed out (may exceed MAX_RINGS) */
 __u32 nr_procs = 0;
 __u32 stats_gen = 0;		/* flipped by the frontend at each summary */
@@ -151,6 +153,11 @@ static __always_inline __u32 ring_index(struct drm_gpu_scheduler *sched)
 		__sync_fetch_and_add(&dropped_rings, 1);
 		return MAX_RINGS;
 	}
+	/* Histograms keep the smaller min: start it high (the frontend does so after each summary). */
+	ring_stats[0][idx].wait.min = ~0ULL;
+	ring_stats[0][idx].exec.min = ~0ULL;
+	ring_stats[1][idx].wait.min = ~0ULL;
+	ring_stats[1][idx].exec.min = ~0ULL;
 	ri = &ring_infos[idx];
 	ri->sched = key;
 	bpf_probe_read_kernel_str(ri->name, sizeof(ri->name), BPF_CORE_READ(sched, name));
@@ -224,11 +231,15 @@ static __always_inline struct submitter *submitter_of(struct drm_gpu_scheduler *
 	return s;
 }
 
-/* Multiplicative hashing: jobs of one context (consecutive seqnos) and of many spread out. */
+/*
+ * A context's jobs (consecutive seqnos) take consecutive slots from a point
+ * its hash picks: the slots a burst touches share pages and cache lines, as
+ * random slots would not (a TLB and cache miss per event). Contexts whose
+ * runs of slots meet probe past each other.
+ */
 static __always_inline __u32 job_hash(__u64 context, __u64 seqno)
 {
-	return ((context * 0xff51afd7ed558ccdULL) ^ seqno) * 0x9E3779B97F4A7C15ULL >>
-	       (64 - JOB_SLOT_BITS);
+	return (__u32)((context * 0x9E3779B97F4A7C15ULL) >> (64 - JOB_SLOT_BITS)) + (__u32)seqno;
 }
 
 static __always_inline struct job_slot *job_lookup(struct drm_sched_fence *s_fence)
@@ -355,7 +366,7 @@ static __always_inline int on_queue(struct drm_sched_job *sched_job)
 	g = stats_gen & 1;
 	__sync_fetch_and_add(&ring_stats[g][s->ring & (MAX_RINGS - 1)].queued, 1);
 	if (s->proc < MAX_PROCS)
-		__sync_fetch_and_add(&proc_stats[g][s->proc].queued, 1);
+		__sync_fetch_and_add(&proc_queued[g][s->proc], 1);
 	else
 		__sync_fetch_and_add(&dropped_procs, 1);
 	emit(EV_QUEUE, job, s_fence, NULL, 0, now);
@@ -386,15 +397,15 @@ static __always_inline int on_run(struct drm_sched_job *sched_job)
 	__sync_fetch_and_add(&st->run, 1);
 	lat_hist_add(&st->wait, wait);
 	if (job->proc < MAX_PROCS)
-		__sync_fetch_and_add(&proc_stats[g][job->proc].wait_sum, wait);
+		__sync_fetch_and_add(&proc_wait_sum[g][job->proc], wait);
 	emit(EV_RUN, job, s_fence, NULL, wait, now);
 	return 0;
 }
 
 static __always_inline int on_done(struct drm_sched_fence *s_fence)
 {
+	struct proc_done_stats *pd;
 	struct ring_stats *st;
-	struct proc_stats *ps;
 	struct job_slot *job;
 	__u64 now, exec;
 	__u32 g;
@@ -414,9 +425,9 @@ static __always_inline int on_done(struct drm_sched_fence *s_fence)
 	__sync_fetch_and_add(&st->done, 1);
 	lat_hist_add(&st->exec, exec);
 	if (job->proc < MAX_PROCS) {
-		ps = &proc_stats[g][job->proc];
-		__sync_fetch_and_add(&ps->done, 1);
-		__sync_fetch_and_add(&ps->exec_sum, exec);
+		pd = &proc_done[g][job->proc];
+		__sync_fetch_and_add(&pd->done, 1);
+		__sync_fetch_and_add(&pd->exec_sum, exec);
 	}
 	emit(EV_DONE, job, s_fence, NULL, exec, now);
 	job_release(job);

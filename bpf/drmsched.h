@@ -35,17 +35,28 @@ struct ring_info {
 	__u8 pad[7];
 };
 
-/* Per ring, per interval. */
+/*
+ * Per ring, per interval. The queue, run and done events of one ring fire
+ * on different CPUs at the same time (the submitting process, the
+ * scheduler's thread, the fence's signaller): each group of counters has
+ * cache lines of its own, or every CPU's atomic adds would wait for the
+ * others' (false sharing; run cost twice queue and five times done).
+ */
+#define CACHE_LINE	64
+
 struct ring_stats {
+	/* written where jobs are queued (and, <= 6.16, their dependencies checked) */
 	__u64 queued;
-	__u64 run;
-	__u64 done;
 	__u64 deps;
 	__u64 blocked;
+	/* written where jobs are run */
+	__u64 run __attribute__((aligned(CACHE_LINE)));
 	__u64 untracked;	/* ran or finished but queued before tracing began */
 	struct lat_hist wait;	/* queue -> run */
+	/* written where jobs complete */
+	__u64 done __attribute__((aligned(CACHE_LINE)));
 	struct lat_hist exec;	/* run -> done */
-};
+} __attribute__((aligned(CACHE_LINE)));
 
 /* A submitting process on one ring, by its index; kept for the session. */
 struct proc_info {
@@ -55,11 +66,20 @@ struct proc_info {
 	char comm[COMM_LEN];	/* at its first job */
 };
 
-/* Per process row, per interval. */
+/*
+ * Per process row, per interval. The kernel side keeps each counter in an
+ * array of its own (proc_queued[], proc_wait_sum[], proc_done[]: written on
+ * different CPUs, see ring_stats); the frontend sums them up here.
+ */
 struct proc_stats {
 	__u64 queued;
 	__u64 done;
 	__u64 wait_sum;		/* hist units */
+	__u64 exec_sum;
+};
+
+struct proc_done_stats {
+	__u64 done;
 	__u64 exec_sum;
 };
 

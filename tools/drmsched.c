@@ -180,7 +180,7 @@ static const char *proc_comm(__u32 proc)
 	return proc < nr_procs() ? skel->bss->proc_infos[proc].comm : "?";
 }
 
-/* Kernel counters start with min ~0 (lat_hist_add keeps the smaller). */
+/* Cleared for the kernel side's next use: min ~0 (lat_hist_add keeps the smaller). */
 static void reset_ring_stats(struct ring_stats *st)
 {
 	memset(st, 0, sizeof(*st));
@@ -242,13 +242,15 @@ static int gather(void)
 		reset_ring_stats(&skel->bss->ring_stats[g][i]);
 	}
 	for (i = 0; i < nr_procs(); i++) {
-		struct proc_stats *ps = &skel->bss->proc_stats[g][i];
+		struct proc_done_stats *pd = &skel->bss->proc_done[g][i];
 
-		sum.procs[i].queued += ps->queued;
-		sum.procs[i].done += ps->done;
-		sum.procs[i].wait_sum += ps->wait_sum;
-		sum.procs[i].exec_sum += ps->exec_sum;
-		memset(ps, 0, sizeof(*ps));
+		sum.procs[i].queued += skel->bss->proc_queued[g][i];
+		sum.procs[i].wait_sum += skel->bss->proc_wait_sum[g][i];
+		sum.procs[i].done += pd->done;
+		sum.procs[i].exec_sum += pd->exec_sum;
+		skel->bss->proc_queued[g][i] = 0;
+		skel->bss->proc_wait_sum[g][i] = 0;
+		memset(pd, 0, sizeof(*pd));
 	}
 	/* Deleting the current key would restart the walk: delete one step behind. */
 	while (!bpf_map__get_next_key(map, prev, &next, sizeof(next))) {
@@ -443,9 +445,10 @@ static int print_summary(void *ctx)
 	print_procs(f, procs, np);
 	print_deps(f);
 	fflush(f);
-	memset(&sum, 0, sizeof(sum));
-	for (i = 0; i < MAX_RINGS; i++)
-		reset_ring_stats(&sum.rings[i]);
+	/* Start over, touching only the rows in use (a fresh lat_hist merges from count 0). */
+	memset(sum.rings, 0, nr_rings() * sizeof(sum.rings[0]));
+	memset(sum.procs, 0, nr_procs() * sizeof(sum.procs[0]));
+	sum.nr_deps = 0;
 	return 0;
 }
 
@@ -519,7 +522,7 @@ int main(int argc, char **argv)
 		.children = common_argp_child,
 	};
 	struct trace_loop loop = {};
-	int err, i;
+	int err;
 
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (err)
@@ -548,11 +551,6 @@ int main(int argc, char **argv)
 	 * dependency each is 80000). Without -e nothing is sent.
 	 */
 	bpf_map__set_max_entries(skel->maps.events, env.events ? 8 << 20 : 4096);
-	for (i = 0; i < MAX_RINGS; i++) {
-		reset_ring_stats(&skel->bss->ring_stats[0][i]);
-		reset_ring_stats(&skel->bss->ring_stats[1][i]);
-		reset_ring_stats(&sum.rings[i]);
-	}
 
 	err = drmsched_bpf__load(skel);
 	if (err) {

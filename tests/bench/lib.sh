@@ -24,8 +24,9 @@ bpf_stats_on() {
 prog_ns() {
 	local fd
 	for fd in /proc/"$1"/fdinfo/*; do
-		awk '$1 == "prog_id:" { id = $2 } $1 == "run_time_ns:" { ns = $2 }
-			END { if (id != "") print id, ns + 0 }' "$fd" 2>/dev/null
+		# a program's own descriptor: prog_id and run_time_ns (a link's has no run time)
+		awk '$1 == "prog_id:" { id = $2 } $1 == "run_time_ns:" { ns = $2; has = 1 }
+			END { if (id != "" && has) print id, ns }' "$fd" 2>/dev/null
 	done | sort -u -k1,1n | awk '{ s += $2 } END { print s + 0 }'
 }
 
