@@ -92,14 +92,15 @@ $(OUTPUT)/tests/test_%: tests/unit/test_%.c tests/unit/check.h $(OUTPUT)/libcomm
 unit-tests: $(UNIT_BINS)
 
 # cudatrace's test programs (tests/cuda): a fake libcuda.so.1 and
-# libcudart.so.13 with the real symbol names, the workload driving them, a
-# unit test of the CUDA helpers, and where the CUDA toolkit is installed,
-# workloads on its real libcudart (shared and static) and stub libcuda.
+# libcudart.so.13 with the real symbol names, the workload driving them (and
+# workload_rt, the same linked to the runtime alone), a unit test of the
+# CUDA helpers, and where the CUDA toolkit is installed, workloads on its
+# real libcudart (shared and static) and stub libcuda.
 CUDA_HOME ?= /usr/local/cuda
 CUDA_TEST := $(OUTPUT)/tests/cuda
 CUDA_TEST_CFLAGS := -g -O2 -Wall -Wextra -Wno-unused-parameter -fno-omit-frame-pointer
 CUDA_TEST_PROGS := $(CUDA_TEST)/libcuda.so.1 $(CUDA_TEST)/libcudart.so.13 $(CUDA_TEST)/workload \
-	$(OUTPUT)/tests/test_cuda_helpers
+	$(CUDA_TEST)/workload_rt $(OUTPUT)/tests/test_cuda_helpers
 ifneq ($(wildcard $(CUDA_HOME)/include/cuda_runtime_api.h),)
 CUDA_TEST_PROGS += $(CUDA_TEST)/rt_workload
 ifneq ($(wildcard $(CUDA_HOME)/lib64/libcudart_static.a),)
@@ -113,12 +114,18 @@ $(CUDA_TEST):
 $(CUDA_TEST)/libcuda.so.1: tests/cuda/fake_libcuda.c tests/cuda/fake_cuda.h tests/cuda/fake_log.h | $(CUDA_TEST)
 	$(CC) $(CUDA_TEST_CFLAGS) -fPIC -shared -fvisibility=hidden -Wl,-soname,libcuda.so.1 $< -o $@
 
+# Not linked to libcuda.so.1: like the real runtime it loads the driver at
+# its first call (from its own directory, $ORIGIN, where the fake is).
 $(CUDA_TEST)/libcudart.so.13: tests/cuda/fake_libcudart.c tests/cuda/fake_cuda.h tests/cuda/fake_log.h $(CUDA_TEST)/libcuda.so.1
 	$(CC) $(CUDA_TEST_CFLAGS) -fPIC -shared -fvisibility=hidden -Wl,-soname,libcudart.so.13 \
-		$< $(CUDA_TEST)/libcuda.so.1 -Wl,-rpath,'$$ORIGIN' -o $@
+		$< -Wl,-rpath,'$$ORIGIN' -ldl -o $@
 
 $(CUDA_TEST)/workload: tests/cuda/workload.c tests/cuda/fake_cuda.h $(CUDA_TEST)/libcuda.so.1 $(CUDA_TEST)/libcudart.so.13
 	$(CC) $(CUDA_TEST_CFLAGS) $< $(CUDA_TEST)/libcuda.so.1 $(CUDA_TEST)/libcudart.so.13 \
+		-Wl,-rpath,'$$ORIGIN' -o $@
+
+$(CUDA_TEST)/workload_rt: tests/cuda/workload.c tests/cuda/fake_cuda.h $(CUDA_TEST)/libcudart.so.13
+	$(CC) $(CUDA_TEST_CFLAGS) -DRUNTIME_ONLY $< $(CUDA_TEST)/libcudart.so.13 \
 		-Wl,-rpath,'$$ORIGIN' -o $@
 
 $(CUDA_TEST)/rt_workload: tests/cuda/rt_workload.c | $(CUDA_TEST)

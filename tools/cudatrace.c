@@ -153,6 +153,7 @@ static struct target targets[MAX_TARGETS];
 static int nr_targets;
 static char notes[4][PATH_MAX + 160];	/* said after attaching */
 static int nr_notes;
+static bool runtime_fallback;	/* -p: no libcuda mapped, the runtime traced instead */
 
 static struct cudatrace_bpf *skel;
 static bool multi;		/* one uprobe_multi link per file and direction */
@@ -321,16 +322,33 @@ static bool has_static_cudart(const char *path)
 	return found;
 }
 
+/*
+ * The API a process's mapping provides: a libcuda.so* or libcudart.so*,
+ * or (when `runtime` is wanted and none was found yet) the executable
+ * with cudart linked in.  -1: none.
+ */
+static int map_api(const struct proc_map *m, const char *exe, const char *open_path,
+		   bool runtime, bool have_runtime)
+{
+	int api = lib_api(m->path);
+
+	if (api >= 0 || !runtime)
+		return api;
+	if (!m->exec || strcmp(m->path, exe) || have_runtime || !has_static_cudart(open_path))
+		return -1;
+	return API_RUNTIME;
+}
+
 /* The CUDA libraries process `pid` has mapped, and its executable (static cudart). */
 static int search_process(pid_t pid)
 {
 	char exe[PATH_MAX], link[64], open_path[PATH_MAX + 64], pidstr[16];
-	bool have[NR_APIS] = {};
+	bool have[NR_APIS] = {}, runtime = env.runtime;
 	const char *sys = NULL;
 	struct proc_map *maps;
 	ssize_t len;
 	size_t n, i;
-	int err, api;
+	int err, api, nr_rt = 0, first_rt = -1;
 
 	err = proc_maps_read(pid, &maps, &n);
 	if (err) {
@@ -340,24 +358,44 @@ static int search_process(pid_t pid)
 	snprintf(link, sizeof(link), "/proc/%d/exe", pid);
 	len = readlink(link, exe, sizeof(exe) - 1);
 	exe[len > 0 ? len : 0] = '\0';
+
+	/*
+	 * A process with the runtime and no driver mapped calls the runtime
+	 * API: it has made no CUDA call yet (the runtime loads libcuda at its
+	 * first), or there is no driver to load.  Its calls are the runtime's,
+	 * so those are traced, as with -r, whatever the system may have.
+	 */
+	for (i = 0; i < n && !runtime; i++)
+		have[API_DRIVER] |= lib_api(maps[i].path) == API_DRIVER;
+	runtime |= !have[API_DRIVER];
+
 	for (i = 0; i < n; i++) {
-		api = lib_api(maps[i].path);
-		if (api == API_RUNTIME && !env.runtime)
+		if (lib_api(maps[i].path) == API_RUNTIME && !runtime)
 			continue;
 		proc_map_open_path(pid, &maps[i], open_path, sizeof(open_path));
-		if (api < 0) {
-			if (!env.runtime || !maps[i].exec || strcmp(maps[i].path, exe) ||
-			    have[API_RUNTIME] || !has_static_cudart(open_path))
-				continue;
-			api = API_RUNTIME;
-		}
+		api = map_api(&maps[i], exe, open_path, runtime, have[API_RUNTIME]);
+		if (api < 0)
+			continue;
 		if (add_target(open_path, maps[i].path, api, false))
 			have[api] = true;
 	}
 	proc_maps_free(maps, n);
+	for (i = 0; i < (size_t)nr_targets; i++) {
+		if (!targets[i].api[API_RUNTIME])
+			continue;
+		if (!nr_rt++)
+			first_rt = i;
+	}
 
-	/* Not loaded yet (cudart loads libcuda at its first call): the system's. */
 	snprintf(pidstr, sizeof(pidstr), "%d", pid);
+	if (!env.runtime && nr_rt) {
+		runtime_fallback = true;
+		note(nr_rt > 1 ? "cudatrace: PID %s has no libcuda mapped; tracing the runtime API "
+				 "in %s and its other libcudart (as with -r)"
+			       : "cudatrace: PID %s has no libcuda mapped; tracing the runtime API "
+				 "in %s (as with -r)", pidstr, targets[first_rt].name);
+	}
+	/* Not loaded yet (cudart loads libcuda at its first call): the system's. */
 	if (!have[API_DRIVER] && search_system(API_DRIVER, &sys))
 		note("cudatrace: PID %s has no libcuda mapped yet: probing %s, the system's",
 		     pidstr, sys);
@@ -431,9 +469,9 @@ static int find_targets(void)
 	if (nr_found)
 		return 0;
 	if (common_env.pid)
-		fprintf(stderr, "cudatrace: PID %d has no CUDA library mapped (libcuda.so*%s) and "
-			"none was found in the ld.so cache or the usual directories: use --lib PATH\n",
-			common_env.pid, env.runtime ? ", libcudart.so*" : "");
+		fprintf(stderr, "cudatrace: PID %d has no CUDA library mapped (libcuda.so*, "
+			"libcudart.so*) and none was found in the ld.so cache or the usual "
+			"directories: use --lib PATH\n", common_env.pid);
 	else
 		fprintf(stderr, "cudatrace: no libcuda.so.1%s in the ld.so cache or the usual "
 			"directories (is the NVIDIA driver installed?): use --lib PATH or -p PID\n",
@@ -522,7 +560,8 @@ static void print_attached(void)
 	}
 	for (i = 0; i < nr_notes; i++)
 		fprintf(stderr, "%s\n", notes[i]);
-	if (!driver && !env.nr_libs)
+	/* (A runtime fallback's note said it already.) */
+	if (!driver && !env.nr_libs && !runtime_fallback)
 		fprintf(stderr, "cudatrace: no libcuda found: tracing the runtime API only\n");
 }
 

@@ -115,6 +115,7 @@ typedef struct CUstream_st *cudaStream_t;
 #define cudaErrorInvalidValue		1
 #define cudaErrorMemoryAllocation	2
 #define cudaErrorInvalidMemcpyDirection	21
+#define cudaErrorInsufficientDriver	35
 #define cudaErrorInvalidDeviceFunction	98
 
 enum cudaMemcpyKind {

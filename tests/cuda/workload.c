@@ -5,6 +5,12 @@
  * sizes, shapes and results.
  *
  *   workload [--wait FILE] PHASE...
+ *   workload_rt [--wait FILE] PHASE...
+ *
+ * workload_rt is this program built with -DRUNTIME_ONLY and linked to the
+ * runtime alone, as nvcc links a program to a shared cudart: it has no
+ * libcuda mapped until the runtime loads it at its first call, and none
+ * ever where none is found.  It has the runtime phases only.
  *
  * --wait FILE   print "waiting PID", then go on once FILE exists (the
  *               tracer has attached)
@@ -16,6 +22,8 @@
  * copies        every cuMemcpy* variant, each with its own byte count
  * streams       stream create, synchronize, destroy; cuCtxSynchronize
  * runtime       the runtime API (libcudart) on top of the driver
+ * nodriver      the runtime API where it finds no driver: every call fails
+ *               with cudaErrorInsufficientDriver
  * sleep MS      stay alive MS milliseconds
  *
  * Where a parameter is a 32-bit unsigned int, some calls go through a
@@ -58,6 +66,7 @@ static CUstream stream(unsigned long v)
 
 static char host[8192];
 
+#ifndef RUNTIME_ONLY
 static void batches(int n)
 {
 	CUfunction f;
@@ -198,6 +207,7 @@ static void streams(void)
 	CHECK(cuStreamDestroy_v2(s1), CUDA_SUCCESS);
 	CHECK(cuStreamDestroy(s2), CUDA_SUCCESS);
 }
+#endif /* !RUNTIME_ONLY */
 
 /* cudaLaunchKernel with each dim3 as its two registers: junk above each z. */
 cudaError_t cudaLaunchKernel_wide(const void *, unsigned long long, unsigned long long,
@@ -234,6 +244,24 @@ static void runtime(void)
 	printf("leaked 0x%lx 3000\n", (unsigned long)(uintptr_t)b);
 }
 
+/* The calls rt_workload makes on the real runtime, where it finds no driver. */
+static void nodriver(void)
+{
+	cudaStream_t s = stream(0x77);
+	void *p = NULL, *args[1] = {};
+
+	CHECK(cudaMalloc(&p, 1 << 20), cudaErrorInsufficientDriver);
+	CHECK(cudaFree(p), cudaErrorInsufficientDriver);
+	CHECK(cudaMemcpy(host, host, 64, cudaMemcpyHostToDevice), cudaErrorInsufficientDriver);
+	CHECK(cudaMemcpyAsync(host, host, 128, cudaMemcpyDeviceToHost, NULL),
+	      cudaErrorInsufficientDriver);
+	CHECK(cudaLaunchKernel((const void *)saxpy_kernel, (dim3){ 5, 6, 7 }, (dim3){ 8, 9, 10 },
+			       args, 1234, s),
+	      cudaErrorInsufficientDriver);
+	CHECK(cudaStreamSynchronize(NULL), cudaErrorInsufficientDriver);
+	CHECK(cudaDeviceSynchronize(), cudaErrorInsufficientDriver);
+}
+
 /* Say so (a tracer may attach now), then wait up to a minute for FILE. */
 static void wait_for(const char *path)
 {
@@ -255,6 +283,7 @@ int main(int argc, char **argv)
 
 		if (!strcmp(p, "--wait") && i + 1 < argc) {
 			wait_for(argv[++i]);
+#ifndef RUNTIME_ONLY
 		} else if (!strcmp(p, "batches")) {
 			batches(atoi(next));
 			i++;
@@ -268,8 +297,11 @@ int main(int argc, char **argv)
 			copies();
 		} else if (!strcmp(p, "streams")) {
 			streams();
+#endif
 		} else if (!strcmp(p, "runtime")) {
 			runtime();
+		} else if (!strcmp(p, "nodriver")) {
+			nodriver();
 		} else if (!strcmp(p, "sleep")) {
 			usleep(atoi(next) * 1000);
 			i++;

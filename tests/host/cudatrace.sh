@@ -44,6 +44,11 @@ expect_error "cudatrace: a library that does not exist" 1 \
 expect_error "cudatrace: a file that is not ELF" 1 "^cudatrace: /etc/passwd: not an ELF file$" \
 	$t -L /etc/passwd
 libc=$(ldd /bin/sh | awk '/libc\.so/ { print $3 }')
+# A driver on this host (the fake runtime would load it where ours is absent).
+host_driver=
+if ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 ' || [ -e /usr/lib/x86_64-linux-gnu/libcuda.so.1 ]; then
+	host_driver=1
+fi
 expect_error "cudatrace: a library without CUDA symbols" 1 \
 	"^cudatrace: $libc: no CUDA driver API symbols \(cuMemAlloc_v2, cuLaunchKernel, \.\.\.\)$" $t -L "$libc"
 expect_error "cudatrace: a library without CUDA symbols, runtime too" 1 \
@@ -51,7 +56,7 @@ expect_error "cudatrace: a library without CUDA symbols, runtime too" 1 \
 expect_error "cudatrace: a runtime library without -r says to add it" 1 \
 	"^cudatrace: $D/libcudart.so.13: no CUDA driver API symbols, but runtime API ones: add --runtime$" \
 	$t -L $D/libcudart.so.13
-if ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 ' || [ -e /usr/lib/x86_64-linux-gnu/libcuda.so.1 ]; then
+if [ -n "$host_driver" ]; then
 	skip "cudatrace: no-driver errors: this host has libcuda.so.1"
 else
 	expect_error "cudatrace: no driver installed says where it looked" 1 \
@@ -59,7 +64,7 @@ else
 	sleep 30 &
 	sleeper=$!
 	expect_error "cudatrace: a process without CUDA" 1 \
-		"^cudatrace: PID $sleeper has no CUDA library mapped \(libcuda\.so\*\) and none was found" $t -p $sleeper
+		"^cudatrace: PID $sleeper has no CUDA library mapped \(libcuda\.so\*, libcudart\.so\*\) and none was found" $t -p $sleeper
 	kill $sleeper
 	wait $sleeper 2>/dev/null
 fi
@@ -115,6 +120,7 @@ field() { awk -v f="$2" -v n="$3" '$1 == f && NF == 6 { print $n; exit }' "$1"; 
 # logged, in order: function, result name, and every argument both show.
 # Prints the first difference, nothing when all agree.
 compare_calls() {
+	[ -r "$2" ] || { printf 'no call log %s' "$2"; return; }
 	awk '
 	function rname(fn, v) {
 		if (fn ~ /^cuda/)
@@ -126,12 +132,17 @@ compare_calls() {
 		drv[2] = "CUDA_ERROR_OUT_OF_MEMORY"; drv[400] = "CUDA_ERROR_INVALID_HANDLE"
 		drv[500] = "CUDA_ERROR_NOT_FOUND"; drv[719] = "CUDA_ERROR_LAUNCH_FAILED"
 		rt[0] = "cudaSuccess"; rt[1] = "cudaErrorInvalidValue"; rt[2] = "cudaErrorMemoryAllocation"
-		rt[21] = "cudaErrorInvalidMemcpyDirection"; rt[98] = "cudaErrorInvalidDeviceFunction"
+		rt[21] = "cudaErrorInvalidMemcpyDirection"; rt[35] = "cudaErrorInsufficientDriver"
+		rt[98] = "cudaErrorInvalidDeviceFunction"
 		nk = split("ptr kernel handle grid block shmem stream kind", keys, " ")
 	}
 	FNR == NR { if (FNR > 1) tr[++nt] = $0; next }
 	{ fk[++nf] = $0 }
 	END {
+		if (!nt) {
+			printf "no calls traced, %d made", nf
+			exit
+		}
 		if (nt != nf) {
 			printf "%d calls traced, %d made", nt, nf
 			exit
@@ -275,6 +286,74 @@ check_eq "cudatrace: cudaLaunchKernel dim3 registers and stack arguments, host s
 	"$(calls $n | awk '$5 == "cudaLaunchKernel" && $8 == "cudaSuccess" { print $9, $10, $11, $12, $13 }')" \
 	"kernel=saxpy_kernel grid=5x6x7 block=8x9x10 shmem=1234 stream=0x5040"
 
+# ---- a program on the runtime alone: no libcuda mapped ------------------------
+# workload_rt is linked to libcudart.so.13 only; the fake runtime, like the
+# real one, loads libcuda.so.1 at its first call. Before it (the tracer
+# attaches then), or where no driver is installed at all, the process has
+# the runtime and no driver: cudatrace traces the runtime, as with -r.
+
+traced rtonly "-e" $D/workload_rt runtime
+n=$tmp/rtonly.out
+pid=$(awk '/^waiting/ { print $2 }' $tmp/rtonly.wl)
+check_eq "cudatrace: runtime only, driver not loaded yet: -e without -r traces, ends with the process" \
+	"$traced_status" 0
+check "cudatrace: ... says in one line it traces the runtime instead" \
+	grep -qx "cudatrace: PID $pid has no libcuda mapped; tracing the runtime API in $PWD/$D/libcudart.so.13 (as with -r)" "$n.err"
+check "cudatrace: ... and names the runtime library and its functions" \
+	grep -q "^cudatrace: runtime API in $PWD/$D/libcudart.so.13: 11 functions: cudaMalloc cudaFree " "$n.err"
+# The driver the runtime loaded afterwards was not there to probe: the
+# runtime's calls, exactly, are what is traced.
+grep '^cuda' $tmp/rtonly.log >$tmp/rtonly.rtlog
+check_eq "cudatrace: ... one line per runtime call (15 made)" \
+	"$(calls $n | wc -l) $(wc -l <$tmp/rtonly.rtlog)" "15 15"
+check_eq "cudatrace: ... every line agrees with what the runtime received" \
+	"$(compare_calls $n $tmp/rtonly.rtlog)" ""
+
+traced rtsum "" $D/workload_rt runtime
+n=$tmp/rtsum.out
+check_eq "cudatrace: runtime only: the summary counts the runtime's calls" \
+	"$traced_status $(field $n cudaMalloc 2) $(field $n cudaMalloc 3) $(field $n cudaMalloc 6) $(field $n cudaLaunchKernel 2) $(field $n cudaLaunchKernel 3)" \
+	"0 3 1 1051576 2 1"
+check_eq "cudatrace: runtime only: the summary has every runtime function called, nothing else" \
+	"$(awk 'NF == 6 && $2 ~ /^[0-9]+$/ { print $1 }' $n | sort | tr '\n' ' ')" \
+	"cudaDeviceSynchronize cudaFree cudaLaunchKernel cudaLaunchKernel_ptsz cudaMalloc cudaMemcpy cudaMemcpyAsync cudaMemcpyAsync_ptsz cudaMemcpy_ptds cudaStreamSynchronize cudaStreamSynchronize_ptsz "
+
+traced rtleak "-l" $D/workload_rt runtime
+pid=$(awk '/^waiting/ { print $2 }' $tmp/rtleak.wl)
+check_eq "cudatrace: runtime only: --leaks finds the runtime's leak" \
+	"$(grep "^PID $pid " $tmp/rtleak.out) $(awk '/^  0x/ { print $1, $2, $4 }' $tmp/rtleak.out)" \
+	"PID $pid (workload_rt) exited: 1 allocations, 3000 bytes never freed $(awk '/^leaked/ { print $2, $3 }' $tmp/rtleak.wl) cudaMalloc"
+
+traced rtdrv "-e" $D/workload runtime
+check_eq "cudatrace: libcuda mapped, no -r: the driver's calls only, not the runtime's" \
+	"$(calls $tmp/rtdrv.out | awk '{ print $5 }' | sort | uniq -c | tr -s ' ' | tr '\n' '|')" \
+	"$(awk '$1 !~ /^cuda/ { print $1 }' $tmp/rtdrv.log | sort | uniq -c | tr -s ' ' | tr '\n' '|')"
+
+if [ -n "$host_driver" ]; then
+	skip "cudatrace: runtime only, no driver installed: this host has libcuda.so.1"
+else
+	# The runtime alone in a directory of its own: it finds no libcuda.so.1.
+	mkdir -p $tmp/nodriver
+	cp $D/libcudart.so.13 $tmp/nodriver/
+	LD_LIBRARY_PATH=$tmp/nodriver traced nodrv "-e" $D/workload_rt nodriver
+	n=$tmp/nodrv.out
+	pid=$(awk '/^waiting/ { print $2 }' $tmp/nodrv.wl)
+	check_eq "cudatrace: runtime only, no driver installed: -e without -r traces, ends with the process" \
+		"$traced_status" 0
+	check_eq "cudatrace: ... says so in one line, after the line naming what it probes" \
+		"$(sed 's/: cudaMalloc .*//' "$n.err")" \
+		"cudatrace: runtime API in $tmp/nodriver/libcudart.so.13: 11 functions
+cudatrace: PID $pid has no libcuda mapped; tracing the runtime API in $tmp/nodriver/libcudart.so.13 (as with -r)"
+	check_eq "cudatrace: ... every call, cudaErrorInsufficientDriver" \
+		"$(calls $n | awk '{ printf "%s %s|", $5, $8 }')" \
+		"cudaMalloc cudaErrorInsufficientDriver|cudaFree cudaErrorInsufficientDriver|cudaMemcpy cudaErrorInsufficientDriver|cudaMemcpyAsync cudaErrorInsufficientDriver|cudaLaunchKernel cudaErrorInsufficientDriver|cudaStreamSynchronize cudaErrorInsufficientDriver|cudaDeviceSynchronize cudaErrorInsufficientDriver|"
+	check_eq "cudatrace: ... every line agrees with what the runtime received" \
+		"$(compare_calls $n $tmp/nodrv.log)" ""
+	check_eq "cudatrace: ... the launch's arguments" \
+		"$(calls $n | awk '$5 == "cudaLaunchKernel" { print $9, $10, $11, $12, $13 }')" \
+		"kernel=saxpy_kernel grid=5x6x7 block=8x9x10 shmem=1234 stream=0x77"
+fi
+
 # ---- leaks -----------------------------------------------------------------
 
 traced leak "-l -r" $D/workload batches 2 leak errors runtime
@@ -399,6 +478,50 @@ wait $wl_pid 2>/dev/null
 wl_pid=
 wait
 
+# The benchmark's rate (tests/bench/cudatrace.sh): bursts of 20001 calls as
+# fast as the fake library takes them (about 100000 a second here), no call
+# log to slow them. Read through a pipe, as `cudatrace | grep` is: -e prints
+# every call, in order, and the summary counts every one; nothing is lost.
+burst() {
+	local name=$1
+	shift
+	rm -f "$tmp/go"
+	$D/workload --wait "$tmp/go" batches 5000 >"$tmp/$name.wl" 2>&1 &
+	wl_pid=$!
+	while ! grep -qs '^waiting' "$tmp/$name.wl"; do sleep 0.02; done
+	( $t "$@" -p $wl_pid 2>"$tmp/$name.err"; echo $? >"$tmp/$name.status" ) | cat >"$tmp/$name.out" &
+	for _ in $(seq 1 100); do grep -q 'functions:' "$tmp/$name.err" 2>/dev/null && break; sleep 0.05; done
+	touch "$tmp/go"
+	wait
+	wl_pid=
+}
+{
+	echo cuModuleGetFunction
+	for _ in $(seq 1 5000); do printf 'cuMemAlloc_v2\ncuMemcpyHtoD_v2\ncuLaunchKernel\ncuMemFree_v2\n'; done
+} | md5sum >"$tmp/burst.want"
+for round in 1 2 3; do
+	burst burst$round -e
+	n=$tmp/burst$round
+	check_eq "cudatrace: -e at the benchmark's rate (round $round): every call printed (20001), status 0" \
+		"$(calls $n.out | wc -l) $(cat $n.status)" "20001 0"
+	check_eq "cudatrace: ... in the order they were made" \
+		"$(calls $n.out | awk '{ print $5 }' | md5sum)" "$(cat $tmp/burst.want)"
+	check_eq "cudatrace: ... nothing reported lost or dropped" \
+		"$(grep -v -e ' functions: ' -e ' lacks: ' $n.err)" ""
+done
+for round in 1 2 3; do
+	burst bsum$round
+	n=$tmp/bsum$round
+	check_eq "cudatrace: summary at the benchmark's rate (round $round): every call counted, status 0" \
+		"$(for f in cuModuleGetFunction cuMemAlloc_v2 cuMemcpyHtoD_v2 cuLaunchKernel cuMemFree_v2; do printf '%s ' "$(field $n.out $f 2)"; done)$(cat $n.status)" \
+		"1 5000 5000 5000 5000 0"
+	check_eq "cudatrace: ... and the launches by kernel, the bytes" \
+		"$(awk 'NF == 7 && $2 == "cuLaunchKernel" { print $3, $6 }' $n.out) $(field $n.out cuMemcpyHtoD_v2 6)" \
+		"train_step 5000 20480000"
+	check_eq "cudatrace: ... nothing reported lost or dropped" \
+		"$(grep -v -e ' functions: ' -e ' lacks: ' $n.err)" ""
+done
+
 # A reader too slow for the calls: what the ring buffer could not hold is
 # counted, and with what was printed makes every call.
 rm -f "$tmp/go"
@@ -467,12 +590,36 @@ check "cudatrace: -p finds a pip wheel's libcudart in the process's maps" \
 check_eq "cudatrace: pip wheel's libcudart: every call and result" \
 	"$(rt_traced $tmp/wheel.out)" "$(rt_own $tmp/wheel.wl)"
 
+# No -r, and no driver for the runtime to load: the runtime is traced.
+if [ -n "$host_driver" ]; then
+	skip "cudatrace: real libcudart without a driver, no -r: this host has libcuda.so.1"
+else
+	traced rtreal "-e" $D/rt_workload
+	pid=$(awk '/^waiting/ { print $2 }' $tmp/rtreal.wl)
+	check "cudatrace: real libcudart, no driver, no -r: says it traces the runtime" \
+		grep -qx "cudatrace: PID $pid has no libcuda mapped; tracing the runtime API in $rtlib (as with -r)" \
+		"$tmp/rtreal.out.err"
+	check_eq "cudatrace: ... every call (7) and result" \
+		"$(calls $tmp/rtreal.out | wc -l) $(rt_traced $tmp/rtreal.out)" "7 $(rt_own $tmp/rtreal.wl)"
+fi
+
 if [ -x $D/rt_workload_static ]; then
 	traced static "-e -r" $D/rt_workload_static
 	check "cudatrace: -p finds cudart linked statically into the executable" \
 		grep -q "^cudatrace: runtime API in $PWD/$D/rt_workload_static: 11 functions" "$tmp/static.out.err"
 	check_eq "cudatrace: static cudart: every call and result" \
 		"$(rt_traced $tmp/static.out)" "$(rt_own $tmp/static.wl)"
+	if [ -n "$host_driver" ]; then
+		skip "cudatrace: static cudart without a driver, no -r: this host has libcuda.so.1"
+	else
+		traced static1 "-e" $D/rt_workload_static
+		pid=$(awk '/^waiting/ { print $2 }' $tmp/static1.wl)
+		check "cudatrace: static cudart, no driver, no -r: says it traces the runtime in the executable" \
+			grep -qx "cudatrace: PID $pid has no libcuda mapped; tracing the runtime API in $PWD/$D/rt_workload_static (as with -r)" \
+			"$tmp/static1.out.err"
+		check_eq "cudatrace: ... every call (7) and result" \
+			"$(calls $tmp/static1.out | wc -l) $(rt_traced $tmp/static1.out)" "7 $(rt_own $tmp/static1.wl)"
+	fi
 else
 	skip "cudatrace: static cudart: no libcudart_static.a in $CUDA_HOME/lib64"
 fi
