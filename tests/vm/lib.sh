@@ -94,3 +94,25 @@ sid_apt_update() {
 		apt-get $(sid_apt_opts) update -qq
 	fi
 }
+
+# extract_vmlinux KDIR: the plain vmlinux ELF inside KDIR/vmlinuz (the
+# bzImage's compressed payload), unpacked once into KDIR/vmlinux: booted
+# directly by tests/vm/run, and the BTF base of test modules built for the
+# kernel (its .BTF section is kept). Status 1 when there is none.
+extract_vmlinux() {
+	local kdir=$1 z=$1/vmlinuz tmp=$1/vmlinux.tmp.$$ magic dec off
+	[ -s "$kdir/vmlinux" ] && return 0
+	for magic in '\xfd7zXZ\x00:xz -dcq' '\x28\xb5\x2f\xfd:zstd -dcq' '\x1f\x8b\x08:gzip -dcq'; do
+		dec=${magic#*:}; magic=${magic%%:*}
+		off=$(LC_ALL=C grep -obUaP "$magic" "$z" | head -1 | cut -d: -f1)
+		[ -n "$off" ] || continue
+		# The decompressors complain about the bytes after the payload.
+		tail -c +$((off + 1)) "$z" | $dec >"$tmp" 2>/dev/null || true
+		if cmp -s -n 4 "$tmp" <(printf '\177ELF'); then
+			mv "$tmp" "$kdir/vmlinux"
+			return 0
+		fi
+	done
+	rm -f "$tmp"
+	return 1
+}
