@@ -9,7 +9,7 @@
 #
 # Adding a tool is adding its name to TOOLS: bpf/NAME.bpf.c + tools/NAME.c.
 
-TOOLS := drmsched vblanklat cudatrace
+TOOLS := drmsched vblanklat cudatrace i915mem
 
 CC ?= cc
 CLANG ?= clang
@@ -146,6 +146,12 @@ unit-tests: $(CUDA_TEST_PROGS) $(BIN)/cudatrace
 TEST_PROGS := $(OUTPUT)/tests/vblwait
 $(OUTPUT)/tests/vblwait: tests/vblank/vblwait.c | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -I/usr/include/libdrm $< -o $@
+
+# What a tool's BPF reads through CO-RE, resolved in a module's BTF (the VM
+# tests compare the test modules that play drivers with the real drivers).
+TEST_PROGS += $(OUTPUT)/tests/corepaths
+$(OUTPUT)/tests/corepaths: tests/btf/corepaths.c | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
 
 test-progs: $(TEST_PROGS)
 

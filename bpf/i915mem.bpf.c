@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * i915mem: Intel GPU memory (i915 and xe): objects created and destroyed,
+ * charged to the process that created them, bindings into GPU address
+ * spaces and rebinds after unbinds (eviction churn), evictions, the
+ * shrinker's requests, CPU faults and pread/pwrite.
+ *
+ * BTF-typed raw tracepoints on the drivers' own events, fields read with
+ * CO-RE (tests/btf/corepaths checks every path read here against the real
+ * modules' BTF). Objects are tracked by address from their creation to
+ * their destruction; what happened to objects created before tracing began
+ * is counted where it can be told apart. Counters only grow: the frontend
+ * prints what changed since its previous summary.
+ */
+#include "kernel_types.bpf.h"
+#include "hist.bpf.h"
+#include "events.bpf.h"
+#include "i915mem.h"
+
+#define E2BIG 7
+
+const volatile int targ_pid = 0;
+const volatile char targ_comm[COMM_LEN] = {};
+const volatile int targ_driver = -1;
+const volatile bool targ_ms = false;
+const volatile bool emit_events = false;
+
+/* Tables that were full: what could not be tracked. */
+__u64 dropped_objects = 0;
+__u64 dropped_procs = 0;
+__u64 dropped_vms = 0;
+
+struct driver_stats drivers[NR_DRIVERS] = {};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_OBJECTS);
+	__type(key, __u64);
+	__type(value, struct gem_obj);
+} objects SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_PROCS);
+	__type(key, struct proc_key);
+	__type(value, struct proc_stats);
+} procs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_VMS);
+	__type(key, __u64);
+	__type(value, struct vm_stats);
+} vms SEC(".maps");
+
+/* ---- the drivers' types: only the members read ------------------------- */
+
+/* include/drm/drm_gem.h */
+struct drm_gem_object {
+	u64 size;	
+} __core;
+
+/* include/drm/drm_mm.h */
+struct drm_mm_node {
+	u64 start;
+	u64 size;
+} __core;
+
+/* drivers/gpu/drm/i915/gem/i915_gem_object_types.h (base: in a union) */
+struct drm_i915_gem_object {
+	struct drm_gem_object base;
+} __core;
+
+struct i915_address_space;
+
+/* drivers/gpu/drm/i915/i915_vma_types.h; guard pages (>= 6.3) around the binding */
+struct i915_vma {
+	struct drm_mm_node node;
+	struct i915_address_space *vm;
+	struct drm_i915_gem_object *obj;
+	u32 guard;
+} __core;
+
+/* ---- helpers ----------------------------------------------------------- */
+
+static __always_inline bool comm_wanted(const char *comm)
+{
+	int i;
+
+	if (!targ_comm[0])
+		return true;
+	for (i = 0; i < COMM_LEN; i++) {
+		if (comm[i] != targ_comm[i])
+			return false;
+		if (!comm[i])
+			return true;
+	}
+	return true;
+}
+
+/* Does the process on the CPU pass -p and -c? */
+static __always_inline bool current_wanted(__u32 pid)
+{
+	char comm[COMM_LEN];
+
+	if (targ_pid && pid != (__u32)targ_pid)
+		return false;
+	if (!targ_comm[0])
+		return true;
+	bpf_get_current_comm(comm, sizeof(comm));
+	return comm_wanted(comm);
+}
+
+static __always_inline struct proc_stats *proc_row(__u32 pid, __u32 driver)
+{
+	struct proc_key key = { .pid = pid, .driver = driver };
+	struct proc_stats *p, zero = {};
+
+	p = bpf_map_lookup_elem(&procs, &key);
+	if (p)
+		return p;
+	bpf_get_current_comm(zero.comm, sizeof(zero.comm));
+	if (bpf_map_update_elem(&procs, &key, &zero, BPF_NOEXIST) == -E2BIG)
+		__sync_fetch_and_add(&dropped_procs, 1);
+	return bpf_map_lookup_elem(&procs, &key);
+}
+
+static __always_inline struct vm_stats *vm_row(__u64 vm, __u32 driver, __u32 pid)
+{
+	struct vm_stats *v, zero = { .pid = pid, .driver = driver };
+
+	if (!vm)
+		return NULL;
+	v = bpf_map_lookup_elem(&vms, &vm);
+	if (v)
+		return v;
+	bpf_get_current_comm(zero.comm, sizeof(zero.comm));
+	if (bpf_map_update_elem(&vms, &vm, &zero, BPF_NOEXIST) == -E2BIG)
+		__sync_fetch_and_add(&dropped_vms, 1);
+	return bpf_map_lookup_elem(&vms, &vm);
+}
+
+static __always_inline bool driver_wanted(__u32 driver)
+{
+	return targ_driver < 0 || (__u32)targ_driver == driver;
+}
+
+static __always_inline void count(__u32 driver, __u32 type)
+{
+	if (driver < NR_DRIVERS && type < NR_EVENT_TYPES)
+		__sync_fetch_and_add(&drivers[driver].events[type], 1);
+}
+
+static __always_inline void emit(__u8 type, __u8 driver, __u32 pid, __u64 obj, __u64 vm,
+				 __u64 size, __u64 offset, __u64 arg, __u32 creator, __u8 fault_kind,
+				 __u8 rebind)
+{
+	struct i915mem_event *e;
+
+	if (!emit_events)
+		return;
+	e = event_reserve(sizeof(*e));
+	if (!e)
+		return;
+	e->ts_ns = bpf_ktime_get_ns();
+	e->obj = obj;
+	e->vm = vm;
+	e->size = size;
+	e->offset = offset;
+	e->arg = arg;
+	e->pid = pid;
+	e->creator = creator;
+	e->type = type;
+	e->driver = driver;
+	e->fault_kind = fault_kind;
+	e->rebind = rebind;
+	e->pad = 0;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	event_submit(e);
+}
+
+static __always_inline __u64 to_units(__u64 ns)
+{
+	return targ_ms ? ns / 1000000 : ns / 1000;
+}
+
+/* ---- what the handlers of both drivers share ---------------------------- */
+
+static __always_inline void on_create(__u32 driver, __u64 obj, __u64 size)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct gem_obj o = {};
+	struct proc_stats *p;
+	__s64 live;
+	int i;
+
+	if (!obj || !driver_wanted(driver) || !current_wanted(pid))
+		return;
+	o.size = size;
+	o.created_ns = bpf_ktime_get_ns();
+	o.pid = pid;
+	o.driver = driver;
+	if (bpf_map_update_elem(&objects, &obj, &o, BPF_ANY)) {
+		__sync_fetch_and_add(&dropped_objects, 1);
+		return;
+	}
+	count(driver, EV_CREATE);
+	if (driver < NR_DRIVERS)
+		__sync_fetch_and_add(&drivers[driver].size_slots[log2_slot(size)], 1);
+	p = proc_row(pid, driver);
+	if (p) {
+		__sync_fetch_and_add(&p->created, 1);
+		__sync_fetch_and_add(&p->created_bytes, size);
+		__sync_fetch_and_add(&p->live, 1);
+		live = __sync_fetch_and_add(&p->live_bytes, size) + size;
+		for (i = 0; i < 4; i++) {
+			__s64 peak = p->peak_bytes;
+
+			if (live <= peak || __sync_val_compare_and_swap(&p->peak_bytes, peak, live) == peak)
+				break;
+		}
+	}
+	emit(EV_CREATE, driver, pid, obj, 0, size, 0, 0, pid, 0, 0);
+}
+
+static __always_inline void on_destroy(__u32 driver, __u64 obj)
+{
+	struct proc_key key = { .driver = driver };
+	struct proc_stats *p;
+	struct gem_obj *o;
+	__u64 size, life;
+
+	if (!obj || !driver_wanted(driver))
+		return;
+	o = bpf_map_lookup_elem(&objects, &obj);
+	if (!o || o->preexisting) {
+		if (!targ_pid && !targ_comm[0] && driver < NR_DRIVERS)
+			__sync_fetch_and_add(&drivers[driver].untracked_destroys, 1);
+		if (o)
+			bpf_map_delete_elem(&objects, &obj);
+		return;
+	}
+	size = o->size;
+	key.pid = o->pid;
+	life = to_units(bpf_ktime_get_ns() - o->created_ns);
+	count(driver, EV_DESTROY);
+	if (driver < NR_DRIVERS)
+		__sync_fetch_and_add(&drivers[driver].life_slots[log2_slot(life)], 1);
+	p = bpf_map_lookup_elem(&procs, &key);
+	if (p) {
+		__sync_fetch_and_add(&p->destroyed, 1);
+		__sync_fetch_and_add(&p->destroyed_bytes, size);
+		__sync_fetch_and_add(&p->live, -1);
+		__sync_fetch_and_add(&p->live_bytes, -(__s64)size);
+	}
+	emit(EV_DESTROY, driver, bpf_get_current_pid_tgid() >> 32, obj, 0, size, 0, life, key.pid,
+	     0, 0);
+	bpf_map_delete_elem(&objects, &obj);
+}
+
+static __always_inline void on_bind(__u32 driver, __u64 obj, __u64 vm, __u64 offset, __u64 size,
+				    __u64 flags)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct gem_obj *o = obj ? bpf_map_lookup_elem(&objects, &obj) : NULL;
+	struct proc_stats *p;
+	struct vm_stats *v;
+	bool rebind;
+
+	if (!driver_wanted(driver) || (!o && !current_wanted(pid)))
+		return;
+	rebind = o && o->unbinds;
+	if (o)
+		__sync_fetch_and_add(&o->binds, 1);
+	count(driver, EV_BIND);
+	p = proc_row(pid, driver);
+	if (p) {
+		__sync_fetch_and_add(&p->binds, 1);
+		if (rebind)
+			__sync_fetch_and_add(&p->rebinds, 1);
+	}
+	v = vm_row(vm, driver, pid);
+	if (v) {
+		__sync_fetch_and_add(&v->binds, 1);
+		__sync_fetch_and_add(&v->bind_bytes, size);
+		if (rebind)
+			__sync_fetch_and_add(&v->rebinds, 1);
+	}
+	emit(EV_BIND, driver, pid, obj, vm, size, offset, flags, o ? o->pid : 0, 0, rebind);
+}
+
+static __always_inline void on_unbind(__u32 driver, __u64 obj, __u64 vm, __u64 offset, __u64 size,
+				      __u64 obj_size)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct gem_obj *o = obj ? bpf_map_lookup_elem(&objects, &obj) : NULL;
+	struct proc_stats *p;
+	struct vm_stats *v;
+
+	if (!driver_wanted(driver) || (!o && !current_wanted(pid)))
+		return;
+	if (o) {
+		__sync_fetch_and_add(&o->unbinds, 1);
+	} else if (obj) {
+		/* Created before tracing: remember it was unbound, to know a rebind. */
+		struct gem_obj pre = { .size = obj_size, .driver = driver, .preexisting = 1,
+				       .unbinds = 1 };
+
+		bpf_map_update_elem(&objects, &obj, &pre, BPF_NOEXIST);
+	}
+	count(driver, EV_UNBIND);
+	p = proc_row(pid, driver);
+	if (p)
+		__sync_fetch_and_add(&p->unbinds, 1);
+	v = vm_row(vm, driver, pid);
+	if (v)
+		__sync_fetch_and_add(&v->unbinds, 1);
+	emit(EV_UNBIND, driver, pid, obj, vm, size, offset, 0, o ? o->pid : 0, 0, 0);
+}
+
+static __always_inline void on_fault(__u32 driver, __u64 obj, __u64 index, __u8 kind)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct gem_obj *o;
+	struct proc_stats *p;
+
+	if (!driver_wanted(driver) || !current_wanted(pid))
+		return;
+	count(driver, EV_FAULT);
+	p = proc_row(pid, driver);
+	if (p)
+		__sync_fetch_and_add(&p->faults[kind & 3], 1);
+	if (emit_events) {
+		o = obj ? bpf_map_lookup_elem(&objects, &obj) : NULL;
+		emit(EV_FAULT, driver, pid, obj, 0, o ? o->size : 0, index, 0, o ? o->pid : 0, kind, 0);
+	}
+}
+
+static __always_inline void on_rw(__u8 type, __u64 obj, __u64 offset, __u64 len)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct proc_stats *p;
+
+	if (!driver_wanted(DRV_I915) || !current_wanted(pid))
+		return;
+	count(DRV_I915, type);
+	p = proc_row(pid, DRV_I915);
+	if (p && type == EV_PREAD) {
+		__sync_fetch_and_add(&p->preads, 1);
+		__sync_fetch_and_add(&p->pread_bytes, len);
+	} else if (p) {
+		__sync_fetch_and_add(&p->pwrites, 1);
+		__sync_fetch_and_add(&p->pwrite_bytes, len);
+	}
+	emit(type, DRV_I915, pid, obj, 0, len, offset, 0, 0, 0, 0);
+}
+
+static __always_inline void on_evict(__u8 type, __u32 driver, __u64 vm, __u64 bytes, __u64 flags)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct vm_stats *v;
+
+	if (!driver_wanted(driver))
+		return;
+	count(driver, type);
+	if (driver < NR_DRIVERS && type == EV_EVICT)
+		__sync_fetch_and_add(&drivers[driver].evict_bytes, bytes);
+	else if (driver < NR_DRIVERS && type == EV_EVICT_NODE)
+		__sync_fetch_and_add(&drivers[driver].evict_node_bytes, bytes);
+	v = vm ? bpf_map_lookup_elem(&vms, &vm) : NULL;
+	if (v)
+		__sync_fetch_and_add(&v->evictions, 1);
+	emit(type, driver, pid, 0, vm, bytes, 0, flags, 0, 0, 0);
+}
+
+static __always_inline void on_vm(__u8 type, __u32 driver, __u64 vm)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct vm_stats *v;
+
+	if (!vm || !driver_wanted(driver))
+		return;
+	count(driver, type);
+	if (type == EV_VM_CREATE && current_wanted(pid)) {
+		/* A new address space at a freed one's address: a new row. */
+		bpf_map_delete_elem(&vms, &vm);
+		v = vm_row(vm, driver, pid);
+		if (v)
+			v->created_seen = 1;
+	} else if (type == EV_VM_FREE) {
+		v = bpf_map_lookup_elem(&vms, &vm);
+		if (v)
+			v->freed = 1;
+	}
+	emit(type, driver, pid, 0, vm, 0, 0, 0, 0, 0, 0);
+}
+
+/* ---- i915 --------------------------------------------------------------- */
+
+SEC("tp_btf/i915_gem_object_create")
+int BPF_PROG(i915_create, struct drm_i915_gem_object *obj)
+{
+	if (obj)
+		on_create(DRV_I915, (__u64)obj, obj->base.size);
+	return 0;
+}
+
+SEC("tp_btf/i915_gem_object_destroy")
+int BPF_PROG(i915_destroy, struct drm_i915_gem_object *obj)
+{
+	on_destroy(DRV_I915, (__u64)obj);
+	return 0;
+}
+
+/* The binding's range as the tracepoint itself reports it: inside the guard pages. */
+static __always_inline void vma_range(struct i915_vma *vma, __u64 *offset, __u64 *size)
+{
+	__u64 guard = 0;
+
+	if (bpf_core_field_exists(vma->guard))
+		guard = vma->guard;
+	*offset = vma->node.start + guard;
+	*size = vma->node.size - 2 * guard;
+}
+
+SEC("tp_btf/i915_vma_bind")
+int BPF_PROG(i915_bind, struct i915_vma *vma, unsigned int flags)
+{
+	__u64 offset, size;
+
+	if (!vma)
+		return 0;
+	vma_range(vma, &offset, &size);
+	on_bind(DRV_I915, (__u64)vma->obj, (__u64)vma->vm, offset, size, flags);
+	return 0;
+}
+
+SEC("tp_btf/i915_vma_unbind")
+int BPF_PROG(i915_unbind, struct i915_vma *vma)
+{
+	struct drm_i915_gem_object *obj;
+	__u64 offset, size;
+
+	if (!vma)
+		return 0;
+	obj = vma->obj;
+	vma_range(vma, &offset, &size);
+	on_unbind(DRV_I915, (__u64)obj, (__u64)vma->vm, offset, size, obj ? obj->base.size : 0);
+	return 0;
+}
+
+SEC("tp_btf/i915_gem_object_fault")
+int BPF_PROG(i915_fault, struct drm_i915_gem_object *obj, u64 index, bool gtt, bool write)
+{
+	on_fault(DRV_I915, (__u64)obj, index, (gtt ? FAULT_GTT : 0) | (write ? FAULT_WRITE : 0));
+	return 0;
+}
+
+SEC("tp_btf/i915_gem_object_pread")
+int BPF_PROG(i915_pread, struct drm_i915_gem_object *obj, u64 offset, u64 len)
+{
+	on_rw(EV_PREAD, (__u64)obj, offset, len);
+	return 0;
+}
+
+SEC("tp_btf/i915_gem_object_pwrite")
+int BPF_PROG(i915_pwrite, struct drm_i915_gem_object *obj, u64 offset, u64 len)
+{
+	on_rw(EV_PWRITE, (__u64)obj, offset, len);
+	return 0;
+}
+
+SEC("tp_btf/i915_gem_shrink")
+int BPF_PROG(i915_shrink, void *i915, unsigned long target, unsigned int flags)
+{
+	if (!driver_wanted(DRV_I915))
+		return 0;
+	count(DRV_I915, EV_SHRINK);
+	__sync_fetch_and_add(&drivers[DRV_I915].shrink_pages, target);
+	emit(EV_SHRINK, DRV_I915, bpf_get_current_pid_tgid() >> 32, 0, 0, 0, 0, target, 0, 0, 0);
+	return 0;
+}
+
+SEC("tp_btf/i915_gem_evict")
+int BPF_PROG(i915_evict, struct i915_address_space *vm, u64 size, u64 align, unsigned int flags)
+{
+	on_evict(EV_EVICT, DRV_I915, (__u64)vm, size, flags);
+	return 0;
+}
+
+SEC("tp_btf/i915_gem_evict_node")
+int BPF_PROG(i915_evict_node, struct i915_address_space *vm, struct drm_mm_node *node,
+	     unsigned int flags)
+{
+	on_evict(EV_EVICT_NODE, DRV_I915, (__u64)vm, node ? node->size : 0, flags);
+	return 0;
+}
+
+SEC("tp_btf/i915_gem_evict_vm")
+int BPF_PROG(i915_evict_vm, struct i915_address_space *vm)
+{
+	on_evict(EV_EVICT_VM, DRV_I915, (__u64)vm, 0, 0);
+	return 0;
+}
+
+SEC("tp_btf/i915_ppgtt_create")
+int BPF_PROG(i915_vm_create, struct i915_address_space *vm)
+{
+	on_vm(EV_VM_CREATE, DRV_I915, (__u64)vm);
+	return 0;
+}
+
+SEC("tp_btf/i915_ppgtt_release")
+int BPF_PROG(i915_vm_free, struct i915_address_space *vm)
+{
+	on_vm(EV_VM_FREE, DRV_I915, (__u64)vm);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

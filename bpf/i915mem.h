@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* i915mem: records and table layouts shared by i915mem.bpf.c and i915mem.c */
+#ifndef I915MEM_H
+#define I915MEM_H
+
+#include "histogram.h"
+
+#define COMM_LEN	16
+#define MAX_OBJECTS	131072	/* GEM objects / BOs tracked at once */
+#define MAX_PROCS	4096	/* (driver, process) rows, for the whole session */
+#define MAX_VMS		4096	/* address spaces, for the whole session */
+
+enum gpu_driver {
+	DRV_I915,
+	DRV_XE,
+	NR_DRIVERS,
+};
+
+enum i915mem_event_type {
+	EV_CREATE,	/* i915_gem_object_create, xe_bo_create */
+	EV_DESTROY,	/* i915_gem_object_destroy */
+	EV_BIND,	/* i915_vma_bind, xe_vma_bind */
+	EV_UNBIND,	/* i915_vma_unbind, xe_vma_unbind */
+	EV_FAULT,	/* i915_gem_object_fault, xe_bo_cpu_fault */
+	EV_PREAD,	/* i915_gem_object_pread */
+	EV_PWRITE,	/* i915_gem_object_pwrite */
+	EV_SHRINK,	/* i915_gem_shrink */
+	EV_EVICT,	/* i915_gem_evict: make room for `size` bytes */
+	EV_EVICT_NODE,	/* i915_gem_evict_node: clear one range */
+	EV_EVICT_VM,	/* i915_gem_evict_vm: empty an address space */
+	EV_VM_CREATE,	/* i915_ppgtt_create, xe_vm_create */
+	EV_VM_FREE,	/* i915_ppgtt_release, xe_vm_free */
+	NR_EVENT_TYPES,
+};
+
+/* fault_kind bits */
+#define FAULT_GTT	1	/* through the GTT aperture (else a CPU mmap) */
+#define FAULT_WRITE	2
+
+/* A GEM object (or xe BO) created while tracing, by its address. */
+struct gem_obj {
+	__u64 size;
+	__u64 created_ns;
+	__u32 pid;		/* the process that created it */
+	__u32 proc;		/* its row in `procs` (key), to charge the destroy to */
+	__u32 binds;
+	__u32 unbinds;
+	__u8 driver;
+	__u8 preexisting;	/* created before tracing began: first seen unbound */
+	__u8 pad[6];
+};
+
+struct proc_key {
+	__u32 pid;
+	__u32 driver;
+};
+
+/*
+ * Per (driver, process). Counters only grow (the frontend prints the
+ * difference since its last summary); live and peak are state.
+ */
+struct proc_stats {
+	char comm[COMM_LEN];
+	/* of the objects it created */
+	__u64 created;
+	__u64 created_bytes;
+	__u64 destroyed;
+	__u64 destroyed_bytes;
+	__s64 live;
+	__s64 live_bytes;
+	__s64 peak_bytes;
+	/* what it did (the process on the CPU when the event fired) */
+	__u64 binds;
+	__u64 unbinds;
+	__u64 rebinds;		/* binds of objects that had been unbound before */
+	__u64 faults[4];	/* by fault kind: FAULT_GTT | FAULT_WRITE */
+	__u64 preads, pread_bytes;
+	__u64 pwrites, pwrite_bytes;
+};
+
+/* Per address space (i915_address_space, xe_vm). */
+struct vm_stats {
+	char comm[COMM_LEN];	/* who created it (or first bound into it) */
+	__u32 pid;
+	__u32 driver;
+	__u64 binds;
+	__u64 unbinds;
+	__u64 rebinds;
+	__u64 bind_bytes;	/* bound, in all */
+	__u64 evictions;	/* i915_gem_evict* on it */
+	__u8 created_seen;	/* its creation was traced */
+	__u8 freed;		/* its release was traced */
+	__u8 pad[6];
+};
+
+/* Per driver, for the whole session (the frontend prints differences). */
+struct driver_stats {
+	__u64 events[NR_EVENT_TYPES];
+	__u64 evict_bytes;	/* i915_gem_evict: room asked for */
+	__u64 evict_node_bytes;	/* i915_gem_evict_node: ranges cleared */
+	__u64 shrink_pages;	/* i915_gem_shrink: target, in pages */
+	__u64 untracked_destroys;	/* of objects created before tracing */
+	__u32 size_slots[MAX_SLOTS];	/* created objects by log2(bytes) */
+	__u32 life_slots[MAX_SLOTS];	/* create -> destroy, log2(us or ms) */
+};
+
+struct i915mem_event {
+	__u64 ts_ns;
+	__u64 obj;		/* object / BO (EV_SHRINK: 0) */
+	__u64 vm;		/* address space (binds, evictions, vm events) */
+	__u64 size;		/* bytes: object, binding, pread/pwrite, evict request */
+	__u64 offset;		/* binding's GPU address, fault's page index, pread/pwrite offset */
+	__u64 arg;		/* shrink: target pages; bind: flags; evict: flags */
+	__u32 pid;		/* the process on the CPU */
+	__u32 creator;		/* the object's creator (0: unknown) */
+	__u8 type;
+	__u8 driver;
+	__u8 fault_kind;
+	__u8 rebind;		/* EV_BIND: the object had been unbound before */
+	__u32 pad;
+	char comm[COMM_LEN];
+};
+
+#endif /* I915MEM_H */

@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# i915mem on a real kernel, run inside the VM by tests/run (one boot per
+# kernel). Two proofs:
+#  1. Real layouts: with the real i915 loaded the tool loads and attaches
+#     (its CO-RE relocations resolve against the real module's BTF), and
+#     every member path its BPF reads is, in the real module's BTF, what it
+#     is in the test module's (tests/btf/corepaths on both).
+#  2. Exact numbers: the test module gemgen (tests/kmod) fires the real
+#     events over objects of known sizes from processes of known PID and
+#     name; every count, byte and leaked object must be the workload's.
+#
+# Environment (from tests/vm/run and tests/run): VM_KERNEL (6.1|sid),
+# VM_SCRATCH (writable dir), VM_MODPROBE, GEMGEN_KO.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+T=$PWD/bin/i915mem
+O=$PWD/build/i915mem.bpf.o
+CP=$PWD/build/tests/corepaths
+S=${VM_SCRATCH:?}
+K=${VM_KERNEL:?}
+P="i915mem:"
+trace=/sys/kernel/tracing
+
+start() { start_tool "$1" "$T" "${@:2}"; }
+stop() { stop_tool "$@"; }
+
+# gem USER COMMANDS: write COMMANDS to /proc/gemgen from a process called USER
+# (a copy of dash), whose PID is left in $S/USER.pid.
+gem() {
+	[ -x "$S/$1" ] || cp /bin/dash "$S/$1"
+	"$S/$1" -c 'echo $$ >"$1"; printf "%s\n" "$2" >/proc/gemgen' "$1" "$S/$1.pid" "$2"
+}
+pid_of() { cat "$S/$1.pid"; }
+
+# A memory row: "LIVE LIVE_BYTES PEAK_BYTES CREATED CREATED_B DESTROYED DESTROYED_B".
+mem_row() {
+	awk -v p="$2" 'NF == 10 && $2 == p && $4 ~ /^-?[0-9]+$/ { print $4, $5, $6, $7, $8, $9, $10; exit }' "$1"
+}
+# An activity row: "BINDS UNBINDS REBINDS GTT_RD GTT_WR CPU_RD CPU_WR PREAD_B PWRITE_B".
+act_row() {
+	awk -v p="$2" 'NF == 12 && $2 == p && $4 ~ /^[0-9]+$/ { print $4, $5, $6, $7, $8, $9, $10, $11, $12; exit }' "$1"
+}
+
+# ---------------------------------------------------------------------------
+# 1. No driver: no i915 or xe events, and the error says which modules.
+expect_error "$P no driver loaded: names i915 and xe" 1 \
+	"^i915mem: no Intel GPU driver loaded \(no i915 or xe trace events\): 'modprobe i915' or 'modprobe xe'" "$T"
+
+# ---------------------------------------------------------------------------
+# 2. The real i915: the tool attaches against its real BTF; what its BPF
+#    reads is there, with the types the test module mirrors.
+if ! $VM_MODPROBE i915 2>"$S/modprobe.err"; then
+	fail "$P modprobe i915: $(cat "$S/modprobe.err")"
+fi
+check "$P the real i915 has BTF" test -e /sys/kernel/btf/i915
+timeout 120 "$T" 1 1 >"$S/real.out" 2>"$S/real.err"
+check_eq "$P real i915: attaches, one idle interval, exits 0" "$?" 0
+check "$P real i915: says it traces i915" grep -q "^Tracing Intel GPU memory (i915)" "$S/real.out"
+check_eq "$P real i915: nothing on stderr" "$(cat "$S/real.err")" ""
+"$CP" "$O" /sys/kernel/btf/vmlinux /sys/kernel/btf/i915 >"$S/real.paths" 2>&1
+check "$P real i915: the BPF reads 7 member paths" test "$(wc -l <"$S/real.paths")" -eq 7
+check_eq "$P real i915: every path the BPF reads exists (guard pages: >= 6.3 only)" \
+	"$(grep -v ': \(size_t\|u64\|u32\|struct [a-z0-9_]* \*\)$' "$S/real.paths")" \
+	"$([ "$K" = 6.1 ] && echo "struct i915_vma.guard: missing (struct i915_vma has no guard)")"
+if ! rmmod i915 2>"$S/rmmod.err"; then
+	fail "$P rmmod i915: $(cat "$S/rmmod.err")"
+fi
+
+# ---------------------------------------------------------------------------
+# 3. gemgen plays i915.
+if ! insmod "${GEMGEN_KO:?}" 2>"$S/insmod.err"; then
+	fail "$P insmod gemgen: $(cat "$S/insmod.err")"
+	exit 1
+fi
+"$CP" "$O" /sys/kernel/btf/vmlinux /sys/kernel/btf/gemgen >"$S/mock.paths" 2>&1
+check_eq "$P gemgen mirrors the real i915: the same member paths, of the same types" \
+	"$(cat "$S/mock.paths")" "$(cat "$S/real.paths")"
+
+echo >$trace/trace
+echo nohash-ptr >$trace/trace_options
+echo 1 >$trace/events/i915/enable
+
+# 3a. The summary of a known workload, and -l.
+start "$S/sum.out" -l
+gem gemuser1 "vm
+create n=10 size=65536
+bind first=0 n=10 vm=0
+fault first=0 n=4 gtt=1 write=1
+fault first=4 n=2 gtt=0 write=0
+pwrite first=0 n=3 bytes=4096
+pread first=0 n=2 bytes=100
+evict vm=0 bytes=131072
+bind first=0 n=2 vm=0
+shrink pages=256
+destroy first=0 n=6 async=1"
+gem gemuser2 "create n=3 size=1048576"
+stop INT
+out=$S/sum.out
+a=$(pid_of gemuser1) b=$(pid_of gemuser2)
+check_eq "$P summary: exit status 0 on Ctrl-C" "$tool_status" 0
+check_eq "$P gemuser1: 4 live, 262144 bytes, peak 655360, 10 created, 6 destroyed" \
+	"$(mem_row "$out" "$a")" "4 262144 655360 10 655360 6 393216"
+check_eq "$P gemuser2 (exited): 3 live, 3 MiB, created 3" \
+	"$(mem_row "$out" "$b")" "3 3145728 3145728 3 3145728 0 0"
+check_eq "$P rows sorted by live bytes: gemuser2 first" \
+	"$(awk 'NF == 10 && $4 ~ /^[0-9]+$/ { print $3 }' "$out" | tr '\n' ' ')" "gemuser2 gemuser1 "
+check_eq "$P gemuser1's activity: 12 binds, 2 unbinds (eviction), 2 rebinds, faults, pread/pwrite bytes" \
+	"$(act_row "$out" "$a")" "12 2 2 0 4 2 0 200 12288"
+check_eq "$P unbinds in all: 2 by eviction + 6 by the destroying worker" \
+	"$(awk 'NF == 12 && $4 ~ /^[0-9]+$/ { u += $5 } END { print u }' "$out")" 8
+check_eq "$P the worker's unbinds are its own row (a kworker)" \
+	"$(awk 'NF == 12 && $3 ~ /^kworker/ { print $4, $5 }' "$out")" "0 6"
+check_eq "$P address space: created by gemuser1, 12 binds, 8 unbinds, 2 rebinds, 786432 bytes, 1 eviction" \
+	"$(awk 'NF == 9 && $2 ~ /^0x/ { print $3, $4, $5, $6, $7, $8, $9 }' "$out")" \
+	"$a gemuser1 12 8 2 786432 1"
+check "$P evictions and the shrinker, pages and bytes" grep -qx \
+	"i915: evictions: 1 for room (131072 bytes asked), 0 of ranges (0 bytes), 0 of whole address spaces; shrinker: 1 requests, target 256 pages (1048576 bytes)" "$out"
+check_eq "$P object sizes: 10 of 64 KiB, 3 of 1 MiB" \
+	"$(awk '/sizes of the objects created/ { h = 1; next } h && /->/ && $5 > 0 { print $1 ":" $5 } h && /^$/ { h = 0 }' "$out" | tr '\n' ' ')" \
+	"65536:10 1048576:3 "
+check_eq "$P lifetimes: 6 objects destroyed" \
+	"$(awk '/lifetimes of the objects destroyed/ { h = 1; next } h && /->/ { n += $5 } END { print n }' "$out")" 6
+check "$P -l: 7 objects alive" grep -qx "Objects alive (created while tracing, not destroyed): 7" "$out"
+check "$P -l: gemuser1's 4, 262144 bytes" grep -qx "i915 PID $a (gemuser1) exited: 4 objects, 262144 bytes" "$out"
+check "$P -l: gemuser2's 3, exited" grep -qx "i915 PID $b (gemuser2) exited: 3 objects, 3145728 bytes" "$out"
+# The kernel's own trace buffer: objects created and never destroyed.
+# (%p without hashing: the address in hex, no 0x.)
+grep -o 'i915_gem_object_create: obj=[0-9a-fx]*\|i915_gem_object_destroy: obj=[0-9a-fx]*' $trace/trace |
+	sed 's/obj=\(0x\)\?/obj=0x/' >"$S/objs.trace"
+check_eq "$P -l names exactly the objects the kernel created and did not destroy" \
+	"$(awk '/^    0x/ { print $1 }' "$out" | sort)" \
+	"$(awk -F'obj=' '/create/ { live[$2] = 1 } /destroy/ { delete live[$2] } END { for (o in live) print o }' "$S/objs.trace" | sort)"
+check_eq "$P -l: oldest first within a process (creation order)" \
+	"$(awk '/^i915 PID/ { p = $3 } /^    0x/ && p == '"$a"' { print $1 }' "$out" | tr '\n' ' ')" \
+	"$(awk -F'obj=' '/create/ { print $2 }' "$S/objs.trace" | sed -n '7,10p' | tr '\n' ' ')"
+check_eq "$P summary: nothing on stderr" "$(cat "$out.err")" ""
+echo 0 >$trace/events/i915/enable
+
+# 3b. -e: one line per event, the same events as the kernel's trace buffer.
+echo >$trace/trace
+echo 1 >$trace/events/i915/enable
+start "$S/ev.out" -e
+gem gemuser3 "vm
+create n=5 size=8192
+bind first=13 n=5 vm=1
+fault first=13 n=1 gtt=1 write=0
+unbind first=13 n=5
+bind first=13 n=1 vm=1
+destroy first=13 n=5
+release vm=1"
+stop INT
+echo 0 >$trace/events/i915/enable
+out=$S/ev.out
+check_eq "$P -e: header" "$(head -1 "$out")" \
+	"$(printf '%-11s %-6s %-10s %-7s %-16s %-18s %12s %s' 'TIME(s)' DRIVER EVENT PID COMM OBJECT BYTES DETAIL)"
+for ev in create:CREATE:5 destroy:DESTROY:5 vma_bind:BIND:6 vma_unbind:UNBIND:6 fault:FAULT:1 ppgtt_create:VM_CREATE:1 ppgtt_release:VM_FREE:1; do
+	IFS=: read -r tp name n <<<"$ev"
+	check_eq "$P -e: $n $name lines, as many as the kernel's $tp events" \
+		"$(awk -v e="$name" '$3 == e' "$out" | wc -l) $(grep -c "i915_\(gem_object_\)\?$tp:" $trace/trace)" "$n $n"
+done
+check_eq "$P -e: every CREATE is 8192 bytes by gemuser3" \
+	"$(awk '$3 == "CREATE" { print $4, $5, $7 }' "$out" | sort -u)" "$(pid_of gemuser3) gemuser3 8192"
+check_eq "$P -e: the object addresses are the kernel's" \
+	"$(awk '$3 == "CREATE" { print $6 }' "$out" | tr '\n' ' ')" \
+	"$(grep -o 'i915_gem_object_create: obj=[0-9a-fx]*' $trace/trace | sed 's/.*obj=\(0x\)\?/0x/' | tr '\n' ' ')"
+check_eq "$P -e: one BIND is a rebind" "$(grep -c ' rebind$' "$out")" 1
+check_eq "$P -e: binding offsets are the kernel's (inside the guard pages)" \
+	"$(awk '$3 == "BIND" { sub(/.*offset=/, ""); sub(/ .*/, ""); print }' "$out" | tr '\n' ' ')" \
+	"$(grep 'i915_vma_bind:' $trace/trace | sed 's/.*offset=0x0*\([0-9a-f]*\) .*/0x\1/' | tr '\n' ' ')"
+check "$P -e: FAULT says gtt read and the page index" grep -q ' FAULT .* gtt read index=0$' "$out"
+check_eq "$P -e: nothing on stderr" "$(cat "$out.err")" ""
+
+# 3c. Filters: -p, -c, -D.
+[ -x "$S/gemuser8" ] || cp /bin/dash "$S/gemuser8"
+"$S/gemuser8" -c 'while [ ! -e "$1" ]; do sleep 0.1; done; printf "create n=2 size=8192\n" >/proc/gemgen' \
+	sh "$S/go8" &
+other=$!
+start "$S/pid.out" -p "$other"
+gem gemuser2 "create n=2 size=4096"
+touch "$S/go8"
+wait "$other"
+stop INT
+check_eq "$P -p PID: that process's 2 objects" "$(mem_row "$S/pid.out" "$other")" "2 16384 16384 2 16384 0 0"
+check_eq "$P -p PID: no other process" "$(awk 'NF == 10 && $4 ~ /^[0-9]+$/' "$S/pid.out" | wc -l)" 1
+start "$S/comm.out" -c gemuser5
+gem gemuser2 "create n=2 size=4096"
+gem gemuser5 "create n=3 size=4096
+destroy first=24 n=3 async=1"
+stop INT
+check_eq "$P -c gemuser5: its 3 objects, destroyed by a worker all the same" \
+	"$(mem_row "$S/comm.out" "$(pid_of gemuser5)")" "0 0 12288 3 12288 3 12288"
+check_eq "$P -c gemuser5: no other process" "$(awk 'NF == 10 && $4 ~ /^[0-9]+$/' "$S/comm.out" | wc -l)" 1
+expect_error "$P -D xe without xe loaded: names the module" 1 \
+	"^i915mem: driver xe is not loaded: 'modprobe xe'" "$T" -D xe
+
+# 3d. interval count: each summary has what changed in its interval.
+timeout 60 "$T" 2 2 >"$S/int.out" 2>&1 &
+int_pid=$!
+wait_for_output "$S/int.out" "$int_pid"
+cp /bin/dash "$S/gemuser6"
+"$S/gemuser6" -c 'printf "create n=4 size=4096\n" >/proc/gemgen
+	while [ ! -e "$1" ]; do sleep 0.1; done; printf "create n=1 size=4096\n" >/proc/gemgen' sh "$S/go6" &
+g6=$!
+sleep 2.5
+touch "$S/go6"
+wait "$g6"
+wait "$int_pid"
+check_eq "$P interval 2 count 2: exits 0 by itself" "$?" 0
+check_eq "$P interval: created 4, then 1 (live 4, then 5)" \
+	"$(awk -v p="$g6" 'NF == 10 && $2 == p { print $4 "/" $7 }' "$S/int.out" | tr '\n' ' ')" "4/4 5/1 "
+
+# 3e. SIGTERM ends with a summary, like Ctrl-C.
+start "$S/term.out"
+gem gemuser7 "create n=2 size=4096"
+stop TERM
+check_eq "$P SIGTERM: status 0 and the summary" \
+	"$tool_status $(mem_row "$S/term.out" "$(pid_of gemuser7)" | cut -d' ' -f1,4)" "0 2 2"
+rmmod gemgen
