@@ -183,7 +183,7 @@ static unsigned int choose_hooks(void)
 			traced |= 1u << h->driver;
 	}
 	if (!traced)
-		fprintf(stderr, "i915mem: %s: none of the events this tool reads\n",
+		fprintf(stderr, "i915mem: %s: none of the events this version reads (it traces i915's)\n",
 			env.driver >= 0 ? driver_names[env.driver] : "i915, xe");
 	return traced;
 }
