@@ -81,6 +81,41 @@ struct i915_vma {
 	u32 guard;
 } __core;
 
+/* include/drm/ttm/ttm_bo.h */
+struct ttm_buffer_object {
+	struct drm_gem_object base;
+} __core;
+
+/* drivers/gpu/drm/xe/xe_bo_types.h */
+struct xe_bo {
+	struct ttm_buffer_object ttm;
+} __core;
+
+/* include/drm/drm_gpuvm.h */
+struct drm_gpuvm {
+	const char *name;
+} __core;
+
+struct drm_gpuva {
+	struct drm_gpuvm *vm;
+	struct {
+		u64 addr;
+		u64 range;
+	} va;
+	struct {
+		struct drm_gem_object *obj;
+	} gem;
+} __core;
+
+/* drivers/gpu/drm/xe/xe_vm_types.h */
+struct xe_vma {
+	struct drm_gpuva gpuva;
+} __core;
+
+struct xe_vm {
+	struct drm_gpuvm gpuvm;
+} __core;
+
 /* ---- helpers ----------------------------------------------------------- */
 
 static __always_inline bool comm_wanted(const char *comm)
@@ -259,7 +294,7 @@ static __always_inline void on_destroy(__u32 driver, __u64 obj)
 }
 
 static __always_inline void on_bind(__u32 driver, __u64 obj, __u64 vm, __u64 offset, __u64 size,
-				    __u64 flags)
+				    __u64 flags, bool is_rebind)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
 	struct gem_obj *o = obj ? bpf_map_lookup_elem(&objects, &obj) : NULL;
@@ -269,7 +304,7 @@ static __always_inline void on_bind(__u32 driver, __u64 obj, __u64 vm, __u64 off
 
 	if (!driver_wanted(driver) || (!o && !current_wanted(pid)))
 		return;
-	rebind = o && o->unbinds;
+	rebind = is_rebind || (o && o->unbinds);
 	if (o)
 		__sync_fetch_and_add(&o->binds, 1);
 	count(driver, EV_BIND);
@@ -328,8 +363,8 @@ static __always_inline void on_fault(__u32 driver, __u64 obj, __u64 index, __u8 
 		return;
 	count(driver, EV_FAULT);
 	p = proc_row(pid, driver);
-	if (p)
-		__sync_fetch_and_add(&p->faults[kind & 3], 1);
+	if (p && kind < NR_FAULT_KINDS)
+		__sync_fetch_and_add(&p->faults[kind], 1);
 	if (emit_events) {
 		o = obj ? bpf_map_lookup_elem(&objects, &obj) : NULL;
 		emit(EV_FAULT, driver, pid, obj, 0, o ? o->size : 0, index, 0, o ? o->pid : 0, kind, 0);
@@ -431,7 +466,7 @@ int BPF_PROG(i915_bind, struct i915_vma *vma, unsigned int flags)
 	if (!vma)
 		return 0;
 	vma_range(vma, &offset, &size);
-	on_bind(DRV_I915, (__u64)vma->obj, (__u64)vma->vm, offset, size, flags);
+	on_bind(DRV_I915, (__u64)vma->obj, (__u64)vma->vm, offset, size, flags, false);
 	return 0;
 }
 
@@ -514,6 +549,133 @@ SEC("tp_btf/i915_ppgtt_release")
 int BPF_PROG(i915_vm_free, struct i915_address_space *vm)
 {
 	on_vm(EV_VM_FREE, DRV_I915, (__u64)vm);
+	return 0;
+}
+
+/* ---- xe (>= 6.8) ---------------------------------------------------------- */
+
+/*
+ * A BO is known by its own address (what xe_bo_create gives); bindings name
+ * its GEM object inside it, and their address space by the drm_gpuvm inside
+ * the xe_vm: both turned into the outer struct's address.
+ */
+static __always_inline __u64 xe_bo_of_gem(struct drm_gem_object *gem)
+{
+	return gem ? (__u64)gem - bpf_core_field_offset(struct xe_bo, ttm.base) : 0;
+}
+
+static __always_inline __u64 xe_vm_of_gpuvm(struct drm_gpuvm *gpuvm)
+{
+	return gpuvm ? (__u64)gpuvm - bpf_core_field_offset(struct xe_vm, gpuvm) : 0;
+}
+
+SEC("tp_btf/xe_bo_create")
+int BPF_PROG(xe_create, struct xe_bo *bo)
+{
+	if (bo)
+		on_create(DRV_XE, (__u64)bo, bo->ttm.base.size);
+	return 0;
+}
+
+/* xe has no destroy event: its TTM destroy callback, where every BO ends. */
+SEC("fentry/xe_ttm_bo_destroy")
+int BPF_PROG(xe_destroy, struct ttm_buffer_object *ttm_bo)
+{
+	if (ttm_bo)
+		on_destroy(DRV_XE, (__u64)ttm_bo - bpf_core_field_offset(struct xe_bo, ttm));
+	return 0;
+}
+
+static __always_inline int xe_bind(struct xe_vma *vma, bool rebind)
+{
+	if (vma)
+		on_bind(DRV_XE, xe_bo_of_gem(vma->gpuva.gem.obj), xe_vm_of_gpuvm(vma->gpuva.vm),
+			vma->gpuva.va.addr, vma->gpuva.va.range, 0, rebind);
+	return 0;
+}
+
+SEC("tp_btf/xe_vma_bind")
+int BPF_PROG(xe_vma_bind, struct xe_vma *vma)
+{
+	return xe_bind(vma, false);
+}
+
+/* Bindings restored after their BO was moved or their pages invalidated. */
+SEC("tp_btf/xe_vma_rebind_worker")
+int BPF_PROG(xe_vma_rebind_worker, struct xe_vma *vma)
+{
+	return xe_bind(vma, true);
+}
+
+SEC("tp_btf/xe_vma_rebind_exec")
+int BPF_PROG(xe_vma_rebind_exec, struct xe_vma *vma)
+{
+	return xe_bind(vma, true);
+}
+
+SEC("tp_btf/xe_vma_unbind")
+int BPF_PROG(xe_vma_unbind, struct xe_vma *vma)
+{
+	struct drm_gem_object *gem;
+
+	if (!vma)
+		return 0;
+	gem = vma->gpuva.gem.obj;
+	on_unbind(DRV_XE, xe_bo_of_gem(gem), xe_vm_of_gpuvm(vma->gpuva.vm), vma->gpuva.va.addr,
+		  vma->gpuva.va.range, gem ? gem->size : 0);
+	return 0;
+}
+
+SEC("tp_btf/xe_vma_evict")
+int BPF_PROG(xe_vma_evict, struct xe_vma *vma)
+{
+	if (vma)
+		on_evict(EV_EVICT, DRV_XE, xe_vm_of_gpuvm(vma->gpuva.vm), vma->gpuva.va.range, 0);
+	return 0;
+}
+
+SEC("tp_btf/xe_vma_pagefault")
+int BPF_PROG(xe_vma_pagefault, struct xe_vma *vma)
+{
+	if (vma)
+		on_fault(DRV_XE, xe_bo_of_gem(vma->gpuva.gem.obj), vma->gpuva.va.addr, FAULT_GPU);
+	return 0;
+}
+
+SEC("tp_btf/xe_bo_cpu_fault")
+int BPF_PROG(xe_cpu_fault, struct xe_bo *bo)
+{
+	on_fault(DRV_XE, (__u64)bo, 0, FAULT_CPU_ANY);
+	return 0;
+}
+
+SEC("tp_btf/xe_bo_move")
+int BPF_PROG(xe_move, struct xe_bo *bo, u32 new_placement, u32 old_placement, bool lacks_source)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	__u64 size;
+
+	if (!bo || !driver_wanted(DRV_XE))
+		return 0;
+	size = bo->ttm.base.size;
+	count(DRV_XE, EV_MOVE);
+	__sync_fetch_and_add(&drivers[DRV_XE].move_bytes, size);
+	emit(EV_MOVE, DRV_XE, pid, (__u64)bo, 0, size, 0,
+	     (__u64)new_placement << 32 | old_placement, 0, 0, 0);
+	return 0;
+}
+
+SEC("tp_btf/xe_vm_create")
+int BPF_PROG(xe_vm_create, struct xe_vm *vm)
+{
+	on_vm(EV_VM_CREATE, DRV_XE, (__u64)vm);
+	return 0;
+}
+
+SEC("tp_btf/xe_vm_free")
+int BPF_PROG(xe_vm_free, struct xe_vm *vm)
+{
+	on_vm(EV_VM_FREE, DRV_XE, (__u64)vm);
 	return 0;
 }
 

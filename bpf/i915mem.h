@@ -30,12 +30,16 @@ enum i915mem_event_type {
 	EV_EVICT_VM,	/* i915_gem_evict_vm: empty an address space */
 	EV_VM_CREATE,	/* i915_ppgtt_create, xe_vm_create */
 	EV_VM_FREE,	/* i915_ppgtt_release, xe_vm_free */
+	EV_MOVE,	/* xe_bo_move: a BO moved between placements (VRAM, system) */
 	NR_EVENT_TYPES,
 };
 
-/* fault_kind bits */
+/* fault kinds: i915's are GTT | WRITE bits; xe's CPU faults say neither */
 #define FAULT_GTT	1	/* through the GTT aperture (else a CPU mmap) */
 #define FAULT_WRITE	2
+#define FAULT_CPU_ANY	4	/* xe_bo_cpu_fault: read or write, the driver does not say */
+#define FAULT_GPU	5	/* xe_vma_pagefault */
+#define NR_FAULT_KINDS	6
 
 /* A GEM object (or xe BO) created while tracing, by its address. */
 struct gem_obj {
@@ -73,7 +77,7 @@ struct proc_stats {
 	__u64 binds;
 	__u64 unbinds;
 	__u64 rebinds;		/* binds of objects that had been unbound before */
-	__u64 faults[4];	/* by fault kind: FAULT_GTT | FAULT_WRITE */
+	__u64 faults[NR_FAULT_KINDS];	/* by fault kind */
 	__u64 preads, pread_bytes;
 	__u64 pwrites, pwrite_bytes;
 };
@@ -99,6 +103,7 @@ struct driver_stats {
 	__u64 evict_bytes;	/* i915_gem_evict: room asked for */
 	__u64 evict_node_bytes;	/* i915_gem_evict_node: ranges cleared */
 	__u64 shrink_pages;	/* i915_gem_shrink: target, in pages */
+	__u64 move_bytes;	/* xe_bo_move: bytes of the BOs moved */
 	__u64 untracked_destroys;	/* of objects created before tracing */
 	__u32 size_slots[MAX_SLOTS];	/* created objects by log2(bytes) */
 	__u32 life_slots[MAX_SLOTS];	/* create -> destroy, log2(us or ms) */
@@ -110,7 +115,7 @@ struct i915mem_event {
 	__u64 vm;		/* address space (binds, evictions, vm events) */
 	__u64 size;		/* bytes: object, binding, pread/pwrite, evict request */
 	__u64 offset;		/* binding's GPU address, fault's page index, pread/pwrite offset */
-	__u64 arg;		/* shrink: target pages; bind: flags; evict: flags */
+	__u64 arg;		/* shrink: target pages; bind, evict: flags; move: new << 32 | old placement */
 	__u32 pid;		/* the process on the CPU */
 	__u32 creator;		/* the object's creator (0: unknown) */
 	__u8 type;

@@ -105,15 +105,20 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 struct hook {
 	int driver;
-	const char *event;
+	const char *event;	/* a trace event of the driver's, or (fentry) a function */
 	struct bpf_program *(*prog)(void);
+	bool fentry;
 };
 
-#define HOOK(drv, ev, name) { drv, ev, prog_##name }
+#define HOOK(drv, ev, name) { drv, ev, prog_##name, false }
+#define FENTRY(drv, func, name) { drv, func, prog_##name, true }
 #define PROG(name) static struct bpf_program *prog_##name(void) { return skel->progs.name; }
 PROG(i915_create) PROG(i915_destroy) PROG(i915_bind) PROG(i915_unbind) PROG(i915_fault)
 PROG(i915_pread) PROG(i915_pwrite) PROG(i915_shrink) PROG(i915_evict) PROG(i915_evict_node)
 PROG(i915_evict_vm) PROG(i915_vm_create) PROG(i915_vm_free)
+PROG(xe_create) PROG(xe_destroy) PROG(xe_vma_bind) PROG(xe_vma_rebind_worker)
+PROG(xe_vma_rebind_exec) PROG(xe_vma_unbind) PROG(xe_vma_evict) PROG(xe_vma_pagefault)
+PROG(xe_cpu_fault) PROG(xe_move) PROG(xe_vm_create) PROG(xe_vm_free)
 
 static const struct hook hooks[] = {
 	HOOK(DRV_I915, "i915_gem_object_create", i915_create),
@@ -129,6 +134,19 @@ static const struct hook hooks[] = {
 	HOOK(DRV_I915, "i915_gem_evict_vm", i915_evict_vm),
 	HOOK(DRV_I915, "i915_ppgtt_create", i915_vm_create),
 	HOOK(DRV_I915, "i915_ppgtt_release", i915_vm_free),
+	HOOK(DRV_XE, "xe_bo_create", xe_create),
+	/* xe has no destroy event: where its BOs end (TTM's destroy callback) */
+	FENTRY(DRV_XE, "xe_ttm_bo_destroy", xe_destroy),
+	HOOK(DRV_XE, "xe_vma_bind", xe_vma_bind),
+	HOOK(DRV_XE, "xe_vma_rebind_worker", xe_vma_rebind_worker),
+	HOOK(DRV_XE, "xe_vma_rebind_exec", xe_vma_rebind_exec),
+	HOOK(DRV_XE, "xe_vma_unbind", xe_vma_unbind),
+	HOOK(DRV_XE, "xe_vma_evict", xe_vma_evict),
+	HOOK(DRV_XE, "xe_vma_pagefault", xe_vma_pagefault),
+	HOOK(DRV_XE, "xe_bo_cpu_fault", xe_cpu_fault),
+	HOOK(DRV_XE, "xe_bo_move", xe_move),
+	HOOK(DRV_XE, "xe_vm_create", xe_vm_create),
+	HOOK(DRV_XE, "xe_vm_free", xe_vm_free),
 };
 
 /*
@@ -173,9 +191,13 @@ static unsigned int choose_hooks(void)
 		const struct hook *h = &hooks[i];
 		bool on = loaded & (1u << h->driver);
 
-		if (on && !tracepoint_exists(driver_names[h->driver], h->event)) {
+		if (on && !h->fentry && !tracepoint_exists(driver_names[h->driver], h->event)) {
 			fprintf(stderr, "i915mem: %s has no event %s on this kernel: not traced\n",
 				driver_names[h->driver], h->event);
+			on = false;
+		} else if (on && h->fentry && !kprobe_exists(h->event)) {
+			fprintf(stderr, "i915mem: %s has no function %s on this kernel: its objects' "
+				"destruction is not traced\n", driver_names[h->driver], h->event);
 			on = false;
 		}
 		bpf_program__set_autoload(h->prog(), on);
@@ -183,7 +205,7 @@ static unsigned int choose_hooks(void)
 			traced |= 1u << h->driver;
 	}
 	if (!traced)
-		fprintf(stderr, "i915mem: %s: none of the events this version reads (it traces i915's)\n",
+		fprintf(stderr, "i915mem: %s: none of the events this tool reads\n",
 			env.driver >= 0 ? driver_names[env.driver] : "i915, xe");
 	return traced;
 }
@@ -253,26 +275,28 @@ static void print_activity(FILE *f, const struct map_snapshot *s)
 		const struct proc_key *k = snapshot_key(s, i);
 		const struct proc_stats *p = snapshot_value(s, i);
 		const struct proc_stats *was = prev_value(&prev_procs, k);
-		unsigned long long faults[4];
+		unsigned long long faults[NR_FAULT_KINDS], any = 0;
 		int j;
 
-		for (j = 0; j < 4; j++)
-			faults[j] = DELTA(p, was, faults[j]);
-		if (!DELTA(p, was, binds) && !DELTA(p, was, unbinds) && !faults[0] && !faults[1] &&
-		    !faults[2] && !faults[3] && !DELTA(p, was, preads) && !DELTA(p, was, pwrites))
+		for (j = 0; j < NR_FAULT_KINDS; j++)
+			any |= faults[j] = DELTA(p, was, faults[j]);
+		if (!DELTA(p, was, binds) && !DELTA(p, was, unbinds) && !any &&
+		    !DELTA(p, was, preads) && !DELTA(p, was, pwrites))
 			continue;
 		if (!header) {
-			fprintf(f, "\n%-6s %-7s %-16s %7s %7s %7s %7s %7s %7s %7s %12s %12s\n", "DRIVER",
-				"PID", "COMM", "BINDS", "UNBINDS", "REBINDS", "GTT_RD", "GTT_WR",
-				"CPU_RD", "CPU_WR", "PREAD_B", "PWRITE_B");
+			fprintf(f, "\n%-6s %-7s %-16s %7s %7s %7s %7s %7s %7s %7s %7s %7s %12s %12s\n",
+				"DRIVER", "PID", "COMM", "BINDS", "UNBINDS", "REBINDS", "GTT_RD",
+				"GTT_WR", "CPU_RD", "CPU_WR", "CPU_ANY", "GPU_PF", "PREAD_B",
+				"PWRITE_B");
 			header = true;
 		}
-		fprintf(f, "%-6s %-7u %-16s %7llu %7llu %7llu %7llu %7llu %7llu %7llu %12llu %12llu\n",
-			driver_names[k->driver % NR_DRIVERS], k->pid, p->comm,
+		fprintf(f, "%-6s %-7u %-16s %7llu %7llu %7llu %7llu %7llu %7llu %7llu %7llu %7llu "
+			"%12llu %12llu\n", driver_names[k->driver % NR_DRIVERS], k->pid, p->comm,
 			(unsigned long long)DELTA(p, was, binds),
 			(unsigned long long)DELTA(p, was, unbinds),
 			(unsigned long long)DELTA(p, was, rebinds), faults[FAULT_GTT],
 			faults[FAULT_GTT | FAULT_WRITE], faults[0], faults[FAULT_WRITE],
+			faults[FAULT_CPU_ANY], faults[FAULT_GPU],
 			(unsigned long long)DELTA(p, was, pread_bytes),
 			(unsigned long long)DELTA(p, was, pwrite_bytes));
 	}
@@ -326,7 +350,10 @@ static void print_driver(FILE *f, int d)
 	for (i = 0; i < NR_EVENT_TYPES; i++)
 		ev[i] = now->events[i] - was->events[i];
 	pages = now->shrink_pages - was->shrink_pages;
-	if (ev[EV_EVICT] || ev[EV_EVICT_NODE] || ev[EV_EVICT_VM] || ev[EV_SHRINK]) {
+	if (d == DRV_XE && ev[EV_EVICT]) {
+		fprintf(f, "\n%s: evictions: %llu bindings evicted (%llu bytes)\n", driver_names[d],
+			ev[EV_EVICT], (unsigned long long)(now->evict_bytes - was->evict_bytes));
+	} else if (ev[EV_EVICT] || ev[EV_EVICT_NODE] || ev[EV_EVICT_VM] || ev[EV_SHRINK]) {
 		fprintf(f, "\n%s: evictions: %llu for room (%llu bytes asked), %llu of ranges "
 			"(%llu bytes), %llu of whole address spaces; shrinker: %llu requests, "
 			"target %llu pages (%llu bytes)\n", driver_names[d], ev[EV_EVICT],
@@ -334,6 +361,10 @@ static void print_driver(FILE *f, int d)
 			now->evict_node_bytes - was->evict_node_bytes, ev[EV_EVICT_VM],
 			ev[EV_SHRINK], pages, pages * page_size);
 	}
+	if (ev[EV_MOVE])
+		fprintf(f, "\n%s: %llu buffer moves between placements, %llu bytes\n",
+			driver_names[d], ev[EV_MOVE],
+			(unsigned long long)(now->move_bytes - was->move_bytes));
 	if (now->untracked_destroys - was->untracked_destroys)
 		fprintf(f, "\n%s: %llu objects created before tracing began were destroyed\n",
 			driver_names[d], (unsigned long long)(now->untracked_destroys -
@@ -487,7 +518,7 @@ static const char *const event_names[NR_EVENT_TYPES] = {
 	[EV_UNBIND] = "UNBIND", [EV_FAULT] = "FAULT", [EV_PREAD] = "PREAD",
 	[EV_PWRITE] = "PWRITE", [EV_SHRINK] = "SHRINK", [EV_EVICT] = "EVICT",
 	[EV_EVICT_NODE] = "EVICT_NODE", [EV_EVICT_VM] = "EVICT_VM", [EV_VM_CREATE] = "VM_CREATE",
-	[EV_VM_FREE] = "VM_FREE",
+	[EV_VM_FREE] = "VM_FREE", [EV_MOVE] = "MOVE",
 };
 
 static void print_event_header(void)
@@ -525,9 +556,20 @@ static int handle_event(void *ctx, void *data, size_t size)
 			 (unsigned long long)e->offset);
 		break;
 	case EV_FAULT:
-		snprintf(detail, sizeof(detail), "%s %s index=%llu", e->fault_kind & FAULT_GTT ?
-			 "gtt" : "cpu", e->fault_kind & FAULT_WRITE ? "write" : "read",
-			 (unsigned long long)e->offset);
+		if (e->fault_kind == FAULT_GPU)
+			snprintf(detail, sizeof(detail), "gpu address=0x%llx",
+				 (unsigned long long)e->offset);
+		else if (e->fault_kind == FAULT_CPU_ANY)
+			snprintf(detail, sizeof(detail), "cpu");
+		else
+			snprintf(detail, sizeof(detail), "%s %s index=%llu",
+				 e->fault_kind & FAULT_GTT ? "gtt" : "cpu",
+				 e->fault_kind & FAULT_WRITE ? "write" : "read",
+				 (unsigned long long)e->offset);
+		break;
+	case EV_MOVE:
+		snprintf(detail, sizeof(detail), "placement=0x%llx from=0x%llx",
+			 (unsigned long long)(e->arg >> 32), (unsigned long long)(e->arg & 0xffffffff));
 		break;
 	case EV_PREAD:
 	case EV_PWRITE:

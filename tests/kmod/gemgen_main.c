@@ -24,6 +24,24 @@
  *                                   from a kernel worker, as i915 frees objects
  *   release vm=V                    i915_ppgtt_release
  *
+ * and, on kernels with xe (>= 6.8; gemgen_xe.c), the same for xe's events:
+ *
+ *   xe_vm                           xe_vm_create, numbered 0, 1, ...
+ *   xe_create n=N size=S            N BOs of S bytes (xe_bo_create), numbered
+ *                                   0, 1, ... apart from i915's objects
+ *   xe_bind first=I n=N [vm=V]      xe_vma_bind
+ *   xe_rebind first=I n=N           xe_vma_rebind_exec of bound BOs
+ *   xe_unbind first=I n=N           xe_vma_unbind of bound BOs
+ *   xe_evict first=I n=N            xe_vma_evict of bound BOs
+ *   xe_move first=I n=N placement=P xe_bo_move to placement P
+ *   xe_fault first=I n=N            xe_bo_cpu_fault
+ *   xe_gpu_fault first=I n=N        xe_vma_pagefault of bound BOs
+ *   xe_destroy first=I n=N [async=1]  unbinds, then frees them through a
+ *                                   function named as xe's TTM destroy
+ *                                   callback, xe_ttm_bo_destroy (xe has no
+ *                                   destroy event; i915mem hooks that function)
+ *   xe_release vm=V                 xe_vm_free
+ *
  * Several commands may be written at once, one per line. A bad command
  * fails the write with EINVAL (and says why in the kernel log). Reading
  * /proc/gemgen prints "created=N alive=M bound=K vms=V". Objects left at
@@ -37,6 +55,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
+
+#include "gemgen.h"
 
 #define CREATE_TRACE_POINTS
 #include "gemgen_trace.h"
@@ -59,15 +79,12 @@ static int gg_nr_vms;
 static DEFINE_MUTEX(gg_lock);
 static struct proc_dir_entry *gg_proc;
 
-struct gg_args {
-	long n, first, size, vm, gtt, write, bytes, pages, async;
-};
-
 static int gg_parse(char *line, struct gg_args *a)
 {
 	char *tok;
 
-	*a = (struct gg_args){ .n = 1, .vm = 0, .first = -1, .size = -1, .bytes = -1, .pages = -1 };
+	*a = (struct gg_args){ .n = 1, .vm = 0, .first = -1, .size = -1, .bytes = -1, .pages = -1,
+			       .placement = -1 };
 	while ((tok = strsep(&line, " \t"))) {
 		char *val = strchr(tok, '=');
 		long *dst = NULL, v;
@@ -95,6 +112,8 @@ static int gg_parse(char *line, struct gg_args *a)
 			dst = &a->pages;
 		else if (!strcmp(tok, "async"))
 			dst = &a->async;
+		else if (!strcmp(tok, "placement"))
+			dst = &a->placement;
 		if (!dst || kstrtol(val, 0, &v) || v < 0)
 			return -EINVAL;
 		*dst = v;
@@ -226,6 +245,10 @@ static int gg_command(char *line)
 	err = gg_parse(line, &a);
 	if (err)
 		return err;
+#ifdef GEMGEN_XE
+	if (!strncmp(verb, "xe_", 3))
+		return gg_xe_command(verb, &a);
+#endif
 	if (!strcmp(verb, "vm")) {
 		if (gg_nr_vms == MAX_VMS)
 			return -ENOSPC;
@@ -342,6 +365,10 @@ static int gg_show(struct seq_file *m, void *v)
 		bound += gg_objects[i] && gg_objects[i]->vma.bound;
 	}
 	seq_printf(m, "created=%d alive=%d bound=%d vms=%d\n", gg_created, alive, bound, gg_nr_vms);
+#ifdef GEMGEN_XE
+	i = gg_xe_show(&alive);
+	seq_printf(m, "xe: created=%d alive=%d\n", i, alive);
+#endif
 	mutex_unlock(&gg_lock);
 	return 0;
 }
@@ -382,6 +409,9 @@ static void __exit gg_exit(void)
 	kvfree(gg_objects);
 	for (i = 0; i < gg_nr_vms; i++)
 		kfree(gg_vms[i]);
+#ifdef GEMGEN_XE
+	gg_xe_exit();
+#endif
 }
 
 module_init(gg_init);
