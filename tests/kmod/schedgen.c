@@ -61,6 +61,42 @@ static unsigned int credits = 1;
 module_param(credits, uint, 0444);
 MODULE_PARM_DESC(credits, "jobs each ring runs at once: the hw submission/credit limit (default 1)");
 
+/*
+ * A module that plays a driver on top of this generator (amdgen.c) includes
+ * this file: it names the module (SG_NAME), brings ring and job structs of
+ * its own shape with this file's members (SG_OWN_TYPES), and hooks in where
+ * its driver fires events.
+ */
+#ifndef SG_NAME
+#define SG_NAME "schedgen"
+#define SG_DESCRIPTION "Job generator on the DRM GPU scheduler, for gpu-bpf-tools tests"
+#endif
+/* A job armed and about to be pushed to its entity (an ioctl's submit). */
+#ifndef sg_on_push
+#define sg_on_push(job) do { } while (0)
+#endif
+/* run_job: the job is handed to the hardware. */
+#ifndef sg_on_run
+#define sg_on_run(job) do { } while (0)
+#endif
+/* rmmod: after the generator's own teardown. */
+#ifndef sg_on_exit
+#define sg_on_exit() do { } while (0)
+#endif
+/* A "submit" command begins: its own arguments back to their defaults. */
+#ifndef sg_submit_begin
+#define sg_submit_begin() do { } while (0)
+#endif
+/* A "submit" key=value this file does not know: 1 taken, 0 unknown, < 0 bad. */
+#ifndef sg_submit_arg
+#define sg_submit_arg(key, val) 0
+#endif
+/* A command this file does not know: its result, or -ENOENT for unknown. */
+#ifndef sg_extra_command
+#define sg_extra_command(cmd, line) (-ENOENT)
+#endif
+
+#ifndef SG_OWN_TYPES
 struct sg_ring {
 	char name[32];
 	struct drm_gpu_scheduler sched;
@@ -80,6 +116,7 @@ struct sg_job {
 	struct sg_ring *ring;
 	u64 exec_ns;
 };
+#endif /* SG_OWN_TYPES */
 
 /* What run_job returns: signalled by its timer after the job's exec time. */
 struct sg_hw_fence {
@@ -97,12 +134,12 @@ static bool sg_dying;
 
 static const char *sg_fence_driver_name(struct dma_fence *f)
 {
-	return "schedgen";
+	return SG_NAME;
 }
 
 static const char *sg_fence_timeline_name(struct dma_fence *f)
 {
-	return "schedgen-hw";
+	return SG_NAME "-hw";
 }
 
 static const struct dma_fence_ops sg_fence_ops = {
@@ -138,6 +175,7 @@ static struct dma_fence *sg_run_job(struct drm_sched_job *sched_job)
 	hrtimer_init(&hw->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	hw->timer.function = sg_hw_fence_expire;
 #endif
+	sg_on_run(job);
 	hrtimer_start(&hw->timer, ns_to_ktime(READ_ONCE(sg_dying) ? 0 : job->exec_ns),
 		      HRTIMER_MODE_REL);
 	return &hw->base;
@@ -249,6 +287,7 @@ static int sg_submit(struct sg_ring *ring, unsigned long jobs, unsigned long exe
 		dma_fence_put(ring->last_finished);
 		ring->last_finished = dma_fence_get(prev);
 		atomic_inc(&ring->submitted);
+		sg_on_push(job);
 		/* From here the job belongs to the scheduler (and may be freed at once). */
 		drm_sched_entity_push_job(&job->base);
 	}
@@ -256,7 +295,7 @@ static int sg_submit(struct sg_ring *ring, unsigned long jobs, unsigned long exe
 	mutex_unlock(&ring->submit_lock);
 	dma_fence_put(ring_dep);
 	if (err)
-		pr_warn("schedgen: submit on %s stopped after %lu of %lu jobs: error %d\n",
+		pr_warn(SG_NAME ": submit on %s stopped after %lu of %lu jobs: error %d\n",
 			ring->name, i, jobs, err);
 	return err;
 }
@@ -291,7 +330,7 @@ static int sg_wait(unsigned long timeout_ms)
 	if (!sg_done(target)) {
 		if (READ_ONCE(sg_dying))
 			return -ENODEV;
-		pr_warn("schedgen: wait timed out after %lu ms\n", timeout_ms);
+		pr_warn(SG_NAME ": wait timed out after %lu ms\n", timeout_ms);
 		return -ETIMEDOUT;
 	}
 	return 0;
@@ -301,7 +340,7 @@ static int sg_parse_ulong(const char *key, const char *val, unsigned long min, u
 			  unsigned long *out)
 {
 	if (kstrtoul(val, 10, out) || *out < min || *out > max) {
-		pr_warn("schedgen: %s=%s: want a number %lu..%lu\n", key, val, min, max);
+		pr_warn(SG_NAME ": %s=%s: want a number %lu..%lu\n", key, val, min, max);
 		return -EINVAL;
 	}
 	return 0;
@@ -312,7 +351,7 @@ static struct sg_ring *sg_ring_arg(const char *key, const char *name)
 	struct sg_ring *ring = sg_find_ring(name);
 
 	if (!ring)
-		pr_warn("schedgen: %s: no ring '%s' (rings=%s)\n", key, name, rings);
+		pr_warn(SG_NAME ": %s: no ring '%s' (rings=%s)\n", key, name, rings);
 	return ring;
 }
 
@@ -324,15 +363,21 @@ static int sg_command(char *line)
 	enum sg_deps deps = DEPS_NONE;
 	bool submit;
 	char *cmd, *tok, *val;
+	int taken;
 
 	line = skip_spaces(line);
 	cmd = strsep(&line, " \t");
 	if (!strcmp(cmd, "submit")) {
 		submit = true;
+		sg_submit_begin();
 	} else if (!strcmp(cmd, "wait")) {
 		submit = false;
 	} else {
-		pr_warn("schedgen: unknown command '%s' (submit, wait)\n", cmd);
+		int err = sg_extra_command(cmd, line);
+
+		if (err != -ENOENT)
+			return err;
+		pr_warn(SG_NAME ": unknown command '%s'\n", cmd);
 		return -EINVAL;
 	}
 	while ((tok = strsep(&line, " \t"))) {
@@ -340,7 +385,7 @@ static int sg_command(char *line)
 			continue;
 		val = strchr(tok, '=');
 		if (!val) {
-			pr_warn("schedgen: %s: '%s' is not key=value\n", cmd, tok);
+			pr_warn(SG_NAME ": %s: '%s' is not key=value\n", cmd, tok);
 			return -EINVAL;
 		}
 		*val++ = '\0';
@@ -368,14 +413,17 @@ static int sg_command(char *line)
 					return -EINVAL;
 				deps = DEPS_RING;
 			} else {
-				pr_warn("schedgen: deps=%s: want none, chain or ring:NAME\n", val);
+				pr_warn(SG_NAME ": deps=%s: want none, chain or ring:NAME\n", val);
 				return -EINVAL;
 			}
+		} else if (submit && (taken = sg_submit_arg(tok, val)) != 0) {
+			if (taken < 0)
+				return -EINVAL;
 		} else if (!submit && !strcmp(tok, "timeout_ms")) {
 			if (sg_parse_ulong(tok, val, 0, 3600 * MSEC_PER_SEC, &timeout_ms))
 				return -EINVAL;
 		} else {
-			pr_warn("schedgen: %s: unknown argument '%s'\n", cmd, tok);
+			pr_warn(SG_NAME ": %s: unknown argument '%s'\n", cmd, tok);
 			return -EINVAL;
 		}
 	}
@@ -384,7 +432,7 @@ static int sg_command(char *line)
 	if (!submit)
 		return sg_wait(timeout_ms);
 	if (!ring || !jobs) {
-		pr_warn("schedgen: submit needs ring=NAME and jobs=N (1..%d)\n", MAX_JOBS_PER_SUBMIT);
+		pr_warn(SG_NAME ": submit needs ring=NAME and jobs=N (1..%d)\n", MAX_JOBS_PER_SUBMIT);
 		return -EINVAL;
 	}
 	return sg_submit(ring, jobs, exec_us, deps, dep_ring, client);
@@ -468,7 +516,7 @@ static int sg_ring_init(struct sg_ring *ring)
 	ring->hw_context = dma_fence_context_alloc(1);
 	err = sg_sched_init(ring);
 	if (err) {
-		pr_err("schedgen: drm_sched_init(%s): error %d\n", ring->name, err);
+		pr_err(SG_NAME ": drm_sched_init(%s): error %d\n", ring->name, err);
 		return err;
 	}
 	ring->sched_ready = true;
@@ -476,7 +524,7 @@ static int sg_ring_init(struct sg_ring *ring)
 	err = drm_sched_entity_init(&ring->entity, DRM_SCHED_PRIORITY_NORMAL, ring->sched_list, 1,
 				    NULL);
 	if (err) {
-		pr_err("schedgen: drm_sched_entity_init(%s): error %d\n", ring->name, err);
+		pr_err(SG_NAME ": drm_sched_entity_init(%s): error %d\n", ring->name, err);
 		return err;
 	}
 	ring->entity_ready = true;
@@ -496,7 +544,7 @@ static void sg_cleanup(void)
 	/* Jobs in flight finish within their exec time (at most MAX_EXEC_US). */
 	while (!wait_event_timeout(sg_done_wq, sg_done(NULL), 10 * HZ))
 		for (i = 0; i < nr_rings; i++)
-			pr_info("schedgen: unloading: ring %s waits for %d jobs\n", sg_rings[i].name,
+			pr_info(SG_NAME ": unloading: ring %s waits for %d jobs\n", sg_rings[i].name,
 				atomic_read(&sg_rings[i].submitted) -
 				atomic_read(&sg_rings[i].completed));
 	for (i = 0; i < nr_rings; i++) {
@@ -525,11 +573,11 @@ static int __init sg_init(void)
 	int err = 0;
 
 	if (credits < 1 || credits > MAX_CREDITS) {
-		pr_err("schedgen: credits=%u: want 1..%d\n", credits, MAX_CREDITS);
+		pr_err(SG_NAME ": credits=%u: want 1..%d\n", credits, MAX_CREDITS);
 		return -EINVAL;
 	}
 	/* A real device: >= 6.17 trace events record dev_name(sched->dev). */
-	sg_pdev = platform_device_register_simple("schedgen", -1, NULL, 0);
+	sg_pdev = platform_device_register_simple(SG_NAME, -1, NULL, 0);
 	if (IS_ERR(sg_pdev)) {
 		err = PTR_ERR(sg_pdev);
 		sg_pdev = NULL;
@@ -545,7 +593,7 @@ static int __init sg_init(void)
 			continue;
 		if (nr_rings == MAX_RINGS || strlen(name) >= sizeof(sg_rings[0].name) ||
 		    sg_find_ring(name) || strpbrk(name, " \t\n=")) {
-			pr_err("schedgen: bad ring list '%s' (at most %d distinct names of at most %zu characters)\n",
+			pr_err(SG_NAME ": bad ring list '%s' (at most %d distinct names of at most %zu characters)\n",
 			       rings, MAX_RINGS, sizeof(sg_rings[0].name) - 1);
 			err = -EINVAL;
 			break;
@@ -555,12 +603,12 @@ static int __init sg_init(void)
 	}
 	kfree(names);
 	if (!err && !nr_rings) {
-		pr_err("schedgen: rings= names no ring\n");
+		pr_err(SG_NAME ": rings= names no ring\n");
 		err = -EINVAL;
 	}
 	if (err)
 		goto fail;
-	sg_proc = proc_create("schedgen", 0600, NULL, &sg_proc_ops);
+	sg_proc = proc_create(SG_NAME, 0600, NULL, &sg_proc_ops);
 	if (!sg_proc) {
 		err = -ENOMEM;
 		goto fail;
@@ -574,9 +622,10 @@ fail:
 static void __exit sg_exit(void)
 {
 	sg_cleanup();
+	sg_on_exit();
 }
 
 module_init(sg_init);
 module_exit(sg_exit);
-MODULE_DESCRIPTION("Job generator on the DRM GPU scheduler, for gpu-bpf-tools tests");
+MODULE_DESCRIPTION(SG_DESCRIPTION);
 MODULE_LICENSE("GPL");

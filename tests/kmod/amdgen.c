@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * amdgen: plays the amdgpu driver on the kernel's real DRM scheduler, for
+ * amdgpucs's tests.
+ *
+ * It is schedgen (schedgen.c, included below: the same generator, rings
+ * and command language) with amdgpu's ring and job shapes and amdgpu's own
+ * events (amdgen_trace.h: system amdgpu, the real names and prototypes):
+ * amdgpu_cs_ioctl as each job is pushed from the writer's process, as the
+ * CS ioctl does, amdgpu_sched_run_job from the scheduler's run_job; queue,
+ * run and done of the gpu_scheduler events are the kernel's own. Commands
+ * on /proc/amdgen, besides schedgen's submit and wait:
+ *
+ *   submit ring=NAME jobs=N ... [ibs=K] [vmid=V] [pasid=P]
+ *                             each job with K IBs (default 1)
+ *   bo n=N size=S domain=D [prefer=D]
+ *                             N buffers of S bytes (amdgpu_bo_create) in
+ *                             AMDGPU_GEM_DOMAIN_* D (1 CPU, 2 GTT, 4 VRAM,
+ *                             8 GDS, 16 GWS, 32 OA, 64 DOORBELL), numbered
+ *                             0, 1, ...
+ *   move first=I n=N to=D     amdgpu_bo_move of those buffers to domain D
+ *   iv n=N client=C src=S [ring=R] [vmid=V] [pasid=P]
+ *                             N interrupts (amdgpu_iv)
+ *   vm_flush ring=NAME [vmid=V] [n=N]
+ *                             amdgpu_vm_flush on a ring
+ */
+#include <linux/dma-fence.h>
+#include <linux/hrtimer.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include "amdgen_types.h"
+
+#define CREATE_TRACE_POINTS
+#include "amdgen_trace.h"
+
+#define SG_NAME "amdgen"
+#define SG_DESCRIPTION "Plays amdgpu on the DRM GPU scheduler, for gpu-bpf-tools tests"
+#define SG_OWN_TYPES
+#define sg_ring amdgpu_ring
+#define sg_job amdgpu_job
+
+/* The submit arguments of amdgpu's (reset by each submit). */
+static struct { unsigned long ibs, vmid, pasid; } ag_submit;
+
+static void ag_submit_begin(void)
+{
+	ag_submit.ibs = 1;
+	ag_submit.vmid = 0;
+	ag_submit.pasid = 0;
+}
+
+static int ag_submit_arg(const char *key, const char *val)
+{
+	unsigned long *dst;
+
+	if (!strcmp(key, "ibs"))
+		dst = &ag_submit.ibs;
+	else if (!strcmp(key, "vmid"))
+		dst = &ag_submit.vmid;
+	else if (!strcmp(key, "pasid"))
+		dst = &ag_submit.pasid;
+	else
+		return 0;
+	return kstrtoul(val, 0, dst) || *dst > UINT_MAX ? -EINVAL : 1;
+}
+
+static void ag_on_push(struct amdgpu_job *job)
+{
+	job->num_ibs = ag_submit.ibs;
+	job->vmid = ag_submit.vmid;
+	job->pasid = ag_submit.pasid;
+	trace_amdgpu_cs_ioctl(job);
+}
+
+static int ag_command(const char *cmd, char *line);
+static void ag_free_bos(void);
+
+#define sg_submit_begin() ag_submit_begin()
+#define sg_submit_arg(key, val) ag_submit_arg(key, val)
+#define sg_on_push(job) ag_on_push(job)
+#define sg_on_run(job) trace_amdgpu_sched_run_job(job)
+#define sg_extra_command(cmd, line) ag_command(cmd, line)
+#define sg_on_exit() ag_free_bos()
+
+#include "schedgen.c"
+
+/* ---- buffers, interrupts, VM flushes --------------------------------------- */
+
+#define MAX_BOS 100000
+
+static struct amdgpu_bo **ag_bos;
+static struct ttm_resource *ag_res;	/* one per buffer, in ag_bos' order */
+static int ag_nr_bos;
+static DEFINE_MUTEX(ag_lock);
+
+/* AMDGPU_GEM_DOMAIN_* to TTM's placement (what bo_move records), as amdgpu maps them. */
+static u32 ag_mem_type(unsigned long domain)
+{
+	switch (domain) {
+	case 1: return 0;	/* CPU: TTM_PL_SYSTEM */
+	case 2: return 1;	/* GTT: TTM_PL_TT */
+	case 4: return 2;	/* VRAM: TTM_PL_VRAM */
+	case 8: return 4;	/* GDS: AMDGPU_PL_GDS (TTM_PL_PRIV) */
+	case 16: return 5;	/* GWS */
+	case 32: return 6;	/* OA */
+	case 64: return 7;	/* DOORBELL */
+	default: return ~0u;
+	}
+}
+
+struct ag_args {
+	unsigned long n, first, size, domain, prefer, to, client, src, ring_id, vmid, pasid;
+	char ring[16];
+};
+
+static int ag_parse(char *line, struct ag_args *a)
+{
+	char *tok, *val;
+
+	*a = (struct ag_args){ .n = 1, .first = ULONG_MAX, .domain = ULONG_MAX, .to = ULONG_MAX,
+			       .client = ULONG_MAX, .src = ULONG_MAX };
+	while ((tok = strsep(&line, " \t"))) {
+		unsigned long *dst = NULL;
+
+		if (!*tok)
+			continue;
+		val = strchr(tok, '=');
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+		if (!strcmp(tok, "ring") && !kstrtoul(val, 0, &a->ring_id))
+			continue;
+		if (!strcmp(tok, "ring")) {
+			strscpy(a->ring, val, sizeof(a->ring));
+			continue;
+		}
+		if (!strcmp(tok, "n"))
+			dst = &a->n;
+		else if (!strcmp(tok, "first"))
+			dst = &a->first;
+		else if (!strcmp(tok, "size"))
+			dst = &a->size;
+		else if (!strcmp(tok, "domain"))
+			dst = &a->domain;
+		else if (!strcmp(tok, "prefer"))
+			dst = &a->prefer;
+		else if (!strcmp(tok, "to"))
+			dst = &a->to;
+		else if (!strcmp(tok, "client"))
+			dst = &a->client;
+		else if (!strcmp(tok, "src"))
+			dst = &a->src;
+		else if (!strcmp(tok, "vmid"))
+			dst = &a->vmid;
+		else if (!strcmp(tok, "pasid"))
+			dst = &a->pasid;
+		if (!dst || kstrtoul(val, 0, dst)) {
+			pr_warn(SG_NAME ": bad argument %s=%s\n", tok, val);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int ag_bo_create(const struct ag_args *a)
+{
+	unsigned long i;
+
+	if (ag_mem_type(a->domain) == ~0u || !a->size || !a->n || ag_nr_bos + a->n > MAX_BOS)
+		return -EINVAL;
+	if (!ag_bos) {
+		ag_bos = kvcalloc(MAX_BOS, sizeof(*ag_bos), GFP_KERNEL);
+		ag_res = kvcalloc(MAX_BOS, sizeof(*ag_res), GFP_KERNEL);
+		if (!ag_bos || !ag_res)
+			return -ENOMEM;
+	}
+	for (i = 0; i < a->n; i++) {
+		struct amdgpu_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+
+		if (!bo)
+			return -ENOMEM;
+		bo->id = ag_nr_bos;
+		bo->tbo.base.size = a->size;
+		bo->preferred_domains = a->prefer ? a->prefer : a->domain;
+		bo->allowed_domains = a->domain;
+		ag_res[ag_nr_bos].mem_type = ag_mem_type(a->domain);
+		bo->tbo.resource = &ag_res[ag_nr_bos];
+		ag_bos[ag_nr_bos++] = bo;
+		trace_amdgpu_bo_create(bo);
+	}
+	return 0;
+}
+
+static int ag_bo_move(const struct ag_args *a)
+{
+	u32 to = ag_mem_type(a->to);
+	unsigned long i;
+
+	if (to == ~0u || a->first == ULONG_MAX || a->first + a->n > ag_nr_bos)
+		return -EINVAL;
+	for (i = a->first; i < a->first + a->n; i++) {
+		struct amdgpu_bo *bo = ag_bos[i];
+
+		trace_amdgpu_bo_move(bo, to, bo->tbo.resource->mem_type);
+		bo->tbo.resource->mem_type = to;
+	}
+	return 0;
+}
+
+static int ag_iv(const struct ag_args *a)
+{
+	struct amdgpu_iv_entry iv = {
+		.client_id = a->client, .src_id = a->src, .ring_id = a->ring_id,
+		.vmid = a->vmid, .pasid = a->pasid,
+	};
+	unsigned long i;
+
+	if (a->client == ULONG_MAX || a->src == ULONG_MAX)
+		return -EINVAL;
+	for (i = 0; i < a->n; i++) {
+		iv.timestamp = ktime_get_ns();
+		trace_amdgpu_iv(0, &iv);
+	}
+	return 0;
+}
+
+static int ag_vm_flush(const struct ag_args *a)
+{
+	struct amdgpu_ring *ring = sg_find_ring(a->ring);
+	unsigned long i;
+
+	if (!ring)
+		return -EINVAL;
+	for (i = 0; i < a->n; i++)
+		trace_amdgpu_vm_flush(ring, a->vmid, 0x1000 * (i + 1));
+	return 0;
+}
+
+static int ag_command(const char *cmd, char *line)
+{
+	struct ag_args a;
+	int err;
+
+	if (strcmp(cmd, "bo") && strcmp(cmd, "move") && strcmp(cmd, "iv") && strcmp(cmd, "vm_flush"))
+		return -ENOENT;
+	err = ag_parse(line, &a);
+	if (err)
+		return err;
+	mutex_lock(&ag_lock);
+	if (!strcmp(cmd, "bo"))
+		err = ag_bo_create(&a);
+	else if (!strcmp(cmd, "move"))
+		err = ag_bo_move(&a);
+	else if (!strcmp(cmd, "iv"))
+		err = ag_iv(&a);
+	else
+		err = ag_vm_flush(&a);
+	mutex_unlock(&ag_lock);
+	return err;
+}
+
+static void ag_free_bos(void)
+{
+	int i;
+
+	for (i = 0; i < ag_nr_bos; i++)
+		kfree(ag_bos[i]);
+	kvfree(ag_bos);
+	kvfree(ag_res);
+}
