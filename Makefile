@@ -9,7 +9,7 @@
 #
 # Adding a tool is adding its name to TOOLS: bpf/NAME.bpf.c + tools/NAME.c.
 
-TOOLS := drmsched vblanklat cudatrace i915mem
+TOOLS := drmsched vblanklat cudatrace i915mem amdgpucs
 
 CC ?= cc
 CLANG ?= clang

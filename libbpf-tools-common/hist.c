@@ -94,3 +94,32 @@ void lat_hist_reset(struct lat_hist *h)
 	memset(h, 0, sizeof(*h));
 	h->min = ~0ULL;
 }
+
+void lat_hist_delta(struct lat_hist *out, const struct lat_hist *now, const struct lat_hist *was)
+{
+	unsigned long long lo, hi;
+	int i, first = -1, last = -1;
+
+	if (!was || !was->count) {
+		*out = *now;
+		return;
+	}
+	lat_hist_reset(out);
+	out->count = now->count - was->count;
+	out->sum = now->sum - was->sum;
+	for (i = 0; i < MAX_SLOTS; i++) {
+		out->slots[i] = now->slots[i] - was->slots[i];
+		if (out->slots[i]) {
+			if (first < 0)
+				first = i;
+			last = i;
+		}
+	}
+	if (first < 0)
+		return;
+	/* Exact extremes are the session's: the interval's are its outer slots' bounds. */
+	log2_slot_range(first, &lo, &hi);
+	out->min = now->min > lo ? now->min : lo;
+	log2_slot_range(last, &lo, &hi);
+	out->max = now->max < hi ? now->max : hi;
+}

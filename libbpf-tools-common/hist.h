@@ -24,6 +24,12 @@ void lat_hist_merge(struct lat_hist *into, const struct lat_hist *from);
 
 /* Empty `h` for reuse by the kernel side: no samples, min ~0. */
 void lat_hist_reset(struct lat_hist *h);
+/*
+ * What a histogram that only grows gained since an earlier copy `was`
+ * (NULL: all of it): counts and slots exactly; min and max within the
+ * interval's outermost slots.
+ */
+void lat_hist_delta(struct lat_hist *out, const struct lat_hist *now, const struct lat_hist *was);
 
 /* The average of a lat_hist as a table cell: "2105", or "-" when empty. */
 void format_hist_avg(char *buf, size_t size, const struct lat_hist *h);

@@ -70,6 +70,16 @@ int map_snapshot_sort(struct map_snapshot *s, int (*cmp)(const void *, const voi
 	return 0;
 }
 
+const void *map_snapshot_find(const struct map_snapshot *s, const void *key)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!memcmp(snapshot_key(s, i), key, s->key_size))
+			return snapshot_value(s, i);
+	return NULL;
+}
+
 void map_snapshot_free(struct map_snapshot *snap)
 {
 	free(snap->keys);

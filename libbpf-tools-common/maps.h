@@ -29,6 +29,12 @@ void map_snapshot_free(struct map_snapshot *snap);
  */
 int map_snapshot_sort(struct map_snapshot *snap, int (*cmp)(const void *, const void *));
 
+/*
+ * The value of `key` in a snapshot (NULL: absent). Linear: for the previous
+ * summary's rows, to print what changed since (counters that only grow).
+ */
+const void *map_snapshot_find(const struct map_snapshot *s, const void *key);
+
 static inline void *snapshot_key(const struct map_snapshot *s, size_t i)
 {
 	return (char *)s->keys + i * s->key_size;

@@ -212,17 +212,6 @@ static unsigned int choose_hooks(void)
 
 /* ---- summaries ---------------------------------------------------------- */
 
-/* The previous summary's row for `key` in `prev` (NULL: none). */
-static const void *prev_value(const struct map_snapshot *prev, const void *key)
-{
-	size_t i;
-
-	for (i = 0; i < prev->n; i++)
-		if (!memcmp(snapshot_key(prev, i), key, prev->key_size))
-			return snapshot_value(prev, i);
-	return NULL;
-}
-
 #define DELTA(now, was, field) ((now)->field - ((was) ? (was)->field : 0))
 
 static int cmp_live_bytes(const void *a, const void *b)
@@ -244,7 +233,7 @@ static void print_memory(FILE *f, const struct map_snapshot *s)
 	for (i = 0; i < s->n; i++) {
 		const struct proc_key *k = snapshot_key(s, i);
 		const struct proc_stats *p = snapshot_value(s, i);
-		const struct proc_stats *was = prev_value(&prev_procs, k);
+		const struct proc_stats *was = map_snapshot_find(&prev_procs, k);
 
 		if (!p->live && !DELTA(p, was, created) && !DELTA(p, was, destroyed))
 			continue;
@@ -274,7 +263,7 @@ static void print_activity(FILE *f, const struct map_snapshot *s)
 	for (i = 0; i < s->n; i++) {
 		const struct proc_key *k = snapshot_key(s, i);
 		const struct proc_stats *p = snapshot_value(s, i);
-		const struct proc_stats *was = prev_value(&prev_procs, k);
+		const struct proc_stats *was = map_snapshot_find(&prev_procs, k);
 		unsigned long long faults[NR_FAULT_KINDS], any = 0;
 		int j;
 
@@ -320,7 +309,7 @@ static void print_vms(FILE *f, const struct map_snapshot *s)
 	for (i = 0; i < s->n; i++) {
 		__u64 vm = *(__u64 *)snapshot_key(s, i);
 		const struct vm_stats *v = snapshot_value(s, i);
-		const struct vm_stats *was = prev_value(&prev_vms, &vm);
+		const struct vm_stats *was = map_snapshot_find(&prev_vms, &vm);
 
 		if (!DELTA(v, was, binds) && !DELTA(v, was, unbinds) && !DELTA(v, was, evictions))
 			continue;

@@ -100,10 +100,10 @@ static u32 ag_mem_type(unsigned long domain)
 	case 1: return 0;	/* CPU: TTM_PL_SYSTEM */
 	case 2: return 1;	/* GTT: TTM_PL_TT */
 	case 4: return 2;	/* VRAM: TTM_PL_VRAM */
-	case 8: return 4;	/* GDS: AMDGPU_PL_GDS (TTM_PL_PRIV) */
-	case 16: return 5;	/* GWS */
-	case 32: return 6;	/* OA */
-	case 64: return 7;	/* DOORBELL */
+	case 8: return 3;	/* GDS: AMDGPU_PL_GDS = TTM_PL_PRIV */
+	case 16: return 4;	/* GWS: TTM_PL_PRIV + 1 */
+	case 32: return 5;	/* OA: TTM_PL_PRIV + 2 */
+	case 64: return 7;	/* DOORBELL: TTM_PL_PRIV + 4 (+ 3 is PREEMPT) */
 	default: return ~0u;
 	}
 }

@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * amdgpucs: AMD GPU command submissions per ring and process, from the CS
+ * ioctl to the ring and to the fence; buffers created per domain, moves
+ * between placements (VRAM -> GTT: evictions), VM flushes, interrupts.
+ *
+ * amdgpu's own events (BTF-typed raw tracepoints, fields by CO-RE) and the
+ * DRM scheduler's done event: a submission is followed by its scheduler
+ * fence (context:seqno of the finished fence), which every kernel's events
+ * carry, rather than by the job id that 6.17 removed. Counters only grow:
+ * the frontend prints what changed since its previous summary.
+ */
+#include "drm_types.bpf.h"
+#include "hist.bpf.h"
+#include "events.bpf.h"
+#include "amdgpucs.h"
+
+const volatile int targ_pid = 0;
+const volatile char targ_comm[COMM_LEN] = {};
+const volatile char targ_ring[RING_NAME_LEN] = {};
+const volatile bool targ_ms = false;
+const volatile bool emit_events = false;
+
+__u64 dropped_jobs = 0;
+__u64 dropped_rows = 0;
+__u64 dropped_rings = 0;
+__u64 untracked_runs = 0;	/* run of a job submitted before tracing began */
+
+struct ring_info ring_infos[MAX_RINGS] = {};
+__u32 nr_rings = 0;
+struct move_stats moves[NR_PLACEMENTS][NR_PLACEMENTS] = {};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_RINGS);
+	__type(key, __u64);	/* struct drm_gpu_scheduler * */
+	__type(value, __u32);
+} ring_ids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_ROWS);
+	__type(key, struct row_key);
+	__type(value, struct row_stats);
+} rows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_JOBS);
+	__type(key, struct job_key);
+	__type(value, struct job_state);
+} jobs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_BO_ROWS);
+	__type(key, struct bo_key);
+	__type(value, struct bo_stats);
+} bo_rows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, MAX_BOS);
+	__type(key, __u64);
+	__type(value, struct bo_owner);
+} bo_owners SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_IV_ROWS);
+	__type(key, struct iv_key);
+	__type(value, __u64);
+} ivs SEC(".maps");
+
+/* pasid -> the process that submitted with it (interrupts name a pasid). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u32);
+} pasid_pids SEC(".maps");
+
+/* Scratch for a new row, too large for the BPF stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct row_stats);
+} row_init SEC(".maps");
+
+/* ---- amdgpu's types: only the members read ------------------------------ */
+
+/* drivers/gpu/drm/amd/amdgpu/amdgpu_ring.h */
+struct amdgpu_ring {
+	struct drm_gpu_scheduler sched;
+	char name[16];
+} __core;
+
+/* amdgpu_job.h */
+struct amdgpu_job {
+	struct drm_sched_job base;
+	unsigned int vmid;
+	unsigned int pasid;
+	u32 num_ibs;
+} __core;
+
+struct drm_gem_object {
+	u64 size;
+} __core;
+
+struct ttm_buffer_object {
+	struct drm_gem_object base;
+} __core;
+
+/* amdgpu_object.h */
+struct amdgpu_bo {
+	u32 preferred_domains;
+	u32 allowed_domains;
+	struct ttm_buffer_object tbo;
+} __core;
+
+/* amdgpu_irq.h */
+struct amdgpu_iv_entry {
+	unsigned int client_id;
+	unsigned int src_id;
+	unsigned int ring_id;
+	unsigned int vmid;
+	unsigned int pasid;
+} __core;
+
+#define E2BIG 7
+
+/* ---- helpers ----------------------------------------------------------- */
+
+static __always_inline bool current_wanted(__u32 pid)
+{
+	char comm[COMM_LEN];
+	int i;
+
+	if (targ_pid && pid != (__u32)targ_pid)
+		return false;
+	if (!targ_comm[0])
+		return true;
+	bpf_get_current_comm(comm, sizeof(comm));
+	for (i = 0; i < COMM_LEN; i++) {
+		if (comm[i] != targ_comm[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+static __always_inline bool name_is(const char *name, const volatile char *want)
+{
+	int i;
+
+	for (i = 0; i < RING_NAME_LEN; i++) {
+		if (name[i] != want[i])
+			return false;
+		if (!name[i])
+			return true;
+	}
+	return true;
+}
+
+/* The ring of a scheduler, named on first sight; MAX_RINGS: none (table full). */
+static __always_inline __u32 ring_of(struct drm_gpu_scheduler *sched)
+{
+	__u64 key = (__u64)sched;
+	struct amdgpu_ring *ring;
+	__u32 *id, idx;
+
+	if (!sched)
+		return MAX_RINGS;
+	id = bpf_map_lookup_elem(&ring_ids, &key);
+	if (id)
+		return *id;
+	idx = __sync_fetch_and_add(&nr_rings, 1);
+	if (idx >= MAX_RINGS) {
+		__sync_fetch_and_add(&dropped_rings, 1);
+		return MAX_RINGS;
+	}
+	ring = (void *)sched - bpf_core_field_offset(struct amdgpu_ring, sched);
+	bpf_core_read_str(ring_infos[idx].name, sizeof(ring_infos[idx].name), &ring->name);
+	if (targ_ring[0] && !name_is(ring_infos[idx].name, targ_ring))
+		ring_infos[idx].excluded = 1;
+	if (bpf_map_update_elem(&ring_ids, &key, &idx, BPF_NOEXIST)) {
+		/* Another CPU named it first: its index stands (this one stays unused). */
+		id = bpf_map_lookup_elem(&ring_ids, &key);
+		return id ? *id : MAX_RINGS;
+	}
+	return idx;
+}
+
+static __always_inline bool ring_excluded(__u32 ring)
+{
+	return ring >= MAX_RINGS || ring_infos[ring].excluded;
+}
+
+static __always_inline struct row_stats *row_of(struct row_key *key)
+{
+	struct row_stats *r;
+	__u32 zero = 0;
+
+	r = bpf_map_lookup_elem(&rows, key);
+	if (r)
+		return r;
+	r = bpf_map_lookup_elem(&row_init, &zero);
+	if (!r)
+		return NULL;
+	__builtin_memset(r, 0, sizeof(*r));
+	r->submit_run.min = ~0ULL;
+	r->run_done.min = ~0ULL;
+	bpf_get_current_comm(r->comm, sizeof(r->comm));
+	if (bpf_map_update_elem(&rows, key, r, BPF_NOEXIST) == -E2BIG)
+		__sync_fetch_and_add(&dropped_rows, 1);
+	return bpf_map_lookup_elem(&rows, key);
+}
+
+static __always_inline __u64 to_units(__u64 ns)
+{
+	return targ_ms ? ns / 1000000 : ns / 1000;
+}
+
+static __always_inline void emit(__u32 type, __u32 ring, __u32 pid, __u64 context, __u64 seqno,
+				 __u64 value, __u32 a, __u32 b, __u32 c, __u32 d, __u32 e)
+{
+	struct amdgpucs_event *ev;
+
+	if (!emit_events)
+		return;
+	ev = event_reserve(sizeof(*ev));
+	if (!ev)
+		return;
+	ev->ts_ns = bpf_ktime_get_ns();
+	ev->type = type;
+	ev->ring = ring;
+	ev->pid = pid;
+	ev->context = context;
+	ev->seqno = seqno;
+	ev->value = value;
+	ev->a = a;
+	ev->b = b;
+	ev->c = c;
+	ev->d = d;
+	ev->e = e;
+	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	event_submit(ev);
+}
+
+/* ---- submissions -------------------------------------------------------- */
+
+SEC("tp_btf/amdgpu_cs_ioctl")
+int BPF_PROG(cs_ioctl, struct amdgpu_job *job)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32, pasid;
+	struct drm_sched_fence *s_fence;
+	struct job_state st = {};
+	struct job_key key;
+	struct row_stats *r;
+
+	if (!job || !current_wanted(pid))
+		return 0;
+	s_fence = job->base.s_fence;
+	if (!s_fence)
+		return 0;
+	st.row.ring = ring_of(job->base.sched);
+	if (ring_excluded(st.row.ring))
+		return 0;
+	st.row.pid = pid;
+	st.submit_ns = bpf_ktime_get_ns();
+	key.context = s_fence->finished.context;
+	key.seqno = s_fence->finished.seqno;
+	if (bpf_map_update_elem(&jobs, &key, &st, BPF_ANY))
+		__sync_fetch_and_add(&dropped_jobs, 1);
+	r = row_of(&st.row);
+	if (r) {
+		__sync_fetch_and_add(&r->submits, 1);
+		__sync_fetch_and_add(&r->ibs, job->num_ibs);
+	}
+	pasid = job->pasid;
+	if (pasid)
+		bpf_map_update_elem(&pasid_pids, &pasid, &pid, BPF_ANY);
+	emit(EV_SUBMIT, st.row.ring, pid, key.context, key.seqno, 0, job->num_ibs, 0, 0, 0, 0);
+	return 0;
+}
+
+SEC("tp_btf/amdgpu_sched_run_job")
+int BPF_PROG(sched_run_job, struct amdgpu_job *job)
+{
+	struct drm_sched_fence *s_fence;
+	struct job_state *st;
+	struct row_stats *r;
+	struct job_key key;
+	__u64 now, lat;
+
+	if (!job || !(s_fence = job->base.s_fence))
+		return 0;
+	key.context = s_fence->finished.context;
+	key.seqno = s_fence->finished.seqno;
+	st = bpf_map_lookup_elem(&jobs, &key);
+	if (!st) {
+		if (!targ_pid && !targ_comm[0] && !targ_ring[0])
+			__sync_fetch_and_add(&untracked_runs, 1);
+		return 0;
+	}
+	now = bpf_ktime_get_ns();
+	st->run_ns = now;
+	lat = to_units(now - st->submit_ns);
+	r = bpf_map_lookup_elem(&rows, &st->row);
+	if (r) {
+		__sync_fetch_and_add(&r->runs, 1);
+		lat_hist_add(&r->submit_run, lat);
+	}
+	emit(EV_RUN, st->row.ring, st->row.pid, key.context, key.seqno, lat, 0, 0, 0, 0, 0);
+	return 0;
+}
+
+static __always_inline int on_done(struct drm_sched_fence *s_fence)
+{
+	struct job_state *st;
+	struct row_stats *r;
+	struct job_key key;
+	__u64 lat = 0;
+
+	if (!s_fence)
+		return 0;
+	key.context = s_fence->finished.context;
+	key.seqno = s_fence->finished.seqno;
+	st = bpf_map_lookup_elem(&jobs, &key);
+	if (!st)	/* not a CS submission (or before tracing) */
+		return 0;
+	r = bpf_map_lookup_elem(&rows, &st->row);
+	if (st->run_ns)
+		lat = to_units(bpf_ktime_get_ns() - st->run_ns);
+	if (r) {
+		__sync_fetch_and_add(&r->dones, 1);
+		if (st->run_ns)
+			lat_hist_add(&r->run_done, lat);
+	}
+	emit(EV_DONE, st->row.ring, st->row.pid, key.context, key.seqno, lat, 0, 0, 0, 0, 0);
+	bpf_map_delete_elem(&jobs, &key);
+	return 0;
+}
+
+/* Linux <= 6.16 */
+SEC("tp_btf/drm_sched_process_job")
+int BPF_PROG(done_old, struct drm_sched_fence *s_fence)
+{
+	return on_done(s_fence);
+}
+
+/* Linux >= 6.17 */
+SEC("tp_btf/drm_sched_job_done")
+int BPF_PROG(done_new, struct drm_sched_fence *s_fence)
+{
+	return on_done(s_fence);
+}
+
+/* ---- buffers ------------------------------------------------------------ */
+
+SEC("tp_btf/amdgpu_bo_create")
+int BPF_PROG(bo_create, struct amdgpu_bo *bo)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct bo_owner owner;
+	struct bo_stats *s, zero = {};
+	struct bo_key key;
+	__u64 addr = (__u64)bo;
+
+	if (!bo || !current_wanted(pid))
+		return 0;
+	key.pid = pid;
+	key.domain = bo->preferred_domains;
+	owner.pid = pid;
+	owner.domain = key.domain;
+	owner.size = bo->tbo.base.size;
+	bpf_map_update_elem(&bo_owners, &addr, &owner, BPF_ANY);
+	s = bpf_map_lookup_elem(&bo_rows, &key);
+	if (!s) {
+		bpf_get_current_comm(zero.comm, sizeof(zero.comm));
+		if (bpf_map_update_elem(&bo_rows, &key, &zero, BPF_NOEXIST) == -E2BIG)
+			__sync_fetch_and_add(&dropped_rows, 1);
+		s = bpf_map_lookup_elem(&bo_rows, &key);
+	}
+	if (s) {
+		__sync_fetch_and_add(&s->count, 1);
+		__sync_fetch_and_add(&s->bytes, owner.size);
+		__sync_fetch_and_or(&s->allowed, bo->allowed_domains);
+	}
+	emit(EV_BO_CREATE, MAX_RINGS, pid, addr, 0, owner.size, key.domain, bo->allowed_domains,
+	     0, 0, 0);
+	return 0;
+}
+
+#define TTM_PL_SYSTEM	0
+#define TTM_PL_TT	1
+#define TTM_PL_VRAM	2
+
+SEC("tp_btf/amdgpu_bo_move")
+int BPF_PROG(bo_move, struct amdgpu_bo *bo, u32 new_placement, u32 old_placement)
+{
+	__u64 addr = (__u64)bo, size;
+	struct bo_owner *owner;
+	struct bo_stats *s;
+	struct bo_key key;
+
+	if (!bo)
+		return 0;
+	owner = bpf_map_lookup_elem(&bo_owners, &addr);
+	/* With -p or -c, only the buffers of the processes traced. */
+	if (!owner && (targ_pid || targ_comm[0]))
+		return 0;
+	size = bo->tbo.base.size;
+	if (new_placement < NR_PLACEMENTS && old_placement < NR_PLACEMENTS) {
+		__u32 from = old_placement, to = new_placement;
+
+		/* clang merges the two tests into one the verifier cannot use: mask. */
+		barrier_var(from);
+		barrier_var(to);
+		from &= NR_PLACEMENTS - 1;
+		to &= NR_PLACEMENTS - 1;
+
+		__sync_fetch_and_add(&moves[from][to].count, 1);
+		__sync_fetch_and_add(&moves[from][to].bytes, size);
+	}
+	if (owner && old_placement == TTM_PL_VRAM &&
+	    (new_placement == TTM_PL_TT || new_placement == TTM_PL_SYSTEM)) {
+		key.pid = owner->pid;
+		key.domain = owner->domain;
+		s = bpf_map_lookup_elem(&bo_rows, &key);
+		if (s) {
+			__sync_fetch_and_add(&s->evictions, 1);
+			__sync_fetch_and_add(&s->evicted_bytes, size);
+		}
+	}
+	emit(EV_BO_MOVE, MAX_RINGS, owner ? owner->pid : 0, addr, 0, size, old_placement,
+	     new_placement, 0, 0, 0);
+	return 0;
+}
+
+/* ---- VM flushes and interrupts -------------------------------------------- */
+
+SEC("tp_btf/amdgpu_vm_flush")
+int BPF_PROG(vm_flush, struct amdgpu_ring *ring, unsigned int vmid, u64 pd_addr)
+{
+	__u32 idx;
+
+	if (!ring)
+		return 0;
+	idx = ring_of(&ring->sched);
+	if (ring_excluded(idx))
+		return 0;
+	__sync_fetch_and_add(&ring_infos[idx & (MAX_RINGS - 1)].flushes, 1);
+	emit(EV_VM_FLUSH, idx, bpf_get_current_pid_tgid() >> 32, 0, 0, pd_addr, vmid, 0, 0, 0, 0);
+	return 0;
+}
+
+SEC("tp_btf/amdgpu_iv")
+int BPF_PROG(iv, unsigned int ih, struct amdgpu_iv_entry *entry)
+{
+	struct iv_key key;
+	__u64 one = 1, *n;
+	int err;
+
+	if (!entry)
+		return 0;
+	key.client_id = entry->client_id;
+	key.src_id = entry->src_id;
+	key.ring_id = entry->ring_id;
+	key.vmid = entry->vmid;
+	key.pasid = entry->pasid;
+	n = bpf_map_lookup_elem(&ivs, &key);
+	if (!n) {
+		err = bpf_map_update_elem(&ivs, &key, &one, BPF_NOEXIST);
+		if (err == -E2BIG)
+			__sync_fetch_and_add(&dropped_rows, 1);
+		else if (err)	/* another CPU added it first */
+			n = bpf_map_lookup_elem(&ivs, &key);
+	}
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	emit(EV_IV, MAX_RINGS, 0, 0, 0, 0, key.client_id, key.src_id, key.ring_id, key.vmid,
+	     key.pasid);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

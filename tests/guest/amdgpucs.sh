@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# amdgpucs on a real kernel, run inside the VM by tests/run (one boot per
+# kernel). Two proofs:
+#  1. Real layouts: with the real amdgpu loaded the tool loads and attaches,
+#     and every member path its BPF reads is, in the real amdgpu's BTF, what
+#     it is in the test module's (tests/btf/corepaths on both).
+#  2. Exact numbers on the real scheduler: amdgen (tests/kmod: schedgen
+#     playing amdgpu) submits jobs of known shape through the kernel's real
+#     DRM scheduler and fires amdgpu's own events; counts, bytes and latency
+#     bounds must be the workload's.
+#
+# Environment (from tests/vm/run and tests/run): VM_KERNEL (6.1|sid),
+# VM_SCRATCH (writable dir), VM_MODPROBE, AMDGEN_KO.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+T=$PWD/bin/amdgpucs
+O=$PWD/build/amdgpucs.bpf.o
+CP=$PWD/build/tests/corepaths
+S=${VM_SCRATCH:?}
+P="amdgpucs:"
+trace=/sys/kernel/tracing
+
+start() { start_tool "$1" "$T" "${@:2}"; }
+stop() { stop_tool "$@"; }
+
+# amd USER COMMANDS: write COMMANDS to /proc/amdgen from a process called USER
+# (a copy of dash), whose PID is left in $S/USER.pid.
+amd() {
+	[ -x "$S/$1" ] || cp /bin/dash "$S/$1"
+	"$S/$1" -c 'echo $$ >"$1"; printf "%s\n" "$2" >/proc/amdgen' "$1" "$S/$1.pid" "$2"
+}
+pid_of() { cat "$S/$1.pid"; }
+# A submission row: "SUBMITS IBS RUN DONE" of RING and PID.
+sub_row() { awk -v r="$2" -v p="$3" 'NF == 9 && $1 == r && $2 == p { print $4, $5, $6, $7 }' "$1"; }
+# "count avg min max" of RING's histogram KIND ("submit -> run" or "run -> done").
+hist_stats() {
+	awk -v hdr="$2 $3" 'index($0, hdr ":") == 1 { found = 1; next }
+		found && /count/ { print $2, $4, $6, $8; exit }' "$1"
+}
+paths_in() { "$CP" "$O" /sys/kernel/btf/vmlinux "/sys/kernel/btf/$1" 2>&1 | grep -v ': absent (' ; }
+
+# ---------------------------------------------------------------------------
+# 1. No driver.
+expect_error "$P no amdgpu loaded: names the module" 1 \
+	"^amdgpucs: no amdgpu tracepoints: module amdgpu is not loaded: 'modprobe amdgpu'" "$T"
+
+# ---------------------------------------------------------------------------
+# 2. The real amdgpu.
+if ! $VM_MODPROBE amdgpu 2>"$S/modprobe.err"; then
+	fail "$P modprobe amdgpu: $(cat "$S/modprobe.err")"
+fi
+timeout 120 "$T" 1 1 >"$S/real.out" 2>"$S/real.err"
+check_eq "$P real amdgpu: attaches, one idle interval, exits 0" "$?" 0
+check "$P real amdgpu: no submissions" grep -qx "no submissions" "$S/real.out"
+check_eq "$P real amdgpu: nothing on stderr" "$(cat "$S/real.err")" ""
+paths_in amdgpu >"$S/real.paths"
+check_eq "$P real amdgpu: the member paths the BPF reads of amdgpu's types, all there" \
+	"$(grep -c '^struct amdgpu_' "$S/real.paths") $(grep -c ': missing' "$S/real.paths")" "14 0"
+rmmod amdgpu 2>"$S/rmmod.err" || fail "$P rmmod amdgpu: $(cat "$S/rmmod.err")"
+
+# ---------------------------------------------------------------------------
+# 3. amdgen plays amdgpu on the real scheduler.
+if ! insmod "${AMDGEN_KO:?}" rings=gfx,sdma 2>"$S/insmod.err"; then
+	fail "$P insmod amdgen: $(cat "$S/insmod.err")"
+	exit 1
+fi
+paths_in amdgen >"$S/mock.paths"
+check_eq "$P amdgen mirrors the real amdgpu: the same member paths, of the same types" \
+	"$(grep '^struct amdgpu_' "$S/real.paths" | comm -23 - "$S/mock.paths")" ""
+
+start "$S/sum.out"
+amd amduser1 "submit ring=gfx jobs=10 exec_us=2000 ibs=3 pasid=42
+submit ring=sdma jobs=4 exec_us=1000
+bo n=5 size=1048576 domain=4
+bo n=2 size=65536 domain=2
+move first=0 n=2 to=2
+move first=0 n=1 to=4
+iv n=6 client=1 src=2 ring=0 vmid=3 pasid=42
+vm_flush ring=gfx n=3
+wait"
+stop INT
+out=$S/sum.out u=$(pid_of amduser1)
+check_eq "$P summary: exit status 0" "$tool_status" 0
+check_eq "$P gfx: 10 submitted with 3 IBs each, 10 run, 10 done" "$(sub_row "$out" gfx "$u")" "10 30 10 10"
+check_eq "$P sdma: 4 submitted, run, done" "$(sub_row "$out" sdma "$u")" "4 4 4 4"
+read -r n avg min max <<<"$(hist_stats "$out" gfx "run -> done")"
+check_eq "$P gfx run -> done: 10 jobs" "$n" 10
+check_ge "$P gfx run -> done: min >= exec_us 2000" "$min" 2000
+read -r n avg min max <<<"$(hist_stats "$out" gfx "submit -> run")"
+check_eq "$P gfx submit -> run: 10 jobs" "$n" 10
+check_ge "$P gfx submit -> run: one ring slot, the 10th waits >= 9 x 2000 us" "$max" 18000
+check_eq "$P VM flushes on gfx: 3" "$(awk 'NF == 2 && $1 == "gfx" { print $2 }' "$out")" 3
+check_eq "$P buffers: 5 of 1 MiB in VRAM, 2 evicted" \
+	"$(awk -v p="$u" 'NF == 8 && $1 == p && $3 == "VRAM" { print $4, $5, $6, $7, $8 }' "$out")" \
+	"VRAM 5 5242880 2 2097152"
+check_eq "$P buffers: 2 of 64 KiB in GTT" \
+	"$(awk -v p="$u" 'NF == 8 && $1 == p && $3 == "GTT" { print $5, $6, $7 }' "$out")" "2 131072 0"
+check_eq "$P moves: VRAM -> GTT twice (evictions), GTT -> VRAM once" \
+	"$(awk '$1 ~ /^(VRAM|GTT)$/ && $2 ~ /^(VRAM|GTT)$/ { print $1, $2, $3, $4, $6 }' "$out" | tr '\n' '|')" \
+	"GTT VRAM 1 1048576 |VRAM GTT 2 2097152 eviction|"
+check_eq "$P interrupts: 6 from client 1 src 2, pasid 42 named by its submitter" \
+	"$(awk 'NF >= 8 && $1 == 1 && $2 == 2 { print $3, $4, $5, $6, $8, $9 }' "$out")" \
+	"0 3 42 6 $u (exited)"
+check_eq "$P summary: nothing on stderr" "$(cat "$out.err")" ""
+
+# -e: one line per event; the fences are the kernel's.
+echo >$trace/trace
+echo 1 >$trace/events/amdgpu/enable
+start "$S/ev.out" -e
+amd amduser2 "submit ring=gfx jobs=3 exec_us=1000 ibs=2
+bo n=1 size=4096 domain=4
+move first=7 n=1 to=2
+wait"
+stop INT
+echo 0 >$trace/events/amdgpu/enable
+out=$S/ev.out
+check_eq "$P -e: SUBMIT RUN DONE BO_CREATE BO_MOVE lines" \
+	"$(awk 'NR > 1 { n[$2]++ } END { print n["SUBMIT"], n["RUN"], n["DONE"], n["BO_CREATE"], n["BO_MOVE"] }' "$out")" \
+	"3 3 3 1 1"
+check_eq "$P -e: the submitted fences are the kernel's (amdgpu_cs_ioctl context:seqno)" \
+	"$(awk '$2 == "SUBMIT" { sub(/fence=/, "", $6); print $6 }' "$out" | tr '\n' ' ')" \
+	"$(grep 'amdgpu_cs_ioctl:' $trace/trace | sed 's/.*context=\([0-9]*\), seqno=\([0-9]*\).*/\1:\2/' | tr '\n' ' ')"
+check_eq "$P -e: every DONE took >= 1000 us" "$(awk '$2 == "DONE" { sub(/.*exec=/, ""); if ($0 + 0 >= 1000) n++ } END { print n }' "$out")" 3
+check "$P -e: the move is an eviction" grep -q ' BO_MOVE .* bytes=4096 from=VRAM to=GTT eviction$' "$out"
+check_eq "$P -e: nothing on stderr" "$(cat "$out.err")" ""
+
+# Filters.
+start "$S/ring.out" -r sdma
+amd amduser3 "submit ring=gfx jobs=2 exec_us=100
+submit ring=sdma jobs=3 exec_us=100
+wait"
+stop INT
+check_eq "$P -r sdma: sdma's 3 only" \
+	"$(awk 'NF == 9 && $1 != "count" && $2 ~ /^[0-9]+$/ { print $1, $4 }' "$S/ring.out" | tr '\n' ' ')" "sdma 3 "
+start "$S/comm.out" -c amduser5
+amd amduser4 "submit ring=gfx jobs=2 exec_us=100
+bo n=1 size=4096 domain=4"
+amd amduser5 "submit ring=gfx jobs=1 exec_us=100
+wait"
+stop INT
+check_eq "$P -c amduser5: its submission only, no buffers" \
+	"$(awk 'NF == 9 && $1 != "count" && $2 ~ /^[0-9]+$/ { print $3, $4 }' "$S/comm.out") $(grep -c 'VRAM' "$S/comm.out")" \
+	"amduser5 1 0"
+expect_error "$P -r with a name too long" 64 "invalid RING '0123456789abcdefg'" "$T" -r 0123456789abcdefg
+
+# interval count: each summary has its interval's submissions.
+timeout 60 "$T" 2 2 >"$S/int.out" 2>&1 &
+int_pid=$!
+wait_for_output "$S/int.out" "$int_pid"
+cp /bin/dash "$S/amduser6"
+"$S/amduser6" -c 'printf "submit ring=gfx jobs=4 exec_us=100\nwait\n" >/proc/amdgen
+	while [ ! -e "$1" ]; do sleep 0.1; done; printf "submit ring=gfx jobs=1 exec_us=100\nwait\n" >/proc/amdgen' sh "$S/go6" &
+a6=$!
+sleep 2.5
+touch "$S/go6"
+wait "$a6"
+wait "$int_pid"
+check_eq "$P interval 2 count 2: exits 0 by itself" "$?" 0
+check_eq "$P interval: 4 submissions, then 1" \
+	"$(awk -v p="$a6" 'NF == 9 && $2 == p { print $4 }' "$S/int.out" | tr '\n' ' ')" "4 1 "
+rmmod amdgen
