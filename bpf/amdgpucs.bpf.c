@@ -11,12 +11,11 @@
  * the frontend prints what changed since its previous summary.
  */
 #include "drm_types.bpf.h"
+#include "filter.bpf.h"
 #include "hist.bpf.h"
 #include "events.bpf.h"
 #include "amdgpucs.h"
 
-const volatile int targ_pid = 0;
-const volatile char targ_comm[COMM_LEN] = {};
 const volatile char targ_ring[RING_NAME_LEN] = {};
 const volatile bool targ_ms = false;
 const volatile bool emit_events = false;
@@ -131,25 +130,6 @@ struct amdgpu_iv_entry {
 #define E2BIG 7
 
 /* ---- helpers ----------------------------------------------------------- */
-
-static __always_inline bool current_wanted(__u32 pid)
-{
-	char comm[COMM_LEN];
-	int i;
-
-	if (targ_pid && pid != (__u32)targ_pid)
-		return false;
-	if (!targ_comm[0])
-		return true;
-	bpf_get_current_comm(comm, sizeof(comm));
-	for (i = 0; i < COMM_LEN; i++) {
-		if (comm[i] != targ_comm[i])
-			return false;
-		if (!comm[i])
-			break;
-	}
-	return true;
-}
 
 static __always_inline bool name_is(const char *name, const volatile char *want)
 {
@@ -301,7 +281,7 @@ int BPF_PROG(sched_run_job, struct amdgpu_job *job)
 	key.seqno = s_fence->finished.seqno;
 	st = bpf_map_lookup_elem(&jobs, &key);
 	if (!st) {
-		if (!targ_pid && !targ_comm[0] && !targ_ring[0])
+		if (!process_filtered() && !targ_ring[0])
 			__sync_fetch_and_add(&untracked_runs, 1);
 		return 0;
 	}
@@ -410,7 +390,7 @@ int BPF_PROG(bo_move, struct amdgpu_bo *bo, u32 new_placement, u32 old_placement
 		return 0;
 	owner = bpf_map_lookup_elem(&bo_owners, &addr);
 	/* With -p or -c, only the buffers of the processes traced. */
-	if (!owner && (targ_pid || targ_comm[0]))
+	if (!owner && process_filtered())
 		return 0;
 	size = bo->tbo.base.size;
 	if (new_placement < NR_PLACEMENTS && old_placement < NR_PLACEMENTS) {

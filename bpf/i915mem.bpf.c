@@ -13,14 +13,13 @@
  * prints what changed since its previous summary.
  */
 #include "kernel_types.bpf.h"
+#include "filter.bpf.h"
 #include "hist.bpf.h"
 #include "events.bpf.h"
 #include "i915mem.h"
 
 #define E2BIG 7
 
-const volatile int targ_pid = 0;
-const volatile char targ_comm[COMM_LEN] = {};
 const volatile int targ_driver = -1;
 const volatile bool targ_ms = false;
 const volatile bool emit_events = false;
@@ -117,34 +116,6 @@ struct xe_vm {
 } __core;
 
 /* ---- helpers ----------------------------------------------------------- */
-
-static __always_inline bool comm_wanted(const char *comm)
-{
-	int i;
-
-	if (!targ_comm[0])
-		return true;
-	for (i = 0; i < COMM_LEN; i++) {
-		if (comm[i] != targ_comm[i])
-			return false;
-		if (!comm[i])
-			return true;
-	}
-	return true;
-}
-
-/* Does the process on the CPU pass -p and -c? */
-static __always_inline bool current_wanted(__u32 pid)
-{
-	char comm[COMM_LEN];
-
-	if (targ_pid && pid != (__u32)targ_pid)
-		return false;
-	if (!targ_comm[0])
-		return true;
-	bpf_get_current_comm(comm, sizeof(comm));
-	return comm_wanted(comm);
-}
 
 static __always_inline struct proc_stats *proc_row(__u32 pid, __u32 driver)
 {
@@ -269,7 +240,7 @@ static __always_inline void on_destroy(__u32 driver, __u64 obj)
 		return;
 	o = bpf_map_lookup_elem(&objects, &obj);
 	if (!o || o->preexisting) {
-		if (!targ_pid && !targ_comm[0] && driver < NR_DRIVERS)
+		if (!process_filtered() && driver < NR_DRIVERS)
 			__sync_fetch_and_add(&drivers[driver].untracked_destroys, 1);
 		if (o)
 			bpf_map_delete_elem(&objects, &obj);

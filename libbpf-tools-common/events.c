@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "events.h"
@@ -74,6 +75,19 @@ void trace_loop_report_lost(const struct trace_loop *loop)
 	if (lost)
 		fprintf(stderr, "%s: %llu events lost (ring buffer full)\n",
 			program_invocation_short_name, (unsigned long long)lost);
+}
+
+int trace_loop_finish(struct trace_loop *loop, int err, int (*final_summary)(void *ctx))
+{
+	if (err) {
+		fprintf(stderr, "%s: tracing failed: %s\n", program_invocation_short_name,
+			strerror(-err));
+		return err;
+	}
+	if (final_summary && !loop->count_reached)
+		err = final_summary(loop->ctx);
+	trace_loop_report_lost(loop);
+	return err;
 }
 
 void trace_loop_free(struct trace_loop *loop)

@@ -41,6 +41,15 @@ __u64 trace_loop_lost(const struct trace_loop *loop);
 void trace_loop_report_lost(const struct trace_loop *loop);
 
 /* Release the ring buffer. */
+/*
+ * After trace_loop_run(): say why tracing failed (err), or print the summary
+ * of what was gathered since the last one - Ctrl-C or SIGTERM mid-interval,
+ * no interval at all, the reader gone - with `final_summary` (NULL: none;
+ * not when `count` summaries were all printed), then report the records the
+ * ring buffer lost. Returns the error.
+ */
+int trace_loop_finish(struct trace_loop *loop, int err, int (*final_summary)(void *ctx));
+
 void trace_loop_free(struct trace_loop *loop);
 
 #endif /* GPU_BPF_EVENTS_H */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <limits.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "opts.h"
@@ -40,6 +41,14 @@ long parse_long_arg(struct argp_state *state, const char *arg, const char *what,
 		argp_failure(state, argp_err_exit_status, 0,
 			     "invalid %s '%s' (expected %ld..%ld)", what, arg, min, max);
 	return v;
+}
+
+void parse_name_arg(struct argp_state *state, const char *arg, const char *what, char *out,
+		    size_t size)
+{
+	if (!arg[0] || strlen(arg) >= size)
+		argp_error(state, "invalid %s '%s' (1 to %zu characters)", what, arg, size - 1);
+	snprintf(out, size, "%s", arg);
 }
 
 static error_t common_parse(int key, char *arg, struct argp_state *state)

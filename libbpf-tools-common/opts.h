@@ -41,6 +41,14 @@ long parse_long_arg(struct argp_state *state, const char *arg, const char *what,
 		    long min, long max);
 
 /* The unit of times, for histograms: "msecs" with -m, else "usecs". */
+/*
+ * A name option (-c COMM, -r RING) into `out`: 1 to size - 1 characters,
+ * as the kernel keeps it; else argp prints "TOOL: invalid WHAT 'ARG' (1 to
+ * N characters)" and exits with argp_err_exit_status.
+ */
+void parse_name_arg(struct argp_state *state, const char *arg, const char *what, char *out,
+		    size_t size);
+
 const char *time_unit(void);
 
 /*

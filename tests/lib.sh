@@ -103,3 +103,22 @@ stop_tool() {
 	wait "$tool_pid"
 	tool_status=$?
 }
+
+# write_as NAME FILE TEXT: write TEXT (and a newline) to FILE - a test
+# module's control file - from a process called NAME (a copy of dash in
+# $VM_SCRATCH), as a program's ioctl would come from it; its PID is left in
+# $VM_SCRATCH/NAME.pid (pid_of NAME).
+write_as() {
+	local s=${VM_SCRATCH:?}
+	[ -x "$s/$1" ] || cp /bin/dash "$s/$1"
+	"$s/$1" -c 'echo $$ >"$1"; printf "%s\n" "$2" >"$3"' "$1" "$s/$1.pid" "$3" "$2"
+}
+pid_of() { cat "${VM_SCRATCH:?}/$1.pid"; }
+
+# corepaths_in OBJ MODULE: the struct member paths BPF object OBJ reads
+# through CO-RE, as module MODULE's BTF has them (tests/btf/corepaths), the
+# types MODULE does not define left out.
+corepaths_in() {
+	build/tests/corepaths "$1" /sys/kernel/btf/vmlinux "/sys/kernel/btf/$2" 2>&1 |
+		grep -v ': absent ('
+}

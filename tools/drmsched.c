@@ -576,16 +576,7 @@ int main(int argc, char **argv)
 		       abi == ABI_6_17 ? "Linux >= 6.17" : "Linux <= 6.16");
 		loop.on_interval = print_summary;
 	}
-	err = trace_loop_run(&loop);
-	if (err) {
-		fprintf(stderr, "drmsched: tracing failed: %s\n", strerror(-err));
-		goto cleanup;
-	}
-	/* Ctrl-C mid-interval, or no interval at all: the summary of what we have. */
-	if (!env.events && !loop.count_reached)
-		err = print_summary(NULL);
-
-	trace_loop_report_lost(&loop);
+	err = trace_loop_finish(&loop, trace_loop_run(&loop), env.events ? NULL : print_summary);
 	report_dropped();
 cleanup:
 	trace_loop_free(&loop);

@@ -83,9 +83,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.leaks = true;
 		break;
 	case 'c':
-		if (!arg[0] || strlen(arg) >= COMM_LEN)
-			argp_error(state, "invalid COMM '%s' (1 to %d characters)", arg, COMM_LEN - 1);
-		strncpy(env.comm, arg, COMM_LEN - 1);
+		parse_name_arg(state, arg, "COMM", env.comm, sizeof(env.comm));
 		break;
 	case 'D':
 		if (!strcmp(arg, "i915"))
@@ -665,16 +663,7 @@ int main(int argc, char **argv)
 		       traced & (1u << DRV_XE) ? "xe" : "");
 		loop.on_interval = print_summary;
 	}
-	err = trace_loop_run(&loop);
-	if (err) {
-		fprintf(stderr, "i915mem: tracing failed: %s\n", strerror(-err));
-		goto cleanup;
-	}
-	/* Ctrl-C mid-interval, or no interval at all: the summary of what we have. */
-	if (!env.events && !loop.count_reached)
-		err = print_summary(NULL);
-
-	trace_loop_report_lost(&loop);
+	err = trace_loop_finish(&loop, trace_loop_run(&loop), env.events ? NULL : print_summary);
 	report_dropped();
 cleanup:
 	trace_loop_free(&loop);

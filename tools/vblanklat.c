@@ -395,15 +395,7 @@ int main(int argc, char **argv)
 		printf("Tracing vblanks and vblank events... Hit Ctrl-C to end.\n");
 		loop.on_interval = print_summary;
 	}
-	err = trace_loop_run(&loop);
-	if (err) {
-		fprintf(stderr, "vblanklat: tracing failed: %s\n", strerror(-err));
-		goto cleanup;
-	}
-	if (!env.events && !loop.count_reached)
-		err = print_summary(NULL);
-
-	trace_loop_report_lost(&loop);
+	err = trace_loop_finish(&loop, trace_loop_run(&loop), env.events ? NULL : print_summary);
 	if (skel->bss->dropped)
 		fprintf(stderr, "vblanklat: %llu events not tracked (too many clients or pending events)\n",
 			(unsigned long long)skel->bss->dropped);

@@ -16,7 +16,6 @@ cd "$(dirname "$0")/../.." || exit 1
 
 T=$PWD/bin/amdgpucs
 O=$PWD/build/amdgpucs.bpf.o
-CP=$PWD/build/tests/corepaths
 S=${VM_SCRATCH:?}
 P="amdgpucs:"
 trace=/sys/kernel/tracing
@@ -24,13 +23,6 @@ trace=/sys/kernel/tracing
 start() { start_tool "$1" "$T" "${@:2}"; }
 stop() { stop_tool "$@"; }
 
-# amd USER COMMANDS: write COMMANDS to /proc/amdgen from a process called USER
-# (a copy of dash), whose PID is left in $S/USER.pid.
-amd() {
-	[ -x "$S/$1" ] || cp /bin/dash "$S/$1"
-	"$S/$1" -c 'echo $$ >"$1"; printf "%s\n" "$2" >/proc/amdgen' "$1" "$S/$1.pid" "$2"
-}
-pid_of() { cat "$S/$1.pid"; }
 # A submission row: "SUBMITS IBS RUN DONE" of RING and PID.
 sub_row() { awk -v r="$2" -v p="$3" 'NF == 9 && $1 == r && $2 == p { print $4, $5, $6, $7 }' "$1"; }
 # "count avg min max" of RING's histogram KIND ("submit -> run" or "run -> done").
@@ -38,7 +30,6 @@ hist_stats() {
 	awk -v hdr="$2 $3" 'index($0, hdr ":") == 1 { found = 1; next }
 		found && /count/ { print $2, $4, $6, $8; exit }' "$1"
 }
-paths_in() { "$CP" "$O" /sys/kernel/btf/vmlinux "/sys/kernel/btf/$1" 2>&1 | grep -v ': absent (' ; }
 
 # ---------------------------------------------------------------------------
 # 1. No driver.
@@ -54,7 +45,7 @@ timeout 120 "$T" 1 1 >"$S/real.out" 2>"$S/real.err"
 check_eq "$P real amdgpu: attaches, one idle interval, exits 0" "$?" 0
 check "$P real amdgpu: no submissions" grep -qx "no submissions" "$S/real.out"
 check_eq "$P real amdgpu: nothing on stderr" "$(cat "$S/real.err")" ""
-paths_in amdgpu >"$S/real.paths"
+corepaths_in "$O" amdgpu >"$S/real.paths"
 check_eq "$P real amdgpu: the member paths the BPF reads of amdgpu's types, all there" \
 	"$(grep -c '^struct amdgpu_' "$S/real.paths") $(grep -c ': missing' "$S/real.paths")" "14 0"
 rmmod amdgpu 2>"$S/rmmod.err" || fail "$P rmmod amdgpu: $(cat "$S/rmmod.err")"
@@ -65,12 +56,12 @@ if ! insmod "${AMDGEN_KO:?}" rings=gfx,sdma 2>"$S/insmod.err"; then
 	fail "$P insmod amdgen: $(cat "$S/insmod.err")"
 	exit 1
 fi
-paths_in amdgen >"$S/mock.paths"
+corepaths_in "$O" amdgen >"$S/mock.paths"
 check_eq "$P amdgen mirrors the real amdgpu: the same member paths, of the same types" \
 	"$(grep '^struct amdgpu_' "$S/real.paths" | comm -23 - "$S/mock.paths")" ""
 
 start "$S/sum.out"
-amd amduser1 "submit ring=gfx jobs=10 exec_us=2000 ibs=3 pasid=42
+write_as amduser1 /proc/amdgen "submit ring=gfx jobs=10 exec_us=2000 ibs=3 pasid=42
 submit ring=sdma jobs=4 exec_us=1000
 bo n=5 size=1048576 domain=4
 bo n=2 size=65536 domain=2
@@ -108,7 +99,7 @@ check_eq "$P summary: nothing on stderr" "$(cat "$out.err")" ""
 echo >$trace/trace
 echo 1 >$trace/events/amdgpu/enable
 start "$S/ev.out" -e
-amd amduser2 "submit ring=gfx jobs=3 exec_us=1000 ibs=2
+write_as amduser2 /proc/amdgen "submit ring=gfx jobs=3 exec_us=1000 ibs=2
 bo n=1 size=4096 domain=4
 move first=7 n=1 to=2
 wait"
@@ -127,16 +118,16 @@ check_eq "$P -e: nothing on stderr" "$(cat "$out.err")" ""
 
 # Filters.
 start "$S/ring.out" -r sdma
-amd amduser3 "submit ring=gfx jobs=2 exec_us=100
+write_as amduser3 /proc/amdgen "submit ring=gfx jobs=2 exec_us=100
 submit ring=sdma jobs=3 exec_us=100
 wait"
 stop INT
 check_eq "$P -r sdma: sdma's 3 only" \
 	"$(awk 'NF == 9 && $1 != "count" && $2 ~ /^[0-9]+$/ { print $1, $4 }' "$S/ring.out" | tr '\n' ' ')" "sdma 3 "
 start "$S/comm.out" -c amduser5
-amd amduser4 "submit ring=gfx jobs=2 exec_us=100
+write_as amduser4 /proc/amdgen "submit ring=gfx jobs=2 exec_us=100
 bo n=1 size=4096 domain=4"
-amd amduser5 "submit ring=gfx jobs=1 exec_us=100
+write_as amduser5 /proc/amdgen "submit ring=gfx jobs=1 exec_us=100
 wait"
 stop INT
 check_eq "$P -c amduser5: its submission only, no buffers" \

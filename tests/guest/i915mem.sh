@@ -16,7 +16,6 @@ cd "$(dirname "$0")/../.." || exit 1
 
 T=$PWD/bin/i915mem
 O=$PWD/build/i915mem.bpf.o
-CP=$PWD/build/tests/corepaths
 S=${VM_SCRATCH:?}
 K=${VM_KERNEL:?}
 P="i915mem:"
@@ -24,14 +23,6 @@ trace=/sys/kernel/tracing
 
 start() { start_tool "$1" "$T" "${@:2}"; }
 stop() { stop_tool "$@"; }
-
-# gem USER COMMANDS: write COMMANDS to /proc/gemgen from a process called USER
-# (a copy of dash), whose PID is left in $S/USER.pid.
-gem() {
-	[ -x "$S/$1" ] || cp /bin/dash "$S/$1"
-	"$S/$1" -c 'echo $$ >"$1"; printf "%s\n" "$2" >/proc/gemgen' "$1" "$S/$1.pid" "$2"
-}
-pid_of() { cat "$S/$1.pid"; }
 
 # A memory row: "LIVE LIVE_BYTES PEAK_BYTES CREATED CREATED_B DESTROYED DESTROYED_B".
 mem_row() {
@@ -42,8 +33,6 @@ act_row() {
 	awk -v p="$2" -v d="${3:-i915}" 'NF == 14 && $1 == d && $2 == p && $4 ~ /^[0-9]+$/ {
 		print $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14; exit }' "$1"
 }
-# corepaths' lines for the types MODULE has (what the BPF reads of that driver).
-paths_in() { "$CP" "$O" /sys/kernel/btf/vmlinux "/sys/kernel/btf/$1" 2>&1 | grep -v ': absent (' ; }
 
 # ---------------------------------------------------------------------------
 # 1. No driver: no i915 or xe events, and the error says which modules.
@@ -61,7 +50,7 @@ timeout 120 "$T" 1 1 >"$S/real.out" 2>"$S/real.err"
 check_eq "$P real i915: attaches, one idle interval, exits 0" "$?" 0
 check "$P real i915: says it traces i915" grep -q "^Tracing Intel GPU memory (i915)" "$S/real.out"
 check_eq "$P real i915: nothing on stderr" "$(cat "$S/real.err")" ""
-paths_in i915 | grep -v '^struct xe_' >"$S/real.paths"
+corepaths_in "$O" i915 | grep -v '^struct xe_' >"$S/real.paths"
 check_eq "$P real i915: the BPF reads 8 member paths of its types" "$(wc -l <"$S/real.paths")" 8
 check_eq "$P real i915: every path the BPF reads exists (guard pages: >= 6.3 only)" \
 	"$(grep -v ': \(size_t\|u64\|u32\|struct [a-z0-9_]* \*\)$' "$S/real.paths")" \
@@ -75,7 +64,7 @@ if [ "$K" != 6.1 ]; then
 	check_eq "$P real i915 and xe: attaches, exits 0" "$?" 0
 	check "$P real i915 and xe: says it traces both" grep -q "^Tracing Intel GPU memory (i915, xe)" "$S/realxe.out"
 	check_eq "$P real i915 and xe: nothing on stderr" "$(cat "$S/realxe.err")" ""
-	paths_in xe | grep -v '^struct \(i915_\|drm_i915\|drm_mm_node\)' >"$S/realxe.paths"
+	corepaths_in "$O" xe | grep -v '^struct \(i915_\|drm_i915\|drm_mm_node\)' >"$S/realxe.paths"
 	check_eq "$P real xe: the BPF reads 9 member paths of its types, all there" \
 		"$(grep -c ': \(size_t\|u64\|struct [a-z0-9_]*\( \*\)\?\)$' "$S/realxe.paths")" 9
 	rmmod xe 2>"$S/rmmod.err" || fail "$P rmmod xe: $(cat "$S/rmmod.err")"
@@ -93,7 +82,7 @@ if ! insmod "${GEMGEN_KO:?}" 2>"$S/insmod.err"; then
 	fail "$P insmod gemgen: $(cat "$S/insmod.err")"
 	exit 1
 fi
-paths_in gemgen >"$S/mock.paths"
+corepaths_in "$O" gemgen >"$S/mock.paths"
 check_eq "$P gemgen mirrors the real i915: the same member paths, of the same types" \
 	"$(comm -23 "$S/real.paths" "$S/mock.paths")" ""
 if [ "$K" != 6.1 ]; then
@@ -107,7 +96,7 @@ echo 1 >$trace/events/i915/enable
 
 # 3a. The summary of a known workload, and -l.
 start "$S/sum.out" -l
-gem gemuser1 "vm
+write_as gemuser1 /proc/gemgen "vm
 create n=10 size=65536
 bind first=0 n=10 vm=0
 fault first=0 n=4 gtt=1 write=1
@@ -118,7 +107,7 @@ evict vm=0 bytes=131072
 bind first=0 n=2 vm=0
 shrink pages=256
 destroy first=0 n=6 async=1"
-gem gemuser2 "create n=3 size=1048576"
+write_as gemuser2 /proc/gemgen "create n=3 size=1048576"
 stop INT
 out=$S/sum.out
 a=$(pid_of gemuser1) b=$(pid_of gemuser2)
@@ -165,7 +154,7 @@ echo 0 >$trace/events/i915/enable
 echo >$trace/trace
 echo 1 >$trace/events/i915/enable
 start "$S/ev.out" -e
-gem gemuser3 "vm
+write_as gemuser3 /proc/gemgen "vm
 create n=5 size=8192
 bind first=13 n=5 vm=1
 fault first=13 n=1 gtt=1 write=0
@@ -201,15 +190,15 @@ check_eq "$P -e: nothing on stderr" "$(cat "$out.err")" ""
 	sh "$S/go8" &
 other=$!
 start "$S/pid.out" -p "$other"
-gem gemuser2 "create n=2 size=4096"
+write_as gemuser2 /proc/gemgen "create n=2 size=4096"
 touch "$S/go8"
 wait "$other"
 stop INT
 check_eq "$P -p PID: that process's 2 objects" "$(mem_row "$S/pid.out" "$other")" "2 16384 16384 2 16384 0 0"
 check_eq "$P -p PID: no other process" "$(awk 'NF == 10 && $4 ~ /^[0-9]+$/' "$S/pid.out" | wc -l)" 1
 start "$S/comm.out" -c gemuser5
-gem gemuser2 "create n=2 size=4096"
-gem gemuser5 "create n=3 size=4096
+write_as gemuser2 /proc/gemgen "create n=2 size=4096"
+write_as gemuser5 /proc/gemgen "create n=3 size=4096
 destroy first=24 n=3 async=1"
 stop INT
 check_eq "$P -c gemuser5: its 3 objects, destroyed by a worker all the same" \
@@ -235,7 +224,7 @@ check_eq "$P interval: created 4, then 1 (live 4, then 5)" \
 
 # 3e. SIGTERM ends with a summary, like Ctrl-C.
 start "$S/term.out"
-gem gemuser7 "create n=2 size=4096"
+write_as gemuser7 /proc/gemgen "create n=2 size=4096"
 stop TERM
 check_eq "$P SIGTERM: status 0 and the summary" \
 	"$tool_status $(mem_row "$S/term.out" "$(pid_of gemuser7)" | cut -d' ' -f1,4)" "0 2 2"
@@ -245,7 +234,7 @@ if [ "$K" != 6.1 ]; then
 	echo >$trace/trace
 	echo 1 >$trace/events/xe/enable
 	start "$S/xe.out" -l -D xe
-	gem xeuser1 "xe_vm
+	write_as xeuser1 /proc/gemgen "xe_vm
 xe_create n=4 size=2097152
 xe_bind first=0 n=4 vm=0
 xe_evict first=0 n=2
@@ -277,7 +266,7 @@ xe_destroy first=0 n=3 async=1"
 	check_eq "$P xe: nothing on stderr" "$(cat "$out.err")" ""
 
 	start "$S/xev.out" -e -D xe
-	gem xeuser2 "xe_create n=2 size=65536
+	write_as xeuser2 /proc/gemgen "xe_create n=2 size=65536
 xe_bind first=4 n=2 vm=0
 xe_move first=4 n=1 placement=4
 xe_destroy first=4 n=2"
