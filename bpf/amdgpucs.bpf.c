@@ -71,6 +71,13 @@ struct {
 	__type(value, __u64);
 } ivs SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_ROWS);
+	__type(key, __u32);	/* pid */
+	__type(value, struct vm_stats);
+} vm_rows SEC(".maps");
+
 /* pasid -> the process that submitted with it (interrupts name a pasid). */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -125,6 +132,12 @@ struct amdgpu_iv_entry {
 	unsigned int ring_id;
 	unsigned int vmid;
 	unsigned int pasid;
+} __core;
+
+/* amdgpu_vm.h */
+struct amdgpu_bo_va_mapping {
+	u64 start;
+	u64 last;
 } __core;
 
 #define E2BIG 7
@@ -463,6 +476,84 @@ int BPF_PROG(iv, unsigned int ih, struct amdgpu_iv_entry *entry)
 		__sync_fetch_and_add(n, 1);
 	emit(EV_IV, MAX_RINGS, 0, 0, 0, 0, key.client_id, key.src_id, key.ring_id, key.vmid,
 	     key.pasid);
+	return 0;
+}
+
+/* ---- GPU virtual memory and BO lists, per process -------------------------- */
+
+static __always_inline struct vm_stats *vm_row(__u32 pid)
+{
+	struct vm_stats *v, zero = {};
+
+	v = bpf_map_lookup_elem(&vm_rows, &pid);
+	if (v)
+		return v;
+	bpf_get_current_comm(zero.comm, sizeof(zero.comm));
+	if (bpf_map_update_elem(&vm_rows, &pid, &zero, BPF_NOEXIST) == -E2BIG)
+		__sync_fetch_and_add(&dropped_rows, 1);
+	return bpf_map_lookup_elem(&vm_rows, &pid);
+}
+
+static __always_inline int on_mapping(__u32 type, struct amdgpu_bo_va_mapping *mapping)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct vm_stats *v;
+	__u64 bytes;
+
+	if (!mapping || !current_wanted(pid))
+		return 0;
+	bytes = (mapping->last - mapping->start + 1) * GPU_PAGE_SIZE;
+	v = vm_row(pid);
+	if (v && type == EV_VM_MAP) {
+		__sync_fetch_and_add(&v->maps, 1);
+		__sync_fetch_and_add(&v->mapped_bytes, bytes);
+	} else if (v) {
+		__sync_fetch_and_add(&v->unmaps, 1);
+		__sync_fetch_and_add(&v->unmapped_bytes, bytes);
+	}
+	emit(type, MAX_RINGS, pid, mapping->start * GPU_PAGE_SIZE, 0, bytes, 0, 0, 0, 0, 0);
+	return 0;
+}
+
+SEC("tp_btf/amdgpu_vm_bo_map")
+int BPF_PROG(vm_bo_map, void *bo_va, struct amdgpu_bo_va_mapping *mapping)
+{
+	return on_mapping(EV_VM_MAP, mapping);
+}
+
+SEC("tp_btf/amdgpu_vm_bo_unmap")
+int BPF_PROG(vm_bo_unmap, void *bo_va, struct amdgpu_bo_va_mapping *mapping)
+{
+	return on_mapping(EV_VM_UNMAP, mapping);
+}
+
+SEC("tp_btf/amdgpu_vm_bo_update")
+int BPF_PROG(vm_bo_update, struct amdgpu_bo_va_mapping *mapping)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct vm_stats *v;
+
+	if (!current_wanted(pid))
+		return 0;
+	v = vm_row(pid);
+	if (v)
+		__sync_fetch_and_add(&v->updates, 1);
+	return 0;
+}
+
+SEC("tp_btf/amdgpu_bo_list_set")
+int BPF_PROG(bo_list_set, void *list, struct amdgpu_bo *bo)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct vm_stats *v;
+
+	if (!bo || !current_wanted(pid))
+		return 0;
+	v = vm_row(pid);
+	if (v) {
+		__sync_fetch_and_add(&v->list_entries, 1);
+		__sync_fetch_and_add(&v->list_bytes, bo->tbo.base.size);
+	}
 	return 0;
 }
 

@@ -23,6 +23,8 @@ enum amdgpucs_event_type {
 	EV_BO_MOVE,	/* amdgpu_bo_move */
 	EV_VM_FLUSH,	/* amdgpu_vm_flush */
 	EV_IV,		/* amdgpu_iv */
+	EV_VM_MAP,	/* amdgpu_vm_bo_map */
+	EV_VM_UNMAP,	/* amdgpu_vm_bo_unmap */
 	NR_EVENT_TYPES,
 };
 
@@ -81,6 +83,17 @@ struct bo_owner {
 	__u32 domain;
 	__u64 size;
 };
+
+/* Per process: its GPU virtual memory and BO lists. */
+struct vm_stats {
+	char comm[COMM_LEN];
+	__u64 maps, mapped_bytes;	/* amdgpu_vm_bo_map */
+	__u64 unmaps, unmapped_bytes;	/* amdgpu_vm_bo_unmap */
+	__u64 updates;			/* amdgpu_vm_bo_update: page-table updates */
+	__u64 list_entries, list_bytes;	/* amdgpu_bo_list_set: buffers put on BO lists */
+};
+
+#define GPU_PAGE_SIZE	4096	/* AMDGPU_GPU_PAGE_SIZE: mappings' start and last */
 
 struct iv_key {
 	__u32 client_id;

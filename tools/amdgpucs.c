@@ -37,7 +37,7 @@ static struct amdgpucs_bpf *skel;
 static unsigned long long start_ns, last_summary_ns;
 
 /* The previous summary's counters: each summary prints what changed. */
-static struct map_snapshot prev_rows, prev_bos, prev_ivs;
+static struct map_snapshot prev_rows, prev_bos, prev_ivs, prev_vms;
 static struct move_stats prev_moves[NR_PLACEMENTS][NR_PLACEMENTS];
 static __u64 prev_flushes[MAX_RINGS];
 
@@ -268,6 +268,43 @@ static void print_moves(FILE *f, double secs)
 	}
 }
 
+static int cmp_pid(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void print_vm(FILE *f, const struct map_snapshot *s)
+{
+	bool header = false;
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		__u32 pid = *(const __u32 *)snapshot_key(s, i);
+		const struct vm_stats *now = snapshot_value(s, i);
+		const struct vm_stats *was = map_snapshot_find(&prev_vms, &pid);
+
+		if (!DELTA(now, was, maps) && !DELTA(now, was, unmaps) && !DELTA(now, was, updates) &&
+		    !DELTA(now, was, list_entries))
+			continue;
+		if (!header) {
+			fprintf(f, "\n%-7s %-16s %6s %12s %6s %12s %10s %9s %12s\n", "PID", "COMM",
+				"MAPS", "MAPPED_B", "UNMAPS", "UNMAPPED_B", "PT_UPDATES", "LISTED_BO",
+				"LISTED_B");
+			header = true;
+		}
+		fprintf(f, "%-7u %-16s %6llu %12llu %6llu %12llu %10llu %9llu %12llu\n", pid,
+			now->comm, (unsigned long long)DELTA(now, was, maps),
+			(unsigned long long)DELTA(now, was, mapped_bytes),
+			(unsigned long long)DELTA(now, was, unmaps),
+			(unsigned long long)DELTA(now, was, unmapped_bytes),
+			(unsigned long long)DELTA(now, was, updates),
+			(unsigned long long)DELTA(now, was, list_entries),
+			(unsigned long long)DELTA(now, was, list_bytes));
+	}
+}
+
 static int cmp_iv(const void *a, const void *b)
 {
 	return memcmp(a, b, sizeof(struct iv_key));
@@ -320,7 +357,7 @@ static void print_interrupts(FILE *f, const struct map_snapshot *s, double secs)
 
 static int print_summary(void *ctx)
 {
-	struct map_snapshot rows = {}, bos = {}, ivs = {};
+	struct map_snapshot rows = {}, bos = {}, ivs = {}, vms = {};
 	unsigned long long now = monotonic_ns();
 	double secs = (now - last_summary_ns) / 1e9;
 	FILE *f = summary_stream();
@@ -332,20 +369,25 @@ static int print_summary(void *ctx)
 		err = map_snapshot(skel->maps.bo_rows, &bos, 0);
 	if (!err)
 		err = map_snapshot(skel->maps.ivs, &ivs, 0);
+	if (!err)
+		err = map_snapshot(skel->maps.vm_rows, &vms, 0);
 	if (err) {
 		fprintf(stderr, "amdgpucs: failed to read maps: %s\n", strerror(-err));
 		map_snapshot_free(&rows);
 		map_snapshot_free(&bos);
+		map_snapshot_free(&ivs);
 		return err;
 	}
 	map_snapshot_sort(&rows, cmp_row);
 	map_snapshot_sort(&bos, cmp_bo);
 	map_snapshot_sort(&ivs, cmp_iv);
+	map_snapshot_sort(&vms, cmp_pid);
 
 	summary_begin(f, common_env.timestamp);
 	print_submissions(f, &rows);
 	print_flushes(f);
 	print_buffers(f, &bos);
+	print_vm(f, &vms);
 	print_moves(f, secs);
 	print_interrupts(f, &ivs, secs);
 	fflush(f);
@@ -353,9 +395,11 @@ static int print_summary(void *ctx)
 	map_snapshot_free(&prev_rows);
 	map_snapshot_free(&prev_bos);
 	map_snapshot_free(&prev_ivs);
+	map_snapshot_free(&prev_vms);
 	prev_rows = rows;
 	prev_bos = bos;
 	prev_ivs = ivs;
+	prev_vms = vms;
 	memcpy(prev_moves, skel->bss->moves, sizeof(prev_moves));
 	for (err = 0; err < MAX_RINGS; err++)
 		prev_flushes[err] = skel->bss->ring_infos[err].flushes;
@@ -368,7 +412,7 @@ static int print_summary(void *ctx)
 static const char *const event_names[NR_EVENT_TYPES] = {
 	[EV_SUBMIT] = "SUBMIT", [EV_RUN] = "RUN", [EV_DONE] = "DONE",
 	[EV_BO_CREATE] = "BO_CREATE", [EV_BO_MOVE] = "BO_MOVE", [EV_VM_FLUSH] = "VM_FLUSH",
-	[EV_IV] = "IV",
+	[EV_IV] = "IV", [EV_VM_MAP] = "VM_MAP", [EV_VM_UNMAP] = "VM_UNMAP",
 };
 
 static void print_event_header(void)
@@ -408,6 +452,11 @@ static int handle_event(void *ctx, void *data, size_t size)
 			 (unsigned long long)e->context, (unsigned long long)e->value,
 			 placement_str(e->a), placement_str(e->b),
 			 is_eviction(e->a, e->b) ? " eviction" : "");
+		break;
+	case EV_VM_MAP:
+	case EV_VM_UNMAP:
+		snprintf(detail, sizeof(detail), "va=0x%llx bytes=%llu", (unsigned long long)e->context,
+			 (unsigned long long)e->value);
 		break;
 	case EV_VM_FLUSH:
 		snprintf(detail, sizeof(detail), "vmid=%u pd_addr=0x%llx", e->a,
@@ -531,6 +580,7 @@ cleanup:
 	map_snapshot_free(&prev_rows);
 	map_snapshot_free(&prev_bos);
 	map_snapshot_free(&prev_ivs);
+	map_snapshot_free(&prev_vms);
 	amdgpucs_bpf__destroy(skel);
 	return err != 0;
 }

@@ -1132,8 +1132,12 @@ static int load_bpf(void)
 	skel->rodata->emit_events = env.events || env.errors;
 	skel->rodata->errors_only = env.errors;
 	skel->rodata->capture_stacks = env.stacks;
-	bpf_map__set_max_entries(skel->maps.events,
-				 env.events || env.errors ? 1024 * 1024 : 4096);
+	/*
+	 * A program can make 100000 calls a second: room for a burst of 20000
+	 * and more (a record is about 170 bytes) while the reader catches up,
+	 * even on a slow machine (a 1 MiB buffer lost some under qemu).
+	 */
+	bpf_map__set_max_entries(skel->maps.events, env.events || env.errors ? 8 << 20 : 4096);
 	if (!env.stacks)
 		bpf_map__set_max_entries(skel->maps.alloc_stacks, 1);
 

@@ -47,7 +47,7 @@ check "$P real amdgpu: no submissions" grep -qx "no submissions" "$S/real.out"
 check_eq "$P real amdgpu: nothing on stderr" "$(cat "$S/real.err")" ""
 corepaths_in "$O" amdgpu >"$S/real.paths"
 check_eq "$P real amdgpu: the member paths the BPF reads of amdgpu's types, all there" \
-	"$(grep -c '^struct amdgpu_' "$S/real.paths") $(grep -c ': missing' "$S/real.paths")" "14 0"
+	"$(grep -c '^struct amdgpu_' "$S/real.paths") $(grep -c ': missing' "$S/real.paths")" "16 0"
 rmmod amdgpu 2>"$S/rmmod.err" || fail "$P rmmod amdgpu: $(cat "$S/rmmod.err")"
 
 # ---------------------------------------------------------------------------
@@ -69,6 +69,10 @@ move first=0 n=2 to=2
 move first=0 n=1 to=4
 iv n=6 client=1 src=2 ring=0 vmid=3 pasid=42
 vm_flush ring=gfx n=3
+map n=3 size=65536
+unmap n=1 size=65536
+update n=5
+bo_list first=0 n=4
 wait"
 stop INT
 out=$S/sum.out u=$(pid_of amduser1)
@@ -93,6 +97,9 @@ check_eq "$P moves: VRAM -> GTT twice (evictions), GTT -> VRAM once" \
 check_eq "$P interrupts: 6 from client 1 src 2, pasid 42 named by its submitter" \
 	"$(awk 'NF >= 8 && $1 == 1 && $2 == 2 { print $3, $4, $5, $6, $8, $9 }' "$out")" \
 	"0 3 42 6 $u (exited)"
+check_eq "$P GPU VM: 3 mappings of 64 KiB, 1 unmapped, 5 page-table updates, 4 buffers (4 MiB) on BO lists" \
+	"$(awk -v p="$u" 'NF == 9 && $1 == p && $3 ~ /^[0-9]+$/ { print $3, $4, $5, $6, $7, $8, $9 }' "$out")" \
+	"3 196608 1 65536 5 4 4194304"
 check_eq "$P summary: nothing on stderr" "$(cat "$out.err")" ""
 
 # -e: one line per event; the fences are the kernel's.

@@ -23,6 +23,12 @@
  *                             N interrupts (amdgpu_iv)
  *   vm_flush ring=NAME [vmid=V] [n=N]
  *                             amdgpu_vm_flush on a ring
+ *   map n=N size=S            N mappings of S bytes into the writer's VM
+ *                             (amdgpu_vm_bo_map), one after the other
+ *   unmap n=N size=S          amdgpu_vm_bo_unmap of as many
+ *   update n=N                N page-table updates (amdgpu_vm_bo_update)
+ *   bo_list first=I n=N       a BO list of buffers I..I+N-1 (amdgpu_bo_list_set
+ *                             for each)
  */
 #include <linux/dma-fence.h>
 #include <linux/hrtimer.h>
@@ -236,12 +242,52 @@ static int ag_vm_flush(const struct ag_args *a)
 	return 0;
 }
 
+/* map, unmap, update: mappings at consecutive GPU pages. */
+static u64 ag_next_page = 0x1000;
+
+static int ag_mapping(const char *cmd, const struct ag_args *a)
+{
+	struct amdgpu_bo_va bo_va = {};
+	struct amdgpu_bo_va_mapping m = { .bo_va = &bo_va };
+	unsigned long i, pages = (a->size + 4095) / 4096;
+
+	if (strcmp(cmd, "update") && !pages)
+		return -EINVAL;
+	for (i = 0; i < a->n; i++) {
+		m.start = ag_next_page;
+		m.last = ag_next_page + (pages ? pages : 1) - 1;
+		if (!strcmp(cmd, "map")) {
+			trace_amdgpu_vm_bo_map(&bo_va, &m);
+			ag_next_page += pages;
+		} else if (!strcmp(cmd, "unmap")) {
+			trace_amdgpu_vm_bo_unmap(&bo_va, &m);
+		} else {
+			trace_amdgpu_vm_bo_update(&m);
+		}
+	}
+	return 0;
+}
+
+static int ag_bo_list(const struct ag_args *a)
+{
+	struct amdgpu_bo_list list = { .num_entries = a->n };
+	unsigned long i;
+
+	if (a->first == ULONG_MAX || a->first + a->n > ag_nr_bos)
+		return -EINVAL;
+	for (i = a->first; i < a->first + a->n; i++)
+		trace_amdgpu_bo_list_set(&list, ag_bos[i]);
+	return 0;
+}
+
 static int ag_command(const char *cmd, char *line)
 {
 	struct ag_args a;
 	int err;
 
-	if (strcmp(cmd, "bo") && strcmp(cmd, "move") && strcmp(cmd, "iv") && strcmp(cmd, "vm_flush"))
+	if (strcmp(cmd, "bo") && strcmp(cmd, "move") && strcmp(cmd, "iv") &&
+	    strcmp(cmd, "vm_flush") && strcmp(cmd, "map") && strcmp(cmd, "unmap") &&
+	    strcmp(cmd, "update") && strcmp(cmd, "bo_list"))
 		return -ENOENT;
 	err = ag_parse(line, &a);
 	if (err)
@@ -253,8 +299,12 @@ static int ag_command(const char *cmd, char *line)
 		err = ag_bo_move(&a);
 	else if (!strcmp(cmd, "iv"))
 		err = ag_iv(&a);
-	else
+	else if (!strcmp(cmd, "vm_flush"))
 		err = ag_vm_flush(&a);
+	else if (!strcmp(cmd, "bo_list"))
+		err = ag_bo_list(&a);
+	else
+		err = ag_mapping(cmd, &a);
 	mutex_unlock(&ag_lock);
 	return err;
 }

@@ -77,6 +77,45 @@ TRACE_EVENT(amdgpu_bo_move,
 		  __entry->new_placement, __entry->bo_size)
 );
 
+DECLARE_EVENT_CLASS(amdgen_vm_mapping,
+	TP_PROTO(struct amdgpu_bo_va *bo_va, struct amdgpu_bo_va_mapping *mapping),
+	TP_ARGS(bo_va, mapping),
+	TP_STRUCT__entry(__field(struct amdgpu_bo *, bo) __field(long, start) __field(long, last)
+			 __field(u64, offset) __field(u64, flags)),
+	TP_fast_assign(__entry->bo = bo_va ? bo_va->base.bo : NULL;
+		       __entry->start = mapping->start; __entry->last = mapping->last;
+		       __entry->offset = mapping->offset; __entry->flags = mapping->flags;),
+	TP_printk("bo=%p, start=%lx, last=%lx, offset=%010llx, flags=%llx", __entry->bo,
+		  __entry->start, __entry->last, __entry->offset, __entry->flags)
+);
+
+DEFINE_EVENT(amdgen_vm_mapping, amdgpu_vm_bo_map,
+	TP_PROTO(struct amdgpu_bo_va *bo_va, struct amdgpu_bo_va_mapping *mapping),
+	TP_ARGS(bo_va, mapping));
+DEFINE_EVENT(amdgen_vm_mapping, amdgpu_vm_bo_unmap,
+	TP_PROTO(struct amdgpu_bo_va *bo_va, struct amdgpu_bo_va_mapping *mapping),
+	TP_ARGS(bo_va, mapping));
+
+TRACE_EVENT(amdgpu_vm_bo_update,
+	TP_PROTO(struct amdgpu_bo_va_mapping *mapping),
+	TP_ARGS(mapping),
+	TP_STRUCT__entry(__field(u64, soffset) __field(u64, eoffset) __field(u64, flags)),
+	TP_fast_assign(__entry->soffset = mapping->start; __entry->eoffset = mapping->last + 1;
+		       __entry->flags = mapping->flags;),
+	TP_printk("soffs=%010llx, eoffs=%010llx, flags=%llx", __entry->soffset, __entry->eoffset,
+		  __entry->flags)
+);
+
+TRACE_EVENT(amdgpu_bo_list_set,
+	TP_PROTO(struct amdgpu_bo_list *list, struct amdgpu_bo *bo),
+	TP_ARGS(list, bo),
+	TP_STRUCT__entry(__field(struct amdgpu_bo_list *, list) __field(struct amdgpu_bo *, bo)
+			 __field(u64, bo_size)),
+	TP_fast_assign(__entry->list = list; __entry->bo = bo;
+		       __entry->bo_size = amdgpu_bo_size(bo);),
+	TP_printk("list=%p, bo=%p, bo_size=%lld", __entry->list, __entry->bo, __entry->bo_size)
+);
+
 #endif /* _AMDGEN_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

@@ -19,6 +19,13 @@
 #endif
 #include <drm/ttm/ttm_resource.h>
 
+/* amdgpu_bo_va_mapping.flags: uint64_t on 6.1, uint32_t by 7.x (checked by the tests). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#define AMDGEN_MAPPING_FLAGS_TYPE uint32_t
+#else
+#define AMDGEN_MAPPING_FLAGS_TYPE uint64_t
+#endif
+
 struct amdgpu_ring {
 	struct drm_gpu_scheduler sched;
 	char name[16];
@@ -50,6 +57,30 @@ struct amdgpu_bo {
 	struct ttm_buffer_object tbo;
 	u64 flags;
 	int id;				/* amdgen */
+};
+
+struct amdgpu_vm;
+
+struct amdgpu_vm_bo_base {
+	struct amdgpu_vm *vm;
+	struct amdgpu_bo *bo;
+};
+
+struct amdgpu_bo_va {
+	struct amdgpu_vm_bo_base base;
+};
+
+/* flags: u64 until 6.x, then u32 (as the real one on each kernel) */
+struct amdgpu_bo_va_mapping {
+	struct amdgpu_bo_va *bo_va;
+	uint64_t start;			/* GPU pages (4 KiB) */
+	uint64_t last;
+	uint64_t offset;
+	AMDGEN_MAPPING_FLAGS_TYPE flags;
+};
+
+struct amdgpu_bo_list {
+	unsigned int num_entries;
 };
 
 struct amdgpu_iv_entry {
