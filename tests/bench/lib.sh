@@ -57,6 +57,17 @@ tracer_stop() {
 		prog_ns "$pid" >"$out.ns"
 		kill -INT "$pid" 2>/dev/null
 	fi
+	# A tracer still there a minute after Ctrl-C is killed, and said so:
+	# one stuck round must not hold up the benchmark (seen once, bpftrace
+	# in the 6.1 guest).
+	for _ in $(seq 1 600); do
+		kill -0 "${!var}" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "${!var}" 2>/dev/null; then
+		echo "bench: $name did not end within 60 s of Ctrl-C: killed" >&2
+		kill -KILL "$pid" 2>/dev/null
+	fi
 	wait "${!var}" 2>/dev/null
 }
 
