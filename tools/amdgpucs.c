@@ -508,17 +508,8 @@ int main(int argc, char **argv)
 	bool new_done;
 	int err;
 
-	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
-	if (err)
+	if (!tracer_init(&argp, argc, argv))
 		return 1;
-	runtime_init(common_env.verbose);
-	if (!runtime_preflight())
-		return 1;
-	if (!tracefs_path()) {
-		fprintf(stderr, "amdgpucs: cannot find or mount tracefs at /sys/kernel/tracing: %s\n",
-			strerror(errno));
-		return 1;
-	}
 	if (!tracepoint_exists("amdgpu", "amdgpu_cs_ioctl")) {
 		fprintf(stderr, "amdgpucs: no amdgpu tracepoints: module amdgpu is not loaded: "
 			"'modprobe amdgpu'\n");

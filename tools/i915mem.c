@@ -606,18 +606,9 @@ int main(int argc, char **argv)
 	unsigned int traced;
 	int err;
 
-	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
-	if (err)
+	if (!tracer_init(&argp, argc, argv))
 		return 1;
 	page_size = sysconf(_SC_PAGESIZE);
-	runtime_init(common_env.verbose);
-	if (!runtime_preflight())
-		return 1;
-	if (!tracefs_path()) {
-		fprintf(stderr, "i915mem: cannot find or mount tracefs at /sys/kernel/tracing: %s\n",
-			strerror(errno));
-		return 1;
-	}
 
 	skel = i915mem_bpf__open();
 	if (!skel) {

@@ -338,17 +338,8 @@ int main(int argc, char **argv)
 	struct trace_loop loop = {};
 	int err;
 
-	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
-	if (err)
+	if (!tracer_init(&argp, argc, argv))
 		return 1;
-	runtime_init(common_env.verbose);
-	if (!runtime_preflight())
-		return 1;
-	if (!tracefs_path()) {
-		fprintf(stderr, "vblanklat: cannot find or mount tracefs at /sys/kernel/tracing: %s\n",
-			strerror(errno));
-		return 1;
-	}
 	if (!tracepoint_exists("drm", "drm_vblank_event")) {
 		fprintf(stderr, "vblanklat: no drm tracepoints: module drm is not loaded; load your "
 			"display driver, e.g. 'modprobe i915', 'modprobe amdgpu', 'modprobe bochs'\n");
