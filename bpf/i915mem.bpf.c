@@ -326,20 +326,29 @@ static __always_inline void on_unbind(__u32 driver, __u64 obj, __u64 vm, __u64 o
 
 static __always_inline void on_fault(__u32 driver, __u64 obj, __u64 index, __u8 kind)
 {
-	__u32 pid = bpf_get_current_pid_tgid() >> 32;
-	struct gem_obj *o;
+	__u32 pid = bpf_get_current_pid_tgid() >> 32, who = pid;
+	struct gem_obj *o = obj ? bpf_map_lookup_elem(&objects, &obj) : NULL;
+	struct proc_key key = { .driver = driver };
 	struct proc_stats *p;
 
-	if (!driver_wanted(driver) || !current_wanted(pid))
+	/*
+	 * A GPU page fault is handled by a kernel worker (xe): charge it to the
+	 * object's creator, where known, rather than to the worker.
+	 */
+	if (kind == FAULT_GPU && o && !o->preexisting)
+		who = o->pid;
+	if (!driver_wanted(driver) || (who == pid && !current_wanted(pid)))
 		return;
 	count(driver, EV_FAULT);
-	p = proc_row(pid, driver);
+	if (who == pid) {
+		p = proc_row(pid, driver);
+	} else {
+		key.pid = who;
+		p = bpf_map_lookup_elem(&procs, &key);
+	}
 	if (p && kind < NR_FAULT_KINDS)
 		__sync_fetch_and_add(&p->faults[kind], 1);
-	if (emit_events) {
-		o = obj ? bpf_map_lookup_elem(&objects, &obj) : NULL;
-		emit(EV_FAULT, driver, pid, obj, 0, o ? o->size : 0, index, 0, o ? o->pid : 0, kind, 0);
-	}
+	emit(EV_FAULT, driver, pid, obj, 0, o ? o->size : 0, index, 0, o ? o->pid : 0, kind, 0);
 }
 
 static __always_inline void on_rw(__u8 type, __u64 obj, __u64 offset, __u64 len)

@@ -353,7 +353,8 @@ static void print_driver(FILE *f, int d)
 			driver_names[d], ev[EV_MOVE],
 			(unsigned long long)(now->move_bytes - was->move_bytes));
 	if (now->untracked_destroys - was->untracked_destroys)
-		fprintf(f, "\n%s: %llu objects created before tracing began were destroyed\n",
+		fprintf(f, "\n%s: %llu objects destroyed whose creation was not traced (created "
+			"before tracing began, imported, or userptr)\n",
 			driver_names[d], (unsigned long long)(now->untracked_destroys -
 							      was->untracked_destroys));
 	for (i = 0; i < MAX_SLOTS; i++) {
