@@ -523,7 +523,7 @@ for round in 1 2 3; do
 done
 
 # A reader too slow for the calls - it reads nothing until the program has
-# made them all: 80001 records of 184 bytes do not fit in the 8 MiB ring
+# made them all: 80001 records of 184 bytes do not fit in the 4 MiB ring
 # buffer - what the ring buffer could not hold is counted, and with what was
 # printed makes every call.
 rm -f "$tmp/go"
