@@ -557,4 +557,19 @@ int BPF_PROG(bo_list_set, void *list, struct amdgpu_bo *bo)
 	return 0;
 }
 
+/* After a BO list's buffers (amdgpu_bo_list_set): one per list created. */
+SEC("tp_btf/amdgpu_cs_bo_status")
+int BPF_PROG(cs_bo_status, u64 total_bo, u64 total_size)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct vm_stats *v;
+
+	if (!current_wanted(pid))
+		return 0;
+	v = vm_row(pid);
+	if (v)
+		__sync_fetch_and_add(&v->lists, 1);
+	return 0;
+}
+
 char LICENSE[] SEC("license") = "GPL";

@@ -90,6 +90,7 @@ struct vm_stats {
 	__u64 maps, mapped_bytes;	/* amdgpu_vm_bo_map */
 	__u64 unmaps, unmapped_bytes;	/* amdgpu_vm_bo_unmap */
 	__u64 updates;			/* amdgpu_vm_bo_update: page-table updates */
+	__u64 lists;			/* amdgpu_cs_bo_status: BO lists created */
 	__u64 list_entries, list_bytes;	/* amdgpu_bo_list_set: buffers put on BO lists */
 };
 

@@ -286,20 +286,21 @@ static void print_vm(FILE *f, const struct map_snapshot *s)
 		const struct vm_stats *was = map_snapshot_find(&prev_vms, &pid);
 
 		if (!DELTA(now, was, maps) && !DELTA(now, was, unmaps) && !DELTA(now, was, updates) &&
-		    !DELTA(now, was, list_entries))
+		    !DELTA(now, was, list_entries) && !DELTA(now, was, lists))
 			continue;
 		if (!header) {
-			fprintf(f, "\n%-7s %-16s %6s %12s %6s %12s %10s %9s %12s\n", "PID", "COMM",
-				"MAPS", "MAPPED_B", "UNMAPS", "UNMAPPED_B", "PT_UPDATES", "LISTED_BO",
-				"LISTED_B");
+			fprintf(f, "\n%-7s %-16s %6s %12s %6s %12s %10s %8s %9s %12s\n", "PID",
+				"COMM", "MAPS", "MAPPED_B", "UNMAPS", "UNMAPPED_B", "PT_UPDATES",
+				"BO_LISTS", "LISTED_BO", "LISTED_B");
 			header = true;
 		}
-		fprintf(f, "%-7u %-16s %6llu %12llu %6llu %12llu %10llu %9llu %12llu\n", pid,
+		fprintf(f, "%-7u %-16s %6llu %12llu %6llu %12llu %10llu %8llu %9llu %12llu\n", pid,
 			now->comm, (unsigned long long)DELTA(now, was, maps),
 			(unsigned long long)DELTA(now, was, mapped_bytes),
 			(unsigned long long)DELTA(now, was, unmaps),
 			(unsigned long long)DELTA(now, was, unmapped_bytes),
 			(unsigned long long)DELTA(now, was, updates),
+			(unsigned long long)DELTA(now, was, lists),
 			(unsigned long long)DELTA(now, was, list_entries),
 			(unsigned long long)DELTA(now, was, list_bytes));
 	}

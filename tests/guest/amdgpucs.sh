@@ -97,9 +97,9 @@ check_eq "$P moves: VRAM -> GTT twice (evictions), GTT -> VRAM once" \
 check_eq "$P interrupts: 6 from client 1 src 2, pasid 42 named by its submitter" \
 	"$(awk 'NF >= 8 && $1 == 1 && $2 == 2 { print $3, $4, $5, $6, $8, $9 }' "$out")" \
 	"0 3 42 6 $u (exited)"
-check_eq "$P GPU VM: 3 mappings of 64 KiB, 1 unmapped, 5 page-table updates, 4 buffers (4 MiB) on BO lists" \
-	"$(awk -v p="$u" 'NF == 9 && $1 == p && $3 ~ /^[0-9]+$/ { print $3, $4, $5, $6, $7, $8, $9 }' "$out")" \
-	"3 196608 1 65536 5 4 4194304"
+check_eq "$P GPU VM: 3 mappings of 64 KiB, 1 unmapped, 5 page-table updates, a BO list of 4 buffers (4 MiB)" \
+	"$(awk -v p="$u" 'NF == 10 && $1 == p && $3 ~ /^[0-9]+$/ { print $3, $4, $5, $6, $7, $8, $9, $10 }' "$out")" \
+	"3 196608 1 65536 5 1 4 4194304"
 check_eq "$P summary: nothing on stderr" "$(cat "$out.err")" ""
 
 # -e: one line per event; the fences are the kernel's.

@@ -28,7 +28,7 @@
  *   unmap n=N size=S          amdgpu_vm_bo_unmap of as many
  *   update n=N                N page-table updates (amdgpu_vm_bo_update)
  *   bo_list first=I n=N       a BO list of buffers I..I+N-1 (amdgpu_bo_list_set
- *                             for each)
+ *                             for each, then amdgpu_cs_bo_status)
  */
 #include <linux/dma-fence.h>
 #include <linux/hrtimer.h>
@@ -272,11 +272,15 @@ static int ag_bo_list(const struct ag_args *a)
 {
 	struct amdgpu_bo_list list = { .num_entries = a->n };
 	unsigned long i;
+	u64 total = 0;
 
 	if (a->first == ULONG_MAX || a->first + a->n > ag_nr_bos)
 		return -EINVAL;
-	for (i = a->first; i < a->first + a->n; i++)
+	for (i = a->first; i < a->first + a->n; i++) {
 		trace_amdgpu_bo_list_set(&list, ag_bos[i]);
+		total += amdgpu_bo_size(ag_bos[i]);
+	}
+	trace_amdgpu_cs_bo_status(list.num_entries, total);
 	return 0;
 }
 

@@ -116,6 +116,15 @@ TRACE_EVENT(amdgpu_bo_list_set,
 	TP_printk("list=%p, bo=%p, bo_size=%lld", __entry->list, __entry->bo, __entry->bo_size)
 );
 
+TRACE_EVENT(amdgpu_cs_bo_status,
+	TP_PROTO(uint64_t total_bo, uint64_t total_size),
+	TP_ARGS(total_bo, total_size),
+	TP_STRUCT__entry(__field(u64, total_bo) __field(u64, total_size)),
+	TP_fast_assign(__entry->total_bo = total_bo; __entry->total_size = total_size;),
+	TP_printk("total_bo_size=%lld, total_bo_count=%lld", __entry->total_bo,
+		  __entry->total_size)
+);
+
 #endif /* _AMDGEN_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH
