@@ -23,9 +23,9 @@
 
 #define EVENTS_RINGBUF_BYTES 4096	/* the frontend sizes it for -e */
 #include "events.bpf.h"
+#include "filter.bpf.h"
 #include "drmsched.h"
 
-const volatile int targ_pid = 0;
 const volatile bool targ_ms = false;
 const volatile bool emit_events = false;
 const volatile char targ_ring[RING_NAME_LEN] = {};
@@ -195,6 +195,7 @@ static __always_inline __u32 proc_index(__u32 pid, __u32 ring, __u64 client_id)
 	pi->pid = pid;
 	pi->ring = ring;
 	bpf_get_current_comm(pi->comm, sizeof(pi->comm));
+	pi->cgroup_id = bpf_get_current_cgroup_id();
 	if (bpf_map_update_elem(&proc_ids, &key, &idx, BPF_NOEXIST)) {
 		found = bpf_map_lookup_elem(&proc_ids, &key);
 		return found ? *found : NO_PROC;
@@ -318,7 +319,7 @@ static __always_inline void count_untracked(struct drm_gpu_scheduler *sched)
 {
 	__u32 ring;
 
-	if (targ_pid || !sched)
+	if (process_filtered() || !sched)
 		return;
 	ring = ring_index(sched);
 	if (ring < MAX_RINGS && !ring_infos[ring].excluded)
@@ -338,7 +339,7 @@ static __always_inline int on_queue(struct drm_sched_job *sched_job)
 	if (!sched_job)
 		return 0;
 	pid = bpf_get_current_pid_tgid() >> 32;
-	if (targ_pid && pid != targ_pid)
+	if (!current_wanted(pid))
 		return 0;
 	sched = sched_job->sched;
 	s_fence = sched_job->s_fence;

@@ -61,6 +61,7 @@ struct ring_stats {
 /* A submitting process on one ring, by its index; kept for the session. */
 struct proc_info {
 	__u64 client_id;	/* DRM client (>= 6.17; 0 before) */
+	__u64 cgroup_id;	/* at its first job */
 	__u32 pid;
 	__u32 ring;
 	char comm[COMM_LEN];	/* at its first job */

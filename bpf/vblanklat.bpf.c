@@ -13,9 +13,9 @@
 #include "drm_types.bpf.h"
 #include "hist.bpf.h"
 #include "events.bpf.h"
+#include "filter.bpf.h"
 #include "vblanklat.h"
 
-const volatile int targ_pid = 0;
 const volatile int targ_crtc = -1;
 const volatile bool targ_ms = false;
 const volatile bool emit_events = false;
@@ -163,6 +163,7 @@ static __always_inline struct file_stats *stats_of(__u64 file, struct file_owner
 	fs->vblank_lat.min = ~0ULL;
 	if (owner) {
 		fs->pid = owner->pid;
+		fs->cgroup_id = owner->cgroup_id;
 		__builtin_memcpy(fs->comm, owner->comm, sizeof(fs->comm));
 	}
 	if (bpf_map_update_elem(&file_stats, &file, fs, BPF_NOEXIST))
@@ -183,9 +184,10 @@ int BPF_PROG(queued, struct drm_file *file, int crtc, unsigned int seq)
 		return 0;
 	/* Queued from the client's ioctl: the current task owns the file. */
 	owner.pid = bpf_get_current_pid_tgid() >> 32;
-	if (targ_pid && owner.pid != targ_pid)
+	if (!current_wanted(owner.pid))
 		return 0;
 	bpf_get_current_comm(owner.comm, sizeof(owner.comm));
+	owner.cgroup_id = bpf_get_current_cgroup_id();
 	bpf_map_update_elem(&owners, &pk.file, &owner, BPF_ANY);
 	if (bpf_map_update_elem(&pending, &pk, &now, BPF_ANY))
 		__sync_fetch_and_add(&dropped, 1);
@@ -197,6 +199,7 @@ int BPF_PROG(queued, struct drm_file *file, int crtc, unsigned int seq)
 		if (e) {
 			e->file = pk.file;
 			e->pid = owner.pid;
+			e->cgroup_id = owner.cgroup_id;
 			__builtin_memcpy(e->comm, owner.comm, sizeof(e->comm));
 			event_submit(e);
 		}
@@ -272,9 +275,12 @@ int BPF_PROG(delivered, struct drm_file *file, int crtc, unsigned int seq)
 
 	if (targ_crtc >= 0 && crtc != targ_crtc)
 		return 0;
-	/* Delivered in interrupt context: the owner is whoever queued on this file. */
+	/*
+	 * Delivered in interrupt context: the owner is whoever queued on this
+	 * file, and with -p, -c or --cgroup only wanted processes are owners.
+	 */
 	owner = bpf_map_lookup_elem(&owners, &pk.file);
-	if (targ_pid && (!owner || owner->pid != targ_pid))
+	if (!owner && process_filtered())
 		return 0;
 	fs = stats_of(pk.file, owner);
 	if (!fs)
@@ -304,6 +310,7 @@ int BPF_PROG(delivered, struct drm_file *file, int crtc, unsigned int seq)
 			e->known_latency = known;
 			if (owner) {
 				e->pid = owner->pid;
+				e->cgroup_id = owner->cgroup_id;
 				__builtin_memcpy(e->comm, owner->comm, sizeof(e->comm));
 			}
 			event_submit(e);

@@ -37,8 +37,9 @@ struct crtc_stats {
 
 /* Per DRM client (struct drm_file), per interval. */
 struct file_stats {
-	__u32 pid;		/* the process that queued events on it */
-	char comm[COMM_LEN];
+	__u64 cgroup_id;	/* the process that queued events on it: its cgroup, */
+	__u32 pid;		/* PID */
+	char comm[COMM_LEN];	/* and name */
 	__u64 queued;
 	__u64 delivered;	/* of queued vblank events */
 	__u64 other;		/* delivered without a queued event: page flips */
@@ -53,6 +54,7 @@ struct pending_key {
 };
 
 struct file_owner {
+	__u64 cgroup_id;
 	__u32 pid;
 	char comm[COMM_LEN];
 };
@@ -63,6 +65,7 @@ struct vblanklat_event {
 	__u64 file;
 	__u64 latency;		/* EV_DELIVERED: queued -> delivered, hist units (0: unknown) */
 	__u64 vblank_latency;	/* EV_DELIVERED: vblank -> delivered, hist units (0: unknown) */
+	__u64 cgroup_id;	/* of pid */
 	__u32 type;
 	__s32 crtc;
 	__u32 seq;

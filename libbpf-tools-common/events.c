@@ -7,6 +7,7 @@
 #include "events.h"
 #include "output.h"
 #include "runtime.h"
+#include "table.h"
 
 #define POLL_MS 100	/* how fast Ctrl-C and interval deadlines are noticed */
 
@@ -73,8 +74,8 @@ void trace_loop_report_lost(const struct trace_loop *loop)
 	__u64 lost = trace_loop_lost(loop);
 
 	if (lost)
-		fprintf(stderr, "%s: %llu events lost (ring buffer full)\n",
-			program_invocation_short_name, (unsigned long long)lost);
+		report_lost("events", lost, 0, "%llu events lost (ring buffer full)",
+			    (unsigned long long)lost);
 }
 
 int trace_loop_finish(struct trace_loop *loop, int err, int (*final_summary)(void *ctx))

@@ -4,15 +4,23 @@
 #include <string.h>
 #include <stdlib.h>
 
+#include "cgroup.h"
 #include "opts.h"
 
 struct common_env common_env;
 
-enum { OPT_MSECS = 'm', OPT_PID = 'p', OPT_TIMESTAMP = 'T', OPT_VERBOSE = 'v' };
+enum {
+	OPT_MSECS = 'm', OPT_PID = 'p', OPT_TIMESTAMP = 'T', OPT_VERBOSE = 'v', OPT_JSON = 'j',
+	OPT_SHOW_CGROUP = 'C', OPT_CGROUP = 0x100,
+};
 
 static const struct argp_option common_options[] = {
 	{ "milliseconds", OPT_MSECS, NULL, 0, "Times in milliseconds (default: microseconds)", 0 },
 	{ "pid", OPT_PID, "PID", 0, "Trace this process only", 0 },
+	{ "json", OPT_JSON, NULL, 0, "JSON lines: one object per event or table row", 0 },
+	{ "cgroup", OPT_CGROUP, "PATH", 0,
+	  "Trace only tasks in this cgroup v2 directory or below it", 0 },
+	{ "show-cgroup", OPT_SHOW_CGROUP, NULL, 0, "Show each process's cgroup", 0 },
 	{ "timestamp", OPT_TIMESTAMP, NULL, 0, "Include wall-clock time on output", 0 },
 	{ "verbose", OPT_VERBOSE, NULL, 0, "Verbose debug output (libbpf messages)", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
@@ -59,6 +67,21 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PID:
 		common_env.pid = parse_long_arg(state, arg, "PID", 1, INT_MAX);
+		break;
+	case OPT_JSON:
+		common_env.json = true;
+		break;
+	case OPT_CGROUP: {
+		char why[128];
+
+		common_env.cgroup_fd = cgroup_open(arg, why, sizeof(why));
+		if (common_env.cgroup_fd < 0)
+			argp_failure(state, argp_err_exit_status, 0, "--cgroup %s: %s", arg, why);
+		common_env.cgroup = arg;
+		break;
+	}
+	case OPT_SHOW_CGROUP:
+		common_env.show_cgroup = true;
 		break;
 	case OPT_TIMESTAMP:
 		common_env.timestamp = true;

@@ -3,7 +3,8 @@
  * Options every tool shares, and number parsing with range checks.
  *
  * A tool adds `common_argp_child` to its argp children to get -v, -T,
- * -m, -p PID, -h and the positional `interval [count]`.
+ * -m, -p PID, -j, --cgroup PATH, -C, -h and the positional
+ * `interval [count]`.
  */
 #ifndef GPU_BPF_OPTS_H
 #define GPU_BPF_OPTS_H
@@ -17,6 +18,10 @@ struct common_env {
 	bool timestamp;		/* -T: wall-clock time column */
 	bool msecs;		/* -m: times in milliseconds, not microseconds */
 	pid_t pid;		/* -p: only this process (0: all) */
+	bool json;		/* -j: JSON lines (table.h) */
+	const char *cgroup;	/* --cgroup: only tasks in this cgroup v2 or below */
+	int cgroup_fd;		/* ... opened (valid when cgroup is set) */
+	bool show_cgroup;	/* -C: a CGROUP column where work is per process */
 	long interval;		/* seconds between summaries (0: at exit) */
 	long count;		/* summaries to print (0: until Ctrl-C) */
 	int nr_positional;	/* positional args seen so far */

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "table.h"
 
 static bool broken;
 
@@ -68,6 +69,10 @@ void print_wallclock(FILE *f)
 
 void summary_begin(FILE *f, bool timestamp)
 {
+	if (json_output()) {
+		table_summary_begin();	/* its rows' "ts" */
+		return;
+	}
 	fputc('\n', f);
 	if (timestamp) {
 		print_wallclock(f);

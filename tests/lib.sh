@@ -81,15 +81,17 @@ start_tool() {
 	shift
 	"$@" >"$out" 2>"$out.err" &
 	tool_pid=$!
-	wait_for_output "$out" "$tool_pid" || { echo "$1 did not start: $(cat "$out.err")" >&2; return 1; }
+	# With -j the banner that says it attached goes to stderr.
+	wait_for_output "$out" "$tool_pid" "$out.err" || { echo "$1 (output $out) did not start: $(cat "$out.err")" >&2; return 1; }
 }
 
-# wait_for_output FILE [PID]: until FILE is not empty (a tool's first line
-# comes after attach), PID is gone, or 60 s passed.
+# wait_for_output FILE [PID [FILE2]]: until FILE (or FILE2) is not empty (a
+# tool's first line comes after attach), PID is gone, or 60 s passed.
 wait_for_output() {
 	local i
 	for i in $(seq 1 600); do
 		[ -s "$1" ] && return 0
+		[ -n "${3:-}" ] && [ -s "$3" ] && return 0
 		[ -n "${2:-}" ] && ! kill -0 "$2" 2>/dev/null && return 1
 		sleep 0.1
 	done
@@ -121,4 +123,24 @@ pid_of() { cat "${VM_SCRATCH:?}/$1.pid"; }
 corepaths_in() {
 	build/tests/corepaths "$1" /sys/kernel/btf/vmlinux "/sys/kernel/btf/$2" 2>&1 |
 		grep -v ': absent ('
+}
+
+# json_lines FILE: "ok" when every line of FILE is one JSON object with a
+# string "type" (what -j promises), else the first line that is not.
+json_lines() {
+	python3 -c '
+import json, sys
+for n, line in enumerate(open(sys.argv[1], "rb"), 1):
+    try:
+        o = json.loads(line)
+        assert isinstance(o, dict) and isinstance(o.get("type"), str)
+    except Exception:
+        print("line %d: %r" % (n, line[:200])); sys.exit(0)
+print("ok")' "$1"
+}
+
+# in_cgroup DIR CMD...: run CMD in cgroup v2 directory DIR (made if needed).
+in_cgroup() {
+	mkdir -p "$1"
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$@"
 }

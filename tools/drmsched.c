@@ -15,12 +15,14 @@
 
 #include "drmsched.h"
 #include "drmsched.skel.h"
+#include "cgroup.h"
 #include "events.h"
 #include "hist.h"
 #include "opts.h"
 #include "output.h"
 #include "probe.h"
 #include "runtime.h"
+#include "table.h"
 
 static struct env {
 	bool events;
@@ -39,7 +41,7 @@ const char *argp_program_version = "drmsched 0.1";
 static const char doc[] =
 "Trace DRM GPU scheduler jobs: queue wait and execution time per ring.\n"
 "\n"
-"USAGE: drmsched [-emT] [-p PID] [-r RING] [-d DEV] [interval [count]]\n"
+"USAGE: drmsched [-ejmCT] [-p PID] [--cgroup PATH] [-r RING] [-d DEV] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    drmsched              # summary per ring at Ctrl-C\n"
@@ -49,7 +51,9 @@ static const char doc[] =
 "    drmsched -e -T        # ... with wall-clock time\n"
 "    drmsched -r gfx_0.0.0 # only the ring named gfx_0.0.0\n"
 "    drmsched -d 0000:03:00.0  # only rings of this device\n"
-"    drmsched -p 1234      # only jobs submitted by PID 1234\n";
+"    drmsched -p 1234      # only jobs submitted by PID 1234\n"
+"    drmsched -j | jq .    # JSON lines: one object per table row\n"
+"    drmsched --cgroup /sys/fs/cgroup/gpu.slice -C  # one cgroup's jobs, named\n";
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per job event", 0 },
@@ -180,6 +184,13 @@ static const char *proc_comm(__u32 proc)
 	return proc < nr_procs() ? skel->bss->proc_infos[proc].comm : "?";
 }
 
+static const char *proc_cgroup(__u32 proc)
+{
+	if (!common_env.show_cgroup)
+		return "";
+	return proc < nr_procs() ? cgroup_name(skel->bss->proc_infos[proc].cgroup_id) : "?";
+}
+
 /* Cleared for the kernel side's next use: min ~0 (lat_hist_add keeps the smaller). */
 static void reset_ring_stats(struct ring_stats *st)
 {
@@ -287,48 +298,62 @@ static int cmp_ring_idx(const void *a, const void *b)
 	return cmp_ring(*(const __u32 *)a, *(const __u32 *)b);
 }
 
+static const struct column ring_cols[] = {
+	{ "DEV", "dev", -12, 0 },
+	{ "RING", "ring", -12, 0 },
+	{ "QUEUED", "queued", 7, 0 },
+	{ "RUN", "run", 7, 0 },
+	{ "DONE", "done", 7, 0 },
+	{ "DEPS", "deps", 6, 0 },
+	{ "BLOCKED", "blocked", 7, 0 },	/* >= 6.17 only */
+	{ "WAIT", "wait_avg", 8, COL_TIME },
+	{ "EXEC", "exec_avg", 8, COL_TIME },
+	{ "", "untracked", 0, COL_JSON_ONLY },
+};
+static const struct table ring_table = TABLE("ring", ring_cols);
+static const struct table ring_hist_table = { "ring_hist", ring_cols, 2, false };
+
+static struct cell hist_avg(const struct lat_hist *h)
+{
+	return h->count ? CELL_U(h->sum / h->count) : CELL_NONE;
+}
+
 static void print_rings(FILE *f, const __u32 *rows, size_t n)
 {
-	char blocked[24], wait[24], exec[24];
+	char title[128];
 	size_t i;
 
-	fprintf(f, "%-12s %-12s %7s %7s %7s %6s %7s %8s %8s\n", "DEV", "RING", "QUEUED",
-		"RUN", "DONE", "DEPS", "BLOCKED", common_env.msecs ? "WAIT(ms)" : "WAIT(us)",
-		common_env.msecs ? "EXEC(ms)" : "EXEC(us)");
+	table_header(f, &ring_table);
 	for (i = 0; i < n; i++) {
 		const struct ring_stats *st = &sum.rings[rows[i]];
 
-		if (abi == ABI_6_17)
-			snprintf(blocked, sizeof(blocked), "%llu", (unsigned long long)st->blocked);
-		else
-			strcpy(blocked, "-");
-		format_hist_avg(wait, sizeof(wait), &st->wait);
-		format_hist_avg(exec, sizeof(exec), &st->exec);
-		fprintf(f, "%-12s %-12s %7llu %7llu %7llu %6llu %7s %8s %8s\n", ring_dev(rows[i]),
-			ring_info(rows[i])->name, (unsigned long long)st->queued,
-			(unsigned long long)st->run, (unsigned long long)st->done,
-			(unsigned long long)st->deps, blocked, wait, exec);
+		table_row(f, &ring_table, (struct cell[]){
+			CELL_S(ring_dev(rows[i])), CELL_S(ring_info(rows[i])->name),
+			CELL_U(st->queued), CELL_U(st->run), CELL_U(st->done), CELL_U(st->deps),
+			CELL_U_IF(abi == ABI_6_17, st->blocked), hist_avg(&st->wait),
+			hist_avg(&st->exec), CELL_U(st->untracked) });
 	}
 	for (i = 0; i < n; i++) {
 		const struct ring_stats *st = &sum.rings[rows[i]];
 
 		if (st->untracked)
-			fprintf(f, "%s/%s: %llu jobs were queued before tracing began (not timed)\n",
-				ring_dev(rows[i]), ring_info(rows[i])->name,
-				(unsigned long long)st->untracked);
+			text_printf(f, "%s/%s: %llu jobs were queued before tracing began (not timed)\n",
+				    ring_dev(rows[i]), ring_info(rows[i])->name,
+				    (unsigned long long)st->untracked);
 	}
 	for (i = 0; i < n; i++) {
 		const struct ring_stats *st = &sum.rings[rows[i]];
+		const struct cell key[] = { CELL_S(ring_dev(rows[i])), CELL_S(ring_info(rows[i])->name) };
 
 		if (st->wait.count) {
-			fprintf(f, "\n%s/%s queue wait (queued -> run):\n", ring_dev(rows[i]),
-				ring_info(rows[i])->name);
-			print_lat_hist(f, &st->wait, time_unit());
+			snprintf(title, sizeof(title), "%s/%s queue wait (queued -> run):",
+				 ring_dev(rows[i]), ring_info(rows[i])->name);
+			table_lat_hist(f, &ring_hist_table, key, "wait", title, &st->wait, time_unit());
 		}
 		if (st->exec.count) {
-			fprintf(f, "\n%s/%s execution (run -> done):\n", ring_dev(rows[i]),
-				ring_info(rows[i])->name);
-			print_lat_hist(f, &st->exec, time_unit());
+			snprintf(title, sizeof(title), "%s/%s execution (run -> done):",
+				 ring_dev(rows[i]), ring_info(rows[i])->name);
+			table_lat_hist(f, &ring_hist_table, key, "exec", title, &st->exec, time_unit());
 		}
 	}
 }
@@ -347,35 +372,40 @@ static int cmp_proc(const void *a, const void *b)
 	return pa->client_id < pb->client_id ? -1 : pa->client_id > pb->client_id;
 }
 
+static const struct column proc_cols[] = {
+	{ "PID", "pid", -7, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "CLIENT", "client", 6, 0 },	/* >= 6.17 only */
+	{ "DEV", "dev", -12, 0 },
+	{ "RING", "ring", -12, 0 },
+	{ "QUEUED", "queued", 7, 0 },
+	{ "DONE", "done", 7, 0 },
+	{ "WAIT", "wait_avg", 8, COL_TIME },
+	{ "EXEC", "exec_avg", 8, COL_TIME },
+	CGROUP_COLUMN,
+};
+static const struct table proc_table = TABLE("process", proc_cols);
+
 static void print_procs(FILE *f, const __u32 *rows, size_t n)
 {
 	size_t i;
 
 	if (!n)
 		return;
-	fprintf(f, "\n%-7s %-16s %6s %-12s %-12s %7s %7s %8s %8s\n", "PID", "COMM", "CLIENT",
-		"DEV", "RING", "QUEUED", "DONE", common_env.msecs ? "WAIT(ms)" : "WAIT(us)",
-		common_env.msecs ? "EXEC(ms)" : "EXEC(us)");
+	text_printf(f, "\n");
+	table_header(f, &proc_table);
 	for (i = 0; i < n; i++) {
 		const struct proc_info *pi = &skel->bss->proc_infos[rows[i]];
 		const struct proc_stats *ps = &sum.procs[rows[i]];
-		char client[24], wait[24] = "-", exec[24] = "-";
 
-		/* Kernels before 6.17 record no DRM client id. */
-		if (abi == ABI_6_17)
-			snprintf(client, sizeof(client), "%llu", (unsigned long long)pi->client_id);
-		else
-			strcpy(client, "-");
-		/* Averages over the jobs that finished. */
-		if (ps->done) {
-			snprintf(exec, sizeof(exec), "%llu",
-				 (unsigned long long)(ps->exec_sum / ps->done));
-			snprintf(wait, sizeof(wait), "%llu",
-				 (unsigned long long)(ps->wait_sum / ps->done));
-		}
-		fprintf(f, "%-7u %-16s %6s %-12s %-12s %7llu %7llu %8s %8s\n", pi->pid, pi->comm,
-			client, ring_dev(pi->ring), ring_info(pi->ring)->name,
-			(unsigned long long)ps->queued, (unsigned long long)ps->done, wait, exec);
+		/* Averages over the jobs that finished; kernels before 6.17 record no client. */
+		table_row(f, &proc_table, (struct cell[]){
+			CELL_U(pi->pid), CELL_S(pi->comm), CELL_U_IF(abi == ABI_6_17, pi->client_id),
+			CELL_S(ring_dev(pi->ring)), CELL_S(ring_info(pi->ring)->name),
+			CELL_U(ps->queued), CELL_U(ps->done),
+			CELL_U_IF(ps->done, ps->done ? ps->wait_sum / ps->done : 0),
+			CELL_U_IF(ps->done, ps->done ? ps->exec_sum / ps->done : 0),
+			CELL_S(cgroup_name(pi->cgroup_id)) });
 	}
 }
 
@@ -389,6 +419,18 @@ static int cmp_dep(const void *a, const void *b)
 	return da->key.context < db->key.context ? -1 : da->key.context > db->key.context;
 }
 
+static const struct column dep_cols[] = {
+	{ "DEV", "dev", -12, 0 },
+	{ "RING", "ring", -12, 0 },
+	{ "WAITED_ON", "", -24, COL_TEXT_ONLY },	/* context:last seqno */
+	{ "", "context", 0, COL_JSON_ONLY },
+	{ "", "last_seqno", 0, COL_JSON_ONLY },
+	{ "OWNER_RING", "owner_ring", -12, 0 },
+	{ "DEPS", "deps", 6, 0 },
+	{ "BLOCKED", "blocked", 7, 0 },
+};
+static const struct table dep_table = TABLE("dep", dep_cols);
+
 static void print_deps(FILE *f)
 {
 	size_t i;
@@ -396,26 +438,23 @@ static void print_deps(FILE *f)
 	if (!sum.nr_deps)
 		return;
 	qsort(sum.deps, sum.nr_deps, sizeof(sum.deps[0]), cmp_dep);
-	fprintf(f, "\n%-12s %-12s %-24s %-12s %6s %7s\n", "DEV", "RING", "WAITED_ON",
-		"OWNER_RING", "DEPS", "BLOCKED");
+	text_printf(f, "\n");
+	table_header(f, &dep_table);
 	for (i = 0; i < sum.nr_deps; i++) {
 		const struct dep_row *d = &sum.deps[i];
-		const char *owner = "-";
-		char fence[48], blocked[24];
+		struct cell owner = CELL_NONE;
+		char fence[48];
 		__u32 owner_ring;
 
 		if (!bpf_map__lookup_elem(skel->maps.context_ring, &d->key.context,
 					  sizeof(d->key.context), &owner_ring, sizeof(owner_ring), 0))
-			owner = ring_info(owner_ring)->name;
+			owner = CELL_S(ring_info(owner_ring)->name);
 		snprintf(fence, sizeof(fence), "%llu:%llu", (unsigned long long)d->key.context,
 			 (unsigned long long)d->st.last_seqno);
-		if (abi == ABI_6_17)
-			snprintf(blocked, sizeof(blocked), "%llu", (unsigned long long)d->st.blocked);
-		else
-			strcpy(blocked, "-");
-		fprintf(f, "%-12s %-12s %-24s %-12s %6llu %7s\n", ring_dev(d->key.ring),
-			ring_info(d->key.ring)->name, fence, owner, (unsigned long long)d->st.deps,
-			blocked);
+		table_row(f, &dep_table, (struct cell[]){
+			CELL_S(ring_dev(d->key.ring)), CELL_S(ring_info(d->key.ring)->name),
+			CELL_S(fence), CELL_U(d->key.context), CELL_U(d->st.last_seqno), owner,
+			CELL_U(d->st.deps), CELL_U_IF(abi == ABI_6_17, d->st.blocked) });
 	}
 }
 
@@ -439,7 +478,7 @@ static int print_summary(void *ctx)
 
 	summary_begin(f, common_env.timestamp);
 	if (!nr)
-		fprintf(f, "no jobs\n");
+		text_printf(f, "no jobs\n");
 	else
 		print_rings(f, rings, nr);
 	print_procs(f, procs, np);
@@ -457,39 +496,46 @@ static const char *const event_names[] = {
 	[EV_DEP] = "DEP", [EV_BLOCKED] = "BLOCKED",
 };
 
-static void print_event_header(void)
-{
-	if (common_env.timestamp)
-		printf("%-8s ", "TIME");
-	printf("%-11s %-7s %-12s %-12s %-16s %-7s %-16s %8s %s\n", "TIME(s)", "EVENT", "DEV",
-	       "RING", "JOB", "PID", "COMM", common_env.msecs ? "LAT(ms)" : "LAT(us)", "DEP");
-}
+static const struct column event_cols[] = {
+	{ "TIME(s)", "time_s", -11, 0 },
+	{ "EVENT", "event", -7, 0 },
+	{ "DEV", "dev", -12, 0 },
+	{ "RING", "ring", -12, 0 },
+	{ "JOB", "", -16, COL_TEXT_ONLY },	/* context:seqno */
+	{ "", "context", 0, COL_JSON_ONLY },
+	{ "", "seqno", 0, COL_JSON_ONLY },
+	{ "PID", "pid", -7, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "LAT", "lat", 8, COL_TIME },		/* queued -> run, run -> done */
+	{ "DEP", "", 0, COL_TEXT_ONLY },	/* the fence waited on */
+	{ "", "dep_context", 0, COL_JSON_ONLY },
+	{ "", "dep_seqno", 0, COL_JSON_ONLY },
+	CGROUP_COLUMN,
+};
+static const struct table event_table = EVENT_TABLE("event", event_cols);
 
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct drmsched_event *e = data;
-	char job[48], dep[48], lat[24];
+	char job[48], dep[48] = "-";
+	bool has_dep, has_lat;
 
 	(void)ctx;
 	if (size < sizeof(*e) || e->type > EV_BLOCKED)
 		return 0;
+	has_dep = e->type == EV_DEP || e->type == EV_BLOCKED;
+	has_lat = e->type == EV_RUN || e->type == EV_DONE;
 	snprintf(job, sizeof(job), "%llu:%llu", (unsigned long long)e->context,
 		 (unsigned long long)e->seqno);
-	if (e->type == EV_DEP || e->type == EV_BLOCKED)
+	if (has_dep)
 		snprintf(dep, sizeof(dep), "%llu:%llu", (unsigned long long)e->dep_context,
 			 (unsigned long long)e->dep_seqno);
-	else
-		strcpy(dep, "-");
-	if (e->type == EV_RUN || e->type == EV_DONE)
-		snprintf(lat, sizeof(lat), "%llu", (unsigned long long)e->latency);
-	else
-		strcpy(lat, "-");
-
-	if (common_env.timestamp)
-		print_wallclock(stdout);
-	printf("%-11.6f %-7s %-12s %-12s %-16s %-7u %-16s %8s %s\n",
-	       (e->ts_ns - start_ns) / 1e9, event_names[e->type], ring_dev(e->ring),
-	       ring_info(e->ring)->name, job, e->pid, proc_comm(e->proc), lat, dep);
+	table_event(stdout, &event_table, (struct cell[]){
+		CELL_F((e->ts_ns - start_ns) / 1e9, 6), CELL_S(event_names[e->type]),
+		CELL_S(ring_dev(e->ring)), CELL_S(ring_info(e->ring)->name), CELL_S(job),
+		CELL_U(e->context), CELL_U(e->seqno), CELL_U(e->pid), CELL_S(proc_comm(e->proc)),
+		CELL_U_IF(has_lat, e->latency), CELL_S(dep), CELL_U_IF(has_dep, e->dep_context),
+		CELL_U_IF(has_dep, e->dep_seqno), CELL_S(proc_cgroup(e->proc)) }, e->ts_ns);
 	return 0;
 }
 
@@ -499,17 +545,21 @@ static void report_dropped(void)
 	const struct drmsched_bpf__bss *bss = skel->bss;
 
 	if (bss->dropped_jobs)
-		fprintf(stderr, "drmsched: %llu jobs not timed (more than %d in flight, or slots "
-			"collided)\n", (unsigned long long)bss->dropped_jobs, MAX_JOBS);
+		report_lost("jobs", bss->dropped_jobs, MAX_JOBS, "%llu jobs not timed (more than "
+			    "%d in flight, or slots collided)",
+			    (unsigned long long)bss->dropped_jobs, MAX_JOBS);
 	if (bss->dropped_rings)
-		fprintf(stderr, "drmsched: %llu events of rings beyond the first %d not counted\n",
-			(unsigned long long)bss->dropped_rings, MAX_RINGS);
+		report_lost("rings", bss->dropped_rings, MAX_RINGS, "%llu events of rings beyond "
+			    "the first %d not counted", (unsigned long long)bss->dropped_rings,
+			    MAX_RINGS);
 	if (bss->dropped_procs)
-		fprintf(stderr, "drmsched: %llu jobs of processes beyond the first %d not counted "
-			"per process\n", (unsigned long long)bss->dropped_procs, MAX_PROCS);
+		report_lost("processes", bss->dropped_procs, MAX_PROCS, "%llu jobs of processes "
+			    "beyond the first %d not counted per process",
+			    (unsigned long long)bss->dropped_procs, MAX_PROCS);
 	if (bss->dropped_deps)
-		fprintf(stderr, "drmsched: %llu dependencies beyond %d rows not counted per fence "
-			"context\n", (unsigned long long)bss->dropped_deps, MAX_DEPS);
+		report_lost("deps", bss->dropped_deps, MAX_DEPS, "%llu dependencies beyond %d rows "
+			    "not counted per fence context", (unsigned long long)bss->dropped_deps,
+			    MAX_DEPS);
 }
 
 int main(int argc, char **argv)
@@ -540,6 +590,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	skel->rodata->targ_pid = common_env.pid;
+	skel->rodata->filter_cg = common_env.cgroup != NULL;
 	skel->rodata->targ_ms = common_env.msecs;
 	skel->rodata->emit_events = env.events;
 	memcpy((char *)skel->rodata->targ_ring, env.ring, sizeof(env.ring));
@@ -557,6 +608,10 @@ int main(int argc, char **argv)
 		report_bpf_error("load BPF programs", err);
 		goto cleanup;
 	}
+	if (!cgroup_filter_apply(skel->maps.cgroup_map)) {
+		err = -1;
+		goto cleanup;
+	}
 	err = drmsched_bpf__attach(skel);
 	if (err) {
 		report_bpf_error("attach to the gpu_scheduler tracepoints", err);
@@ -570,12 +625,14 @@ int main(int argc, char **argv)
 	if (env.events) {
 		loop.events = skel->maps.events;
 		loop.on_event = handle_event;
-		print_event_header();
+		table_header(stdout, &event_table);
 	} else {
-		printf("Tracing DRM GPU scheduler jobs (%s events)... Hit Ctrl-C to end.\n",
-		       abi == ABI_6_17 ? "Linux >= 6.17" : "Linux <= 6.16");
 		loop.on_interval = print_summary;
 	}
+	/* With -j, on stderr: also for -e, whose JSON has no header to say it attached. */
+	if (!env.events || json_output())
+		print_banner("Tracing DRM GPU scheduler jobs (%s events)... Hit Ctrl-C to end.\n",
+			     abi == ABI_6_17 ? "Linux >= 6.17" : "Linux <= 6.16");
 	err = trace_loop_finish(&loop, trace_loop_run(&loop), env.events ? NULL : print_summary);
 	report_dropped();
 cleanup:

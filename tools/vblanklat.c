@@ -20,6 +20,7 @@
 
 #include "vblanklat.h"
 #include "vblanklat.skel.h"
+#include "cgroup.h"
 #include "events.h"
 #include "hist.h"
 #include "maps.h"
@@ -27,6 +28,7 @@
 #include "output.h"
 #include "probe.h"
 #include "runtime.h"
+#include "table.h"
 
 static struct env {
 	bool events;
@@ -46,14 +48,16 @@ const char *argp_program_version = "vblanklat 0.1";
 static const char doc[] =
 "Display vblank timing, missed vblanks, and vblank event latency per client.\n"
 "\n"
-"USAGE: vblanklat [-emT] [-c CRTC] [-p PID] [interval [count]]\n"
+"USAGE: vblanklat [-ejmCT] [-c CRTC] [-p PID] [--cgroup PATH] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    vblanklat             # summary at Ctrl-C\n"
 "    vblanklat 1           # a summary every second\n"
 "    vblanklat -c 0        # only CRTC 0\n"
 "    vblanklat -p 1234     # only the events process 1234 asked for\n"
-"    vblanklat -e          # one line per vblank and event\n";
+"    vblanklat -e          # one line per vblank and event\n"
+"    vblanklat -j          # JSON lines: one object per table row\n"
+"    vblanklat --cgroup /sys/fs/cgroup/user.slice -C  # one cgroup's clients\n";
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per vblank and vblank event", 0 },
@@ -139,27 +143,47 @@ static int cmp_u32_key(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static const struct column crtc_cols[] = {
+	{ "CRTC", "crtc", -4, 0 },
+	{ "VBLANKS", "vblanks", 8, 0 },
+	{ "RATE(Hz)", "rate_hz", 9, 0 },
+	{ "MISSED", "missed", 7, 0 },
+	{ "RESUMED", "resumed", 8, 0 },
+	{ "TIMESTAMPS", "timestamps", 0, 0 },
+};
+static const struct table crtc_table = TABLE("crtc", crtc_cols);
+
 static void print_crtcs(FILE *f, struct map_snapshot *s)
 {
 	size_t i;
 
-	fprintf(f, "%-4s %8s %9s %7s %8s  %s\n", "CRTC", "VBLANKS", "RATE(Hz)", "MISSED", "RESUMED",
-		"TIMESTAMPS");
+	table_header(f, &crtc_table);
 	for (i = 0; i < s->n; i++) {
 		__u32 crtc = *(__u32 *)snapshot_key(s, i);
 		struct crtc_stats *st = snapshot_value(s, i);
-		char rate[24] = "-";
+		struct cell rate = CELL_NONE;
 
 		/* From sequence numbers: counts the vblanks we did not see too. */
 		if (st->last_time > st->first_time)
-			snprintf(rate, sizeof(rate), "%.2f",
-				 (st->last_seq - st->first_seq) * 1e9 / (st->last_time - st->first_time));
-		fprintf(f, "%-4u %8llu %9s %7llu %8llu  %s\n", crtc, (unsigned long long)st->vblanks,
-			rate, (unsigned long long)st->missed, (unsigned long long)st->resumed,
-			st->high_prec == st->vblanks ? "high-precision"
-			: st->high_prec ? "mixed" : "coarse (irq time)");
+			rate = CELL_F((st->last_seq - st->first_seq) * 1e9 /
+				      (st->last_time - st->first_time), 2);
+		table_row(f, &crtc_table, (struct cell[]){
+			CELL_U(crtc), CELL_U(st->vblanks), rate, CELL_U(st->missed),
+			CELL_U(st->resumed),
+			CELL_S(st->high_prec == st->vblanks ? "high-precision"
+			       : st->high_prec ? "mixed" : "coarse (irq time)") });
 	}
 }
+
+static const struct column missed_cols[] = {
+	{ "TIME", "time", -12, 0 },	/* the vblank's, wall clock */
+	{ "CRTC", "crtc", -4, 0 },
+	{ "SEQ", "", -21, COL_TEXT_ONLY },	/* "from -> to" */
+	{ "", "seq_from", 0, COL_JSON_ONLY },
+	{ "", "seq", 0, COL_JSON_ONLY },
+	{ "MISSED", "missed", 6, 0 },
+};
+static const struct table missed_table = TABLE("missed", missed_cols);
 
 static void print_missed(FILE *f)
 {
@@ -168,15 +192,19 @@ static void print_missed(FILE *f)
 
 	if (!nr_missed)
 		return;
-	fprintf(f, "\nMissed vblanks:\n%-12s %-4s %-21s %6s\n", "TIME", "CRTC", "SEQ", "MISSED");
+	text_printf(f, "\nMissed vblanks:\n");
+	table_header(f, &missed_table);
 	for (i = 0; i < nr_missed; i++) {
 		fmt_mono(when, sizeof(when), missed[i].time);
 		snprintf(seqs, sizeof(seqs), "%u -> %u", missed[i].seq_from, missed[i].seq);
-		fprintf(f, "%-12s %-4d %-21s %6u\n", when, missed[i].crtc, seqs,
-			missed[i].seq - missed[i].seq_from - 1);
+		table_row(f, &missed_table, (struct cell[]){
+			CELL_S(when), CELL_U(missed[i].crtc), CELL_S(seqs), CELL_U(missed[i].seq_from),
+			CELL_U(missed[i].seq), CELL_U(missed[i].seq - missed[i].seq_from - 1) });
 	}
-	if (nr_missed_dropped)
-		fprintf(f, "(%d more not listed)\n", nr_missed_dropped);
+	if (nr_missed_dropped) {
+		text_printf(f, "(%d more not listed)\n", nr_missed_dropped);
+		json_lost("missed_vblanks_listed", nr_missed_dropped, MAX_MISSED_KEPT);
+	}
 }
 
 static int cmp_file(const void *a, const void *b)
@@ -187,42 +215,60 @@ static int cmp_file(const void *a, const void *b)
 	return fa->pid < fb->pid ? -1 : fa->pid > fb->pid;
 }
 
+static const struct column client_cols[] = {
+	{ "PID", "pid", -7, 0 },		/* -: the kernel's own events */
+	{ "COMM", "comm", -16, 0 },
+	{ "QUEUED", "queued", 7, 0 },
+	{ "DELIVERED", "delivered", 9, 0 },
+	{ "FLIPS", "flips", 6, 0 },
+	{ "Q->D", "queue_lat_avg", 9, COL_TIME },
+	{ "V->D", "vblank_lat_avg", 9, COL_TIME },
+	CGROUP_COLUMN,
+};
+static const struct table client_table = TABLE("client", client_cols);
+static const struct table client_hist_table = { "client_hist", client_cols, 2, false };
+
+static struct cell hist_avg(const struct lat_hist *h)
+{
+	return h->count ? CELL_U(h->sum / h->count) : CELL_NONE;
+}
+
 static void print_files(FILE *f, struct map_snapshot *s)
 {
+	char title[96];
 	size_t i;
 
 	if (!s->n)
 		return;
-	fprintf(f, "\n%-7s %-16s %7s %9s %6s %9s %9s\n", "PID", "COMM", "QUEUED", "DELIVERED",
-		"FLIPS", common_env.msecs ? "Q->D(ms)" : "Q->D(us)", common_env.msecs ? "V->D(ms)" : "V->D(us)");
+	text_printf(f, "\n");
+	table_header(f, &client_table);
 	for (i = 0; i < s->n; i++) {
 		__u64 file = *(__u64 *)snapshot_key(s, i);
 		struct file_stats *fs = snapshot_value(s, i);
-		char pid[16], qd[24], vd[24];
 
 		/* No file: events the kernel sends itself (fbdev page flips). */
-		if (fs->pid)
-			snprintf(pid, sizeof(pid), "%u", fs->pid);
-		else
-			strcpy(pid, "-");
-		format_hist_avg(qd, sizeof(qd), &fs->queue_lat);
-		format_hist_avg(vd, sizeof(vd), &fs->vblank_lat);
-		fprintf(f, "%-7s %-16s %7llu %9llu %6llu %9s %9s\n", pid,
-			file ? (fs->comm[0] ? fs->comm : "?") : "[kernel]",
-			(unsigned long long)fs->queued, (unsigned long long)fs->delivered,
-			(unsigned long long)fs->other, qd, vd);
+		table_row(f, &client_table, (struct cell[]){
+			CELL_U_IF(fs->pid, fs->pid),
+			CELL_S(file ? (fs->comm[0] ? fs->comm : "?") : "[kernel]"),
+			CELL_U(fs->queued), CELL_U(fs->delivered), CELL_U(fs->other),
+			hist_avg(&fs->queue_lat), hist_avg(&fs->vblank_lat),
+			fs->pid ? CELL_S(cgroup_name(fs->cgroup_id)) : CELL_NONE });
 	}
 	for (i = 0; i < s->n; i++) {
 		struct file_stats *fs = snapshot_value(s, i);
+		const char *comm = fs->pid ? fs->comm : "[kernel]";
+		const struct cell key[] = { CELL_U_IF(fs->pid, fs->pid), CELL_S(comm) };
 
 		if (fs->queue_lat.count) {
-			fprintf(f, "\n%s (pid %u) queued -> delivered:\n", fs->comm, fs->pid);
-			print_lat_hist(f, &fs->queue_lat, time_unit());
+			snprintf(title, sizeof(title), "%s (pid %u) queued -> delivered:", fs->comm,
+				 fs->pid);
+			table_lat_hist(f, &client_hist_table, key, "queued_to_delivered", title,
+				       &fs->queue_lat, time_unit());
 		}
 		if (fs->vblank_lat.count) {
-			fprintf(f, "\n%s (pid %u) vblank -> delivered:\n", fs->pid ? fs->comm : "[kernel]",
-				fs->pid);
-			print_lat_hist(f, &fs->vblank_lat, time_unit());
+			snprintf(title, sizeof(title), "%s (pid %u) vblank -> delivered:", comm, fs->pid);
+			table_lat_hist(f, &client_hist_table, key, "vblank_to_delivered", title,
+				       &fs->vblank_lat, time_unit());
 		}
 	}
 }
@@ -232,7 +278,7 @@ static void explain_no_vblanks(FILE *f)
 	char drivers[512];
 
 	drm_drivers(drivers, sizeof(drivers));
-	fprintf(f, "no vblanks: no CRTC%s generated a vblank interrupt. Either no display is "
+	text_printf(f, "no vblanks: no CRTC%s generated a vblank interrupt. Either no display is "
 		"active, or its driver does not support vblanks on this kernel (virtual displays "
 		"such as bochs have them only where the kernel emulates them with a timer). "
 		"DRM drivers: %s\n", env.crtc >= 0 ? " matching -c" : "",
@@ -263,7 +309,7 @@ static int print_summary(void *ctx)
 	} else if (!seen_vblank) {
 		explain_no_vblanks(f);
 	} else {
-		fprintf(f, "no vblanks this interval (the vblank interrupt is off while no client "
+		text_printf(f, "no vblanks this interval (the vblank interrupt is off while no client "
 			"waits for one)\n");
 	}
 	print_missed(f);
@@ -281,24 +327,33 @@ static const char *const event_names[] = {
 	[EV_MISSED] = "MISSED",
 };
 
-static void print_event_header(void)
-{
-	if (common_env.timestamp)
-		printf("%-8s ", "TIME");
-	printf("%-11s %-9s %4s %-10s %-7s %-16s %8s %8s %s\n", "TIME(s)", "EVENT", "CRTC", "SEQ",
-	       "PID", "COMM", common_env.msecs ? "Q->D(ms)" : "Q->D(us)",
-	       common_env.msecs ? "V->D(ms)" : "V->D(us)", "DETAIL");
-}
+static const struct column event_cols[] = {
+	{ "TIME(s)", "time_s", -11, 0 },
+	{ "EVENT", "event", -9, 0 },
+	{ "CRTC", "crtc", 4, 0 },
+	{ "SEQ", "seq", -10, 0 },
+	{ "PID", "pid", -7, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "Q->D", "queue_lat", 8, COL_TIME },
+	{ "V->D", "vblank_lat", 8, COL_TIME },
+	{ "DETAIL", "detail", 0, 0 },
+	{ "", "seq_from", 0, COL_JSON_ONLY },	/* MISSED: the vblank before the gap */
+	{ "", "missed", 0, COL_JSON_ONLY },
+	CGROUP_COLUMN,
+};
+static const struct table event_table = EVENT_TABLE("event", event_cols);
 
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct vblanklat_event *e = data;
-	char pid[16] = "-", qd[24] = "-", vd[24] = "-", detail[64] = "-";
+	char detail[64] = "";
+	bool is_missed;
 
 	(void)ctx;
 	if (size < sizeof(*e))
 		return 0;
-	if (e->type == EV_MISSED) {
+	is_missed = e->type == EV_MISSED;
+	if (is_missed) {
 		if (nr_missed < MAX_MISSED_KEPT)
 			missed[nr_missed++] = *e;
 		else
@@ -308,21 +363,20 @@ static int handle_event(void *ctx, void *data, size_t size)
 		snprintf(detail, sizeof(detail), "after=%u missed=%u", e->seq_from,
 			 e->seq - e->seq_from - 1);
 	}
-	if (e->pid)
-		snprintf(pid, sizeof(pid), "%u", e->pid);
-	if (e->known_latency & 1)
-		snprintf(qd, sizeof(qd), "%llu", (unsigned long long)e->latency);
-	if (e->known_latency & 2)
-		snprintf(vd, sizeof(vd), "%llu", (unsigned long long)e->vblank_latency);
 	if (e->type == EV_VBLANK)
 		strcpy(detail, e->high_prec ? "high-precision" : "coarse");
 	else if (e->type == EV_DELIVERED && !(e->known_latency & 1))
 		strcpy(detail, e->file ? "flip" : "kernel");
 
-	if (common_env.timestamp)
-		print_wallclock(stdout);
-	printf("%-11.6f %-9s %4d %-10u %-7s %-16s %8s %8s %s\n", (e->ts_ns - start_ns) / 1e9,
-	       event_names[e->type], e->crtc, e->seq, pid, e->pid ? e->comm : "-", qd, vd, detail);
+	table_event(stdout, &event_table, (struct cell[]){
+		CELL_F((e->ts_ns - start_ns) / 1e9, 6), CELL_S(event_names[e->type]),
+		CELL_I(e->crtc), CELL_U(e->seq), CELL_U_IF(e->pid, e->pid),
+		e->pid ? CELL_S(e->comm) : CELL_NONE,
+		CELL_U_IF(e->known_latency & 1, e->latency),
+		CELL_U_IF(e->known_latency & 2, e->vblank_latency),
+		detail[0] ? CELL_S(detail) : CELL_NONE, CELL_U_IF(is_missed, e->seq_from),
+		CELL_U_IF(is_missed, e->seq - e->seq_from - 1),
+		e->pid ? CELL_S(cgroup_name(e->cgroup_id)) : CELL_NONE }, e->ts_ns);
 	return 0;
 }
 
@@ -357,6 +411,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	skel->rodata->targ_pid = common_env.pid;
+	skel->rodata->filter_cg = common_env.cgroup != NULL;
 	skel->rodata->targ_crtc = env.crtc;
 	skel->rodata->targ_ms = common_env.msecs;
 	skel->rodata->emit_events = env.events;
@@ -365,6 +420,10 @@ int main(int argc, char **argv)
 	err = vblanklat_bpf__load(skel);
 	if (err) {
 		report_bpf_error("load BPF programs", err);
+		goto cleanup;
+	}
+	if (!cgroup_filter_apply(skel->maps.cgroup_map)) {
+		err = -1;
 		goto cleanup;
 	}
 	err = vblanklat_bpf__attach(skel);
@@ -380,16 +439,18 @@ int main(int argc, char **argv)
 	loop.lost_events = &skel->bss->lost_events;
 	loop.interval = common_env.interval;
 	loop.count = common_env.count;
-	if (env.events) {
-		print_event_header();
-	} else {
-		printf("Tracing vblanks and vblank events... Hit Ctrl-C to end.\n");
+	if (env.events)
+		table_header(stdout, &event_table);
+	else
 		loop.on_interval = print_summary;
-	}
+	/* With -j, on stderr: also for -e, whose JSON has no header to say it attached. */
+	if (!env.events || json_output())
+		print_banner("Tracing vblanks and vblank events... Hit Ctrl-C to end.\n");
 	err = trace_loop_finish(&loop, trace_loop_run(&loop), env.events ? NULL : print_summary);
 	if (skel->bss->dropped)
-		fprintf(stderr, "vblanklat: %llu events not tracked (too many clients or pending events)\n",
-			(unsigned long long)skel->bss->dropped);
+		report_lost("events", skel->bss->dropped, MAX_FILES, "%llu events not tracked "
+			    "(too many clients or pending events)",
+			    (unsigned long long)skel->bss->dropped);
 cleanup:
 	trace_loop_free(&loop);
 	vblanklat_bpf__destroy(skel);

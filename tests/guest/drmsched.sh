@@ -236,6 +236,87 @@ check_eq "$P -e | reader of 2 lines: exits 0 when the reader goes away" "$(cat "
 check_eq "$P -e | reader of 2 lines: the reader got them" "$(wc -l <"$S/pipe.out")" 2
 check "$P -e | reader of 2 lines: nothing on stderr" test ! -s "$S/pipe.err"
 
+# 3j. -j: the same run traced twice, as text and as JSON lines: every line
+#     is a JSON object, and its numbers are the text's.
+start "$S/txt.out"
+txt_pid=$tool_pid
+start "$S/json.out" -j
+submit ring=gfx jobs=4 exec_us=1000 deps=chain
+submit ring=compute jobs=2 exec_us=1000
+drain
+stop INT
+kill -INT "$txt_pid"; wait "$txt_pid"
+j=$S/json.out
+check_eq "$P -j: every line a JSON object with a type" "$(json_lines "$j")" ok
+check "$P -j: the banner goes to stderr" grep -q "^Tracing DRM GPU scheduler jobs" "$j.err"
+for r in gfx compute; do
+	check_eq "$P -j: ring $r row equals the text's" \
+		"$(jq -r --arg r $r 'select(.type == "ring" and .ring == $r) |
+			"\(.queued) \(.run) \(.done) \(.deps) \(.blocked // "-")"' "$j")" \
+		"$(ring_row "$S/txt.out" $r)"
+done
+check_eq "$P -j: gfx execution histogram: count and bucket counts" \
+	"$(jq -r 'select(.type == "ring_hist" and .ring == "gfx" and .hist == "exec") |
+		"\(.count) \([.buckets[].count] | add) \(.unit)"' "$j")" "4 4 us"
+check_eq "$P -j: process rows: pid and counts as the text's" \
+	"$(jq -r 'select(.type == "process") | "\(.pid) \(.ring) \(.queued) \(.done)"' "$j" | sort)" \
+	"$(awk 'NF == 9 && $1 ~ /^[0-9]+$/ { print $1, $5, $6, $7 }' "$S/txt.out" | sort)"
+check_eq "$P -j: dependency row: 3 on gfx's own context" \
+	"$(jq -r 'select(.type == "dep") | "\(.ring) \(.owner_ring) \(.deps)"' "$j")" "gfx gfx 3"
+check_eq "$P -j: one ts for the whole summary" \
+	"$(jq -r '.ts' "$j" | sort -u | wc -l)" 1
+
+start "$S/txt-e.out" -e
+txt_pid=$tool_pid
+start "$S/json-e.out" -e -j
+submit ring=gfx jobs=3 exec_us=1000 deps=chain
+drain
+stop INT
+kill -INT "$txt_pid"; wait "$txt_pid"
+j=$S/json-e.out
+check_eq "$P -e -j: every line a JSON object" "$(json_lines "$j")" ok
+# (Latencies differ by the two tracers' own timing: each reads the clock itself.)
+check_eq "$P -e -j: the same events as the text, by job" \
+	"$(jq -r 'select(.type == "event") | "\(.event) \(.context):\(.seqno) \(.pid) \(.comm) \(.lat_us != null)"' "$j" | sort)" \
+	"$(awk 'NR > 1 { print $2, $5, $6, $7, $8 != "-" }' "$S/txt-e.out" | sed 's/ 1$/ true/; s/ 0$/ false/' | sort)"
+check_eq "$P -e -j: DEP events name the fence waited on" \
+	"$(jq -r 'select(.event == "DEP") | "\(.dep_context):\(.dep_seqno)"' "$j" | sort)" \
+	"$(awk '$2 == "DEP" { print $9 }' "$S/txt-e.out" | sort)"
+check_eq "$P -e -j: each event's ts is within a minute of now" \
+	"$(jq -r --argjson now "$(date +%s)" 'select(.ts < $now - 60 or .ts > $now + 1)' "$j")" ""
+
+# 3k. --cgroup: workloads from three cgroups (A, A/sub below it, and B),
+#     traced at once unfiltered and filtered by each.
+cg=/sys/fs/cgroup/drmsched-test
+mkdir -p "$cg/A/sub" "$cg/B"
+start "$S/cg-all.out"
+p1=$tool_pid
+start "$S/cg-A.out" --cgroup "$cg/A"
+p2=$tool_pid
+start "$S/cg-sub.out" --cgroup "$cg/A/sub" -C
+p3=$tool_pid
+start "$S/cg-B.out" -j -C --cgroup "$cg/B"
+in_cgroup "$cg/A" sh -c 'echo "submit ring=gfx jobs=3 exec_us=1000" >/proc/schedgen'
+in_cgroup "$cg/A/sub" sh -c 'echo "submit ring=gfx jobs=2 exec_us=1000" >/proc/schedgen'
+in_cgroup "$cg/B" sh -c 'echo "submit ring=gfx jobs=5 exec_us=1000" >/proc/schedgen'
+drain
+stop INT
+for p in $p1 $p2 $p3; do kill -INT $p; wait $p; done
+check_eq "$P --cgroup: unfiltered sees all 10 jobs" "$(ring_row "$S/cg-all.out" gfx | cut -d' ' -f1-3)" "10 10 10"
+check_eq "$P --cgroup A: its 3 and the 2 of A/sub below it" "$(ring_row "$S/cg-A.out" gfx | cut -d' ' -f1-3)" "5 5 5"
+check_eq "$P --cgroup A/sub: its 2" "$(ring_row "$S/cg-sub.out" gfx | cut -d' ' -f1-3)" "2 2 2"
+check_eq "$P --cgroup A/sub -C: the process row names its cgroup" \
+	"$(awk 'NF == 10 && $1 ~ /^[0-9]+$/ { print $6, $10 }' "$S/cg-sub.out")" "2 /drmsched-test/A/sub"
+check "$P -C: a CGROUP column" grep -q "^PID .* CGROUP$" "$S/cg-sub.out"
+check_eq "$P --cgroup B -j -C: its 5, cgroup field in the process row" \
+	"$(jq -r 'select(.type == "process") | "\(.queued) \(.cgroup)"' "$S/cg-B.out")" "5 /drmsched-test/B"
+check_eq "$P --cgroup: nothing on stderr" "$(cat "$S/cg-all.out.err" "$S/cg-A.out.err" "$S/cg-sub.out.err")" ""
+expect_error "$P --cgroup: no such directory" 64 "^drmsched: --cgroup /nonexistent: No such file or directory" \
+	"$T" --cgroup /nonexistent
+expect_error "$P --cgroup: not a cgroup" 64 "^drmsched: --cgroup /proc: not a cgroup v2 directory" \
+	"$T" --cgroup /proc
+rmdir "$cg/A/sub" "$cg/A" "$cg/B" "$cg"
+
 # 3i. The driver unloaded mid-trace: what was gathered is still reported.
 start "$S/rmmod.out"
 submit ring=compute jobs=4 exec_us=1000

@@ -150,3 +150,56 @@ wait_for_output "$S/int.out" "$int_pid"
 wait "$int_pid"
 check_eq "$P interval 1 count 2: exits 0 by itself" "$?" 0
 check_eq "$P interval: two summaries" "$(grep -c '^CRTC \|^no vblanks' "$S/int.out")" 2
+
+# 6. -j: the same clients traced as text and as JSON lines at once.
+start "$S/txt.out"
+txt_pid=$tool_pid
+start "$S/json.out" -j
+"$W" -n 10 >/dev/null &
+wj=$!
+wait "$wj"
+stop INT
+kill -INT "$txt_pid"; wait "$txt_pid"
+j=$S/json.out
+check_eq "$P -j: every line a JSON object with a type" "$(json_lines "$j")" ok
+check_eq "$P -j: the client row equals the text's" \
+	"$(jq -r --argjson p "$wj" 'select(.type == "client" and .pid == $p) |
+		"\(.queued) \(.delivered) \(.flips)"' "$j")" "$(file_row "$S/txt.out" "$wj" | cut -d' ' -f1-3)"
+check_eq "$P -j: its queued -> delivered histogram counts 10" \
+	"$(jq -r --argjson p "$wj" 'select(.type == "client_hist" and .pid == $p and
+		.hist == "queued_to_delivered") | "\(.count) \([.buckets[].count] | add)"' "$j")" "10 10"
+check "$P -j: a crtc row for CRTC 0 with a rate near the mode's" \
+	test "$(jq -r --argjson m "$refresh" 'select(.type == "crtc" and .crtc == 0 and
+		.rate_hz > $m * 0.99 and .rate_hz < $m * 1.01) | .timestamps' "$j")" = high-precision
+start "$S/json-e.out" -e -j
+"$W" -n 3 >/dev/null &
+wj=$!
+wait "$wj"
+stop INT
+check_eq "$P -e -j: every line a JSON object" "$(json_lines "$S/json-e.out")" ok
+check_eq "$P -e -j: 3 QUEUED and 3 DELIVERED events of the client, with latencies" \
+	"$(jq -r --argjson p "$wj" 'select(.pid == $p and (.event == "QUEUED" or
+		(.event == "DELIVERED" and .queue_lat_us >= 0 and .vblank_lat_us >= 0))) | .event' \
+		"$S/json-e.out" | sort | uniq -c | awk '{ print $2, $1 }' | tr '\n' ' ')" "DELIVERED 3 QUEUED 3 "
+
+# 7. --cgroup: clients in two cgroups, traced unfiltered and filtered.
+cg=/sys/fs/cgroup/vblanklat-test
+mkdir -p "$cg/A" "$cg/B"
+start "$S/cg-all.out"
+p1=$tool_pid
+start "$S/cg-A.out" --cgroup "$cg/A" -C
+p2=$tool_pid
+start "$S/cg-B.out" --cgroup "$cg/B" -j -C
+in_cgroup "$cg/A" "$W" -n 4 >/dev/null &
+in_cgroup "$cg/B" "$W" -n 6 >/dev/null &
+wait %1 %2 2>/dev/null; wait
+stop INT
+for p in $p1 $p2; do kill -INT $p; wait $p; done
+check_eq "$P --cgroup: unfiltered sees both clients, 4 + 6 delivered" \
+	"$(awk 'NF == 7 && $2 == "vblwait" { s += $4 } END { print s + 0 }' "$S/cg-all.out")" 10
+check_eq "$P --cgroup A -C: its client only, named by cgroup" \
+	"$(awk 'NF == 8 && $2 == "vblwait" { print $3, $4, $8 }' "$S/cg-A.out")" "4 4 /vblanklat-test/A"
+check_eq "$P --cgroup B -j -C: its client only" \
+	"$(jq -r 'select(.type == "client" and .comm == "vblwait") | "\(.queued) \(.cgroup)"' "$S/cg-B.out")" \
+	"6 /vblanklat-test/B"
+rmdir "$cg/A" "$cg/B" "$cg"

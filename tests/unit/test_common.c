@@ -12,6 +12,7 @@
 #include "opts.h"
 #include "output.h"
 #include "probe.h"
+#include "table.h"
 
 static void test_parse_long(void)
 {
@@ -180,6 +181,82 @@ static void test_reader_gone(void)
 	      "not noticed");
 }
 
+/* What `print` wrote to a FILE, as a string (static: valid until the next call). */
+static const char *printed(void (*print)(FILE *f, const void *arg), const void *arg)
+{
+	static char *buf;
+	size_t len;
+	FILE *f;
+
+	free(buf);
+	f = open_memstream(&buf, &len);
+	print(f, arg);
+	fclose(f);
+	return buf;
+}
+
+static void put_string(FILE *f, const void *s)
+{
+	json_put_string(f, s, 64);
+}
+
+static const struct column test_cols[] = {
+	{ "PID", "pid", -5, 0 },
+	{ "NAME", "name", 6, 0 },
+	{ "WAIT", "wait", 8, COL_TIME },
+	{ "JOB", "", -6, COL_TEXT_ONLY },
+	{ "", "seqno", 0, COL_JSON_ONLY },
+	CGROUP_COLUMN,
+};
+static const struct table test_table = TABLE("thing", test_cols);
+
+static void put_header(FILE *f, const void *arg)
+{
+	(void)arg;
+	table_header(f, &test_table);
+}
+
+static void put_row(FILE *f, const void *arg)
+{
+	(void)arg;
+	table_row(f, &test_table, (struct cell[]){ CELL_U(42), CELL_S("a\"b"), CELL_NONE,
+		CELL_S("1:2"), CELL_U(2), CELL_S("/x") });
+}
+
+static void test_table_output(void)
+{
+	/* Strings the kernel may hand over: quotes, control bytes, bad UTF-8. */
+	CHECK_STR("json string: quote, backslash", printed(put_string, "a\"b\\c"), "\"a\\\"b\\\\c\"");
+	CHECK_STR("json string: newline, tab, control", printed(put_string, "a\nb\tc\x01\x7f"),
+		  "\"a\\nb\\tc\\u0001\\u007f\"");
+	CHECK_STR("json string: valid UTF-8 kept", printed(put_string, "caf\xc3\xa9 \xe2\x82\xac"),
+		  "\"caf\xc3\xa9 \xe2\x82\xac\"");
+	CHECK_STR("json string: invalid bytes become U+FFFD", printed(put_string, "a\xff\xc3(b\xed\xa0\x80"),
+		  "\"a\\ufffd\\ufffd(b\\ufffd\\ufffd\\ufffd\"");
+	CHECK_STR("json string: a truncated sequence at the end", printed(put_string, "ab\xe2\x82"),
+		  "\"ab\\ufffd\\ufffd\"");
+
+	common_env.json = false;
+	common_env.show_cgroup = false;
+	CHECK_STR("table text header: widths, unit, no JSON-only or -C column",
+		  printed(put_header, NULL), "PID     NAME WAIT(us) JOB   \n");
+	CHECK_STR("table text row: '-' for a missing value", printed(put_row, NULL),
+		  "42       a\"b        - 1:2   \n");
+	common_env.msecs = true;
+	common_env.show_cgroup = true;
+	CHECK_STR("table text header: -m and -C", printed(put_header, NULL),
+		  "PID     NAME WAIT(ms) JOB    CGROUP\n");
+	common_env.json = true;
+	CHECK_STR("table JSON header: none", printed(put_header, NULL), "");
+	table_summary_begin();
+	CHECK("table JSON row: fields, units, null, -C field",
+	      strstr(printed(put_row, NULL), ",\"pid\":42,\"name\":\"a\\\"b\",\"wait_ms\":null,"
+		     "\"seqno\":2,\"cgroup\":\"/x\"}\n") != NULL &&
+	      !strncmp(printed(put_row, NULL), "{\"type\":\"thing\",\"ts\":", 20),
+	      "got %s", printed(put_row, NULL));
+	common_env.json = common_env.msecs = common_env.show_cgroup = false;
+}
+
 int main(void)
 {
 	test_parse_long();
@@ -187,5 +264,6 @@ int main(void)
 	test_hist_printing();
 	test_probe();
 	test_reader_gone();
+	test_table_output();
 	return check_failures ? 1 : 0;
 }

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <bpf/bpf.h>
+
+#include "cgroup.h"
+#include "opts.h"
+
+int cgroup_open(const char *path, char *why, size_t size)
+{
+	struct statfs fs;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, size, "%s", strerror(errno));
+		return -1;
+	}
+	if (fstatfs(fd, &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC)
+		return fd;
+	if (fs.f_type == CGROUP_SUPER_MAGIC || fs.f_type == TMPFS_MAGIC)
+		snprintf(why, size, "a cgroup v1 hierarchy: only cgroup v2 (a unified hierarchy, "
+			 "e.g. /sys/fs/cgroup/...) can be filtered on");
+	else
+		snprintf(why, size, "not a cgroup v2 directory (e.g. /sys/fs/cgroup/...)");
+	close(fd);
+	return -1;
+}
+
+bool cgroup_filter_apply(struct bpf_map *cgroup_map)
+{
+	__u32 key = 0;
+	int fd = common_env.cgroup_fd;
+
+	if (!common_env.cgroup)
+		return true;
+	if (bpf_map__update_elem(cgroup_map, &key, sizeof(key), &fd, sizeof(fd), 0)) {
+		fprintf(stderr, "%s: --cgroup %s: cannot filter on it: %s\n",
+			program_invocation_short_name, common_env.cgroup, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+/* Where the cgroup v2 hierarchy is mounted (usually /sys/fs/cgroup). */
+static const char *cgroup_root(void)
+{
+	static char root[256];
+	char line[1024], mnt[256], fstype[64];
+	FILE *f;
+
+	if (root[0])
+		return root;
+	snprintf(root, sizeof(root), "/sys/fs/cgroup");
+	f = fopen("/proc/self/mountinfo", "r");
+	if (!f)
+		return root;
+	while (fgets(line, sizeof(line), f)) {
+		const char *sep = strstr(line, " - ");
+
+		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT ... - FSTYPE SOURCE OPTS" */
+		if (sep && sscanf(line, "%*s %*s %*s %*s %255s", mnt) == 1 &&
+		    sscanf(sep, " - %63s", fstype) == 1 && !strcmp(fstype, "cgroup2")) {
+			snprintf(root, sizeof(root), "%s", mnt);
+			break;
+		}
+	}
+	fclose(f);
+	return root;
+}
+
+#define MAX_CGROUPS 8192	/* names remembered; beyond: shown as "#ID" */
+
+static struct cgroup_entry {
+	__u64 id;
+	char *name;
+} *cgroups;
+static size_t nr_cgroups;
+static size_t root_len;
+
+static struct cgroup_entry *find_cgroup(__u64 id)
+{
+	size_t i;
+
+	for (i = 0; i < nr_cgroups; i++)
+		if (cgroups[i].id == id)
+			return &cgroups[i];
+	return NULL;
+}
+
+static const char *remember(__u64 id, const char *name)
+{
+	struct cgroup_entry *e = find_cgroup(id);
+
+	if (e)
+		return e->name;
+	if (nr_cgroups == MAX_CGROUPS)
+		return NULL;
+	if (!cgroups && !(cgroups = calloc(MAX_CGROUPS, sizeof(*cgroups))))
+		return NULL;
+	e = &cgroups[nr_cgroups];
+	e->name = strdup(name);
+	if (!e->name)
+		return NULL;
+	e->id = id;
+	nr_cgroups++;
+	return e->name;
+}
+
+/* A cgroup's id is its directory's inode number in cgroup2fs. */
+static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)ftw;
+	if (type == FTW_D)
+		remember(st->st_ino, path[root_len] ? path + root_len : "/");
+	return 0;
+}
+
+const char *cgroup_name(__u64 id)
+{
+	static char unknown[32];
+	const char *root = cgroup_root();
+	struct cgroup_entry *e = find_cgroup(id);
+
+	if (e)
+		return e->name;
+	/* Not seen yet: a cgroup made since the last walk. Walk again. */
+	root_len = strlen(root);
+	nftw(root, visit, 16, FTW_PHYS | FTW_MOUNT);
+	e = find_cgroup(id);
+	if (e)
+		return e->name;
+	/* Gone (or beyond what we remember): the id, and no second walk for it. */
+	snprintf(unknown, sizeof(unknown), "#%llu", (unsigned long long)id);
+	return remember(id, unknown) ?: unknown;
+}

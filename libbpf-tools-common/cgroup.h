@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cgroup v2 for --cgroup (filtering in the kernel, filter.bpf.h) and -C
+ * (naming the cgroup a process ran in, from the id BPF recorded).
+ */
+#ifndef GPU_BPF_CGROUP_H
+#define GPU_BPF_CGROUP_H
+
+#include <stddef.h>
+#include <linux/types.h>
+#include <bpf/libbpf.h>
+
+/*
+ * Open `path` as a cgroup v2 directory. Returns the fd, or -1 with a
+ * reason in `why` (no such directory, not a cgroup, a cgroup v1
+ * hierarchy).
+ */
+int cgroup_open(const char *path, char *why, size_t size);
+
+/*
+ * With --cgroup: put its fd in the BPF object's `cgroup_map` (after load;
+ * filter.bpf.h's `filter_cg` was set before it). false: said why on stderr.
+ */
+bool cgroup_filter_apply(struct bpf_map *cgroup_map);
+
+/*
+ * The path of the cgroup with id `id` (bpf_get_current_cgroup_id()),
+ * relative to the cgroup v2 root ("/" is the root): looked up in the
+ * hierarchy when first asked, "#ID" once the cgroup is gone.
+ */
+const char *cgroup_name(__u64 id);
+
+#endif /* GPU_BPF_CGROUP_H */

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "hist.h"
+#include "opts.h"
+#include "output.h"
+#include "table.h"
+
+bool json_output(void)
+{
+	return common_env.json;
+}
+
+/* -m decides the unit of COL_TIME columns: "WAIT" -> "WAIT(us)", "wait" -> "wait_us". */
+static const char *time_suffix(void)
+{
+	return common_env.msecs ? "ms" : "us";
+}
+
+/* "usecs" (what text histograms say) -> "us" (what JSON field names say). */
+static const char *json_unit(const char *unit)
+{
+	if (!strcmp(unit, "usecs"))
+		return "us";
+	if (!strcmp(unit, "msecs"))
+		return "ms";
+	if (!strcmp(unit, "nsecs"))
+		return "ns";
+	return unit;
+}
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, UTF-16 surrogates and beyond U+10FFFF are not UTF-8. */
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/*
+ * Whatever the kernel hands over (a comm can hold any byte but NUL): JSON
+ * escapes for quotes, backslashes and control characters, valid UTF-8 as
+ * is, and U+FFFD for each byte that is not part of valid UTF-8, so every
+ * line stays valid JSON.
+ */
+void json_put_string(FILE *f, const char *str, size_t max)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = strnlen(str, max), i = 0, len;
+
+	fputc('"', f);
+	while (i < n) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\') {
+			fputc('\\', f);
+			fputc(c, f);
+		} else if (c == '\n') {
+			fputs("\\n", f);
+		} else if (c == '\t') {
+			fputs("\\t", f);
+		} else if (c < 0x20 || c == 0x7f) {
+			fprintf(f, "\\u%04x", c);
+		} else if ((len = utf8_len(s + i, n - i)) == 0) {
+			fputs("\\ufffd", f);
+		} else {
+			fwrite(s + i, 1, len, f);
+			i += len;
+			continue;
+		}
+		i++;
+	}
+	fputc('"', f);
+}
+
+static void json_key(FILE *f, const char *key, bool time_unit)
+{
+	fprintf(f, ",\"%s%s%s\":", key, time_unit ? "_" : "", time_unit ? time_suffix() : "");
+}
+
+static void json_cell(FILE *f, const struct cell *c)
+{
+	switch (c->kind) {
+	case CELL_STR:
+		json_put_string(f, c->s, SIZE_MAX);
+		break;
+	case CELL_U64:
+		fprintf(f, "%llu", c->u);
+		break;
+	case CELL_S64:
+		fprintf(f, "%lld", c->i);
+		break;
+	case CELL_F64:
+		fprintf(f, "%.*f", c->prec, c->f);
+		break;
+	default:
+		fputs("null", f);
+	}
+}
+
+/* The wall-clock time of the summary being printed (JSON "ts"). */
+static double summary_ts;
+
+static double realtime_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void table_summary_begin(void)
+{
+	summary_ts = realtime_now();
+}
+
+static void json_begin(FILE *f, const char *type, double ts)
+{
+	fputs("{\"type\":", f);
+	json_put_string(f, type, SIZE_MAX);
+	fprintf(f, ",\"ts\":%.6f", ts);
+}
+
+static bool shown(const struct column *col, unsigned int not_in_this_output)
+{
+	return !(col->flags & not_in_this_output) &&
+	       (!(col->flags & COL_CGROUP) || common_env.show_cgroup);
+}
+
+static void json_fields(FILE *f, const struct table *t, const struct cell *cells)
+{
+	int i;
+
+	for (i = 0; i < t->nr_cols; i++) {
+		if (!shown(&t->cols[i], COL_TEXT_ONLY))
+			continue;
+		json_key(f, t->cols[i].key, t->cols[i].flags & COL_TIME);
+		json_cell(f, &cells[i]);
+	}
+}
+
+static void text_cell(FILE *f, const struct column *col, const struct cell *c)
+{
+	char buf[64];
+	const char *s = buf;
+
+	switch (c->kind) {
+	case CELL_STR:
+		s = c->s;
+		break;
+	case CELL_U64:
+		snprintf(buf, sizeof(buf), "%llu", c->u);
+		break;
+	case CELL_S64:
+		snprintf(buf, sizeof(buf), "%lld", c->i);
+		break;
+	case CELL_F64:
+		snprintf(buf, sizeof(buf), "%.*f", c->prec, c->f);
+		break;
+	default:
+		s = "-";
+	}
+	fprintf(f, "%*s", col->width, s);
+}
+
+static void text_row(FILE *f, const struct table *t, const struct cell *cells)
+{
+	bool first = true;
+	int i;
+
+	for (i = 0; i < t->nr_cols; i++) {
+		if (!shown(&t->cols[i], COL_JSON_ONLY))
+			continue;
+		if (!first)
+			fputc(' ', f);
+		first = false;
+		text_cell(f, &t->cols[i], &cells[i]);
+	}
+	fputc('\n', f);
+}
+
+void table_header(FILE *f, const struct table *t)
+{
+	char head[64];
+	bool first = true;
+	int i;
+
+	if (json_output())
+		return;
+	if (t->events && common_env.timestamp)
+		fprintf(f, "%-8s ", "TIME");
+	for (i = 0; i < t->nr_cols; i++) {
+		const struct column *col = &t->cols[i];
+
+		if (!shown(col, COL_JSON_ONLY))
+			continue;
+		if (col->flags & COL_TIME)
+			snprintf(head, sizeof(head), "%s(%s)", col->head, time_suffix());
+		else
+			snprintf(head, sizeof(head), "%s", col->head);
+		if (!first)
+			fputc(' ', f);
+		first = false;
+		fprintf(f, "%*s", col->width, head);
+	}
+	fputc('\n', f);
+}
+
+void table_row(FILE *f, const struct table *t, const struct cell *cells)
+{
+	if (!json_output()) {
+		text_row(f, t, cells);
+		return;
+	}
+	json_begin(f, t->type, summary_ts);
+	json_fields(f, t, cells);
+	fputs("}\n", f);
+}
+
+void table_event(FILE *f, const struct table *t, const struct cell *cells,
+		 unsigned long long ktime_ns)
+{
+	if (!json_output()) {
+		if (common_env.timestamp)
+			print_wallclock(f);
+		text_row(f, t, cells);
+		return;
+	}
+	/* The event's own time: now, less how long ago it happened. */
+	json_begin(f, t->type, realtime_now() - ((double)monotonic_ns() - (double)ktime_ns) / 1e9);
+	json_fields(f, t, cells);
+	fputs("}\n", f);
+}
+
+/* The non-empty range of `slots` as JSON buckets, as the text histogram shows them. */
+static void json_buckets(FILE *f, const __u32 *slots, int nr_slots)
+{
+	int i, first = -1, last = -1;
+
+	for (i = 0; i < nr_slots; i++) {
+		if (slots[i]) {
+			last = i;
+			if (first < 0)
+				first = i;
+		}
+	}
+	fputs(",\"buckets\":[", f);
+	for (i = first; first >= 0 && i <= last; i++) {
+		unsigned long long lo, hi;
+
+		log2_slot_range(i, &lo, &hi);
+		fprintf(f, "%s{\"lo\":%llu,\"hi\":", i > first ? "," : "", lo);
+		if (hi == ~0ULL)
+			fputs("null", f);	/* the last slot is open-ended */
+		else
+			fprintf(f, "%llu", hi);
+		fprintf(f, ",\"count\":%u}", slots[i]);
+	}
+	fputc(']', f);
+}
+
+static void json_hist_begin(FILE *f, const struct table *t, const struct cell *cells,
+			    const char *name, const char *unit)
+{
+	json_begin(f, t->type, summary_ts);
+	json_fields(f, t, cells);
+	fputs(",\"hist\":", f);
+	json_put_string(f, name, SIZE_MAX);
+	fputs(",\"unit\":", f);
+	json_put_string(f, json_unit(unit), SIZE_MAX);
+}
+
+void table_lat_hist(FILE *f, const struct table *t, const struct cell *cells,
+		    const char *name, const char *title, const struct lat_hist *h,
+		    const char *unit)
+{
+	if (!json_output()) {
+		fprintf(f, "\n%s\n", title);
+		print_lat_hist(f, h, unit);
+		return;
+	}
+	json_hist_begin(f, t, cells, name, unit);
+	fprintf(f, ",\"count\":%llu", (unsigned long long)h->count);
+	if (h->count)
+		fprintf(f, ",\"avg\":%llu,\"min\":%llu,\"max\":%llu",
+			(unsigned long long)(h->sum / h->count), (unsigned long long)h->min,
+			(unsigned long long)h->max);
+	else
+		fputs(",\"avg\":null,\"min\":null,\"max\":null", f);
+	json_buckets(f, h->slots, MAX_SLOTS);
+	fputs("}\n", f);
+}
+
+void table_log2_hist(FILE *f, const struct table *t, const struct cell *cells,
+		     const char *name, const char *title, const __u32 *slots, int nr_slots,
+		     const char *unit)
+{
+	unsigned long long total = 0;
+	int i;
+
+	if (!json_output()) {
+		fprintf(f, "\n%s\n", title);
+		print_log2_hist(f, slots, nr_slots, unit);
+		return;
+	}
+	for (i = 0; i < nr_slots; i++)
+		total += slots[i];
+	json_hist_begin(f, t, cells, name, unit);
+	fprintf(f, ",\"count\":%llu", total);
+	json_buckets(f, slots, nr_slots);
+	fputs("}\n", f);
+}
+
+void text_printf(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (json_output())
+		return;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+}
+
+void print_banner(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(json_output() ? stderr : stdout, fmt, ap);
+	va_end(ap);
+}
+
+void report_lost(const char *what, unsigned long long count, long long limit,
+		 const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", program_invocation_short_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	json_lost(what, count, limit);
+}
+
+void json_lost(const char *what, unsigned long long count, long long limit)
+{
+	if (!json_output() || output_broken())
+		return;
+	json_begin(stdout, "lost", realtime_now());
+	fputs(",\"what\":", stdout);
+	json_put_string(stdout, what, SIZE_MAX);
+	fprintf(stdout, ",\"count\":%llu,\"limit\":%lld}\n", count, limit);
+	fflush(stdout);
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every table a tool prints - summary rows, per-event lines, histograms,
+ * reports of what was lost - described once and printed either as the
+ * aligned text columns people read, or, with -j, as JSON lines (one object
+ * per row, "type" naming the table, the columns as fields) that programs
+ * read. One description for both, so the two can never disagree.
+ */
+#ifndef GPU_BPF_TABLE_H
+#define GPU_BPF_TABLE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "histogram.h"
+
+/* A value: text prints "-" for CELL_NA, JSON null. */
+enum cell_kind { CELL_NA, CELL_STR, CELL_U64, CELL_S64, CELL_F64 };
+
+struct cell {
+	enum cell_kind kind;
+	int prec;		/* CELL_F64: digits after the point */
+	union {
+		const char *s;
+		unsigned long long u;
+		long long i;
+		double f;
+	};
+};
+
+#define CELL_S(v) ((struct cell){ .kind = CELL_STR, .s = (v) })
+#define CELL_U(v) ((struct cell){ .kind = CELL_U64, .u = (v) })
+#define CELL_I(v) ((struct cell){ .kind = CELL_S64, .i = (v) })
+#define CELL_F(v, p) ((struct cell){ .kind = CELL_F64, .f = (v), .prec = (p) })
+#define CELL_NONE ((struct cell){ .kind = CELL_NA })
+/* A count that only means something on some kernels: "-"/null elsewhere. */
+#define CELL_U_IF(c, v) ((c) ? CELL_U(v) : CELL_NONE)
+
+/* Column flags. */
+#define COL_TIME	0x1	/* a time in the -m unit: "WAIT(us)"/"wait_us", "(ms)"/"_ms" */
+#define COL_TEXT_ONLY	0x2	/* not a field of its own in JSON (e.g. shown elsewhere) */
+#define COL_JSON_ONLY	0x4	/* a field with no text column */
+#define COL_CGROUP	0x8	/* only with -C (common_env.show_cgroup) */
+
+/* The CGROUP column of a table whose rows are processes (-C). */
+#define CGROUP_COLUMN { "CGROUP", "cgroup", 0, COL_CGROUP }
+
+struct column {
+	const char *head;	/* text header */
+	const char *key;	/* JSON field name */
+	int width;		/* text width; negative: left-aligned; 0: as is */
+	unsigned int flags;
+};
+
+struct table {
+	const char *type;	/* JSON "type" */
+	const struct column *cols;
+	int nr_cols;
+	bool events;		/* per-event lines: -T puts the time first */
+};
+
+#define TABLE(type_, cols_) { (type_), (cols_), sizeof(cols_) / sizeof((cols_)[0]), false }
+#define EVENT_TABLE(type_, cols_) { (type_), (cols_), sizeof(cols_) / sizeof((cols_)[0]), true }
+
+/* -j given: JSON lines instead of text. */
+bool json_output(void);
+
+/* The header line (text only; JSON rows name their fields). */
+void table_header(FILE *f, const struct table *t);
+
+/* A summary row: `cells` in column order. JSON: with the summary's "ts". */
+void table_row(FILE *f, const struct table *t, const struct cell *cells);
+
+/*
+ * A per-event line for an event at `ktime_ns` (bpf_ktime_get_ns()). Text:
+ * with -T, the wall-clock time first. JSON: "ts", the event's wall-clock
+ * time in seconds since the epoch.
+ */
+void table_event(FILE *f, const struct table *t, const struct cell *cells,
+		 unsigned long long ktime_ns);
+
+/*
+ * A lat_hist of the row described by `cells` (usually the columns that
+ * name it: ring, process...). Text: print_lat_hist(), after a title
+ * line; JSON: one object of type "hist" with those fields, "hist": `name`,
+ * "unit", count/avg/min/max and "buckets": [{"lo","hi","count"}...].
+ */
+void table_lat_hist(FILE *f, const struct table *t, const struct cell *cells,
+		    const char *name, const char *title, const struct lat_hist *h,
+		    const char *unit);
+
+/* The same for a bare log2 histogram (no exact count/min/max). */
+void table_log2_hist(FILE *f, const struct table *t, const struct cell *cells,
+		     const char *name, const char *title, const __u32 *slots, int nr_slots,
+		     const char *unit);
+
+/* Called by summary_begin(): the time JSON rows of this summary carry. */
+void table_summary_begin(void);
+
+/* "Tracing ... Hit Ctrl-C to end.": stdout for people, stderr with -j. */
+void print_banner(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Text only (blank lines, notes whose numbers are fields of some row). */
+void text_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Something the tool could not count or keep: a line on stderr always
+ * ("TOOL: " + the message) and, with -j, an object on stdout:
+ * {"type":"lost","what":WHAT,"count":N,"limit":LIMIT} (limit: 0 = none).
+ */
+void report_lost(const char *what, unsigned long long count, long long limit,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* With -j only: the {"type":"lost",...} object of report_lost(), no message. */
+void json_lost(const char *what, unsigned long long count, long long limit);
+
+/* JSON string escaping of `s` (at most `max` bytes, NUL-terminated or not). */
+void json_put_string(FILE *f, const char *s, size_t max);
+
+#endif /* GPU_BPF_TABLE_H */
