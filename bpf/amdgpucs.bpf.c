@@ -206,6 +206,7 @@ static __always_inline struct row_stats *row_of(struct row_key *key)
 	r->submit_run.min = ~0ULL;
 	r->run_done.min = ~0ULL;
 	bpf_get_current_comm(r->comm, sizeof(r->comm));
+	r->cgroup_id = bpf_get_current_cgroup_id();
 	if (bpf_map_update_elem(&rows, key, r, BPF_NOEXIST) == -E2BIG)
 		__sync_fetch_and_add(&dropped_rows, 1);
 	return bpf_map_lookup_elem(&rows, key);
@@ -373,6 +374,7 @@ int BPF_PROG(bo_create, struct amdgpu_bo *bo)
 	s = bpf_map_lookup_elem(&bo_rows, &key);
 	if (!s) {
 		bpf_get_current_comm(zero.comm, sizeof(zero.comm));
+		zero.cgroup_id = bpf_get_current_cgroup_id();
 		if (bpf_map_update_elem(&bo_rows, &key, &zero, BPF_NOEXIST) == -E2BIG)
 			__sync_fetch_and_add(&dropped_rows, 1);
 		s = bpf_map_lookup_elem(&bo_rows, &key);
@@ -489,6 +491,7 @@ static __always_inline struct vm_stats *vm_row(__u32 pid)
 	if (v)
 		return v;
 	bpf_get_current_comm(zero.comm, sizeof(zero.comm));
+	zero.cgroup_id = bpf_get_current_cgroup_id();
 	if (bpf_map_update_elem(&vm_rows, &pid, &zero, BPF_NOEXIST) == -E2BIG)
 		__sync_fetch_and_add(&dropped_rows, 1);
 	return bpf_map_lookup_elem(&vm_rows, &pid);

@@ -44,6 +44,7 @@ struct row_key {
 /* Per (ring, process): counters only grow; the frontend prints differences. */
 struct row_stats {
 	char comm[COMM_LEN];
+	__u64 cgroup_id;	/* of the process, when its row was made */
 	__u64 submits;
 	__u64 ibs;
 	__u64 runs;
@@ -70,6 +71,7 @@ struct bo_key {
 
 struct bo_stats {
 	char comm[COMM_LEN];
+	__u64 cgroup_id;	/* of the process, when its row was made */
 	__u64 count;
 	__u64 bytes;
 	__u32 allowed;	/* AMDGPU_GEM_DOMAIN_* allowed, or-ed */
@@ -87,6 +89,7 @@ struct bo_owner {
 /* Per process: its GPU virtual memory and BO lists. */
 struct vm_stats {
 	char comm[COMM_LEN];
+	__u64 cgroup_id;	/* of the process, when its row was made */
 	__u64 maps, mapped_bytes;	/* amdgpu_vm_bo_map */
 	__u64 unmaps, unmapped_bytes;	/* amdgpu_vm_bo_unmap */
 	__u64 updates;			/* amdgpu_vm_bo_update: page-table updates */

@@ -119,6 +119,9 @@ static void json_cell(FILE *f, const struct cell *c)
 	case CELL_F64:
 		fprintf(f, "%.*f", c->prec, c->f);
 		break;
+	case CELL_BOOL:
+		fputs(c->u ? "true" : "false", f);
+		break;
 	default:
 		fputs("null", f);
 	}
@@ -160,6 +163,8 @@ static void json_fields(FILE *f, const struct table *t, const struct cell *cells
 	for (i = 0; i < t->nr_cols; i++) {
 		if (!shown(&t->cols[i], COL_TEXT_ONLY))
 			continue;
+		if ((t->cols[i].flags & COL_SPARSE) && cells[i].kind == CELL_NA)
+			continue;
 		json_key(f, t->cols[i].key, t->cols[i].flags & COL_TIME);
 		json_cell(f, &cells[i]);
 	}
@@ -182,6 +187,9 @@ static void text_cell(FILE *f, const struct column *col, const struct cell *c)
 		break;
 	case CELL_F64:
 		snprintf(buf, sizeof(buf), "%.*f", c->prec, c->f);
+		break;
+	case CELL_BOOL:
+		s = c->u ? col->key : "";
 		break;
 	default:
 		s = "-";

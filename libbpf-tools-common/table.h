@@ -15,8 +15,12 @@
 
 #include "histogram.h"
 
-/* A value: text prints "-" for CELL_NA, JSON null. */
-enum cell_kind { CELL_NA, CELL_STR, CELL_U64, CELL_S64, CELL_F64 };
+/*
+ * A value: text prints "-" for CELL_NA, JSON null. CELL_BOOL is a marker
+ * in text (the column's JSON key when true, nothing when false), true or
+ * false in JSON.
+ */
+enum cell_kind { CELL_NA, CELL_STR, CELL_U64, CELL_S64, CELL_F64, CELL_BOOL };
 
 struct cell {
 	enum cell_kind kind;
@@ -33,6 +37,7 @@ struct cell {
 #define CELL_U(v) ((struct cell){ .kind = CELL_U64, .u = (v) })
 #define CELL_I(v) ((struct cell){ .kind = CELL_S64, .i = (v) })
 #define CELL_F(v, p) ((struct cell){ .kind = CELL_F64, .f = (v), .prec = (p) })
+#define CELL_B(v) ((struct cell){ .kind = CELL_BOOL, .u = !!(v) })
 #define CELL_NONE ((struct cell){ .kind = CELL_NA })
 /* A count that only means something on some kernels: "-"/null elsewhere. */
 #define CELL_U_IF(c, v) ((c) ? CELL_U(v) : CELL_NONE)
@@ -42,6 +47,7 @@ struct cell {
 #define COL_TEXT_ONLY	0x2	/* not a field of its own in JSON (e.g. shown elsewhere) */
 #define COL_JSON_ONLY	0x4	/* a field with no text column */
 #define COL_CGROUP	0x8	/* only with -C (common_env.show_cgroup) */
+#define COL_SPARSE	0x10	/* JSON: left out when it has no value (CELL_NA) */
 
 /* The CGROUP column of a table whose rows are processes (-C). */
 #define CGROUP_COLUMN { "CGROUP", "cgroup", 0, COL_CGROUP }

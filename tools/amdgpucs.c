@@ -19,6 +19,7 @@
 
 #include "amdgpucs.h"
 #include "amdgpucs.skel.h"
+#include "cgroup.h"
 #include "events.h"
 #include "hist.h"
 #include "maps.h"
@@ -26,6 +27,7 @@
 #include "output.h"
 #include "probe.h"
 #include "runtime.h"
+#include "table.h"
 
 static struct env {
 	bool events;
@@ -45,14 +47,16 @@ const char *argp_program_version = "amdgpucs 0.1";
 static const char doc[] =
 "AMD GPU command submissions, buffers, migrations and interrupts per process.\n"
 "\n"
-"USAGE: amdgpucs [-emT] [-r RING] [-p PID] [-c COMM] [interval [count]]\n"
+"USAGE: amdgpucs [-ejmCT] [-r RING] [-p PID] [-c COMM] [--cgroup PATH] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    amdgpucs              # summary at Ctrl-C\n"
 "    amdgpucs 1            # a summary every second\n"
 "    amdgpucs -r gfx_0.0.0 # only the submissions to one ring\n"
 "    amdgpucs -p 1234      # only what process 1234 submits and creates\n"
-"    amdgpucs -e           # one line per event\n";
+"    amdgpucs -e           # one line per event\n"
+"    amdgpucs -j           # JSON lines: one object per table row\n"
+"    amdgpucs --cgroup /sys/fs/cgroup/gpu.slice -C  # one cgroup's work, named\n";
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per event", 0 },
@@ -130,10 +134,31 @@ static int cmp_row(const void *a, const void *b)
 	return c ? c : (x->pid < y->pid ? -1 : x->pid > y->pid);
 }
 
+static const struct column submission_cols[] = {
+	{ "RING", "ring", -16, 0 },
+	{ "PID", "pid", -7, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "SUBMITS", "submits", 8, 0 },
+	{ "IBS", "ibs", 8, 0 },
+	{ "RUN", "run", 8, 0 },
+	{ "DONE", "done", 8, 0 },
+	{ "SUB->RUN", "submit_to_run_avg", 13, COL_TIME },
+	{ "RUN->DONE", "run_to_done_avg", 13, COL_TIME },
+	CGROUP_COLUMN,
+};
+static const struct table submission_table = TABLE("submission", submission_cols);
+static const struct table ring_hist_table = { "ring_hist", submission_cols, 1, false };
+
+static struct cell hist_avg(const struct lat_hist *h)
+{
+	return h->count ? CELL_U(h->sum / h->count) : CELL_NONE;
+}
+
 static void print_submissions(FILE *f, const struct map_snapshot *s)
 {
 	struct lat_hist run[MAX_RINGS], done[MAX_RINGS];
 	bool header = false, seen[MAX_RINGS] = {};
+	char title[64];
 	size_t i;
 	int r;
 
@@ -146,26 +171,20 @@ static void print_submissions(FILE *f, const struct map_snapshot *s)
 		const struct row_stats *now = snapshot_value(s, i);
 		const struct row_stats *was = map_snapshot_find(&prev_rows, k);
 		struct lat_hist sr, rd;
-		char a[24], b[24];
 
 		if (!DELTA(now, was, submits) && !DELTA(now, was, runs) && !DELTA(now, was, dones))
 			continue;
 		lat_hist_delta(&sr, &now->submit_run, was ? &was->submit_run : NULL);
 		lat_hist_delta(&rd, &now->run_done, was ? &was->run_done : NULL);
 		if (!header) {
-			fprintf(f, "%-16s %-7s %-16s %8s %8s %8s %8s %13s %13s\n", "RING", "PID", "COMM",
-				"SUBMITS", "IBS", "RUN", "DONE",
-				common_env.msecs ? "SUB->RUN(ms)" : "SUB->RUN(us)",
-				common_env.msecs ? "RUN->DONE(ms)" : "RUN->DONE(us)");
+			table_header(f, &submission_table);
 			header = true;
 		}
-		format_hist_avg(a, sizeof(a), &sr);
-		format_hist_avg(b, sizeof(b), &rd);
-		fprintf(f, "%-16s %-7u %-16s %8llu %8llu %8llu %8llu %13s %13s\n", ring_name(k->ring),
-			k->pid, now->comm, (unsigned long long)DELTA(now, was, submits),
-			(unsigned long long)DELTA(now, was, ibs),
-			(unsigned long long)DELTA(now, was, runs),
-			(unsigned long long)DELTA(now, was, dones), a, b);
+		table_row(f, &submission_table, (struct cell[]){
+			CELL_S(ring_name(k->ring)), CELL_U(k->pid), CELL_S(now->comm),
+			CELL_U(DELTA(now, was, submits)), CELL_U(DELTA(now, was, ibs)),
+			CELL_U(DELTA(now, was, runs)), CELL_U(DELTA(now, was, dones)),
+			hist_avg(&sr), hist_avg(&rd), CELL_S(cgroup_name(now->cgroup_id)) });
 		if (k->ring < MAX_RINGS) {
 			lat_hist_merge(&run[k->ring], &sr);
 			lat_hist_merge(&done[k->ring], &rd);
@@ -173,20 +192,30 @@ static void print_submissions(FILE *f, const struct map_snapshot *s)
 		}
 	}
 	if (!header)
-		fprintf(f, "no submissions\n");
+		text_printf(f, "no submissions\n");
 	for (r = 0; r < MAX_RINGS; r++) {
+		const struct cell key[] = { CELL_S(ring_name(r)) };
+
 		if (!seen[r])
 			continue;
 		if (run[r].count) {
-			fprintf(f, "\n%s submit -> run:\n", ring_name(r));
-			print_lat_hist(f, &run[r], time_unit());
+			snprintf(title, sizeof(title), "%s submit -> run:", ring_name(r));
+			table_lat_hist(f, &ring_hist_table, key, "submit_to_run", title, &run[r],
+				       time_unit());
 		}
 		if (done[r].count) {
-			fprintf(f, "\n%s run -> done:\n", ring_name(r));
-			print_lat_hist(f, &done[r], time_unit());
+			snprintf(title, sizeof(title), "%s run -> done:", ring_name(r));
+			table_lat_hist(f, &ring_hist_table, key, "run_to_done", title, &done[r],
+				       time_unit());
 		}
 	}
 }
+
+static const struct column flush_cols[] = {
+	{ "RING", "ring", -16, 0 },
+	{ "VM_FLUSHES", "vm_flushes", 10, 0 },
+};
+static const struct table flush_table = TABLE("vm_flush", flush_cols);
 
 static void print_flushes(FILE *f)
 {
@@ -199,10 +228,11 @@ static void print_flushes(FILE *f)
 		if (!n)
 			continue;
 		if (!header) {
-			fprintf(f, "\n%-16s %10s\n", "RING", "VM_FLUSHES");
+			text_printf(f, "\n");
+			table_header(f, &flush_table);
 			header = true;
 		}
-		fprintf(f, "%-16s %10llu\n", ring_name(r), (unsigned long long)n);
+		table_row(f, &flush_table, (struct cell[]){ CELL_S(ring_name(r)), CELL_U(n) });
 	}
 }
 
@@ -214,6 +244,19 @@ static int cmp_bo(const void *a, const void *b)
 		return x->pid < y->pid ? -1 : 1;
 	return x->domain < y->domain ? -1 : x->domain > y->domain;
 }
+
+static const struct column buffer_cols[] = {
+	{ "PID", "pid", -7, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "DOMAIN", "domain", -10, 0 },
+	{ "ALLOWED", "allowed", -16, 0 },
+	{ "CREATED", "created", 8, 0 },
+	{ "BYTES", "bytes", 12, 0 },
+	{ "EVICTED", "evicted", 8, 0 },
+	{ "EVICTED_B", "evicted_bytes", 12, 0 },
+	CGROUP_COLUMN,
+};
+static const struct table buffer_table = TABLE("buffer", buffer_cols);
 
 static void print_buffers(FILE *f, const struct map_snapshot *s)
 {
@@ -229,19 +272,28 @@ static void print_buffers(FILE *f, const struct map_snapshot *s)
 		if (!DELTA(now, was, count) && !DELTA(now, was, evictions))
 			continue;
 		if (!header) {
-			fprintf(f, "\n%-7s %-16s %-10s %-16s %8s %12s %8s %12s\n", "PID", "COMM",
-				"DOMAIN", "ALLOWED", "CREATED", "BYTES", "EVICTED", "EVICTED_B");
+			text_printf(f, "\n");
+			table_header(f, &buffer_table);
 			header = true;
 		}
-		fprintf(f, "%-7u %-16s %-10s %-16s %8llu %12llu %8llu %12llu\n", k->pid, now->comm,
-			domain_str(k->domain, dom, sizeof(dom)),
-			domain_str(now->allowed, allowed, sizeof(allowed)),
-			(unsigned long long)DELTA(now, was, count),
-			(unsigned long long)DELTA(now, was, bytes),
-			(unsigned long long)DELTA(now, was, evictions),
-			(unsigned long long)DELTA(now, was, evicted_bytes));
+		table_row(f, &buffer_table, (struct cell[]){
+			CELL_U(k->pid), CELL_S(now->comm), CELL_S(domain_str(k->domain, dom, sizeof(dom))),
+			CELL_S(domain_str(now->allowed, allowed, sizeof(allowed))),
+			CELL_U(DELTA(now, was, count)), CELL_U(DELTA(now, was, bytes)),
+			CELL_U(DELTA(now, was, evictions)), CELL_U(DELTA(now, was, evicted_bytes)),
+			CELL_S(cgroup_name(now->cgroup_id)) });
 	}
 }
+
+static const struct column move_cols[] = {
+	{ "FROM", "from", -10, 0 },
+	{ "TO", "to", -10, 0 },
+	{ "MOVES", "moves", 8, 0 },
+	{ "BYTES", "bytes", 12, 0 },
+	{ "RATE/s", "rate_per_s", 9, 0 },
+	{ "", "eviction", 0, 0 },	/* VRAM -> GTT or system */
+};
+static const struct table move_table = TABLE("move", move_cols);
 
 static void print_moves(FILE *f, double secs)
 {
@@ -257,13 +309,14 @@ static void print_moves(FILE *f, double secs)
 			if (!n)
 				continue;
 			if (!header) {
-				fprintf(f, "\n%-10s %-10s %8s %12s %9s\n", "FROM", "TO", "MOVES", "BYTES",
-					"RATE/s");
+				text_printf(f, "\n");
+				table_header(f, &move_table);
 				header = true;
 			}
-			fprintf(f, "%-10s %-10s %8llu %12llu %9.1f%s\n", placement_str(from),
-				placement_str(to), n, (unsigned long long)(now->bytes - was->bytes),
-				secs > 0 ? n / secs : 0.0, is_eviction(from, to) ? "  eviction" : "");
+			table_row(f, &move_table, (struct cell[]){
+				CELL_S(placement_str(from)), CELL_S(placement_str(to)), CELL_U(n),
+				CELL_U(now->bytes - was->bytes), CELL_F(secs > 0 ? n / secs : 0.0, 1),
+				CELL_B(is_eviction(from, to)) });
 		}
 	}
 }
@@ -274,6 +327,21 @@ static int cmp_pid(const void *a, const void *b)
 
 	return x < y ? -1 : x > y;
 }
+
+static const struct column vm_cols[] = {
+	{ "PID", "pid", -7, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "MAPS", "maps", 6, 0 },
+	{ "MAPPED_B", "mapped_bytes", 12, 0 },
+	{ "UNMAPS", "unmaps", 6, 0 },
+	{ "UNMAPPED_B", "unmapped_bytes", 12, 0 },
+	{ "PT_UPDATES", "pt_updates", 10, 0 },
+	{ "BO_LISTS", "bo_lists", 8, 0 },
+	{ "LISTED_BO", "listed_bos", 9, 0 },
+	{ "LISTED_B", "listed_bytes", 12, 0 },
+	CGROUP_COLUMN,
+};
+static const struct table vm_table = TABLE("vm", vm_cols);
 
 static void print_vm(FILE *f, const struct map_snapshot *s)
 {
@@ -289,20 +357,16 @@ static void print_vm(FILE *f, const struct map_snapshot *s)
 		    !DELTA(now, was, list_entries) && !DELTA(now, was, lists))
 			continue;
 		if (!header) {
-			fprintf(f, "\n%-7s %-16s %6s %12s %6s %12s %10s %8s %9s %12s\n", "PID",
-				"COMM", "MAPS", "MAPPED_B", "UNMAPS", "UNMAPPED_B", "PT_UPDATES",
-				"BO_LISTS", "LISTED_BO", "LISTED_B");
+			text_printf(f, "\n");
+			table_header(f, &vm_table);
 			header = true;
 		}
-		fprintf(f, "%-7u %-16s %6llu %12llu %6llu %12llu %10llu %8llu %9llu %12llu\n", pid,
-			now->comm, (unsigned long long)DELTA(now, was, maps),
-			(unsigned long long)DELTA(now, was, mapped_bytes),
-			(unsigned long long)DELTA(now, was, unmaps),
-			(unsigned long long)DELTA(now, was, unmapped_bytes),
-			(unsigned long long)DELTA(now, was, updates),
-			(unsigned long long)DELTA(now, was, lists),
-			(unsigned long long)DELTA(now, was, list_entries),
-			(unsigned long long)DELTA(now, was, list_bytes));
+		table_row(f, &vm_table, (struct cell[]){
+			CELL_U(pid), CELL_S(now->comm), CELL_U(DELTA(now, was, maps)),
+			CELL_U(DELTA(now, was, mapped_bytes)), CELL_U(DELTA(now, was, unmaps)),
+			CELL_U(DELTA(now, was, unmapped_bytes)), CELL_U(DELTA(now, was, updates)),
+			CELL_U(DELTA(now, was, lists)), CELL_U(DELTA(now, was, list_entries)),
+			CELL_U(DELTA(now, was, list_bytes)), CELL_S(cgroup_name(now->cgroup_id)) });
 	}
 }
 
@@ -311,26 +375,40 @@ static int cmp_iv(const void *a, const void *b)
 	return memcmp(a, b, sizeof(struct iv_key));
 }
 
-/* The process that submitted with `pasid` (from the CS ioctls seen). */
-static void pasid_owner(__u32 pasid, char *buf, size_t size)
+/* The process that submitted with `pasid` (from the CS ioctls seen): 0 if none. */
+static __u32 pasid_owner(__u32 pasid, char *comm, size_t size)
 {
-	char path[64], comm[COMM_LEN + 1] = "";
+	char path[64];
 	__u32 pid;
 	FILE *f;
 
-	snprintf(buf, size, "-");
+	snprintf(comm, size, "(exited)");
 	if (!pasid || bpf_map__lookup_elem(skel->maps.pasid_pids, &pasid, sizeof(pasid), &pid,
 					   sizeof(pid), 0))
-		return;
+		return 0;
 	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
 	f = fopen(path, "r");
 	if (f) {
-		if (fgets(comm, sizeof(comm), f))
+		if (fgets(comm, size, f))
 			comm[strcspn(comm, "\n")] = '\0';
 		fclose(f);
 	}
-	snprintf(buf, size, "%u %s", pid, comm[0] ? comm : "(exited)");
+	return pid;
 }
+
+static const struct column interrupt_cols[] = {
+	{ "CLIENT", "client", -6, 0 },
+	{ "SRC", "src", -6, 0 },
+	{ "RING", "ring_id", -6, 0 },
+	{ "VMID", "vmid", -5, 0 },
+	{ "PASID", "pasid", -6, 0 },
+	{ "COUNT", "count", 8, 0 },
+	{ "RATE/s", "rate_per_s", 9, 0 },
+	{ "PROCESS", "", 0, COL_TEXT_ONLY },	/* "PID COMM" of the pasid */
+	{ "", "pid", 0, COL_JSON_ONLY },
+	{ "", "comm", 0, COL_JSON_ONLY },
+};
+static const struct table interrupt_table = TABLE("interrupt", interrupt_cols);
 
 static void print_interrupts(FILE *f, const struct map_snapshot *s, double secs)
 {
@@ -341,18 +419,23 @@ static void print_interrupts(FILE *f, const struct map_snapshot *s, double secs)
 		const struct iv_key *k = snapshot_key(s, i);
 		const __u64 *now = snapshot_value(s, i), *was = map_snapshot_find(&prev_ivs, k);
 		unsigned long long n = *now - (was ? *was : 0);
-		char owner[48];
+		char comm[COMM_LEN + 1], owner[48] = "-";
+		__u32 pid;
 
 		if (!n)
 			continue;
 		if (!header) {
-			fprintf(f, "\n%-6s %-6s %-6s %-5s %-6s %8s %9s  %s\n", "CLIENT", "SRC", "RING",
-				"VMID", "PASID", "COUNT", "RATE/s", "PROCESS");
+			text_printf(f, "\n");
+			table_header(f, &interrupt_table);
 			header = true;
 		}
-		pasid_owner(k->pasid, owner, sizeof(owner));
-		fprintf(f, "%-6u %-6u %-6u %-5u %-6u %8llu %9.1f  %s\n", k->client_id, k->src_id,
-			k->ring_id, k->vmid, k->pasid, n, secs > 0 ? n / secs : 0.0, owner);
+		pid = pasid_owner(k->pasid, comm, sizeof(comm));
+		if (pid)
+			snprintf(owner, sizeof(owner), "%u %s", pid, comm);
+		table_row(f, &interrupt_table, (struct cell[]){
+			CELL_U(k->client_id), CELL_U(k->src_id), CELL_U(k->ring_id), CELL_U(k->vmid),
+			CELL_U(k->pasid), CELL_U(n), CELL_F(secs > 0 ? n / secs : 0.0, 1),
+			CELL_S(owner), CELL_U_IF(pid, pid), pid ? CELL_S(comm) : CELL_NONE });
 	}
 }
 
@@ -416,64 +499,119 @@ static const char *const event_names[NR_EVENT_TYPES] = {
 	[EV_IV] = "IV", [EV_VM_MAP] = "VM_MAP", [EV_VM_UNMAP] = "VM_UNMAP",
 };
 
-static void print_event_header(void)
-{
-	if (common_env.timestamp)
-		printf("%-8s ", "TIME");
-	printf("%-11s %-9s %-16s %-7s %-16s %s\n", "TIME(s)", "EVENT", "RING", "PID", "COMM",
-	       "DETAIL");
-}
+/* The DETAIL text holds what the JSON fields after it hold, for grep. */
+static const struct column event_cols[] = {
+	{ "TIME(s)", "time_s", -11, 0 },
+	{ "EVENT", "event", -9, 0 },
+	{ "RING", "ring", -16, 0 },
+	{ "PID", "pid", -7, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "DETAIL", "", 0, COL_TEXT_ONLY },
+	{ "", "context", 0, COL_JSON_ONLY | COL_SPARSE },	/* the job's fence */
+	{ "", "seqno", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "ibs", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "wait", 0, COL_JSON_ONLY | COL_SPARSE | COL_TIME },	/* RUN */
+	{ "", "exec", 0, COL_JSON_ONLY | COL_SPARSE | COL_TIME },	/* DONE */
+	{ "", "bo", 0, COL_JSON_ONLY | COL_SPARSE },	/* the buffer's address */
+	{ "", "va", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "bytes", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "domain", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "allowed", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "from", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "to", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "eviction", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "vmid", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "pd_addr", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "client", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "src", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "ring_id", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "pasid", 0, COL_JSON_ONLY | COL_SPARSE },
+};
+static const struct table event_table = EVENT_TABLE("event", event_cols);
+
+enum {
+	F_CONTEXT = 6, F_SEQNO, F_IBS, F_WAIT, F_EXEC, F_BO, F_VA, F_BYTES, F_DOMAIN, F_ALLOWED,
+	F_FROM, F_TO, F_EVICTION, F_VMID, F_PD_ADDR, F_CLIENT, F_SRC, F_RING_ID, F_PASID, NR_F,
+};
 
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct amdgpucs_event *e = data;
-	char detail[160], d1[64], d2[64], pid[16] = "-";
+	char detail[160], d1[64], d2[64];
+	struct cell c[NR_F];
+	int i;
 
 	(void)ctx;
 	if (size < sizeof(*e) || e->type >= NR_EVENT_TYPES)
 		return 0;
+	for (i = 0; i < NR_F; i++)
+		c[i] = CELL_NONE;
 	switch (e->type) {
 	case EV_SUBMIT:
 		snprintf(detail, sizeof(detail), "fence=%llu:%llu ibs=%u",
 			 (unsigned long long)e->context, (unsigned long long)e->seqno, e->a);
+		c[F_CONTEXT] = CELL_U(e->context);
+		c[F_SEQNO] = CELL_U(e->seqno);
+		c[F_IBS] = CELL_U(e->a);
 		break;
 	case EV_RUN:
 	case EV_DONE:
 		snprintf(detail, sizeof(detail), "fence=%llu:%llu %s=%llu%s",
 			 (unsigned long long)e->context, (unsigned long long)e->seqno,
 			 e->type == EV_RUN ? "wait" : "exec", (unsigned long long)e->value, time_unit());
+		c[F_CONTEXT] = CELL_U(e->context);
+		c[F_SEQNO] = CELL_U(e->seqno);
+		c[e->type == EV_RUN ? F_WAIT : F_EXEC] = CELL_U(e->value);
 		break;
 	case EV_BO_CREATE:
 		snprintf(detail, sizeof(detail), "bo=0x%llx bytes=%llu domain=%s allowed=%s",
 			 (unsigned long long)e->context, (unsigned long long)e->value,
 			 domain_str(e->a, d1, sizeof(d1)), domain_str(e->b, d2, sizeof(d2)));
+		c[F_BO] = CELL_U(e->context);
+		c[F_BYTES] = CELL_U(e->value);
+		c[F_DOMAIN] = CELL_S(d1);
+		c[F_ALLOWED] = CELL_S(d2);
 		break;
 	case EV_BO_MOVE:
 		snprintf(detail, sizeof(detail), "bo=0x%llx bytes=%llu from=%s to=%s%s",
 			 (unsigned long long)e->context, (unsigned long long)e->value,
 			 placement_str(e->a), placement_str(e->b),
 			 is_eviction(e->a, e->b) ? " eviction" : "");
+		c[F_BO] = CELL_U(e->context);
+		c[F_BYTES] = CELL_U(e->value);
+		c[F_FROM] = CELL_S(placement_str(e->a));
+		c[F_TO] = CELL_S(placement_str(e->b));
+		c[F_EVICTION] = CELL_B(is_eviction(e->a, e->b));
 		break;
 	case EV_VM_MAP:
 	case EV_VM_UNMAP:
 		snprintf(detail, sizeof(detail), "va=0x%llx bytes=%llu", (unsigned long long)e->context,
 			 (unsigned long long)e->value);
+		c[F_VA] = CELL_U(e->context);
+		c[F_BYTES] = CELL_U(e->value);
 		break;
 	case EV_VM_FLUSH:
 		snprintf(detail, sizeof(detail), "vmid=%u pd_addr=0x%llx", e->a,
 			 (unsigned long long)e->value);
+		c[F_VMID] = CELL_U(e->a);
+		c[F_PD_ADDR] = CELL_U(e->value);
 		break;
 	default:
 		snprintf(detail, sizeof(detail), "client=%u src=%u ring=%u vmid=%u pasid=%u", e->a,
 			 e->b, e->c, e->d, e->e);
+		c[F_CLIENT] = CELL_U(e->a);
+		c[F_SRC] = CELL_U(e->b);
+		c[F_RING_ID] = CELL_U(e->c);
+		c[F_VMID] = CELL_U(e->d);
+		c[F_PASID] = CELL_U(e->e);
 	}
-	if (e->pid)
-		snprintf(pid, sizeof(pid), "%u", e->pid);
-	if (common_env.timestamp)
-		print_wallclock(stdout);
-	printf("%-11.6f %-9s %-16s %-7s %-16s %s\n", (e->ts_ns - start_ns) / 1e9,
-	       event_names[e->type], e->ring < MAX_RINGS ? ring_name(e->ring) : "-", pid,
-	       e->pid && e->type != EV_BO_MOVE ? e->comm : "-", detail);
+	c[0] = CELL_F((e->ts_ns - start_ns) / 1e9, 6);
+	c[1] = CELL_S(event_names[e->type]);
+	c[2] = e->ring < MAX_RINGS ? CELL_S(ring_name(e->ring)) : CELL_NONE;
+	c[3] = CELL_U_IF(e->pid, e->pid);
+	c[4] = e->pid && e->type != EV_BO_MOVE ? CELL_S(e->comm) : CELL_NONE;
+	c[5] = CELL_S(detail);
+	table_event(stdout, &event_table, c, e->ts_ns);
 	return 0;
 }
 
@@ -483,17 +621,17 @@ static void report_dropped(void)
 	const struct amdgpucs_bpf__bss *bss = skel->bss;
 
 	if (bss->dropped_jobs)
-		fprintf(stderr, "amdgpucs: %llu submissions not timed (more than %d in flight)\n",
-			(unsigned long long)bss->dropped_jobs, MAX_JOBS);
+		report_lost("submissions", bss->dropped_jobs, MAX_JOBS, "%llu submissions not timed "
+			    "(more than %d in flight)", (unsigned long long)bss->dropped_jobs, MAX_JOBS);
 	if (bss->dropped_rows)
-		fprintf(stderr, "amdgpucs: %llu events beyond the tables' rows not counted\n",
-			(unsigned long long)bss->dropped_rows);
+		report_lost("rows", bss->dropped_rows, 0, "%llu events beyond the tables' rows not "
+			    "counted", (unsigned long long)bss->dropped_rows);
 	if (bss->dropped_rings)
-		fprintf(stderr, "amdgpucs: %llu events of rings beyond the first %d not counted\n",
-			(unsigned long long)bss->dropped_rings, MAX_RINGS);
+		report_lost("rings", bss->dropped_rings, MAX_RINGS, "%llu events of rings beyond the "
+			    "first %d not counted", (unsigned long long)bss->dropped_rings, MAX_RINGS);
 	if (bss->untracked_runs)
-		fprintf(stderr, "amdgpucs: %llu jobs ran that were submitted before tracing began\n",
-			(unsigned long long)bss->untracked_runs);
+		report_lost("untracked_runs", bss->untracked_runs, 0, "%llu jobs ran that were "
+			    "submitted before tracing began", (unsigned long long)bss->untracked_runs);
 }
 
 int main(int argc, char **argv)
@@ -534,6 +672,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	skel->rodata->targ_pid = common_env.pid;
+	skel->rodata->filter_cg = common_env.cgroup != NULL;
 	memcpy((char *)skel->rodata->targ_comm, env.comm, sizeof(env.comm));
 	memcpy((char *)skel->rodata->targ_ring, env.ring, sizeof(env.ring));
 	skel->rodata->targ_ms = common_env.msecs;
@@ -545,6 +684,10 @@ int main(int argc, char **argv)
 	err = amdgpucs_bpf__load(skel);
 	if (err) {
 		report_bpf_error("load BPF programs", err);
+		goto cleanup;
+	}
+	if (!cgroup_filter_apply(skel->maps.cgroup_map)) {
+		err = -1;
 		goto cleanup;
 	}
 	err = amdgpucs_bpf__attach(skel);
@@ -560,11 +703,13 @@ int main(int argc, char **argv)
 	if (env.events) {
 		loop.events = skel->maps.events;
 		loop.on_event = handle_event;
-		print_event_header();
+		table_header(stdout, &event_table);
 	} else {
-		printf("Tracing amdgpu command submission... Hit Ctrl-C to end.\n");
 		loop.on_interval = print_summary;
 	}
+	/* With -j, on stderr: also for -e, whose JSON has no header to say it attached. */
+	if (!env.events || json_output())
+		print_banner("Tracing amdgpu command submission... Hit Ctrl-C to end.\n");
 	err = trace_loop_finish(&loop, trace_loop_run(&loop), env.events ? NULL : print_summary);
 	report_dropped();
 cleanup:

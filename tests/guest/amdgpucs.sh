@@ -157,4 +157,84 @@ wait "$int_pid"
 check_eq "$P interval 2 count 2: exits 0 by itself" "$?" 0
 check_eq "$P interval: 4 submissions, then 1" \
 	"$(awk -v p="$a6" 'NF == 9 && $2 == p { print $4 }' "$S/int.out" | tr '\n' ' ')" "4 1 "
+# -j: the same workload traced as text and as JSON lines at once.
+start "$S/txt.out"
+txt_pid=$tool_pid
+start "$S/json.out" -j
+# amdgen numbers buffers from 0 since it was loaded: 0-8 were made above, these are 9-11.
+write_as amduser7 /proc/amdgen "submit ring=gfx jobs=4 exec_us=500 ibs=2 pasid=43
+bo n=3 size=65536 domain=4
+move first=9 n=1 to=2
+iv n=2 client=1 src=5 ring=0 vmid=1 pasid=43
+vm_flush ring=gfx n=2
+map n=2 size=4096
+bo_list first=9 n=2
+wait"
+stop INT
+kill -INT "$txt_pid"; wait "$txt_pid"
+j=$S/json.out u=$(pid_of amduser7)
+check_eq "$P -j: every line a JSON object with a type" "$(json_lines "$j")" ok
+check "$P -j: the banner goes to stderr" grep -q "^Tracing amdgpu" "$j.err"
+check_eq "$P -j: submission row equals the text's" \
+	"$(jq -r --argjson p "$u" 'select(.type == "submission" and .pid == $p) |
+		"\(.submits) \(.ibs) \(.run) \(.done)"' "$j")" "$(sub_row "$S/txt.out" gfx "$u")"
+check_eq "$P -j: gfx run -> done histogram counts 4, its buckets too" \
+	"$(jq -r 'select(.type == "ring_hist" and .ring == "gfx" and .hist == "run_to_done") |
+		"\(.count) \([.buckets[].count] | add) \(.min >= 500)"' "$j")" "4 4 true"
+check_eq "$P -j: buffer row: VRAM, 3 created, bytes, 1 evicted" \
+	"$(jq -r --argjson p "$u" 'select(.type == "buffer" and .pid == $p) |
+		"\(.domain) \(.created) \(.bytes) \(.evicted) \(.evicted_bytes)"' "$j")" "VRAM 3 196608 1 65536"
+check_eq "$P -j: the move is an eviction" \
+	"$(jq -r 'select(.type == "move") | "\(.from) \(.to) \(.moves) \(.bytes) \(.eviction)"' "$j")" \
+	"VRAM GTT 1 65536 true"
+check_eq "$P -j: vm row: 2 maps of 4 KiB, a BO list of 2" \
+	"$(jq -r --argjson p "$u" 'select(.type == "vm" and .pid == $p) |
+		"\(.maps) \(.mapped_bytes) \(.bo_lists) \(.listed_bos) \(.listed_bytes)"' "$j")" "2 8192 1 2 131072"
+check_eq "$P -j: interrupts: 2 of src 5, pasid 43 named by its submitter" \
+	"$(jq -r 'select(.type == "interrupt" and .src == 5) | "\(.count) \(.pasid) \(.pid)"' "$j")" "2 43 $u"
+check_eq "$P -j: 2 VM flushes on gfx" "$(jq -r 'select(.type == "vm_flush") | "\(.ring) \(.vm_flushes)"' "$j")" "gfx 2"
+
+start "$S/txt-e.out" -e
+txt_pid=$tool_pid
+start "$S/json-e.out" -e -j
+write_as amduser8 /proc/amdgen "submit ring=sdma jobs=2 exec_us=100
+bo n=1 size=8192 domain=2
+wait"
+stop INT
+kill -INT "$txt_pid"; wait "$txt_pid"
+j=$S/json-e.out
+check_eq "$P -e -j: every line a JSON object" "$(json_lines "$j")" ok
+check_eq "$P -e -j: the same events as the text, fences included" \
+	"$(jq -r 'select(.type == "event") | "\(.event) \(.context // "-"):\(.seqno // "-")"' "$j" | sort)" \
+	"$(awk 'NR > 1 { f = "-:-"; if (match($6, /^fence=/)) f = substr($6, 7); print $2, f }' "$S/txt-e.out" | sort)"
+check_eq "$P -e -j: BO_CREATE fields" \
+	"$(jq -r 'select(.event == "BO_CREATE") | "\(.bytes) \(.domain) \(has("context"))"' "$j")" "8192 GTT false"
+
+# --cgroup: submitters in two cgroups, traced unfiltered and filtered.
+cg=/sys/fs/cgroup/amdgpucs-test
+mkdir -p "$cg/A" "$cg/B"
+start "$S/cg-all.out"
+p1=$tool_pid
+start "$S/cg-A.out" --cgroup "$cg/A" -C
+p2=$tool_pid
+start "$S/cg-B.out" --cgroup "$cg/B" -j -C
+cp /bin/dash "$S/amdcgA"; cp /bin/dash "$S/amdcgB"
+in_cgroup "$cg/A" "$S/amdcgA" -c 'printf "%s\n" "$1" >/proc/amdgen' sh "submit ring=gfx jobs=3 exec_us=100
+bo n=2 size=4096 domain=4
+wait"
+in_cgroup "$cg/B" "$S/amdcgB" -c 'printf "%s\n" "$1" >/proc/amdgen' sh "submit ring=gfx jobs=5 exec_us=100
+wait"
+stop INT
+for p in $p1 $p2; do kill -INT $p; wait $p; done
+check_eq "$P --cgroup: unfiltered sees both: 3 and 5 submissions" \
+	"$(awk 'NF == 9 && $3 ~ /^amdcg/ { print $3, $4 }' "$S/cg-all.out" | sort | tr '\n' ' ')" "amdcgA 3 amdcgB 5 "
+check_eq "$P --cgroup A -C: its 3 submissions, named by cgroup" \
+	"$(awk 'NF == 10 && $3 ~ /^amdcg/ { print $3, $4, $10 }' "$S/cg-A.out")" "amdcgA 3 /amdgpucs-test/A"
+check_eq "$P --cgroup A -C: its 2 buffers" \
+	"$(awk 'NF == 9 && $2 == "amdcgA" && $3 == "VRAM" { print $5, $9 }' "$S/cg-A.out")" "2 /amdgpucs-test/A"
+check_eq "$P --cgroup B -j -C: its 5 submissions, no buffers" \
+	"$(jq -r 'select(.type == "submission") | "\(.comm) \(.submits) \(.cgroup)"' "$S/cg-B.out")
+$(jq -r 'select(.type == "buffer")' "$S/cg-B.out" | wc -l)" "amdcgB 5 /amdgpucs-test/B
+0"
+rmdir "$cg/A" "$cg/B" "$cg"
 rmmod amdgen

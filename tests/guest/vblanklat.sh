@@ -191,8 +191,10 @@ start "$S/cg-A.out" --cgroup "$cg/A" -C
 p2=$tool_pid
 start "$S/cg-B.out" --cgroup "$cg/B" -j -C
 in_cgroup "$cg/A" "$W" -n 4 >/dev/null &
+wa=$!
 in_cgroup "$cg/B" "$W" -n 6 >/dev/null &
-wait %1 %2 2>/dev/null; wait
+wb=$!
+wait "$wa" "$wb"
 stop INT
 for p in $p1 $p2; do kill -INT $p; wait $p; done
 check_eq "$P --cgroup: unfiltered sees both clients, 4 + 6 delivered" \
