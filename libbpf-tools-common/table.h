@@ -42,6 +42,12 @@ struct cell {
 /* A count that only means something on some kernels: "-"/null elsewhere. */
 #define CELL_U_IF(c, v) ((c) ? CELL_U(v) : CELL_NONE)
 
+/* A lat_hist's average as a cell: none when it is empty. */
+static inline struct cell cell_hist_avg(const struct lat_hist *h)
+{
+	return h->count ? CELL_U(h->sum / h->count) : CELL_NONE;
+}
+
 /* Column flags. */
 #define COL_TIME	0x1	/* a time in the -m unit: "WAIT(us)"/"wait_us", "(ms)"/"_ms" */
 #define COL_TEXT_ONLY	0x2	/* not a field of its own in JSON (e.g. shown elsewhere) */

@@ -144,3 +144,22 @@ in_cgroup() {
 	mkdir -p "$1"
 	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$@"
 }
+
+# cgroup_tracers_start CG: the --cgroup test's three tracers, started with
+# the calling script's `start OUT ARGS...`: $VM_SCRATCH/cg-all.out
+# (unfiltered), cg-A.out (--cgroup CG/A -C) and cg-B.out (--cgroup CG/B -j
+# -C), CG/A and CG/B made for them. cgroup_tracers_stop ends all three
+# (Ctrl-C) and removes the cgroups (their workloads must have exited).
+cgroup_tracers_start() {
+	local s=${VM_SCRATCH:?}
+	cg_dir=$1 cg_pids=()
+	mkdir -p "$cg_dir/A" "$cg_dir/B"
+	start "$s/cg-all.out" && cg_pids+=("$tool_pid")
+	start "$s/cg-A.out" --cgroup "$cg_dir/A" -C && cg_pids+=("$tool_pid")
+	start "$s/cg-B.out" --cgroup "$cg_dir/B" -j -C && cg_pids+=("$tool_pid")
+}
+cgroup_tracers_stop() {
+	local p
+	for p in "${cg_pids[@]}"; do kill -INT "$p"; wait "$p"; done
+	rmdir "$cg_dir/A" "$cg_dir/B" "$cg_dir"
+}

@@ -149,11 +149,6 @@ static const struct column submission_cols[] = {
 static const struct table submission_table = TABLE("submission", submission_cols);
 static const struct table ring_hist_table = { "ring_hist", submission_cols, 1, false };
 
-static struct cell hist_avg(const struct lat_hist *h)
-{
-	return h->count ? CELL_U(h->sum / h->count) : CELL_NONE;
-}
-
 static void print_submissions(FILE *f, const struct map_snapshot *s)
 {
 	struct lat_hist run[MAX_RINGS], done[MAX_RINGS];
@@ -184,7 +179,7 @@ static void print_submissions(FILE *f, const struct map_snapshot *s)
 			CELL_S(ring_name(k->ring)), CELL_U(k->pid), CELL_S(now->comm),
 			CELL_U(DELTA(now, was, submits)), CELL_U(DELTA(now, was, ibs)),
 			CELL_U(DELTA(now, was, runs)), CELL_U(DELTA(now, was, dones)),
-			hist_avg(&sr), hist_avg(&rd), CELL_S(cgroup_name(now->cgroup_id)) });
+			cell_hist_avg(&sr), cell_hist_avg(&rd), CELL_S(cgroup_name(now->cgroup_id)) });
 		if (k->ring < MAX_RINGS) {
 			lat_hist_merge(&run[k->ring], &sr);
 			lat_hist_merge(&done[k->ring], &rd);

@@ -313,11 +313,6 @@ static const struct column ring_cols[] = {
 static const struct table ring_table = TABLE("ring", ring_cols);
 static const struct table ring_hist_table = { "ring_hist", ring_cols, 2, false };
 
-static struct cell hist_avg(const struct lat_hist *h)
-{
-	return h->count ? CELL_U(h->sum / h->count) : CELL_NONE;
-}
-
 static void print_rings(FILE *f, const __u32 *rows, size_t n)
 {
 	char title[128];
@@ -330,8 +325,8 @@ static void print_rings(FILE *f, const __u32 *rows, size_t n)
 		table_row(f, &ring_table, (struct cell[]){
 			CELL_S(ring_dev(rows[i])), CELL_S(ring_info(rows[i])->name),
 			CELL_U(st->queued), CELL_U(st->run), CELL_U(st->done), CELL_U(st->deps),
-			CELL_U_IF(abi == ABI_6_17, st->blocked), hist_avg(&st->wait),
-			hist_avg(&st->exec), CELL_U(st->untracked) });
+			CELL_U_IF(abi == ABI_6_17, st->blocked), cell_hist_avg(&st->wait),
+			cell_hist_avg(&st->exec), CELL_U(st->untracked) });
 	}
 	for (i = 0; i < n; i++) {
 		const struct ring_stats *st = &sum.rings[rows[i]];

@@ -228,11 +228,6 @@ static const struct column client_cols[] = {
 static const struct table client_table = TABLE("client", client_cols);
 static const struct table client_hist_table = { "client_hist", client_cols, 2, false };
 
-static struct cell hist_avg(const struct lat_hist *h)
-{
-	return h->count ? CELL_U(h->sum / h->count) : CELL_NONE;
-}
-
 static void print_files(FILE *f, struct map_snapshot *s)
 {
 	char title[96];
@@ -251,7 +246,7 @@ static void print_files(FILE *f, struct map_snapshot *s)
 			CELL_U_IF(fs->pid, fs->pid),
 			CELL_S(file ? (fs->comm[0] ? fs->comm : "?") : "[kernel]"),
 			CELL_U(fs->queued), CELL_U(fs->delivered), CELL_U(fs->other),
-			hist_avg(&fs->queue_lat), hist_avg(&fs->vblank_lat),
+			cell_hist_avg(&fs->queue_lat), cell_hist_avg(&fs->vblank_lat),
 			fs->pid ? CELL_S(cgroup_name(fs->cgroup_id)) : CELL_NONE });
 	}
 	for (i = 0; i < s->n; i++) {

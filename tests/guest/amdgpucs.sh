@@ -212,20 +212,14 @@ check_eq "$P -e -j: BO_CREATE fields" \
 
 # --cgroup: submitters in two cgroups, traced unfiltered and filtered.
 cg=/sys/fs/cgroup/amdgpucs-test
-mkdir -p "$cg/A" "$cg/B"
-start "$S/cg-all.out"
-p1=$tool_pid
-start "$S/cg-A.out" --cgroup "$cg/A" -C
-p2=$tool_pid
-start "$S/cg-B.out" --cgroup "$cg/B" -j -C
+cgroup_tracers_start "$cg"
 cp /bin/dash "$S/amdcgA"; cp /bin/dash "$S/amdcgB"
 in_cgroup "$cg/A" "$S/amdcgA" -c 'printf "%s\n" "$1" >/proc/amdgen' sh "submit ring=gfx jobs=3 exec_us=100
 bo n=2 size=4096 domain=4
 wait"
 in_cgroup "$cg/B" "$S/amdcgB" -c 'printf "%s\n" "$1" >/proc/amdgen' sh "submit ring=gfx jobs=5 exec_us=100
 wait"
-stop INT
-for p in $p1 $p2; do kill -INT $p; wait $p; done
+cgroup_tracers_stop
 check_eq "$P --cgroup: unfiltered sees both: 3 and 5 submissions" \
 	"$(awk 'NF == 9 && $3 ~ /^amdcg/ { print $3, $4 }' "$S/cg-all.out" | sort | tr '\n' ' ')" "amdcgA 3 amdcgB 5 "
 check_eq "$P --cgroup A -C: its 3 submissions, named by cgroup" \
@@ -236,5 +230,4 @@ check_eq "$P --cgroup B -j -C: its 5 submissions, no buffers" \
 	"$(jq -r 'select(.type == "submission") | "\(.comm) \(.submits) \(.cgroup)"' "$S/cg-B.out")
 $(jq -r 'select(.type == "buffer")' "$S/cg-B.out" | wc -l)" "amdcgB 5 /amdgpucs-test/B
 0"
-rmdir "$cg/A" "$cg/B" "$cg"
 rmmod amdgen

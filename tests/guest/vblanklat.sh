@@ -184,19 +184,13 @@ check_eq "$P -e -j: 3 QUEUED and 3 DELIVERED events of the client, with latencie
 
 # 7. --cgroup: clients in two cgroups, traced unfiltered and filtered.
 cg=/sys/fs/cgroup/vblanklat-test
-mkdir -p "$cg/A" "$cg/B"
-start "$S/cg-all.out"
-p1=$tool_pid
-start "$S/cg-A.out" --cgroup "$cg/A" -C
-p2=$tool_pid
-start "$S/cg-B.out" --cgroup "$cg/B" -j -C
+cgroup_tracers_start "$cg"
 in_cgroup "$cg/A" "$W" -n 4 >/dev/null &
 wa=$!
 in_cgroup "$cg/B" "$W" -n 6 >/dev/null &
 wb=$!
 wait "$wa" "$wb"
-stop INT
-for p in $p1 $p2; do kill -INT $p; wait $p; done
+cgroup_tracers_stop
 check_eq "$P --cgroup: unfiltered sees both clients, 4 + 6 delivered" \
 	"$(awk 'NF == 7 && $2 == "vblwait" { s += $4 } END { print s + 0 }' "$S/cg-all.out")" 10
 check_eq "$P --cgroup A -C: its client only, named by cgroup" \
@@ -204,4 +198,3 @@ check_eq "$P --cgroup A -C: its client only, named by cgroup" \
 check_eq "$P --cgroup B -j -C: its client only" \
 	"$(jq -r 'select(.type == "client" and .comm == "vblwait") | "\(.queued) \(.cgroup)"' "$S/cg-B.out")" \
 	"6 /vblanklat-test/B"
-rmdir "$cg/A" "$cg/B" "$cg"
