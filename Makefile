@@ -9,7 +9,7 @@
 #
 # Adding a tool is adding its name to TOOLS: bpf/NAME.bpf.c + tools/NAME.c.
 
-TOOLS := drmsched vblanklat cudatrace i915mem amdgpucs
+TOOLS := drmsched vblanklat cudatrace i915mem amdgpucs nvdrv
 
 CC ?= cc
 CLANG ?= clang

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -106,4 +107,70 @@ bool module_lacks_btf(const char *name)
 {
 	/* initstate exists for loadable modules only; built-in code is in vmlinux BTF. */
 	return path_exists("%s/sys/module/%s/initstate%s", name, "") && !btf_exists(name);
+}
+
+struct ksyms_module {
+	char **names;	/* sorted */
+	size_t n;
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct ksyms_module *ksyms_module_load(const char *module)
+{
+	char path[PATH_MAX], line[512], name[256], mod[128], type, want[132];
+	struct ksyms_module *k;
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/kallsyms", root);
+	snprintf(want, sizeof(want), "[%s]", module);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	k = calloc(1, sizeof(*k));
+	while (k && fgets(line, sizeof(line), f)) {
+		/* "ADDR TYPE NAME [MODULE]": text symbols (t, T) of that module */
+		if (sscanf(line, "%*s %c %255s %127s", &type, name, mod) != 3 ||
+		    (type != 't' && type != 'T') || strcmp(mod, want))
+			continue;
+		if (k->n == cap) {
+			char **more = realloc(k->names, (cap = cap ? cap * 2 : 256) * sizeof(*more));
+
+			if (!more)
+				break;
+			k->names = more;
+		}
+		if (!(k->names[k->n] = strdup(name)))
+			break;
+		k->n++;
+	}
+	fclose(f);
+	if (k && !k->n) {
+		ksyms_module_free(k);
+		return NULL;
+	}
+	if (k)
+		qsort(k->names, k->n, sizeof(*k->names), cmp_name);
+	return k;
+}
+
+bool ksyms_module_has(const struct ksyms_module *k, const char *func)
+{
+	return k && bsearch(&func, k->names, k->n, sizeof(*k->names), cmp_name);
+}
+
+void ksyms_module_free(struct ksyms_module *k)
+{
+	size_t i;
+
+	if (!k)
+		return;
+	for (i = 0; i < k->n; i++)
+		free(k->names[i]);
+	free(k->names);
+	free(k);
 }

@@ -40,4 +40,16 @@ bool btf_exists(const char *name);
  */
 bool module_lacks_btf(const char *name);
 
+/*
+ * The function symbols of a loaded module, from /proc/kallsyms (where
+ * modules without BTF are known by name too): for tools that attach
+ * kprobes to whatever a module's generation has. NULL when the module has
+ * none (not loaded); free with ksyms_module_free().
+ */
+struct ksyms_module;
+
+struct ksyms_module *ksyms_module_load(const char *module);
+bool ksyms_module_has(const struct ksyms_module *k, const char *func);
+void ksyms_module_free(struct ksyms_module *k);
+
 #endif /* GPU_BPF_PROBE_H */

@@ -1,0 +1,708 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvdrv: NVIDIA's kernel driver (nvidia.ko) seen from its entry points.
+ *
+ * The driver has no tracepoints and, built by DKMS, usually no BTF: every
+ * hook is a kprobe or kretprobe on a function of the interface layer (the
+ * part of nvidia.ko built from C on the machine), attached by name by the
+ * frontend to what the loaded module has (each generation names its entry
+ * points differently); the programs here are generic and read their
+ * arguments from registers. Kernel structures (file, inode, vma) are read
+ * with CO-RE against vmlinux; the driver's own (nv_state_t's PCI location,
+ * the p2p page table) at the offsets both generations share.
+ *
+ * Counters only grow: the frontend prints what changed since its previous
+ * summary.
+ */
+#include "kernel_types.bpf.h"
+#include <asm/ptrace.h>	/* struct pt_regs: the registers at a kprobe */
+#include "filter.bpf.h"
+#include "hist.bpf.h"
+#include "events.bpf.h"
+#include "nvdrv.h"
+
+const volatile bool targ_ms = false;
+const volatile bool emit_events = false;
+
+__u64 dropped_rows = 0;		/* a table was full */
+__u64 dropped_inflight = 0;	/* calls not followed to their return */
+
+/* ---- the kernel's types: only the members read -------------------------- */
+
+struct inode {
+	u32 i_rdev;
+} __core;
+
+struct file {
+	struct inode *f_inode;
+} __core;
+
+struct vm_area_struct {
+	unsigned long vm_start;
+	unsigned long vm_end;
+	struct file *vm_file;
+} __core;
+
+struct vm_fault {
+	struct vm_area_struct *vma;
+} __core;
+
+/* nv_state_t (nv.h): priv, os_state, flags, then nv_pci_info_t pci_info. */
+#define NV_STATE_PCI_DOMAIN	20
+#define NV_STATE_PCI_BUS	24
+#define NV_STATE_PCI_SLOT	25
+
+/* struct nvidia_p2p_page_table (nv-p2p.h): version, page_size, pages, entries. */
+#define P2P_PT_PAGE_SIZE	4
+#define P2P_PT_ENTRIES		16
+
+#define E2BIG 7
+#define NV_XID_LEVEL 0xFFFFFFFFu
+
+/* ---- maps ----------------------------------------------------------------- */
+
+#define HASH(name, key_t, value_t, n)			\
+	struct {					\
+		__uint(type, BPF_MAP_TYPE_HASH);	\
+		__uint(max_entries, n);			\
+		__type(key, key_t);			\
+		__type(value, value_t);			\
+	} name SEC(".maps")
+
+HASH(calls, struct call_key, struct call_stats, MAX_CALL_ROWS);
+HASH(rm_rows, struct rm_key, struct rm_stats, MAX_RM_ROWS);
+HASH(err_rows, struct err_key, struct err_stats, MAX_ERR_ROWS);
+HASH(dev_rows, struct dev_key, struct dev_stats, MAX_DEV_ROWS);
+HASH(irq_rows, struct irq_key, struct irq_stats, MAX_IRQ_ROWS);
+HASH(p2p_rows, struct p2p_key, struct p2p_stats, MAX_P2P_ROWS);
+
+/* An ioctl between its entry and its return, per thread. */
+struct ioctl_state {
+	__u64 start_ns;
+	__u64 ptr;		/* the (inner) argument block in user space */
+	__u32 esc;		/* the (inner) escape */
+	__u32 size;
+	__u32 obj;
+	__u32 dev;
+	__u8 xfer;
+	__u8 has_obj;
+	__u8 pad[6];
+};
+HASH(ioctls, __u64, struct ioctl_state, MAX_INFLIGHT);
+
+/* An open or mmap between entry and return, per thread. */
+struct file_state {
+	__u64 start_ns;
+	__u64 bytes;
+	__u32 dev;
+	__u32 pad;
+};
+HASH(opens, __u64, struct file_state, MAX_INFLIGHT);
+HASH(mmaps, __u64, struct file_state, MAX_INFLIGHT);
+
+struct p2p_state {
+	__u64 bytes;
+	__u64 va;
+	__u32 fn;
+	__u32 pad;
+};
+HASH(p2ps, __u64, struct p2p_state, MAX_INFLIGHT);
+
+/* The last top half of each device (nv_linux_state_t *), for its bottom half. */
+HASH(top_halves, __u64, __u64, 64);
+
+/* nvidia_isr_msix calls nvidia_isr: set while in the former, per CPU. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} in_msix SEC(".maps");
+
+/* Scratch for a new call row (its histogram is too large for the stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct call_stats);
+} call_init SEC(".maps");
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+static __always_inline __u64 to_units(__u64 ns)
+{
+	return targ_ms ? ns / 1000000 : ns / 1000;
+}
+
+static __always_inline __u32 file_dev(struct file *file)
+{
+	return file ? BPF_CORE_READ(file, f_inode, i_rdev) : 0;
+}
+
+/* domain << 16 | bus << 8 | slot of an nv_state_t (or nv_linux_state_t, which starts with it). */
+static __always_inline __u32 nv_gpu(void *nv)
+{
+	__u32 domain = 0;
+	__u8 bus = 0, slot = 0;
+
+	if (!nv)
+		return 0;
+	bpf_probe_read_kernel(&domain, sizeof(domain), nv + NV_STATE_PCI_DOMAIN);
+	bpf_probe_read_kernel(&bus, sizeof(bus), nv + NV_STATE_PCI_BUS);
+	bpf_probe_read_kernel(&slot, sizeof(slot), nv + NV_STATE_PCI_SLOT);
+	return domain << 16 | (__u32)bus << 8 | slot;
+}
+
+/*
+ * A row of a map whose value starts with comm and cgroup_id, made on first
+ * sight with `init` (zeroed but for those): NULL when the table is full.
+ */
+static __always_inline void *row_of(void *map, const void *key, void *init)
+{
+	void *r = bpf_map_lookup_elem(map, key);
+
+	if (r)
+		return r;
+	bpf_get_current_comm(init, COMM_LEN);
+	*(__u64 *)(init + COMM_LEN) = bpf_get_current_cgroup_id();
+	if (bpf_map_update_elem(map, key, init, BPF_NOEXIST) == -E2BIG)
+		__sync_fetch_and_add(&dropped_rows, 1);
+	return bpf_map_lookup_elem(map, key);
+}
+
+static __always_inline struct nvdrv_event *event_new(__u32 type, bool always)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct nvdrv_event *e;
+
+	if (!emit_events && !always)
+		return NULL;
+	e = event_reserve(sizeof(*e));
+	if (!e)
+		return NULL;
+	e->ts_ns = bpf_ktime_get_ns();
+	e->type = type;
+	e->pid = id >> 32;
+	e->tid = (__u32)id;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	return e;
+}
+
+/*
+ * Where the RM writes its status in the argument block of an RM escape, by
+ * escape and block size (nvos.h, nv_escape.h; the same in 535 and 550 but
+ * for UNMAP_MEMORY_DMA, which grew); -1: none.
+ */
+static __always_inline int rm_status_offset(__u32 esc, __u32 size)
+{
+	switch (esc) {
+	case 0x27: return size == 56 ? 40 : -1;	/* RM_ALLOC_MEMORY: NVOS02 + fd */
+	case 0x28: return size == 20 ? 16 : -1;	/* RM_ALLOC_OBJECT: NVOS05 */
+	case 0x29: return size == 16 ? 12 : -1;	/* RM_FREE: NVOS00 */
+	case 0x2a: return size == 32 ? 28 : -1;	/* RM_CONTROL: NVOS54 */
+	case 0x2b: return size == 32 ? 28 : size == 48 ? 40 : -1;	/* RM_ALLOC: NVOS21, NVOS64 */
+	case 0x34: return size == 28 ? 24 : -1;	/* RM_DUP_OBJECT: NVOS55 */
+	case 0x35: return size == 24 ? 20 : -1;	/* RM_SHARE: NVOS57 */
+	case 0x4a: return size == 184 ? 20 : -1;	/* RM_VID_HEAP_CONTROL: NVOS32 */
+	case 0x4e: return size == 56 ? 40 : -1;	/* RM_MAP_MEMORY: NVOS33 + fd */
+	case 0x4f: return size == 32 ? 24 : -1;	/* RM_UNMAP_MEMORY: NVOS34 */
+	case 0x57: return size == 56 ? 48 : -1;	/* RM_MAP_MEMORY_DMA: NVOS46 */
+	case 0x58: return size == 40 ? 32 : size == 48 ? 40 : -1;	/* RM_UNMAP_MEMORY_DMA: NVOS47 */
+	case 0x5e: return size == 40 ? 32 : -1;	/* RM_UPDATE_DEVICE_MAPPING_INFO: NVOS56 */
+	case 0xce: case 0xcf: return size == 16 ? 12 : -1;	/* ALLOC/FREE_OS_EVENT */
+	}
+	return -1;
+}
+
+/* ---- open, close, mmap, fault -------------------------------------------------- */
+
+static __always_inline struct dev_stats *dev_row(__u32 pid, __u32 dev)
+{
+	struct dev_key key = { .pid = pid, .dev = dev };
+	struct dev_stats init = {};
+
+	return row_of(&dev_rows, &key, &init);
+}
+
+static __always_inline void file_event(__u32 type, __u32 dev, __s32 ret, __u64 bytes, __u64 lat)
+{
+	struct nvdrv_event *e = event_new(type, false);
+
+	if (!e)
+		return;
+	e->file.dev = dev;
+	e->file.ret = ret;
+	e->file.bytes = bytes;
+	e->file.lat = lat;
+	event_submit(e);
+}
+
+/* nvidia_frontend_open / nvidia_open (struct inode *, struct file *) */
+SEC("kprobe")
+int BPF_KPROBE(open_entry, struct inode *inode)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct file_state st = {};
+
+	if (!current_wanted(id >> 32))
+		return 0;
+	st.start_ns = bpf_ktime_get_ns();
+	st.dev = inode ? BPF_CORE_READ(inode, i_rdev) : 0;
+	if (bpf_map_update_elem(&opens, &id, &st, BPF_ANY))
+		__sync_fetch_and_add(&dropped_inflight, 1);
+	return 0;
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(open_return, int ret)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct file_state *st = bpf_map_lookup_elem(&opens, &id);
+	struct dev_stats *r;
+
+	if (!st)
+		return 0;
+	r = dev_row(id >> 32, st->dev);
+	if (r) {
+		__sync_fetch_and_add(&r->opens, 1);
+		if (ret < 0)
+			__sync_fetch_and_add(&r->open_errors, 1);
+	}
+	file_event(EV_OPEN, st->dev, ret, 0, to_units(bpf_ktime_get_ns() - st->start_ns));
+	bpf_map_delete_elem(&opens, &id);
+	return 0;
+}
+
+/* nvidia_frontend_close / nvidia_close (struct inode *, struct file *) */
+SEC("kprobe")
+int BPF_KPROBE(close_entry, struct inode *inode)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32, dev;
+	struct dev_stats *r;
+
+	if (!current_wanted(pid))
+		return 0;
+	dev = inode ? BPF_CORE_READ(inode, i_rdev) : 0;
+	r = dev_row(pid, dev);
+	if (r)
+		__sync_fetch_and_add(&r->closes, 1);
+	file_event(EV_CLOSE, dev, 0, 0, 0);
+	return 0;
+}
+
+/* nvidia_frontend_mmap / nvidia_mmap (struct file *, struct vm_area_struct *) */
+SEC("kprobe")
+int BPF_KPROBE(mmap_entry, struct file *file, struct vm_area_struct *vma)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct file_state st = {};
+
+	if (!vma || !current_wanted(id >> 32))
+		return 0;
+	st.start_ns = bpf_ktime_get_ns();
+	st.dev = file_dev(file);
+	st.bytes = BPF_CORE_READ(vma, vm_end) - BPF_CORE_READ(vma, vm_start);
+	if (bpf_map_update_elem(&mmaps, &id, &st, BPF_ANY))
+		__sync_fetch_and_add(&dropped_inflight, 1);
+	return 0;
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(mmap_return, int ret)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct file_state *st = bpf_map_lookup_elem(&mmaps, &id);
+	struct dev_stats *r;
+
+	if (!st)
+		return 0;
+	r = dev_row(id >> 32, st->dev);
+	if (r) {
+		__sync_fetch_and_add(&r->mmaps, 1);
+		__sync_fetch_and_add(&r->mmap_bytes, st->bytes);
+		if (ret < 0)
+			__sync_fetch_and_add(&r->mmap_errors, 1);
+	}
+	file_event(EV_MMAP, st->dev, ret, st->bytes, to_units(bpf_ktime_get_ns() - st->start_ns));
+	bpf_map_delete_elem(&mmaps, &id);
+	return 0;
+}
+
+/* nvidia_fault (struct vm_fault *) */
+SEC("kprobe")
+int BPF_KPROBE(fault_entry, struct vm_fault *vmf)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32, dev;
+	struct dev_stats *r;
+
+	if (!vmf || !current_wanted(pid))
+		return 0;
+	dev = file_dev(BPF_CORE_READ(vmf, vma, vm_file));
+	r = dev_row(pid, dev);
+	if (r)
+		__sync_fetch_and_add(&r->faults, 1);
+	file_event(EV_FAULT, dev, 0, 0, 0);
+	return 0;
+}
+
+/* ---- ioctls --------------------------------------------------------------------- */
+
+/*
+ * nvidia_frontend_unlocked_ioctl / _compat_ioctl / nvidia_unlocked_ioctl
+ * (struct file *, unsigned int cmd, unsigned long arg): the escape is
+ * _IOC_NR(cmd), its block's size _IOC_SIZE(cmd); XFER carries the real
+ * escape, size and block in a block of its own.
+ */
+SEC("kprobe")
+int BPF_KPROBE(ioctl_entry, struct file *file, unsigned int cmd, unsigned long arg)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct ioctl_state st = {};
+
+	if (!current_wanted(id >> 32))
+		return 0;
+	st.start_ns = bpf_ktime_get_ns();
+	st.dev = file_dev(file);
+	st.esc = cmd & 0xff;
+	st.size = (cmd >> 16) & 0x3fff;
+	st.ptr = arg;
+	if (st.esc == NV_ESC_IOCTL_XFER_CMD && st.size == 16) {
+		struct { __u32 cmd; __u32 size; __u64 ptr; } x;
+
+		if (!bpf_probe_read_user(&x, sizeof(x), (void *)arg)) {
+			st.xfer = 1;
+			st.esc = x.cmd & 0xff;
+			st.size = x.size;
+			st.ptr = x.ptr;
+		}
+	}
+	/* The object: RM_ALLOC's hClass, RM_CONTROL's cmd. */
+	if ((st.esc == 0x2b && st.size >= 16) || (st.esc == 0x2a && st.size >= 12)) {
+		if (!bpf_probe_read_user(&st.obj, sizeof(st.obj),
+					 (void *)st.ptr + (st.esc == 0x2b ? 12 : 8)))
+			st.has_obj = 1;
+	}
+	if (bpf_map_update_elem(&ioctls, &id, &st, BPF_ANY))
+		__sync_fetch_and_add(&dropped_inflight, 1);
+	return 0;
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(ioctl_return, long ret)
+{
+	__u64 id = bpf_get_current_pid_tgid(), lat;
+	__u32 pid = id >> 32, status = 0, zero = 0;
+	struct ioctl_state *st = bpf_map_lookup_elem(&ioctls, &id);
+	struct call_stats *c, *init;
+	struct call_key key;
+	struct nvdrv_event *e;
+	bool has_status = false;
+	int off;
+
+	if (!st)
+		return 0;
+	lat = to_units(bpf_ktime_get_ns() - st->start_ns);
+	key.pid = pid;
+	key.esc = st->esc;
+	init = bpf_map_lookup_elem(&call_init, &zero);
+	if (init) {
+		__builtin_memset(init, 0, sizeof(*init));
+		init->lat.min = ~0ULL;
+		c = row_of(&calls, &key, init);
+		if (c) {
+			__sync_fetch_and_add(&c->calls, 1);
+			if (ret < 0)
+				__sync_fetch_and_add(&c->errors, 1);
+			if (st->xfer)
+				__sync_fetch_and_add(&c->xfer, 1);
+			lat_hist_add(&c->lat, lat);
+		}
+	}
+	if (ret < 0) {
+		struct err_key ek = { .pid = pid, .esc = st->esc, .err = (__u32)-ret };
+		struct err_stats ei = {}, *er = row_of(&err_rows, &ek, &ei);
+
+		if (er)
+			__sync_fetch_and_add(&er->count, 1);
+	}
+	/* The RM's status: written into the block, copied back before return. */
+	off = rm_status_offset(st->esc, st->size);
+	if (ret == 0 && off >= 0 &&
+	    !bpf_probe_read_user(&status, sizeof(status), (void *)st->ptr + off)) {
+		struct rm_key rk = { .pid = pid, .esc = st->esc, .obj = st->obj, .status = status };
+		struct rm_stats ri = {}, *rr = row_of(&rm_rows, &rk, &ri);
+
+		if (rr)
+			__sync_fetch_and_add(&rr->count, 1);
+		has_status = true;
+	}
+	e = event_new(EV_IOCTL, false);
+	if (e) {
+		e->ioctl.esc = st->esc;
+		e->ioctl.size = st->size;
+		e->ioctl.obj = st->obj;
+		e->ioctl.has_obj = st->has_obj;
+		e->ioctl.status = status;
+		e->ioctl.has_status = has_status;
+		e->ioctl.ret = ret;
+		e->ioctl.lat = lat;
+		e->ioctl.dev = st->dev;
+		e->ioctl.xfer = st->xfer;
+		event_submit(e);
+	}
+	bpf_map_delete_elem(&ioctls, &id);
+	return 0;
+}
+
+/* ---- interrupts ------------------------------------------------------------------ */
+
+static __always_inline struct irq_stats *irq_row(__u32 gpu, __u32 kind)
+{
+	struct irq_key key = { .gpu = gpu, .kind = kind };
+	struct irq_stats *s, init = { .top_bottom = LAT_HIST_INIT };
+
+	s = bpf_map_lookup_elem(&irq_rows, &key);
+	if (s)
+		return s;
+	if (bpf_map_update_elem(&irq_rows, &key, &init, BPF_NOEXIST) == -E2BIG)
+		__sync_fetch_and_add(&dropped_rows, 1);
+	return bpf_map_lookup_elem(&irq_rows, &key);
+}
+
+static __always_inline void irq_event(__u32 type, __u32 gpu, __u32 kind, __u32 irq, __u64 lat)
+{
+	struct nvdrv_event *e = event_new(type, false);
+
+	if (!e)
+		return;
+	e->irq.gpu = gpu;
+	e->irq.kind = kind;
+	e->irq.irq = irq;
+	e->irq.lat = lat;
+	event_submit(e);
+}
+
+static __always_inline void on_top_half(int irq, void *nvl, __u32 kind)
+{
+	__u64 key = (__u64)nvl, now = bpf_ktime_get_ns();
+	__u32 gpu = nv_gpu(nvl);
+	struct irq_stats *s = irq_row(gpu, kind);
+
+	if (s)
+		__sync_fetch_and_add(&s->top, 1);
+	bpf_map_update_elem(&top_halves, &key, &now, BPF_ANY);
+	irq_event(EV_ISR, gpu, kind, irq, 0);
+}
+
+/* nvidia_isr (int irq, void *nvl): also called by nvidia_isr_msix. */
+SEC("kprobe")
+int BPF_KPROBE(isr_entry, int irq, void *nvl)
+{
+	__u32 zero = 0, *msix = bpf_map_lookup_elem(&in_msix, &zero);
+
+	if (msix && *msix)	/* counted as MSI-X */
+		return 0;
+	on_top_half(irq, nvl, IRQ_ISR);
+	return 0;
+}
+
+SEC("kprobe")
+int BPF_KPROBE(isr_msix_entry, int irq, void *nvl)
+{
+	__u32 zero = 0, *msix = bpf_map_lookup_elem(&in_msix, &zero);
+
+	if (msix)
+		*msix = 1;
+	on_top_half(irq, nvl, IRQ_MSIX);
+	return 0;
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(isr_msix_return)
+{
+	__u32 zero = 0, *msix = bpf_map_lookup_elem(&in_msix, &zero);
+
+	if (msix)
+		*msix = 0;
+	return 0;
+}
+
+static __always_inline void on_bottom_half(int irq, void *nv, __u32 kind)
+{
+	__u64 key = (__u64)nv, *top = bpf_map_lookup_elem(&top_halves, &key), lat = 0;
+	__u32 gpu = nv_gpu(nv);
+	struct irq_stats *s;
+
+	/* The bottom half of the kind of top half that woke it. */
+	s = irq_row(gpu, kind == BH_MSIX_KTHREAD ? IRQ_MSIX : IRQ_ISR);
+	if (top) {
+		lat = to_units(bpf_ktime_get_ns() - *top);
+		bpf_map_delete_elem(&top_halves, &key);
+	}
+	if (s) {
+		__sync_fetch_and_add(&s->bottom, 1);
+		if (top)
+			lat_hist_add(&s->top_bottom, lat);
+	}
+	irq_event(EV_BH, gpu, kind, irq, top ? lat : 0);
+}
+
+/* nvidia_isr_kthread_bh, nvidia_isr_msix_kthread_bh (int irq, void *nv) */
+SEC("kprobe")
+int BPF_KPROBE(bh_entry, int irq, void *nv)
+{
+	on_bottom_half(irq, nv, bpf_get_attach_cookie(ctx));
+	return 0;
+}
+
+/* nvidia_isr_bh_unlocked (void *nv): queued by the top half for MMU faults. */
+SEC("kprobe")
+int BPF_KPROBE(bh_unlocked_entry, void *nv)
+{
+	on_bottom_half(-1, nv, BH_UNLOCKED);
+	return 0;
+}
+
+/* ---- p2p ---------------------------------------------------------------------------- */
+
+/*
+ * The cookie names the function: nvidia_p2p_get_pages (token, va_space, va,
+ * length, ...), _persistent (va, length, ...), put_pages (token, va_space,
+ * va, page_table), dma_map_pages (peer, page_table, **mapping),
+ * dma_unmap_pages (peer, page_table, mapping).
+ */
+SEC("kprobe")
+int BPF_KPROBE(p2p_entry, u64 a1, u64 a2, u64 a3, u64 a4)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct p2p_state st = {};
+	void *pt = NULL;
+
+	if (!current_wanted(id >> 32))
+		return 0;
+	st.fn = bpf_get_attach_cookie(ctx);
+	switch (st.fn) {
+	case P2P_GET_PAGES:
+		st.va = a3;
+		st.bytes = a4;
+		break;
+	case P2P_GET_PAGES_PERSISTENT:
+		st.va = a1;
+		st.bytes = a2;
+		break;
+	case P2P_PUT_PAGES:
+		st.va = a3;
+		pt = (void *)a4;
+		break;
+	default:
+		pt = (void *)a2;
+	}
+	if (pt) {
+		__u32 page_size = 0, entries = 0;
+
+		bpf_probe_read_kernel(&page_size, sizeof(page_size), pt + P2P_PT_PAGE_SIZE);
+		bpf_probe_read_kernel(&entries, sizeof(entries), pt + P2P_PT_ENTRIES);
+		/* NVIDIA_P2P_PAGE_SIZE_4KB, _64KB, _128KB */
+		st.bytes = (__u64)entries << (page_size == 1 ? 16 : page_size == 2 ? 17 : 12);
+	}
+	if (bpf_map_update_elem(&p2ps, &id, &st, BPF_ANY))
+		__sync_fetch_and_add(&dropped_inflight, 1);
+	return 0;
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(p2p_return, int ret)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct p2p_state *st = bpf_map_lookup_elem(&p2ps, &id);
+	struct p2p_stats init = {}, *s;
+	struct nvdrv_event *e;
+	struct p2p_key key;
+
+	if (!st)
+		return 0;
+	key.pid = id >> 32;
+	key.fn = st->fn;
+	s = row_of(&p2p_rows, &key, &init);
+	if (s) {
+		__sync_fetch_and_add(&s->calls, 1);
+		if (ret)
+			__sync_fetch_and_add(&s->errors, 1);
+		__sync_fetch_and_add(&s->bytes, st->bytes);
+	}
+	e = event_new(EV_P2P, false);
+	if (e) {
+		e->p2p.fn = st->fn;
+		e->p2p.ret = ret;
+		e->p2p.bytes = st->bytes;
+		e->p2p.va = st->va;
+		event_submit(e);
+	}
+	bpf_map_delete_elem(&p2ps, &id);
+	return 0;
+}
+
+/* ---- Xids ------------------------------------------------------------------------------ */
+
+/*
+ * nv_printf (u32 level, const char *fmt, ...): the RM reports an Xid with
+ * level 0xFFFFFFFF and "NVRM: Xid (PCI:%04x:%02x:%02x): %d, pid=%s,
+ * name=%s, %s\n" (MIG variants put one or two more numbers before the Xid).
+ * It runs on every ioctl too: the level is tested first. The frontend parses
+ * the format to tell which argument is which: the integer registers and
+ * the stack slots are sent, each slot also read as a string.
+ */
+SEC("kprobe")
+int BPF_KPROBE(printf_entry, u32 level, const char *fmt)
+{
+	static const char prefix[] = "NVRM: Xid";
+	struct nvdrv_event *e;
+	char head[sizeof(prefix)];
+	void *sp;
+	int i;
+
+	if (level != NV_XID_LEVEL || !fmt)
+		return 0;
+	if (bpf_probe_read_kernel(head, sizeof(head) - 1, fmt))
+		return 0;
+	for (i = 0; i < sizeof(prefix) - 1; i++)
+		if (head[i] != prefix[i])
+			return 0;
+	e = event_new(EV_XID_PRINT, true);
+	if (!e)
+		return 0;
+	e->xid.level = level;
+	bpf_probe_read_kernel_str(e->xid.fmt, sizeof(e->xid.fmt), fmt);
+	e->xid.regs[0] = PT_REGS_PARM3(ctx);
+	e->xid.regs[1] = PT_REGS_PARM4(ctx);
+	e->xid.regs[2] = PT_REGS_PARM5(ctx);
+	e->xid.regs[3] = ctx->r9;	/* PT_REGS_PARM6: libbpf >= 1.2 */
+	sp = (void *)PT_REGS_SP(ctx);
+	/* At entry the stack pointer is at the return address: arguments follow. */
+	if (bpf_probe_read_kernel(e->xid.slots, sizeof(e->xid.slots), sp + 8))
+		__builtin_memset(e->xid.slots, 0, sizeof(e->xid.slots));
+	for (i = 0; i < XID_SLOTS; i++) {
+		e->xid.str[i][0] = '\0';
+		if (e->xid.slots[i] >> 47)	/* a kernel address */
+			bpf_probe_read_kernel_str(e->xid.str[i], XID_STR_LEN,
+						  (void *)e->xid.slots[i]);
+	}
+	bpf_ringbuf_submit(e, 0);	/* rare: wake the reader now */
+	return 0;
+}
+
+/* nv_log_error (nv_state_t *nv, u32 xid, const char *fmt, va_list) */
+SEC("kprobe")
+int BPF_KPROBE(log_error_entry, void *nv, u32 xid)
+{
+	struct nvdrv_event *e = event_new(EV_XID_LOG, true);
+
+	if (!e)
+		return 0;
+	e->xlog.gpu = nv_gpu(nv);
+	e->xlog.xid = xid;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* nvdrv: records and table layouts shared by nvdrv.bpf.c and nvdrv.c */
+#ifndef NVDRV_H
+#define NVDRV_H
+
+#include "histogram.h"
+
+#define COMM_LEN	16
+#define MAX_CALL_ROWS	4096	/* (process, escape) rows, for the whole session */
+#define MAX_RM_ROWS	4096	/* (process, escape, class/cmd, status) rows */
+#define MAX_ERR_ROWS	1024	/* (process, escape, errno) rows */
+#define MAX_DEV_ROWS	1024	/* (process, device node) rows */
+#define MAX_IRQ_ROWS	64	/* (GPU, interrupt kind) rows */
+#define MAX_P2P_ROWS	256	/* (process, p2p function) rows */
+#define MAX_INFLIGHT	16384	/* calls between entry and return */
+#define XID_STR_LEN	48	/* pid, name, message strings of an Xid report */
+#define XID_FMT_LEN	96
+#define XID_SLOTS	5	/* nv_printf's stack arguments read */
+
+/* The interface layer's ioctl numbers (nv-ioctl-numbers.h): _IOC_NR. */
+#define NV_ESC_IOCTL_XFER_CMD	0xd3
+
+/* Roles of the probed functions (BPF cookies of the shared programs). */
+enum nv_irq_kind { IRQ_ISR, IRQ_MSIX, NR_IRQ_KINDS };
+enum nv_bh_kind { BH_KTHREAD, BH_MSIX_KTHREAD, BH_UNLOCKED, NR_BH_KINDS };
+enum nv_p2p_fn { P2P_GET_PAGES, P2P_GET_PAGES_PERSISTENT, P2P_PUT_PAGES, P2P_DMA_MAP_PAGES,
+		 P2P_DMA_UNMAP_PAGES, NR_P2P_FNS };
+
+enum nvdrv_event_type {
+	EV_OPEN,	/* open of a device node, with its result */
+	EV_CLOSE,
+	EV_IOCTL,	/* an ioctl, at its return */
+	EV_MMAP,	/* an mmap, at its return */
+	EV_FAULT,	/* nvidia_fault */
+	EV_ISR,		/* a top half */
+	EV_BH,		/* a bottom half */
+	EV_P2P,		/* a p2p call, at its return */
+	EV_XID_PRINT,	/* nv_printf of an Xid report (always sent: Xids are rare) */
+	EV_XID_LOG,	/* nv_log_error(nv, xid, ...) (always sent) */
+	NR_EVENT_TYPES,
+};
+
+/* Per (process, escape); the escape is the inner one of an XFER. */
+struct call_key {
+	__u32 pid;
+	__u32 esc;
+};
+
+struct call_stats {
+	char comm[COMM_LEN];
+	__u64 cgroup_id;	/* of the process, when its row was made */
+	__u64 calls;
+	__u64 errors;		/* negative returns */
+	__u64 xfer;		/* calls that came through NV_ESC_IOCTL_XFER_CMD */
+	struct lat_hist lat;
+};
+
+/* Per (process, RM escape, class or control command, RM status). */
+struct rm_key {
+	__u32 pid;
+	__u32 esc;
+	__u32 obj;	/* RM_ALLOC: hClass; RM_CONTROL: cmd; else 0 */
+	__u32 status;
+};
+
+struct rm_stats {
+	char comm[COMM_LEN];
+	__u64 cgroup_id;
+	__u64 count;
+};
+
+/* Per (process, escape, errno) of failed ioctls. */
+struct err_key {
+	__u32 pid;
+	__u32 esc;
+	__u32 err;	/* errno (positive) */
+	__u32 pad;
+};
+
+struct err_stats {
+	char comm[COMM_LEN];
+	__u64 cgroup_id;
+	__u64 count;
+};
+
+/* Per (process, device node): dev is the kernel's dev_t (major << 20 | minor). */
+struct dev_key {
+	__u32 pid;
+	__u32 dev;
+};
+
+struct dev_stats {
+	char comm[COMM_LEN];
+	__u64 cgroup_id;
+	__u64 opens;
+	__u64 open_errors;
+	__u64 closes;
+	__u64 mmaps;
+	__u64 mmap_bytes;	/* of the vmas, mapped or not */
+	__u64 mmap_errors;
+	__u64 faults;
+};
+
+/* Per (GPU, interrupt kind): gpu is domain << 16 | bus << 8 | slot. */
+struct irq_key {
+	__u32 gpu;
+	__u32 kind;	/* enum nv_irq_kind */
+};
+
+struct irq_stats {
+	__u64 top;		/* top halves */
+	__u64 handled;		/* ... that returned IRQ_HANDLED */
+	__u64 bottom;		/* bottom halves */
+	struct lat_hist top_bottom;	/* top half -> its bottom half */
+};
+
+struct p2p_key {
+	__u32 pid;
+	__u32 fn;	/* enum nv_p2p_fn */
+};
+
+struct p2p_stats {
+	char comm[COMM_LEN];
+	__u64 cgroup_id;
+	__u64 calls;
+	__u64 errors;	/* nonzero returns */
+	__u64 bytes;	/* get_pages: the length asked for */
+};
+
+/* One event; the union's member by type. */
+struct nvdrv_event {
+	__u64 ts_ns;
+	__u32 type;
+	__u32 pid;
+	__u32 tid;
+	char comm[COMM_LEN];
+	union {
+		struct {		/* EV_OPEN, EV_CLOSE, EV_MMAP, EV_FAULT */
+			__u32 dev;
+			__s32 ret;
+			__u64 bytes;
+			__u64 lat;
+		} file;
+		struct {		/* EV_IOCTL */
+			__u32 esc;	/* inner escape */
+			__u32 size;	/* of the (inner) argument block */
+			__u32 obj;
+			__u32 status;
+			__s64 ret;
+			__u64 lat;
+			__u32 dev;
+			__u8 xfer;
+			__u8 has_obj;
+			__u8 has_status;
+			__u8 pad;
+		} ioctl;
+		struct {		/* EV_ISR, EV_BH */
+			__u32 gpu;
+			__u32 kind;
+			__u32 irq;
+			__s32 ret;
+			__u64 lat;	/* EV_BH: since the top half (0: none seen) */
+		} irq;
+		struct {		/* EV_P2P */
+			__u32 fn;
+			__s32 ret;
+			__u64 bytes;
+			__u64 va;
+		} p2p;
+		struct {		/* EV_XID_PRINT */
+			__u32 level;
+			__u32 regs[4];	/* edx, ecx, r8d, r9d: the first integer arguments */
+			__u64 slots[XID_SLOTS];	/* the stack arguments */
+			char fmt[XID_FMT_LEN];
+			char str[XID_SLOTS][XID_STR_LEN];	/* each slot read as a string */
+		} xid;
+		struct {		/* EV_XID_LOG */
+			__u32 gpu;
+			__u32 xid;
+		} xlog;
+	};
+};
+
+#endif /* NVDRV_H */
