@@ -87,3 +87,37 @@ void map_snapshot_free(struct map_snapshot *snap)
 	snap->keys = snap->values = NULL;
 	snap->n = 0;
 }
+
+int map_snapshot_all(struct bpf_map *const *maps, struct map_snapshot *snaps, size_t n)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		err = map_snapshot(maps[i], &snaps[i], 0);
+		if (err) {
+			map_snapshot_free_all(snaps, i);
+			return err;
+		}
+	}
+	return 0;
+}
+
+void map_snapshot_keep(struct map_snapshot *prev, struct map_snapshot *now, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		map_snapshot_free(&prev[i]);
+		prev[i] = now[i];
+		memset(&now[i], 0, sizeof(now[i]));
+	}
+}
+
+void map_snapshot_free_all(struct map_snapshot *snaps, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		map_snapshot_free(&snaps[i]);
+}

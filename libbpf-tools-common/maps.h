@@ -24,6 +24,22 @@ int map_snapshot(struct bpf_map *map, struct map_snapshot *snap, int clear);
 void map_snapshot_free(struct map_snapshot *snap);
 
 /*
+ * A summary's snapshots: map_snapshot() of maps[0..n) into snaps[0..n)
+ * (no clearing), all or none: on an error every one is freed and the
+ * error returned.
+ */
+int map_snapshot_all(struct bpf_map *const *maps, struct map_snapshot *snaps, size_t n);
+
+/*
+ * After a summary: free the previous snapshots prev[0..n) and keep this
+ * summary's (now[0..n), moved) as the next one's previous.
+ */
+void map_snapshot_keep(struct map_snapshot *prev, struct map_snapshot *now, size_t n);
+
+/* Free snaps[0..n). */
+void map_snapshot_free_all(struct map_snapshot *snaps, size_t n);
+
+/*
  * Sort the entries with `cmp`, which gets two rows, each a key followed by
  * its value (the key is at the row's start, so key comparators work as is).
  */

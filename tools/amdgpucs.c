@@ -39,7 +39,12 @@ static struct amdgpucs_bpf *skel;
 static unsigned long long start_ns, last_summary_ns;
 
 /* The previous summary's counters: each summary prints what changed. */
-static struct map_snapshot prev_rows, prev_bos, prev_ivs, prev_vms;
+enum { S_ROWS, S_BOS, S_IVS, S_VMS, NR_SNAPS };
+static struct map_snapshot prev[NR_SNAPS];
+#define prev_rows prev[S_ROWS]
+#define prev_bos prev[S_BOS]
+#define prev_ivs prev[S_IVS]
+#define prev_vms prev[S_VMS]
 static struct move_stats prev_moves[NR_PLACEMENTS][NR_PLACEMENTS];
 static __u64 prev_flushes[MAX_RINGS];
 
@@ -436,53 +441,40 @@ static void print_interrupts(FILE *f, const struct map_snapshot *s, double secs)
 
 static int print_summary(void *ctx)
 {
-	struct map_snapshot rows = {}, bos = {}, ivs = {}, vms = {};
-	unsigned long long now = monotonic_ns();
-	double secs = (now - last_summary_ns) / 1e9;
+	struct bpf_map *const maps[NR_SNAPS] = {
+		skel->maps.rows, skel->maps.bo_rows, skel->maps.ivs, skel->maps.vm_rows,
+	};
+	struct map_snapshot now[NR_SNAPS];
+	unsigned long long t = monotonic_ns();
+	double secs = (t - last_summary_ns) / 1e9;
 	FILE *f = summary_stream();
-	int err;
+	int err, r;
 
 	(void)ctx;
-	err = map_snapshot(skel->maps.rows, &rows, 0);
-	if (!err)
-		err = map_snapshot(skel->maps.bo_rows, &bos, 0);
-	if (!err)
-		err = map_snapshot(skel->maps.ivs, &ivs, 0);
-	if (!err)
-		err = map_snapshot(skel->maps.vm_rows, &vms, 0);
+	err = map_snapshot_all(maps, now, NR_SNAPS);
 	if (err) {
 		fprintf(stderr, "amdgpucs: failed to read maps: %s\n", strerror(-err));
-		map_snapshot_free(&rows);
-		map_snapshot_free(&bos);
-		map_snapshot_free(&ivs);
 		return err;
 	}
-	map_snapshot_sort(&rows, cmp_row);
-	map_snapshot_sort(&bos, cmp_bo);
-	map_snapshot_sort(&ivs, cmp_iv);
-	map_snapshot_sort(&vms, cmp_pid);
+	map_snapshot_sort(&now[S_ROWS], cmp_row);
+	map_snapshot_sort(&now[S_BOS], cmp_bo);
+	map_snapshot_sort(&now[S_IVS], cmp_iv);
+	map_snapshot_sort(&now[S_VMS], cmp_pid);
 
 	summary_begin(f, common_env.timestamp);
-	print_submissions(f, &rows);
+	print_submissions(f, &now[S_ROWS]);
 	print_flushes(f);
-	print_buffers(f, &bos);
-	print_vm(f, &vms);
+	print_buffers(f, &now[S_BOS]);
+	print_vm(f, &now[S_VMS]);
 	print_moves(f, secs);
-	print_interrupts(f, &ivs, secs);
+	print_interrupts(f, &now[S_IVS], secs);
 	fflush(f);
 
-	map_snapshot_free(&prev_rows);
-	map_snapshot_free(&prev_bos);
-	map_snapshot_free(&prev_ivs);
-	map_snapshot_free(&prev_vms);
-	prev_rows = rows;
-	prev_bos = bos;
-	prev_ivs = ivs;
-	prev_vms = vms;
+	map_snapshot_keep(prev, now, NR_SNAPS);
 	memcpy(prev_moves, skel->bss->moves, sizeof(prev_moves));
-	for (err = 0; err < MAX_RINGS; err++)
-		prev_flushes[err] = skel->bss->ring_infos[err].flushes;
-	last_summary_ns = now;
+	for (r = 0; r < MAX_RINGS; r++)
+		prev_flushes[r] = skel->bss->ring_infos[r].flushes;
+	last_summary_ns = t;
 	return 0;
 }
 
@@ -709,10 +701,7 @@ int main(int argc, char **argv)
 	report_dropped();
 cleanup:
 	trace_loop_free(&loop);
-	map_snapshot_free(&prev_rows);
-	map_snapshot_free(&prev_bos);
-	map_snapshot_free(&prev_ivs);
-	map_snapshot_free(&prev_vms);
+	map_snapshot_free_all(prev, NR_SNAPS);
 	amdgpucs_bpf__destroy(skel);
 	return err != 0;
 }

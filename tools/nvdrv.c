@@ -36,8 +36,15 @@ static struct env {
 static struct nvdrv_bpf *skel;
 static unsigned long long start_ns, last_summary_ns;
 
-/* The previous summary's counters: each summary prints what changed. */
-static struct map_snapshot prev_calls, prev_rm, prev_errs, prev_devs, prev_irqs, prev_p2p;
+/* The maps a summary reads, and the previous summary's: each prints what changed. */
+enum { S_CALLS, S_RM, S_ERRS, S_DEVS, S_IRQS, S_P2P, NR_SNAPS };
+static struct map_snapshot prev[NR_SNAPS];
+#define prev_calls prev[S_CALLS]
+#define prev_rm prev[S_RM]
+#define prev_errs prev[S_ERRS]
+#define prev_devs prev[S_DEVS]
+#define prev_irqs prev[S_IRQS]
+#define prev_p2p prev[S_P2P]
 
 const char *argp_program_version = "nvdrv 0.1";
 static const char doc[] =
@@ -787,65 +794,41 @@ static void print_xids(FILE *f)
 
 static int print_summary(void *ctx)
 {
-	struct map_snapshot calls = {}, rm = {}, errs = {}, devs = {}, irqs = {}, p2p = {};
-	unsigned long long now = monotonic_ns();
-	double secs = (now - last_summary_ns) / 1e9;
+	struct bpf_map *const maps[NR_SNAPS] = {
+		skel->maps.calls, skel->maps.rm_rows, skel->maps.err_rows, skel->maps.dev_rows,
+		skel->maps.irq_rows, skel->maps.p2p_rows,
+	};
+	struct map_snapshot now[NR_SNAPS];
+	unsigned long long t = monotonic_ns();
 	FILE *f = summary_stream();
 	int err;
 
 	(void)ctx;
-	err = map_snapshot(skel->maps.calls, &calls, 0);
-	if (!err)
-		err = map_snapshot(skel->maps.rm_rows, &rm, 0);
-	if (!err)
-		err = map_snapshot(skel->maps.err_rows, &errs, 0);
-	if (!err)
-		err = map_snapshot(skel->maps.dev_rows, &devs, 0);
-	if (!err)
-		err = map_snapshot(skel->maps.irq_rows, &irqs, 0);
-	if (!err)
-		err = map_snapshot(skel->maps.p2p_rows, &p2p, 0);
+	err = map_snapshot_all(maps, now, NR_SNAPS);
 	if (err) {
 		fprintf(stderr, "nvdrv: failed to read maps: %s\n", strerror(-err));
-		map_snapshot_free(&calls);
-		map_snapshot_free(&rm);
-		map_snapshot_free(&errs);
-		map_snapshot_free(&devs);
-		map_snapshot_free(&irqs);
-		map_snapshot_free(&p2p);
 		return err;
 	}
-	map_snapshot_sort(&rm, cmp_u32_quad);
-	map_snapshot_sort(&errs, cmp_u32_quad);
-	map_snapshot_sort(&devs, cmp_u32_pair);
-	map_snapshot_sort(&irqs, cmp_u32_pair);
-	map_snapshot_sort(&p2p, cmp_u32_pair);
+	map_snapshot_sort(&now[S_RM], cmp_u32_quad);
+	map_snapshot_sort(&now[S_ERRS], cmp_u32_quad);
+	map_snapshot_sort(&now[S_DEVS], cmp_u32_pair);
+	map_snapshot_sort(&now[S_IRQS], cmp_u32_pair);
+	map_snapshot_sort(&now[S_P2P], cmp_u32_pair);
 
 	summary_begin(f, common_env.timestamp);
-	print_ioctls(f, &calls);
-	print_errors(f, &errs);
-	print_rm(f, &rm);
-	if (devs.n)
+	print_ioctls(f, &now[S_CALLS]);
+	print_errors(f, &now[S_ERRS]);
+	print_rm(f, &now[S_RM]);
+	if (now[S_DEVS].n)
 		text_printf(f, "\n");
-	print_devices(f, &devs);
-	print_irqs(f, &irqs, secs);
-	print_p2p(f, &p2p);
+	print_devices(f, &now[S_DEVS]);
+	print_irqs(f, &now[S_IRQS], (t - last_summary_ns) / 1e9);
+	print_p2p(f, &now[S_P2P]);
 	print_xids(f);
 	fflush(f);
 
-	map_snapshot_free(&prev_calls);
-	map_snapshot_free(&prev_rm);
-	map_snapshot_free(&prev_errs);
-	map_snapshot_free(&prev_devs);
-	map_snapshot_free(&prev_irqs);
-	map_snapshot_free(&prev_p2p);
-	prev_calls = calls;
-	prev_rm = rm;
-	prev_errs = errs;
-	prev_devs = devs;
-	prev_irqs = irqs;
-	prev_p2p = p2p;
-	last_summary_ns = now;
+	map_snapshot_keep(prev, now, NR_SNAPS);
+	last_summary_ns = t;
 	return 0;
 }
 
@@ -1273,12 +1256,7 @@ cleanup:
 	trace_loop_free(&loop);
 	while (nr_links)
 		bpf_link__destroy(links[--nr_links]);
-	map_snapshot_free(&prev_calls);
-	map_snapshot_free(&prev_rm);
-	map_snapshot_free(&prev_errs);
-	map_snapshot_free(&prev_devs);
-	map_snapshot_free(&prev_irqs);
-	map_snapshot_free(&prev_p2p);
+	map_snapshot_free_all(prev, NR_SNAPS);
 	nvdrv_bpf__destroy(skel);
 	return err != 0;
 }

@@ -10,7 +10,13 @@
 #  3. the functions nvdrv hooks are there, by their names in this driver
 #     generation, and kprobes on them attach and fire: once per ioctl on the
 #     ioctl entry, with the mmap's size on nvidia_mmap, the driver's
-#     messages on nv_printf (the Xid messages' path).
+#     messages on nv_printf (the Xid messages' path);
+#  4. nvdrv itself: with no driver, its one-line error; on nvctl's calls, text,
+#     -e and -j at once: every ioctl by escape name (the XFER one unwrapped),
+#     its errors by errno, the RM's class or command and status per call, the
+#     mmap's size and failure, the opens and closes of nvidiactl, exact as
+#     nvctl printed them; latencies positive and bounded; JSON equal to the
+#     text; --cgroup with nvctl run in two cgroups.
 #
 # Environment (from tests/vm/run): VM_KERNEL (6.1|sid), VM_SCRATCH,
 # VM_MODPROBE, NVIDIA_KO or NVIDIA_UNAVAILABLE (why it was not built).
@@ -21,7 +27,11 @@ S=${VM_SCRATCH:?}
 K=${VM_KERNEL:?}
 P="nvdrv real driver:"
 W=$PWD/build/tests/nvctl
+T=$PWD/bin/nvdrv
 trace=/sys/kernel/tracing
+
+start() { start_tool "$1" "$T" "${@:2}"; }
+stop() { stop_tool "$@"; }
 
 if [ -z "${NVIDIA_KO:-}" ]; then
 	why=${NVIDIA_UNAVAILABLE:-"nvidia.ko was not built for this kernel (tests/nvidia/build --kernel $K)"}
@@ -30,6 +40,10 @@ if [ -z "${NVIDIA_KO:-}" ]; then
 	exit 0
 fi
 [ -x "$W" ] || { fail "$P no $W (make test-progs)"; exit 0; }
+
+# No driver yet: the tool says which module, in one line.
+expect_error "$P nvdrv without nvidia.ko: names the module" 1 \
+	"^nvdrv: module nvidia is not loaded .*'modprobe nvidia'$" "$T"
 
 # ---------------------------------------------------------------------------
 # 1. Load (its dependencies first: drm), the control node, the version.
@@ -175,4 +189,139 @@ check "$P kprobe nv_printf: the refused mmap's message, level NV_DBG_ERRORS (4)"
 	grep -q ' printf: .* level=0x4 fmt="NVRM: VM: invalid mmap' "$S/trace.out"
 
 echo >$trace/kprobe_events
+
+# ---------------------------------------------------------------------------
+# 4. nvdrv on nvctl's calls: text, -e and -j at once.
+P="nvdrv:"
+start "$S/t.out"; t_pid=$tool_pid
+start "$S/e.out" -e; e_pid=$tool_pid
+start "$S/j.out" -j
+"$W" >"$S/nvctl2.out" 2>&1
+stop INT
+j_status=$tool_status
+kill -INT "$t_pid" "$e_pid"; wait "$t_pid"; t_status=$?; wait "$e_pid"; e_status=$?
+check_eq "$P text, -e, -j: exit 0" "$t_status $e_status $j_status" "0 0 0"
+check_eq "$P all functions found, nothing on stderr (text, -e)" "$(cat "$S/t.out.err" "$S/e.out.err")" ""
+check_eq "$P -j: only the banner on stderr" "$(cat "$S/j.out.err")" "Tracing nvidia.ko $ver... Hit Ctrl-C to end."
+
+# What nvctl did, by the escape the driver ran (the inner one of XFER):
+# "ESC XFER ERRNO STATUS OBJ" per ioctl, in order.
+calls=$(awk '$1 == "NVCTL" && $3 != "esc=-" {
+	for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	esc = f["esc"]; x = 0
+	if (f["info"] ~ /^xfer:/) { split(f["info"], a, ":"); esc = a[2]; x = 1 }
+	print esc, x, f["errno"], f["status"], f["obj"] }' "$S/nvctl2.out")
+name_of() {
+	case $1 in
+	0x29) echo RM_FREE ;; 0x2a) echo RM_CONTROL ;; 0x2b) echo RM_ALLOC ;;
+	0xc8) echo CARD_INFO ;; 0xd2) echo CHECK_VERSION_STR ;; 0xd4) echo ATTACH_GPUS_TO_FD ;;
+	0xd6) echo SYS_PARAMS ;; *) echo "$1" ;;
+	esac
+}
+errname() { case $1 in 22) echo EINVAL ;; 16) echo EBUSY ;; *) echo "$1" ;; esac; }
+check_eq "$P nvctl made its 20 ioctls" "$(echo "$calls" | wc -l)" 20
+# "NAME CALLS XFER ERRORS" per escape.
+want_esc=$(echo "$calls" | while read -r esc x e st o; do echo "$(name_of "$esc") $x $e"; done |
+	awk '{ n[$1]++; x[$1] += $2; if ($3 != 0) e[$1]++ } END { for (k in n) print k, n[k], x[k], e[k] + 0 }' | sort)
+# The ioctl rows: PID COMM ESCAPE NR CALLS XFER ERRORS AVG MAX.
+ioctl_rows() { awk '$2 == "nvctl" && NF == 9 && $4 ~ /^0x/ { print $3, $5, $6, $7 }' "$1" | sort; }
+check_eq "$P calls, XFER and errors per escape, named (0x99 by number)" "$(ioctl_rows "$S/t.out")" "$want_esc"
+check "$P RM_CONTROL: 7 calls, 1 through XFER" grep -Eq '^[0-9]+ +nvctl +RM_CONTROL +0x2a +7 +1 +0 ' "$S/t.out"
+check_eq "$P latencies: every escape's average >= 1 us, max < 10 s" \
+	"$(awk '$2 == "nvctl" && NF == 9 && $4 ~ /^0x/ && $8 >= 1 && $9 < 10000000 && $9 >= $8' "$S/t.out" | wc -l)" \
+	"$(echo "$want_esc" | wc -l)"
+check_eq "$P a latency histogram per escape, counting its calls" \
+	"$(awk '/^[A-Z_0-9x]+ \(0x[0-9a-f]+\) latency:$/ { name = $1; next }
+		name != "" && $1 == "count" { print name, $2; name = "" }' "$S/t.out" | sort)" \
+	"$(echo "$want_esc" | cut -d' ' -f1,2)"
+# Errors: "ESCAPE ERROR COUNT".
+want_err=$(echo "$calls" | awk '$3 != 0 { print $1, $3 }' | while read -r esc e; do echo "$(name_of "$esc") $(errname "$e")"; done |
+	sort | uniq -c | awk '{ print $2, $3, $1 }')
+check_eq "$P errors per escape and errno (EINVAL x4, EBUSY)" \
+	"$(awk '$2 == "nvctl" && NF == 5 && $4 ~ /^E[A-Z]+$/ { print $3, $4, $5 }' "$S/t.out" | sort)" "$want_err"
+check_eq "$P EINVAL: 4" "$(awk '$2 == "nvctl" && NF == 5 && $4 == "EINVAL" { n += $5 } END { print n }' "$S/t.out")" 4
+# RM statuses: "ESCAPE OBJECT STATUS COUNT", the object for alloc and control only.
+want_rm=$(echo "$calls" | awk '$4 != "-" { o = ($1 == "0x29") ? "-" : $5; print $1, o, $4 }' |
+	while read -r esc o st; do echo "$(name_of "$esc") $o $st"; done | sort | uniq -c | awk '{ print $2, $3, $4, $1 }')
+check_eq "$P RM status per escape and class/command, as nvctl read them" \
+	"$(awk '$2 == "nvctl" && $3 ~ /^RM_/ && $5 ~ /^0x/ && NF >= 8 { print $3, $4, $5, $6 }' "$S/t.out" | sort)" "$want_rm"
+check "$P RM statuses named (0x56 NV_ERR_NOT_SUPPORTED, 0x1f, 0x23, 0x33)" sh -c \
+	"grep -q ' 0x56 .* NV_ERR_NOT_SUPPORTED ' '$S/t.out' && grep -q ' 0x1f .* NV_ERR_INVALID_ARGUMENT ' '$S/t.out' &&
+	 grep -q ' 0x23 .* NV_ERR_INVALID_CLIENT ' '$S/t.out' && grep -q ' 0x33 .* NV_ERR_INVALID_OBJECT_HANDLE' '$S/t.out'"
+check "$P RM_ALLOC class 0x41 named NV01_ROOT_CLIENT" grep -Eq ' RM_ALLOC +0x41 +0x0 +2 +NV_OK +NV01_ROOT_CLIENT$' "$S/t.out"
+# The device: PID COMM DEVICE OPENS OPEN_ERR CLOSES MMAPS MMAP_BYTES MMAP_ERR FAULTS.
+check_eq "$P nvidiactl: opened, closed, one mmap of 8192 bytes that failed" \
+	"$(awk '$2 == "nvctl" && $3 == "nvidiactl" { print $4, $5, $6, $7, $8, $9, $10 }' "$S/t.out")" "1 0 1 1 8192 1 0"
+
+# -e: one line per call, in nvctl's order.
+ev=$S/e.out
+check_eq "$P -e: OPEN, 20 IOCTL, MMAP, CLOSE in order" \
+	"$(awk '$4 == "nvctl" { print $2 }' "$ev" | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')" \
+	"OPEN:1 IOCTL:20 MMAP:1 CLOSE:1 "
+check_eq "$P -e: each ioctl's escape, XFER, errno and status, as nvctl saw them" \
+	"$(awk '$2 == "IOCTL" && $4 == "nvctl" {
+		esc = $5; sub(/^esc=[A-Z_0-9x]*\(/, "", esc); sub(/\)$/, "", esc)
+		x = ($6 == "xfer") ? 1 : 0; e = 0; st = "-"
+		for (i = 6; i <= NF; i++) {
+			if ($i ~ /^ret=-/) { e = substr($i, 6) }
+			if ($i ~ /^status=/) st = substr($i, 8)
+		}
+		print esc, x, e, st }' "$ev")" \
+	"$(echo "$calls" | cut -d' ' -f1-4)"
+check_eq "$P -e: RM_ALLOC's class and RM_CONTROL's command per call" \
+	"$(awk '$2 == "IOCTL" && $4 == "nvctl" { for (i = 6; i <= NF; i++) if ($i ~ /^(class|cmd)=/) { sub(/^[a-z]+=/, "", $i); print $i } }' "$ev")" \
+	"$(echo "$calls" | awk '($1 == "0x2b" || $1 == "0x2a") { print $5 }')"
+check "$P -e: the mmap, 8192 bytes, EINVAL" grep -Eq ' MMAP +[0-9]+ +nvctl +dev=nvidiactl bytes=8192 ret=-22 EINVAL lat=[0-9]+us$' "$ev"
+check "$P -e: open and close of nvidiactl" sh -c \
+	"grep -Eq ' OPEN +[0-9]+ +nvctl +dev=nvidiactl ret=0 ' '$ev' && grep -Eq ' CLOSE +[0-9]+ +nvctl +dev=nvidiactl$' '$ev'"
+
+# -j: the same run as JSON lines, equal to the text.
+j=$S/j.out
+check_eq "$P -j: every line a JSON object with a type" "$(json_lines "$j")" ok
+check_eq "$P -j: ioctl rows equal the text's" \
+	"$(jq -r 'select(.type == "ioctl" and .comm == "nvctl") | "\(.escape) \(.calls) \(.xfer) \(.errors)"' "$j" | sort)" \
+	"$(ioctl_rows "$S/t.out")"
+check_eq "$P -j: RM rows: escape, object, status, count as nvctl read them" \
+	"$(jq -r 'select(.type == "rm" and .comm == "nvctl") |
+		"\(.escape) \(if .object == null then "-" else "0x\(.object | tostring)" end) \(.status) \(.count)"' "$j" |
+		while read -r e o s c; do [ "$o" = - ] || o=$(printf '0x%x' "${o#0x}"); echo "$e $o $(printf '0x%x' "$s") $c"; done | sort)" \
+	"$want_rm"
+check_eq "$P -j: errors equal the text's" \
+	"$(jq -r 'select(.type == "ioctl_error" and .comm == "nvctl") | "\(.escape) \(.error) \(.count)"' "$j" | sort)" "$want_err"
+check_eq "$P -j: the device row" \
+	"$(jq -r 'select(.type == "device" and .comm == "nvctl") | "\(.device) \(.dev) \(.opens) \(.closes) \(.mmaps) \(.mmap_bytes) \(.mmap_errors)"' "$j")" \
+	"nvidiactl 195:255 1 1 1 8192 1"
+check_eq "$P -j: histograms count every call, latencies > 0" \
+	"$(jq -r 'select(.type == "ioctl_hist") | "\(.escape) \(.count) \([.buckets[].count] | add) \(.min >= 1)"' "$j" | sort)" \
+	"$(echo "$want_esc" | awk '{ print $1, $2, $2, "true" }')"
+
+# --cgroup: nvctl (as nvctlA, nvctlB) in two cgroups, B's twice (two
+# processes: two rows, summed per name here).
+cp "$W" "$S/nvctlA"; cp "$W" "$S/nvctlB"
+cg=/sys/fs/cgroup/nvdrv-test
+start "$S/comm.out" -c nvctlB; comm_pid=$tool_pid
+cgroup_tracers_start "$cg"
+in_cgroup "$cg/A" "$S/nvctlA" >/dev/null
+in_cgroup "$cg/B" "$S/nvctlB" >/dev/null
+in_cgroup "$cg/B" "$S/nvctlB" >/dev/null
+cgroup_tracers_stop
+kill -INT "$comm_pid"; wait "$comm_pid"
+check_eq "$P --cgroup: unfiltered sees both: 7 and 14 RM_CONTROL calls" \
+	"$(awk '$2 ~ /^nvctl[AB]$/ && $3 == "RM_CONTROL" && $4 == "0x2a" { n[$2] += $5 } END { for (c in n) print c, n[c] }' "$S/cg-all.out" | sort | tr '\n' ' ')" \
+	"nvctlA 7 nvctlB 14 "
+check_eq "$P --cgroup A -C: A's calls only, named by cgroup" \
+	"$(awk '$3 == "RM_CONTROL" && $4 == "0x2a" { print $2, $5, $NF }' "$S/cg-A.out")" "nvctlA 7 /nvdrv-test/A"
+check_eq "$P --cgroup A -C: its device row, with the cgroup" \
+	"$(awk '$3 == "nvidiactl" { print $2, $4, $NF }' "$S/cg-A.out")" "nvctlA 1 /nvdrv-test/A"
+check_eq "$P --cgroup B -j -C: B's calls only" \
+	"$(jq -r 'select(.type == "ioctl" and .escape == "RM_CONTROL") | "\(.comm) \(.calls) \(.cgroup)"' "$S/cg-B.out")" \
+	"nvctlB 7 /nvdrv-test/B
+nvctlB 7 /nvdrv-test/B"
+check_eq "$P --cgroup B -j: no other process" \
+	"$(jq -r 'select(.comm != null and .comm != "nvctlB") | .comm' "$S/cg-B.out" | sort -u)" ""
+check_eq "$P -c nvctlB: its calls only" \
+	"$(awk '$2 ~ /^nvctl/ && $4 ~ /^0x/ && NF == 9 { print $2 }' "$S/comm.out" | sort -u) $(awk '$3 == "RM_CONTROL" && $4 == "0x2a" { n += $5 } END { print n }' "$S/comm.out")" \
+	"nvctlB 14"
+expect_error "$P -c with a name too long" 64 "invalid COMM '0123456789abcdefg'" "$T" -c 0123456789abcdefg
+
 check "$P rmmod" rmmod nvidia
