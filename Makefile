@@ -153,6 +153,11 @@ TEST_PROGS += $(OUTPUT)/tests/corepaths
 $(OUTPUT)/tests/corepaths: tests/btf/corepaths.c | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
 
+# A client of NVIDIA's real driver (tests/nvidia): nvdrv's workload.
+TEST_PROGS += $(OUTPUT)/tests/nvctl
+$(OUTPUT)/tests/nvctl: tests/nvidia/nvctl.c | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) $< -o $@
+
 test-progs: $(TEST_PROGS)
 
 install: all

@@ -56,43 +56,57 @@ debian_mirror() {
 		/^deb / { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }'
 }
 
-# apt-get/apt-cache against Debian sid, with all apt state kept in the cache:
-# the host's own apt configuration, lists and package state stay untouched.
-# The source is this machine's own (same URIs, same Signed-By keyring), with
-# the suite replaced by sid.
-SID_APT=$CACHE/apt-sid
-SID_SOURCES=$SID_APT/sid.sources   # sid.list when the host uses one-line sources
-sid_apt_opts() {
-	echo "-o Dir::Etc::SourceList=$SID_SOURCES -o Dir::Etc::SourceParts=$SID_APT/empty" \
-	     "-o Dir::State=$SID_APT/state -o Dir::Cache=$SID_APT/cache" \
+# apt-get/apt-cache against another suite or other components of this
+# machine's Debian archive (Debian sid; bookworm's non-free), with all apt
+# state kept in the cache, in $CACHE/apt-NAME: the host's own apt
+# configuration, lists and package state stay untouched. The source is this
+# machine's own (same URIs, same Signed-By keyring), with the suites and
+# components replaced.
+archive_apt_opts() { # NAME
+	local d=$CACHE/apt-$1 f=$CACHE/apt-$1/$1.sources
+	[ -e "$d/$1.list" ] && f=$d/$1.list    # the host uses one-line sources
+	echo "-o Dir::Etc::SourceList=$f -o Dir::Etc::SourceParts=$d/empty" \
+	     "-o Dir::State=$d/state -o Dir::Cache=$d/cache" \
 	     "-o APT::Sandbox::User=root"
 }
-sid_apt_update() {
-	rm -rf "$SID_APT/lists"    # an older layout of this directory
-	mkdir -p "$SID_APT/empty" "$SID_APT/state/lists/partial" "$SID_APT/cache/archives/partial"
-	touch "$SID_APT/state/status"
-	local src
+archive_apt_update() { # NAME "SUITE..." "COMPONENT..."
+	local d=$CACHE/apt-$1 suites=$2 comps=$3 src f
+	mkdir -p "$d/empty" "$d/state/lists/partial" "$d/cache/archives/partial"
+	touch "$d/state/status"
 	src=$(debian_source)
 	if [ "${src#deb }" != "$src" ]; then
-		# One-line format: deb [options] URI SUITE COMPONENTS... -> suite sid, main.
-		SID_SOURCES=$SID_APT/sid.list
-		awk '{ i = 2; o = ""
+		# One-line format: deb [options] URI SUITE COMPONENTS..., a line per suite.
+		f=$d/$1.list
+		awk -v suites="$suites" -v comps="$comps" '{ i = 2; o = ""
 			if ($2 ~ /^\[/) { while ($i !~ /\]$/) o = o " " $(i++); o = o " " $(i++) }
-			print "deb" o, $i, "sid main" }' <<<"$src" >"$SID_SOURCES.tmp"
+			n = split(suites, s, " ")
+			for (j = 1; j <= n; j++) print "deb" o, $i, s[j], comps }' <<<"$src" >"$f.tmp"
+		rm -f "$d/$1.sources"
 	else
-		# deb822: the same stanza (URIs, Signed-By, ...) with suite sid, main.
-		SID_SOURCES=$SID_APT/sid.sources
-		awk '/^Types:/      { print "Types: deb"; next }
-		     /^Suites:/     { print "Suites: sid"; next }
-		     /^Components:/ { print "Components: main"; next }
-		     { print }' <<<"$src" >"$SID_SOURCES.tmp"
+		# deb822: the same stanza (URIs, Signed-By, ...) with these suites and components.
+		f=$d/$1.sources
+		awk -v suites="$suites" -v comps="$comps" '
+		     /^Types:/      { print "Types: deb"; next }
+		     /^Suites:/     { print "Suites: " suites; next }
+		     /^Components:/ { print "Components: " comps; next }
+		     { print }' <<<"$src" >"$f.tmp"
+		rm -f "$d/$1.list"
 	fi
-	mv "$SID_SOURCES.tmp" "$SID_SOURCES"
+	# A changed source (the host's, or what is asked of it) refreshes the lists.
+	cmp -s "$f.tmp" "$f" || rm -f "$d"/state/lists/*Packages*
+	mv "$f.tmp" "$f"
 	# Refresh at most once a day: sid moves, but not that fast.
-	if [ -z "$(find "$SID_APT/state/lists" -name '*Packages*' -mtime -1 2>/dev/null | head -1)" ]; then
+	if [ -z "$(find "$d/state/lists" -name '*Packages*' -mtime -1 2>/dev/null | head -1)" ]; then
 		# shellcheck disable=SC2046
-		apt-get $(sid_apt_opts) update -qq
+		apt-get $(archive_apt_opts "$1") update -qq
 	fi
+}
+
+# Debian sid's main component (the sid kernel): $CACHE/apt-sid.
+sid_apt_opts() { archive_apt_opts sid; }
+sid_apt_update() {
+	rm -rf "$CACHE/apt-sid/lists"    # an older layout of this directory
+	archive_apt_update sid sid main
 }
 
 # extract_vmlinux KDIR: the plain vmlinux ELF inside KDIR/vmlinuz (the

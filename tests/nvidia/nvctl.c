@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvctl: a client of NVIDIA's real kernel driver without its user-space
+ * libraries, for the nvdrv tests. It opens /dev/nvidiactl and makes, in a
+ * fixed order, the calls a CUDA or nvidia-smi process starts with, plus a
+ * few that fail on purpose; one line per call:
+ *
+ *   NVCTL call=NAME esc=ESC size=N ret=R errno=E status=S obj=O info=I
+ *
+ * ESC the escape number (_IOC_NR of the ioctl, hex; "-" for open, mmap,
+ * close), N the argument block's size (_IOC_SIZE), R and E what the system
+ * call returned and errno (0 when it succeeded), S the resource manager's
+ * status read from the argument block after the call (hex, "-" where the
+ * escape has none, or the call failed before the RM wrote it), O the RM
+ * object class (alloc), control command (control) or handle (free), I
+ * call-specific details, never with spaces. A tracer's output is compared
+ * with these lines.
+ *
+ * The structures mirror the driver's headers, declaring only what is used:
+ * kernel/common/inc/nv-ioctl.h and nv-ioctl-numbers.h (the interface
+ * layer's escapes, served in nv.c's nvidia_ioctl), and the resource
+ * manager's, from NVIDIA's open-gpu-kernel-modules at the same version
+ * (src/nvidia/arch/nvalloc/unix/include/nv_escape.h, src/common/sdk/nvidia/
+ * inc/nvos.h, class/cl0000.h, ctrl/ctrl0000/ctrl0000{system,gpu}.h; the RM
+ * escapes go through nvidia_ioctl's default case to rm_ioctl). The same in
+ * 535 and 550.
+ *
+ * Usage: nvctl [DEVICE]   (default /dev/nvidiactl). Exit status 1 when the
+ * device cannot be opened, else 0: the test judges the lines.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* nv-ioctl-numbers.h */
+#define NV_IOCTL_MAGIC 'F'
+#define NV_IOCTL_BASE 200
+#define NV_ESC_CARD_INFO (NV_IOCTL_BASE + 0)
+#define NV_ESC_CHECK_VERSION_STR (NV_IOCTL_BASE + 10)
+#define NV_ESC_IOCTL_XFER_CMD (NV_IOCTL_BASE + 11)
+#define NV_ESC_ATTACH_GPUS_TO_FD (NV_IOCTL_BASE + 12)
+#define NV_ESC_SYS_PARAMS (NV_IOCTL_BASE + 14)
+
+/* nv_escape.h */
+#define NV_ESC_RM_FREE 0x29
+#define NV_ESC_RM_CONTROL 0x2A
+#define NV_ESC_RM_ALLOC 0x2B
+
+/* nv-ioctl.h: nv_ioctl_xfer_t, for argument blocks too big for _IOC_SIZE */
+struct nv_ioctl_xfer {
+	uint32_t cmd;
+	uint32_t size;
+	uint64_t ptr;
+};
+
+/* nv-ioctl.h: nv_ioctl_card_info_t (72 bytes), one per possible GPU */
+struct nv_ioctl_card_info {
+	uint8_t valid;
+	struct {
+		uint32_t domain;
+		uint8_t bus, slot, function;
+		uint16_t vendor_id, device_id;
+	} pci_info;
+	uint32_t gpu_id;
+	uint16_t interrupt_line;
+	uint64_t reg_address __attribute__((aligned(8)));
+	uint64_t reg_size __attribute__((aligned(8)));
+	uint64_t fb_address __attribute__((aligned(8)));
+	uint64_t fb_size __attribute__((aligned(8)));
+	uint32_t minor_number;
+	uint8_t dev_name[10];
+};
+
+/* nv-ioctl.h: nv_ioctl_rm_api_version_t */
+#define NV_RM_API_VERSION_CMD_STRICT 0
+#define NV_RM_API_VERSION_CMD_QUERY '2'
+struct nv_ioctl_rm_api_version {
+	uint32_t cmd;
+	uint32_t reply;    /* NV_RM_API_VERSION_REPLY_RECOGNIZED: 1 */
+	char versionString[64];
+};
+
+/* nv-ioctl.h: nv_ioctl_sys_params_t */
+struct nv_ioctl_sys_params {
+	uint64_t memblock_size;
+};
+
+/* nvos.h: NVOS21_PARAMETERS, NV_ESC_RM_ALLOC (32 bytes; status at 28) */
+struct nvos21 {
+	uint32_t hRoot, hObjectParent, hObjectNew, hClass;
+	uint64_t pAllocParms;
+	uint32_t paramsSize;
+	uint32_t status;
+};
+
+/* nvos.h: NVOS64_PARAMETERS, NV_ESC_RM_ALLOC with rights (48 bytes; status at 40) */
+struct nvos64 {
+	uint32_t hRoot, hObjectParent, hObjectNew, hClass;
+	uint64_t pAllocParms;
+	uint64_t pRightsRequested;
+	uint32_t paramsSize;
+	uint32_t flags;
+	uint32_t status;
+};
+
+/* nvos.h: NVOS00_PARAMETERS, NV_ESC_RM_FREE (16 bytes; status at 12) */
+struct nvos00 {
+	uint32_t hRoot, hObjectParent, hObjectOld;
+	uint32_t status;
+};
+
+/* nvos.h: NVOS54_PARAMETERS, NV_ESC_RM_CONTROL (32 bytes; status at 28) */
+struct nvos54 {
+	uint32_t hClient, hObject, cmd, flags;
+	uint64_t params;
+	uint32_t paramsSize;
+	uint32_t status;
+};
+
+/* class/cl0000.h, cl0041.h: the root object (a client) and its alloc parameters */
+#define NV01_ROOT_CLIENT 0x41
+struct nv0000_alloc_parameters {
+	uint32_t hClient;
+	uint32_t processID;
+	char processName[100];    /* NV_PROC_NAME_MAX_LENGTH */
+};
+
+/* ctrl/ctrl0000/ctrl0000system.h, ctrl0000gpu.h: controls of a client */
+#define NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2 0x13e
+struct nv0000_build_version_v2 {
+	char driverVersionBuffer[256];
+	char versionBuffer[256];
+	char titleBuffer[256];
+	uint32_t changelistNumber;
+	uint32_t officialChangelistNumber;
+};
+#define NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS 0x201
+#define NV0000_CTRL_CMD_GPU_GET_PROBED_IDS 0x214
+#define NV0000_CTRL_GPU_INVALID_ID 0xffffffffu
+struct nv0000_gpu_ids {
+	uint32_t gpuIds[32];
+};
+struct nv0000_probed_ids {
+	uint32_t gpuIds[32];
+	uint32_t excludedGpuIds[32];
+};
+/* No such command in class 0000's system interface (0x01xx). */
+#define NVCTL_BAD_CMD 0x1ff
+
+_Static_assert(sizeof(struct nv_ioctl_xfer) == 16, "nv_ioctl_xfer_t");
+_Static_assert(sizeof(struct nv_ioctl_card_info) == 72, "nv_ioctl_card_info_t");
+_Static_assert(sizeof(struct nv_ioctl_rm_api_version) == 72, "nv_ioctl_rm_api_version_t");
+_Static_assert(sizeof(struct nvos21) == 32, "NVOS21_PARAMETERS");
+_Static_assert(sizeof(struct nvos64) == 48, "NVOS64_PARAMETERS");
+_Static_assert(sizeof(struct nvos00) == 16, "NVOS00_PARAMETERS");
+_Static_assert(sizeof(struct nvos54) == 32, "NVOS54_PARAMETERS");
+
+static int fd = -1;
+/* What the last nv_ioctl returned: the system call's value and errno. */
+static int last_ret, last_errno;
+
+/* The driver reads only _IOC_NR and _IOC_SIZE; libnvidia uses _IOWR. */
+static int nv_ioctl(unsigned nr, void *arg, size_t size)
+{
+	last_ret = ioctl(fd, _IOC(_IOC_READ | _IOC_WRITE, NV_IOCTL_MAGIC, nr, size), arg);
+	last_errno = last_ret < 0 ? errno : 0;
+	return last_ret;
+}
+
+/* One result line. status < 0: none; obj < 0: none. */
+static void line(const char *call, int esc, size_t size, long long status, long long obj, const char *info)
+{
+	char e[16] = "-", s[16] = "-", o[16] = "-";
+
+	if (esc >= 0)
+		snprintf(e, sizeof(e), "0x%x", esc);
+	if (status >= 0)
+		snprintf(s, sizeof(s), "0x%llx", status);
+	if (obj >= 0)
+		snprintf(o, sizeof(o), "0x%llx", obj);
+	printf("NVCTL call=%s esc=%s size=%zu ret=%d errno=%d status=%s obj=%s info=%s\n",
+	       call, e, size, last_ret, last_errno, s, o, info && *info ? info : "-");
+	fflush(stdout);
+}
+
+/* The RM status, where the RM wrote one: the escape succeeded. */
+static long long rm_status(uint32_t status)
+{
+	return last_ret == 0 ? (long long)status : -1;
+}
+
+static uint32_t rm_alloc_client(void)
+{
+	struct nv0000_alloc_parameters p = { .processID = (uint32_t)getpid() };
+	struct nvos21 a = { .hClass = NV01_ROOT_CLIENT, .pAllocParms = (uintptr_t)&p,
+			    .paramsSize = sizeof(p), .status = ~0u };
+	char info[64];
+
+	strcpy(p.processName, "nvctl");
+	nv_ioctl(NV_ESC_RM_ALLOC, &a, sizeof(a));
+	snprintf(info, sizeof(info), "hClient:0x%x", a.hObjectNew);
+	line("rm_alloc", NV_ESC_RM_ALLOC, sizeof(a), rm_status(a.status), a.hClass, info);
+	return last_ret == 0 && a.status == 0 ? a.hObjectNew : 0;
+}
+
+static uint32_t rm_alloc64_client(void)
+{
+	struct nv0000_alloc_parameters p = { .processID = (uint32_t)getpid() };
+	struct nvos64 a = { .hClass = NV01_ROOT_CLIENT, .pAllocParms = (uintptr_t)&p,
+			    .paramsSize = sizeof(p), .status = ~0u };
+	char info[64];
+
+	strcpy(p.processName, "nvctl");
+	nv_ioctl(NV_ESC_RM_ALLOC, &a, sizeof(a));
+	snprintf(info, sizeof(info), "hClient:0x%x", a.hObjectNew);
+	line("rm_alloc64", NV_ESC_RM_ALLOC, sizeof(a), rm_status(a.status), a.hClass, info);
+	return last_ret == 0 && a.status == 0 ? a.hObjectNew : 0;
+}
+
+static void rm_free(const char *call, uint32_t h)
+{
+	struct nvos00 f = { .hRoot = h, .hObjectParent = h, .hObjectOld = h, .status = ~0u };
+
+	nv_ioctl(NV_ESC_RM_FREE, &f, sizeof(f));
+	line(call, NV_ESC_RM_FREE, sizeof(f), rm_status(f.status), h, NULL);
+}
+
+/* NV_ESC_RM_CONTROL on object h; xfer: through NV_ESC_IOCTL_XFER_CMD, as
+ * libnvidia passes argument blocks. Returns the RM status (or ~0). */
+static uint32_t rm_control(const char *call, uint32_t h, uint32_t cmd, void *params, uint32_t size,
+			   int xfer, const char *info)
+{
+	struct nvos54 c = { .hClient = h, .hObject = h, .cmd = cmd, .params = (uintptr_t)params,
+			    .paramsSize = size, .status = ~0u };
+
+	if (xfer) {
+		struct nv_ioctl_xfer x = { .cmd = NV_ESC_RM_CONTROL, .size = sizeof(c), .ptr = (uintptr_t)&c };
+		char i[128];
+
+		nv_ioctl(NV_ESC_IOCTL_XFER_CMD, &x, sizeof(x));
+		/* The escape the driver runs is the inner one, with its size. */
+		snprintf(i, sizeof(i), "xfer:0x%x:%zu%s%s", NV_ESC_RM_CONTROL, sizeof(c),
+			 info ? "," : "", info ? info : "");
+		line(call, NV_ESC_IOCTL_XFER_CMD, sizeof(x), rm_status(c.status), cmd, i);
+	} else {
+		nv_ioctl(NV_ESC_RM_CONTROL, &c, sizeof(c));
+		line(call, NV_ESC_RM_CONTROL, sizeof(c), rm_status(c.status), cmd, info);
+	}
+	return last_ret == 0 ? c.status : ~0u;
+}
+
+static int valid_ids(const uint32_t *ids, int n)
+{
+	int i, valid = 0;
+
+	for (i = 0; i < n; i++)
+		valid += ids[i] != NV0000_CTRL_GPU_INVALID_ID;
+	return valid;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dev = argc > 1 ? argv[1] : "/dev/nvidiactl";
+	struct nv_ioctl_card_info cards[32];
+	struct nv_ioctl_rm_api_version v;
+	struct nv_ioctl_sys_params sp;
+	struct nv0000_build_version_v2 bv;
+	struct nv0000_gpu_ids ids;
+	struct nv0000_probed_ids probed;
+	uint32_t h, h64, gpu, bogus;
+	char info[128];
+	void *map;
+	int i, n;
+
+	fd = open(dev, O_RDWR | O_CLOEXEC);
+	last_ret = fd;
+	last_errno = fd < 0 ? errno : 0;
+	line("open", -1, 0, -1, -1, dev);
+	if (fd < 0)
+		return 1;
+
+	/* What libcuda and nvidia-smi do first: is the driver the version I
+	 * was built for? QUERY asks for the driver's own version string. */
+	memset(&v, 0, sizeof(v));
+	v.cmd = NV_RM_API_VERSION_CMD_QUERY;
+	nv_ioctl(NV_ESC_CHECK_VERSION_STR, &v, sizeof(v));
+	snprintf(info, sizeof(info), "reply:%u,version:%.40s", v.reply, v.versionString);
+	line("check_version", NV_ESC_CHECK_VERSION_STR, sizeof(v), -1, -1, info);
+
+	/* STRICT with a version that is not the driver's: refused, EINVAL. */
+	memset(&v, 0, sizeof(v));
+	v.cmd = NV_RM_API_VERSION_CMD_STRICT;
+	strcpy(v.versionString, "1.0");
+	nv_ioctl(NV_ESC_CHECK_VERSION_STR, &v, sizeof(v));
+	snprintf(info, sizeof(info), "reply:%u", v.reply);
+	line("check_version_bad", NV_ESC_CHECK_VERSION_STR, sizeof(v), -1, -1, info);
+
+	/* The set memory block size only once: the same again is accepted,
+	 * another one is EBUSY (the first run in a boot sets it). */
+	sp.memblock_size = 128 << 20;
+	nv_ioctl(NV_ESC_SYS_PARAMS, &sp, sizeof(sp));
+	line("sys_params", NV_ESC_SYS_PARAMS, sizeof(sp), -1, -1, "memblock:0x8000000");
+	sp.memblock_size = 256 << 20;
+	nv_ioctl(NV_ESC_SYS_PARAMS, &sp, sizeof(sp));
+	line("sys_params_busy", NV_ESC_SYS_PARAMS, sizeof(sp), -1, -1, "memblock:0x10000000");
+
+	memset(cards, 0, sizeof(cards));
+	nv_ioctl(NV_ESC_CARD_INFO, cards, sizeof(cards));
+	for (i = n = 0; i < 32; i++)
+		n += cards[i].valid != 0;
+	snprintf(info, sizeof(info), "valid:%d", n);
+	line("card_info", NV_ESC_CARD_INFO, sizeof(cards), -1, -1, info);
+
+	/* A GPU id no device has: EINVAL. */
+	gpu = 0x100;
+	nv_ioctl(NV_ESC_ATTACH_GPUS_TO_FD, &gpu, sizeof(gpu));
+	line("attach_gpus", NV_ESC_ATTACH_GPUS_TO_FD, sizeof(gpu), -1, -1, "gpu:0x100");
+
+	/* The resource manager: a client (the root of every RM object tree),
+	 * in both alloc shapes. */
+	h = rm_alloc_client();
+	h64 = rm_alloc64_client();
+
+	memset(&bv, 0, sizeof(bv));
+	rm_control("rm_control", h, NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2, &bv, sizeof(bv), 0, NULL);
+	/* The same through the XFER escape, with the version in info. */
+	memset(&bv, 0, sizeof(bv));
+	rm_control("rm_control_xfer", h, NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2, &bv, sizeof(bv), 1, NULL);
+	printf("NVCTL-INFO build_version=%.40s\n", bv.driverVersionBuffer);
+
+	memset(&ids, 0, sizeof(ids));
+	if (rm_control("rm_control_attached", h, NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS, &ids, sizeof(ids), 0, NULL) == 0)
+		printf("NVCTL-INFO attached_gpus=%d\n", valid_ids(ids.gpuIds, 32));
+	memset(&probed, 0, sizeof(probed));
+	if (rm_control("rm_control_probed", h, NV0000_CTRL_CMD_GPU_GET_PROBED_IDS, &probed, sizeof(probed), 0, NULL) == 0)
+		printf("NVCTL-INFO probed_gpus=%d\n", valid_ids(probed.gpuIds, 32));
+
+	/* Failures the RM reports in the status field (the ioctl succeeds):
+	 * a command the client does not have, a parameter block of the wrong
+	 * size, a client handle that does not exist. */
+	rm_control("rm_control_badcmd", h, NVCTL_BAD_CMD, &ids, sizeof(ids), 0, NULL);
+	rm_control("rm_control_badsize", h, NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS, &ids, 4, 0, NULL);
+	bogus = 0xbad0001;
+	rm_control("rm_control_badclient", bogus, NV0000_CTRL_CMD_GPU_GET_ATTACHED_IDS, &ids, sizeof(ids), 0, NULL);
+
+	/* An argument block of no RM shape: the driver refuses the escape
+	 * itself (EINVAL), and writes no status. */
+	{
+		struct nvos21 a = { .hClass = NV01_ROOT_CLIENT, .status = ~0u };
+
+		nv_ioctl(NV_ESC_RM_ALLOC, &a, 24);
+		line("rm_alloc_badsize", NV_ESC_RM_ALLOC, 24, -1, a.hClass, NULL);
+	}
+	/* An escape the driver does not know (0x99): EINVAL from rm_ioctl. */
+	{
+		uint64_t junk = 0;
+
+		nv_ioctl(0x99, &junk, sizeof(junk));
+		line("unknown_escape", 0x99, sizeof(junk), -1, -1, NULL);
+	}
+
+	rm_free("rm_free", h);
+	rm_free("rm_free64", h64);
+	rm_free("rm_free_again", h);    /* already freed */
+
+	/* nvidiactl maps only what an RM call prepared (an mmap context): a
+	 * bare mmap is refused, EINVAL, after the driver saw its size. */
+	map = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	last_ret = map == MAP_FAILED ? -1 : 0;
+	last_errno = map == MAP_FAILED ? errno : 0;
+	line("mmap", -1, 2 * 4096, -1, -1, NULL);
+	if (map != MAP_FAILED)
+		munmap(map, 2 * 4096);
+
+	last_ret = close(fd);
+	last_errno = last_ret < 0 ? errno : 0;
+	line("close", -1, 0, -1, -1, NULL);
+	return 0;
+}
