@@ -362,7 +362,7 @@ static const struct column vm_cols[] = {
 	{ "BOUND_B", "bound_bytes", 12, 0 },
 	{ "EVICTS", "", 7, COL_TEXT_ONLY },	/* "N", or "N (freed)" */
 	{ "", "evictions", 0, COL_JSON_ONLY },
-	{ "", "freed", 0, COL_JSON_ONLY },	/* 1: released while tracing */
+	{ "", "freed", 0, COL_JSON_ONLY },	/* true: released while tracing */
 	CGROUP_COLUMN,
 };
 static const struct table vm_table = TABLE("address_space", vm_cols);
@@ -392,7 +392,7 @@ static void print_vms(FILE *f, const struct map_snapshot *s)
 			CELL_U(v->pid), CELL_S(v->comm), CELL_U(DELTA(v, was, binds)),
 			CELL_U(DELTA(v, was, unbinds)), CELL_U(DELTA(v, was, rebinds)),
 			CELL_U(DELTA(v, was, bind_bytes)), CELL_S(evicts), CELL_U(evictions),
-			CELL_U(v->freed), cgroup_cell(v->cgroup_id) });
+			CELL_B(v->freed), cgroup_cell(v->cgroup_id) });
 	}
 }
 
@@ -554,7 +554,7 @@ static const struct column leak_proc_cols[] = {
 	FIELD("driver"),
 	FIELD("pid"),
 	FIELD("comm"),
-	FIELD("exited"),		/* 1: no process of that PID and name now */
+	FIELD("exited"),		/* true: no process of that PID and name now */
 	FIELD("objects"),
 	FIELD("bytes"),
 	{ "", "cgroup", 0, COL_JSON_ONLY | COL_CGROUP },	/* text: in the sentence */
@@ -621,7 +621,7 @@ static void print_leaks(FILE *f, const struct map_snapshot *procs)
 		snprintf(line, sizeof(line), "%s PID %u (%s)%s: %zu objects, %llu bytes%s", drv, o->pid,
 			 comm, exited ? " exited" : "", j - first, bytes, cg);
 		table_row(f, &leak_proc_table, (struct cell[]){
-			CELL_S(line), CELL_S(drv), CELL_U(o->pid), CELL_S(comm), CELL_U(exited),
+			CELL_S(line), CELL_S(drv), CELL_U(o->pid), CELL_S(comm), CELL_B(exited),
 			CELL_U(j - first), CELL_U(bytes), cgroup });
 		for (i = first; i < j && i < first + MAX_LEAKS_LISTED; i++)
 			table_row(f, &leak_table, (struct cell[]){
@@ -711,7 +711,7 @@ static const struct column event_cols[NR_EC] = {
 	[EC_VM] = FIELD("vm"),				/* binds, evictions, VM_* */
 	[EC_OFFSET] = FIELD("offset"),			/* GPU address of a binding; pread/pwrite */
 	[EC_FLAGS] = FIELD("flags"),			/* BIND */
-	[EC_REBIND] = FIELD("rebind"),			/* BIND: 1 if it had been unbound */
+	[EC_REBIND] = FIELD("rebind"),			/* BIND: true if it had been unbound */
 	[EC_FAULT] = FIELD("fault"),			/* FAULT: its kind */
 	[EC_INDEX] = FIELD("index"),			/* FAULT (i915): page index */
 	[EC_ADDRESS] = FIELD("address"),		/* FAULT (gpu): GPU address */
@@ -760,7 +760,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		c[EC_VM] = addr_cell(vm, sizeof(vm), e->vm);
 		c[EC_OFFSET] = CELL_U(e->offset);
 		c[EC_FLAGS] = CELL_U(e->arg);
-		c[EC_REBIND] = CELL_U(e->rebind);
+		c[EC_REBIND] = CELL_B(e->rebind);
 		break;
 	case EV_UNBIND:
 		snprintf(detail, sizeof(detail), "vm=0x%llx offset=0x%llx", (unsigned long long)e->vm,

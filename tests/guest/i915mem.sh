@@ -288,7 +288,7 @@ check_eq "$P -j: activity rows equal the text's (the worker's too)" \
 	"$(trows "$t" 'NF == 14 && $4 ~ /^[0-9]+$/' | sort)"
 check_eq "$P -j: address space row equals the text's (address as a hex string)" \
 	"$(jrows "$j" address_space '"\(.driver) \(.address_space) \(.pid) \(.comm) \(.binds) \(.unbinds) \(.rebinds) \(.bound_bytes) \(.evictions) \(.freed)"')" \
-	"$(awk 'NF == 9 && $2 ~ /^0x/ { print $1, $2, $3, $4, $5, $6, $7, $8, $9, 0 }' "$t")"
+	"$(awk 'NF == 9 && $2 ~ /^0x/ { print $1, $2, $3, $4, $5, $6, $7, $8, $9, "false" }' "$t")"
 check "$P -j: the address space row has numbers" \
 	test "$(jrows "$j" address_space '"\(.binds) \(.unbinds) \(.bound_bytes)"')" = "7 4 458752"
 check_eq "$P -j: evictions and shrinker equal the text's line" \
@@ -311,7 +311,7 @@ check_eq "$P -j -l: 5 objects alive, as the text says" \
 	"$(jrows "$j" leaks '"\(.objects) \(.bytes)"')" \
 	"$(sed -n 's/^Objects alive (created while tracing, not destroyed): //p' "$t") $((3 * 65536 + 2 * 1048576))"
 check_eq "$P -j -l: a leak_process row per text line" \
-	"$(jrows "$j" leak_process '"\(.driver) PID \(.pid) (\(.comm))\(if .exited == 1 then " exited" else "" end): \(.objects) objects, \(.bytes) bytes"')" \
+	"$(jrows "$j" leak_process '"\(.driver) PID \(.pid) (\(.comm))\(if .exited then " exited" else "" end): \(.objects) objects, \(.bytes) bytes"')" \
 	"$(grep '^i915 PID' "$t")"
 check_eq "$P -j -l: the leak rows are the text's objects, in its order, with their creators" \
 	"$(jrows "$j" leak '"\(.object) \(.bytes) \(.pid) \(.comm)"')" \
