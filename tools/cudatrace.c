@@ -166,6 +166,7 @@ static int link_fds[2 * MAX_TARGETS];
 static int nr_link_fds;
 static struct syms_cache *syms;
 static struct ring_buffer *drain_rb;	/* call records only (-e, -E) */
+static struct ring_buffer *notices_rb;	/* the tracing loop's: notices (and records) */
 static unsigned long long start_ns;
 /* Processes gone since the last summary: their launch rows still name them. */
 static struct exited_proc {
@@ -1280,6 +1281,9 @@ static int print_summary(void)
 	struct func_row *rows;
 	int err;
 
+	/* Exits not read yet: -C still names the cgroups of launches of processes gone. */
+	if (notices_rb)
+		ring_buffer__consume(notices_rb);
 	err = map_snapshot(skel->maps.func_stats, &fs, 1);
 	if (!err)
 		err = map_snapshot(skel->maps.errors, &es, 1);
@@ -1479,7 +1483,7 @@ int main(int argc, char **argv)
 	err = attach_bpf();
 	if (err)
 		goto cleanup;
-	loop.rb = open_ring_buffers();
+	loop.rb = notices_rb = open_ring_buffers();
 	if (!loop.rb) {
 		err = -errno;
 		report_bpf_error("open the ring buffers", err);
