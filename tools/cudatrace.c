@@ -707,12 +707,6 @@ struct event_strs {
 	char detail[256];
 };
 
-static struct cell hex_cell(char *buf, size_t size, unsigned long long v)
-{
-	snprintf(buf, size, "0x%llx", v);
-	return CELL_S(buf);
-}
-
 /* The arguments worth showing: JSON fields, and DETAIL's key=value words. */
 static void event_detail(const struct call_event *e, struct cell *c, struct event_strs *b)
 {
@@ -726,10 +720,10 @@ static void event_detail(const struct call_event *e, struct cell *c, struct even
 	switch (f->cls) {
 	case CL_ALLOC:
 		if (!e->result)
-			c[EV_PTR] = hex_cell(b->ptr, sizeof(b->ptr), a->addr);
+			c[EV_PTR] = cell_hex(b->ptr, sizeof(b->ptr), a->addr);
 		break;
 	case CL_FREE:
-		c[EV_PTR] = hex_cell(b->ptr, sizeof(b->ptr), a->addr);
+		c[EV_PTR] = cell_hex(b->ptr, sizeof(b->ptr), a->addr);
 		break;
 	case CL_COPY:
 		if (f->flags & CF_KIND)
@@ -745,21 +739,21 @@ static void event_detail(const struct call_event *e, struct cell *c, struct even
 			c[EV_BLOCK_X + i] = CELL_U(a->block[i]);
 		}
 		c[EV_SHMEM] = CELL_U(a->shmem);
-		c[EV_STREAM] = hex_cell(b->stream, sizeof(b->stream), a->stream);
+		c[EV_STREAM] = cell_hex(b->stream, sizeof(b->stream), a->stream);
 		break;
 	case CL_GET_FUNC:
 		snprintf(b->kernel, sizeof(b->kernel), "%.*s", KNAME_LEN, e->name);
 		c[EV_KERNEL] = CELL_S(b->kernel);
 		if (!e->result)
-			c[EV_HANDLE] = hex_cell(b->handle, sizeof(b->handle), a->addr);
+			c[EV_HANDLE] = cell_hex(b->handle, sizeof(b->handle), a->addr);
 		break;
 	case CL_STREAM_CREATE:
 		if (!e->result)
-			c[EV_STREAM] = hex_cell(b->stream, sizeof(b->stream), a->stream);
+			c[EV_STREAM] = cell_hex(b->stream, sizeof(b->stream), a->stream);
 		break;
 	}
 	if (f->stream_arg)
-		c[EV_STREAM] = hex_cell(b->stream, sizeof(b->stream), a->stream);
+		c[EV_STREAM] = cell_hex(b->stream, sizeof(b->stream), a->stream);
 
 	/* The text: in this order, as the tests and awk scripts read it. */
 	if (f->cls == CL_LAUNCH || f->cls == CL_LAUNCH_EX || f->cls == CL_RT_LAUNCH) {
@@ -809,7 +803,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	c[EV_RESULT] = CELL_S(result_name(e->func, e->result, b.res, sizeof(b.res)));
 	c[EV_CODE] = CELL_U(e->result);
 	event_detail(e, c, &b);
-	c[EV_CGROUP] = common_env.show_cgroup ? CELL_S(cgroup_name(e->cgroup_id)) : CELL_NONE;
+	c[EV_CGROUP] = cell_cgroup(e->cgroup_id);
 	table_event(stdout, &event_table, c, e->ts_ns);
 	return 0;
 }

@@ -220,19 +220,6 @@ static unsigned int choose_hooks(void)
 
 #define DELTA(now, was, field) ((now)->field - ((was) ? (was)->field : 0))
 
-/* A cgroup by the id BPF recorded: only looked up with -C. */
-static struct cell cgroup_cell(__u64 id)
-{
-	return common_env.show_cgroup ? CELL_S(cgroup_name(id)) : CELL_NONE;
-}
-
-/* Kernel addresses (objects, address spaces) are beyond what a JSON number keeps: hex strings. */
-static struct cell addr_cell(char *buf, size_t size, __u64 addr)
-{
-	snprintf(buf, size, "0x%llx", (unsigned long long)addr);
-	return CELL_S(buf);
-}
-
 static int cmp_live_bytes(const void *a, const void *b)
 {
 	const struct proc_stats *pa = (const void *)((const char *)a + sizeof(struct proc_key));
@@ -280,7 +267,7 @@ static void print_memory(FILE *f, const struct map_snapshot *s)
 			CELL_I(p->live), CELL_I(p->live_bytes), CELL_I(p->peak_bytes),
 			CELL_U(DELTA(p, was, created)), CELL_U(DELTA(p, was, created_bytes)),
 			CELL_U(DELTA(p, was, destroyed)), CELL_U(DELTA(p, was, destroyed_bytes)),
-			cgroup_cell(p->cgroup_id) });
+			cell_cgroup(p->cgroup_id) });
 	}
 	if (!header)
 		text_printf(f, "no objects created or alive\n");
@@ -337,7 +324,7 @@ static void print_activity(FILE *f, const struct map_snapshot *s)
 			CELL_U(faults[FAULT_WRITE]), CELL_U(faults[FAULT_CPU_ANY]),
 			CELL_U(faults[FAULT_GPU]), CELL_U(DELTA(p, was, pread_bytes)),
 			CELL_U(DELTA(p, was, pwrite_bytes)), CELL_U(DELTA(p, was, preads)),
-			CELL_U(DELTA(p, was, pwrites)), cgroup_cell(p->cgroup_id) });
+			CELL_U(DELTA(p, was, pwrites)), cell_cgroup(p->cgroup_id) });
 	}
 }
 
@@ -388,11 +375,11 @@ static void print_vms(FILE *f, const struct map_snapshot *s)
 		}
 		snprintf(evicts, sizeof(evicts), "%7llu%s", evictions, v->freed ? " (freed)" : "");
 		table_row(f, &vm_table, (struct cell[]){
-			CELL_S(driver_names[v->driver % NR_DRIVERS]), addr_cell(addr, sizeof(addr), vm),
+			CELL_S(driver_names[v->driver % NR_DRIVERS]), cell_hex(addr, sizeof(addr), vm),
 			CELL_U(v->pid), CELL_S(v->comm), CELL_U(DELTA(v, was, binds)),
 			CELL_U(DELTA(v, was, unbinds)), CELL_U(DELTA(v, was, rebinds)),
 			CELL_U(DELTA(v, was, bind_bytes)), CELL_S(evicts), CELL_U(evictions),
-			CELL_B(v->freed), cgroup_cell(v->cgroup_id) });
+			CELL_B(v->freed), cell_cgroup(v->cgroup_id) });
 	}
 }
 
@@ -610,7 +597,7 @@ static void print_leaks(FILE *f, const struct map_snapshot *procs)
 		const struct gem_obj *o = &leaks[first].o;
 		const struct proc_stats *p = proc_of(procs, o->pid, o->driver);
 		const char *comm = p ? p->comm : "?", *drv = driver_names[o->driver % NR_DRIVERS];
-		struct cell cgroup = p ? cgroup_cell(p->cgroup_id) : CELL_NONE;
+		struct cell cgroup = p ? cell_cgroup(p->cgroup_id) : CELL_NONE;
 		bool exited = !process_alive(o->pid, comm);
 
 		bytes = 0;
@@ -625,7 +612,7 @@ static void print_leaks(FILE *f, const struct map_snapshot *procs)
 			CELL_U(j - first), CELL_U(bytes), cgroup });
 		for (i = first; i < j && i < first + MAX_LEAKS_LISTED; i++)
 			table_row(f, &leak_table, (struct cell[]){
-				CELL_S(""), addr_cell(addr, sizeof(addr), leaks[i].obj),
+				CELL_S(""), cell_hex(addr, sizeof(addr), leaks[i].obj),
 				CELL_U(leaks[i].o.size), CELL_S("bytes "), CELL_S("age"),
 				CELL_F((now - leaks[i].o.created_ns) / 1e9, 3), CELL_S("s"), CELL_S(drv),
 				CELL_U(o->pid), CELL_S(comm), cgroup });
@@ -741,10 +728,10 @@ static int handle_event(void *ctx, void *data, size_t size)
 	c[EC_PID] = CELL_U(e->pid);
 	c[EC_COMM] = CELL_S(e->comm);
 	if (e->obj)
-		c[EC_OBJECT] = addr_cell(obj, sizeof(obj), e->obj);
+		c[EC_OBJECT] = cell_hex(obj, sizeof(obj), e->obj);
 	c[EC_BYTES] = CELL_U(e->size);
 	c[EC_CREATOR] = CELL_U_IF(e->creator, e->creator);
-	c[EC_CGROUP] = cgroup_cell(e->cgroup_id);
+	c[EC_CGROUP] = cell_cgroup(e->cgroup_id);
 	switch (e->type) {
 	case EV_CREATE:
 		break;
@@ -757,7 +744,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		snprintf(detail, sizeof(detail), "vm=0x%llx offset=0x%llx flags=0x%llx%s",
 			 (unsigned long long)e->vm, (unsigned long long)e->offset,
 			 (unsigned long long)e->arg, e->rebind ? " rebind" : "");
-		c[EC_VM] = addr_cell(vm, sizeof(vm), e->vm);
+		c[EC_VM] = cell_hex(vm, sizeof(vm), e->vm);
 		c[EC_OFFSET] = CELL_U(e->offset);
 		c[EC_FLAGS] = CELL_U(e->arg);
 		c[EC_REBIND] = CELL_B(e->rebind);
@@ -765,7 +752,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	case EV_UNBIND:
 		snprintf(detail, sizeof(detail), "vm=0x%llx offset=0x%llx", (unsigned long long)e->vm,
 			 (unsigned long long)e->offset);
-		c[EC_VM] = addr_cell(vm, sizeof(vm), e->vm);
+		c[EC_VM] = cell_hex(vm, sizeof(vm), e->vm);
 		c[EC_OFFSET] = CELL_U(e->offset);
 		break;
 	case EV_FAULT:
@@ -804,7 +791,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		break;
 	default:
 		snprintf(detail, sizeof(detail), "vm=0x%llx", (unsigned long long)e->vm);
-		c[EC_VM] = addr_cell(vm, sizeof(vm), e->vm);
+		c[EC_VM] = cell_hex(vm, sizeof(vm), e->vm);
 	}
 	if (detail[0])
 		c[EC_DETAIL] = CELL_S(detail);
