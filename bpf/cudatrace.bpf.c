@@ -17,10 +17,9 @@
 #include <asm-generic/errno-base.h>
 #include "hist.bpf.h"
 #include "events.bpf.h"
+#include "filter.bpf.h"
 #include "cudatrace.h"
 
-const volatile int targ_pid = 0;
-const volatile char targ_comm[COMM_LEN] = {};
 const volatile bool targ_ms = false;
 const volatile bool emit_events = false;
 const volatile bool errors_only = false;
@@ -175,21 +174,6 @@ static __always_inline __u64 reg_arg(struct pt_regs *ctx, __u32 i)
 	return i < 6 ? regs[i] : 0;
 }
 
-static __always_inline bool comm_matches(void)
-{
-	char comm[COMM_LEN];
-	int i;
-
-	bpf_get_current_comm(comm, sizeof(comm));
-	for (i = 0; i < COMM_LEN; i++) {
-		if (comm[i] != targ_comm[i])
-			return false;
-		if (!comm[i])
-			return true;
-	}
-	return true;
-}
-
 static __always_inline __u64 to_units(__u64 ns)
 {
 	return targ_ms ? ns / 1000000 : ns / 1000;
@@ -217,9 +201,8 @@ int BPF_KPROBE(cuda_enter)
 	struct alloc_info *ai;
 	__u64 packed;
 
-	if (targ_pid && pid != targ_pid)
-		return 0;
-	if (targ_comm[0] && !comm_matches())
+	/* -p, -c, --cgroup: the return probe only completes what the entry parked. */
+	if (!current_wanted(pid))
 		return 0;
 
 	c.cookie = cookie;
@@ -409,7 +392,8 @@ static __always_inline void count_call(__u32 func, __u32 cls, __u32 result, __u6
 		__sync_fetch_and_add(&dropped_rows, 1);
 }
 
-static __always_inline void notice(__u32 type, __u32 pid, const char *comm, __u64 now)
+static __always_inline void notice(__u32 type, __u32 pid, const char *comm, __u64 cgroup_id,
+				   __u64 now)
 {
 	struct notice *n = bpf_ringbuf_reserve(&notices, sizeof(*n), 0);
 
@@ -418,22 +402,32 @@ static __always_inline void notice(__u32 type, __u32 pid, const char *comm, __u6
 		return;
 	}
 	n->ts_ns = now;
+	n->cgroup_id = cgroup_id;
 	n->type = type;
 	n->pid = pid;
 	__builtin_memcpy(n->comm, comm, sizeof(n->comm));
 	bpf_ringbuf_submit(n, 0);
 }
 
-/* First call of a process: remember it, so its exit can be reported. */
+/*
+ * First call of a process: remember it (its name and cgroup then), so its
+ * exit can be reported. -p's process is in the map from the start, its
+ * cgroup still unknown (0: no cgroup has that id): filled in here.
+ */
 static __always_inline void note_process(__u32 pid, __u64 now)
 {
-	struct proc_info pi = {};
+	struct proc_info pi = {}, *known;
 
-	if (bpf_map_lookup_elem(&procs, &pid))
+	known = bpf_map_lookup_elem(&procs, &pid);
+	if (known) {
+		if (!known->cgroup_id)
+			known->cgroup_id = bpf_get_current_cgroup_id();
 		return;
+	}
 	bpf_get_current_comm(pi.comm, sizeof(pi.comm));
+	pi.cgroup_id = bpf_get_current_cgroup_id();
 	if (bpf_map_update_elem(&procs, &pid, &pi, BPF_NOEXIST) == 0)
-		notice(NOTICE_NEW, pid, pi.comm, now);
+		notice(NOTICE_NEW, pid, pi.comm, pi.cgroup_id, now);
 }
 
 /* cuModuleGetFunction / cuLibraryGetKernel returned a handle: keep its name. */
@@ -512,6 +506,7 @@ int BPF_KRETPROBE(cuda_exit, long ret)
 	e->tid = (__u32)id;
 	e->func = func;
 	e->result = result;
+	e->cgroup_id = bpf_get_current_cgroup_id();
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	e->a = c.a;
 	e->name[0] = 0;
@@ -534,7 +529,7 @@ int BPF_PROG(cuda_proc_exit, struct task_struct *task)
 	pi = bpf_map_lookup_elem(&procs, &pid);
 	if (!pi)
 		return 0;
-	notice(NOTICE_EXIT, pid, pi->comm, bpf_ktime_get_ns());
+	notice(NOTICE_EXIT, pid, pi->comm, pi->cgroup_id, bpf_ktime_get_ns());
 	bpf_map_delete_elem(&procs, &pid);
 	return 0;
 }

@@ -138,6 +138,7 @@ struct kname {
 };
 
 struct proc_info {
+	__u64 cgroup_id;	/* at its first call (0: not seen calling yet) */
 	char comm[COMM_LEN];
 };
 
@@ -145,6 +146,7 @@ struct proc_info {
 struct call_event {
 	__u64 ts_ns;	/* return */
 	__u64 lat_ns;
+	__u64 cgroup_id;
 	__u32 pid;
 	__u32 tid;
 	__u32 func;
@@ -162,6 +164,7 @@ enum notice_type {
 
 struct notice {
 	__u64 ts_ns;
+	__u64 cgroup_id;	/* the process's, at its first call */
 	__u32 type;
 	__u32 pid;
 	char comm[COMM_LEN];

@@ -126,6 +126,7 @@ static __always_inline struct proc_stats *proc_row(__u32 pid, __u32 driver)
 	if (p)
 		return p;
 	bpf_get_current_comm(zero.comm, sizeof(zero.comm));
+	zero.cgroup_id = bpf_get_current_cgroup_id();
 	if (bpf_map_update_elem(&procs, &key, &zero, BPF_NOEXIST) == -E2BIG)
 		__sync_fetch_and_add(&dropped_procs, 1);
 	return bpf_map_lookup_elem(&procs, &key);
@@ -141,6 +142,7 @@ static __always_inline struct vm_stats *vm_row(__u64 vm, __u32 driver, __u32 pid
 	if (v)
 		return v;
 	bpf_get_current_comm(zero.comm, sizeof(zero.comm));
+	zero.cgroup_id = bpf_get_current_cgroup_id();
 	if (bpf_map_update_elem(&vms, &vm, &zero, BPF_NOEXIST) == -E2BIG)
 		__sync_fetch_and_add(&dropped_vms, 1);
 	return bpf_map_lookup_elem(&vms, &vm);
@@ -181,6 +183,7 @@ static __always_inline void emit(__u8 type, __u8 driver, __u32 pid, __u64 obj, _
 	e->fault_kind = fault_kind;
 	e->rebind = rebind;
 	e->pad = 0;
+	e->cgroup_id = bpf_get_current_cgroup_id();
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	event_submit(e);
 }

@@ -65,6 +65,7 @@ struct proc_key {
  */
 struct proc_stats {
 	char comm[COMM_LEN];
+	__u64 cgroup_id;	/* its cgroup when first seen (-C) */
 	/* of the objects it created */
 	__u64 created;
 	__u64 created_bytes;
@@ -85,6 +86,7 @@ struct proc_stats {
 /* Per address space (i915_address_space, xe_vm). */
 struct vm_stats {
 	char comm[COMM_LEN];	/* who created it (or first bound into it) */
+	__u64 cgroup_id;	/* ... and its cgroup then (-C) */
 	__u32 pid;
 	__u32 driver;
 	__u64 binds;
@@ -123,6 +125,7 @@ struct i915mem_event {
 	__u8 fault_kind;
 	__u8 rebind;		/* EV_BIND: the object had been unbound before */
 	__u32 pad;
+	__u64 cgroup_id;	/* of the process on the CPU (-C) */
 	char comm[COMM_LEN];
 };
 

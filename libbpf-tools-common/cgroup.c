@@ -143,3 +143,8 @@ const char *cgroup_name(__u64 id)
 	snprintf(unknown, sizeof(unknown), "#%llu", (unsigned long long)id);
 	return remember(id, unknown) ?: unknown;
 }
+
+struct cell cell_cgroup(__u64 id)
+{
+	return common_env.show_cgroup ? CELL_S(cgroup_name(id)) : CELL_NONE;
+}

@@ -10,6 +10,8 @@
 #include <linux/types.h>
 #include <bpf/libbpf.h>
 
+#include "table.h"
+
 /*
  * Open `path` as a cgroup v2 directory. Returns the fd, or -1 with a
  * reason in `why` (no such directory, not a cgroup, a cgroup v1
@@ -29,5 +31,8 @@ bool cgroup_filter_apply(struct bpf_map *cgroup_map);
  * hierarchy when first asked, "#ID" once the cgroup is gone.
  */
 const char *cgroup_name(__u64 id);
+
+/* The CGROUP cell of a process row: its cgroup_name() with -C, else none (no lookup). */
+struct cell cell_cgroup(__u64 id);
 
 #endif /* GPU_BPF_CGROUP_H */

@@ -48,6 +48,16 @@ static inline struct cell cell_hist_avg(const struct lat_hist *h)
 	return h->count ? CELL_U(h->sum / h->count) : CELL_NONE;
 }
 
+/*
+ * A pointer or kernel address as a cell: "0x..." (a JSON number is a
+ * double to most readers and would not keep it exactly). `buf` holds it.
+ */
+static inline struct cell cell_hex(char *buf, size_t size, unsigned long long v)
+{
+	snprintf(buf, size, "0x%llx", v);
+	return CELL_S(buf);
+}
+
 /* Column flags. */
 #define COL_TIME	0x1	/* a time in the -m unit: "WAIT(us)"/"wait_us", "(ms)"/"_ms" */
 #define COL_TEXT_ONLY	0x2	/* not a field of its own in JSON (e.g. shown elsewhere) */

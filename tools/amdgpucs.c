@@ -184,7 +184,7 @@ static void print_submissions(FILE *f, const struct map_snapshot *s)
 			CELL_S(ring_name(k->ring)), CELL_U(k->pid), CELL_S(now->comm),
 			CELL_U(DELTA(now, was, submits)), CELL_U(DELTA(now, was, ibs)),
 			CELL_U(DELTA(now, was, runs)), CELL_U(DELTA(now, was, dones)),
-			cell_hist_avg(&sr), cell_hist_avg(&rd), CELL_S(cgroup_name(now->cgroup_id)) });
+			cell_hist_avg(&sr), cell_hist_avg(&rd), cell_cgroup(now->cgroup_id) });
 		if (k->ring < MAX_RINGS) {
 			lat_hist_merge(&run[k->ring], &sr);
 			lat_hist_merge(&done[k->ring], &rd);
@@ -281,7 +281,7 @@ static void print_buffers(FILE *f, const struct map_snapshot *s)
 			CELL_S(domain_str(now->allowed, allowed, sizeof(allowed))),
 			CELL_U(DELTA(now, was, count)), CELL_U(DELTA(now, was, bytes)),
 			CELL_U(DELTA(now, was, evictions)), CELL_U(DELTA(now, was, evicted_bytes)),
-			CELL_S(cgroup_name(now->cgroup_id)) });
+			cell_cgroup(now->cgroup_id) });
 	}
 }
 
@@ -366,7 +366,7 @@ static void print_vm(FILE *f, const struct map_snapshot *s)
 			CELL_U(DELTA(now, was, mapped_bytes)), CELL_U(DELTA(now, was, unmaps)),
 			CELL_U(DELTA(now, was, unmapped_bytes)), CELL_U(DELTA(now, was, updates)),
 			CELL_U(DELTA(now, was, lists)), CELL_U(DELTA(now, was, list_entries)),
-			CELL_U(DELTA(now, was, list_bytes)), CELL_S(cgroup_name(now->cgroup_id)) });
+			CELL_U(DELTA(now, was, list_bytes)), cell_cgroup(now->cgroup_id) });
 	}
 }
 

@@ -184,11 +184,9 @@ static const char *proc_comm(__u32 proc)
 	return proc < nr_procs() ? skel->bss->proc_infos[proc].comm : "?";
 }
 
-static const char *proc_cgroup(__u32 proc)
+static struct cell proc_cgroup(__u32 proc)
 {
-	if (!common_env.show_cgroup)
-		return "";
-	return proc < nr_procs() ? cgroup_name(skel->bss->proc_infos[proc].cgroup_id) : "?";
+	return proc < nr_procs() ? cell_cgroup(skel->bss->proc_infos[proc].cgroup_id) : CELL_NONE;
 }
 
 /* Cleared for the kernel side's next use: min ~0 (lat_hist_add keeps the smaller). */
@@ -400,7 +398,7 @@ static void print_procs(FILE *f, const __u32 *rows, size_t n)
 			CELL_U(ps->queued), CELL_U(ps->done),
 			CELL_U_IF(ps->done, ps->done ? ps->wait_sum / ps->done : 0),
 			CELL_U_IF(ps->done, ps->done ? ps->exec_sum / ps->done : 0),
-			CELL_S(cgroup_name(pi->cgroup_id)) });
+			cell_cgroup(pi->cgroup_id) });
 	}
 }
 
@@ -530,7 +528,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		CELL_S(ring_dev(e->ring)), CELL_S(ring_info(e->ring)->name), CELL_S(job),
 		CELL_U(e->context), CELL_U(e->seqno), CELL_U(e->pid), CELL_S(proc_comm(e->proc)),
 		CELL_U_IF(has_lat, e->latency), CELL_S(dep), CELL_U_IF(has_dep, e->dep_context),
-		CELL_U_IF(has_dep, e->dep_seqno), CELL_S(proc_cgroup(e->proc)) }, e->ts_ns);
+		CELL_U_IF(has_dep, e->dep_seqno), proc_cgroup(e->proc) }, e->ts_ns);
 	return 0;
 }
 

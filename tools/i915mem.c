@@ -11,6 +11,10 @@
  * evictions. Per driver: evictions, the shrinker's requests (in pages),
  * object sizes and lifetimes. -l lists the objects still alive, per
  * creating process, oldest first.
+ *
+ * Every table is described once (table.h): text columns, or with -j one
+ * JSON object per row. --cgroup filters in BPF (filter.bpf.h); -C names
+ * the cgroup of each process row, recorded where the row was first seen.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +24,7 @@
 
 #include "i915mem.h"
 #include "i915mem.skel.h"
+#include "cgroup.h"
 #include "events.h"
 #include "hist.h"
 #include "maps.h"
@@ -27,6 +32,7 @@
 #include "output.h"
 #include "probe.h"
 #include "runtime.h"
+#include "table.h"
 
 #define MAX_LEAKS_LISTED 50	/* objects listed per process; the rest counted */
 
@@ -55,7 +61,7 @@ const char *argp_program_version = "i915mem 0.1";
 static const char doc[] =
 "Intel GPU memory (i915, xe): who holds it, what leaks, what thrashes.\n"
 "\n"
-"USAGE: i915mem [-elmT] [-D i915|xe] [-p PID] [-c COMM] [interval [count]]\n"
+"USAGE: i915mem [-ejlmCT] [-D i915|xe] [-p PID] [-c COMM] [--cgroup PATH] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    i915mem               # summary at Ctrl-C\n"
@@ -63,7 +69,9 @@ static const char doc[] =
 "    i915mem -l            # and the objects still alive, per creating process\n"
 "    i915mem -p 1234       # only objects process 1234 creates, and what it does\n"
 "    i915mem -c Xorg -D xe # only Xorg, only the xe driver\n"
-"    i915mem -e            # one line per event\n";
+"    i915mem -e            # one line per event\n"
+"    i915mem -j -l | jq .  # JSON lines: one object per table row, leaks too\n"
+"    i915mem --cgroup /sys/fs/cgroup/gpu.slice -C -l  # one cgroup's objects, named\n";
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per event", 0 },
@@ -223,6 +231,21 @@ static int cmp_live_bytes(const void *a, const void *b)
 	return ka->pid < kb->pid ? -1 : ka->pid > kb->pid;
 }
 
+static const struct column memory_cols[] = {
+	{ "DRIVER", "driver", -6, 0 },
+	{ "PID", "pid", -7, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "LIVE", "live", 8, 0 },
+	{ "LIVE_BYTES", "live_bytes", 12, 0 },
+	{ "PEAK_BYTES", "peak_bytes", 12, 0 },
+	{ "CREATED", "created", 8, 0 },
+	{ "CREATED_B", "created_bytes", 12, 0 },
+	{ "DESTROYED", "destroyed", 9, 0 },
+	{ "DESTROYED_B", "destroyed_bytes", 12, 0 },
+	CGROUP_COLUMN,
+};
+static const struct table memory_table = TABLE("memory", memory_cols);
+
 static void print_memory(FILE *f, const struct map_snapshot *s)
 {
 	bool header = false;
@@ -236,22 +259,40 @@ static void print_memory(FILE *f, const struct map_snapshot *s)
 		if (!p->live && !DELTA(p, was, created) && !DELTA(p, was, destroyed))
 			continue;
 		if (!header) {
-			fprintf(f, "%-6s %-7s %-16s %8s %12s %12s %8s %12s %9s %12s\n", "DRIVER", "PID",
-				"COMM", "LIVE", "LIVE_BYTES", "PEAK_BYTES", "CREATED", "CREATED_B",
-				"DESTROYED", "DESTROYED_B");
+			table_header(f, &memory_table);
 			header = true;
 		}
-		fprintf(f, "%-6s %-7u %-16s %8lld %12lld %12lld %8llu %12llu %9llu %12llu\n",
-			driver_names[k->driver % NR_DRIVERS], k->pid, p->comm, (long long)p->live,
-			(long long)p->live_bytes, (long long)p->peak_bytes,
-			(unsigned long long)DELTA(p, was, created),
-			(unsigned long long)DELTA(p, was, created_bytes),
-			(unsigned long long)DELTA(p, was, destroyed),
-			(unsigned long long)DELTA(p, was, destroyed_bytes));
+		table_row(f, &memory_table, (struct cell[]){
+			CELL_S(driver_names[k->driver % NR_DRIVERS]), CELL_U(k->pid), CELL_S(p->comm),
+			CELL_I(p->live), CELL_I(p->live_bytes), CELL_I(p->peak_bytes),
+			CELL_U(DELTA(p, was, created)), CELL_U(DELTA(p, was, created_bytes)),
+			CELL_U(DELTA(p, was, destroyed)), CELL_U(DELTA(p, was, destroyed_bytes)),
+			cell_cgroup(p->cgroup_id) });
 	}
 	if (!header)
-		fprintf(f, "no objects created or alive\n");
+		text_printf(f, "no objects created or alive\n");
 }
+
+static const struct column activity_cols[] = {
+	{ "DRIVER", "driver", -6, 0 },
+	{ "PID", "pid", -7, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "BINDS", "binds", 7, 0 },
+	{ "UNBINDS", "unbinds", 7, 0 },
+	{ "REBINDS", "rebinds", 7, 0 },
+	{ "GTT_RD", "gtt_rd_faults", 7, 0 },
+	{ "GTT_WR", "gtt_wr_faults", 7, 0 },
+	{ "CPU_RD", "cpu_rd_faults", 7, 0 },
+	{ "CPU_WR", "cpu_wr_faults", 7, 0 },
+	{ "CPU_ANY", "cpu_any_faults", 7, 0 },
+	{ "GPU_PF", "gpu_faults", 7, 0 },
+	{ "PREAD_B", "pread_bytes", 12, 0 },
+	{ "PWRITE_B", "pwrite_bytes", 12, 0 },
+	{ "", "preads", 0, COL_JSON_ONLY },
+	{ "", "pwrites", 0, COL_JSON_ONLY },
+	CGROUP_COLUMN,
+};
+static const struct table activity_table = TABLE("activity", activity_cols);
 
 static void print_activity(FILE *f, const struct map_snapshot *s)
 {
@@ -271,21 +312,19 @@ static void print_activity(FILE *f, const struct map_snapshot *s)
 		    !DELTA(p, was, preads) && !DELTA(p, was, pwrites))
 			continue;
 		if (!header) {
-			fprintf(f, "\n%-6s %-7s %-16s %7s %7s %7s %7s %7s %7s %7s %7s %7s %12s %12s\n",
-				"DRIVER", "PID", "COMM", "BINDS", "UNBINDS", "REBINDS", "GTT_RD",
-				"GTT_WR", "CPU_RD", "CPU_WR", "CPU_ANY", "GPU_PF", "PREAD_B",
-				"PWRITE_B");
+			text_printf(f, "\n");
+			table_header(f, &activity_table);
 			header = true;
 		}
-		fprintf(f, "%-6s %-7u %-16s %7llu %7llu %7llu %7llu %7llu %7llu %7llu %7llu %7llu "
-			"%12llu %12llu\n", driver_names[k->driver % NR_DRIVERS], k->pid, p->comm,
-			(unsigned long long)DELTA(p, was, binds),
-			(unsigned long long)DELTA(p, was, unbinds),
-			(unsigned long long)DELTA(p, was, rebinds), faults[FAULT_GTT],
-			faults[FAULT_GTT | FAULT_WRITE], faults[0], faults[FAULT_WRITE],
-			faults[FAULT_CPU_ANY], faults[FAULT_GPU],
-			(unsigned long long)DELTA(p, was, pread_bytes),
-			(unsigned long long)DELTA(p, was, pwrite_bytes));
+		table_row(f, &activity_table, (struct cell[]){
+			CELL_S(driver_names[k->driver % NR_DRIVERS]), CELL_U(k->pid), CELL_S(p->comm),
+			CELL_U(DELTA(p, was, binds)), CELL_U(DELTA(p, was, unbinds)),
+			CELL_U(DELTA(p, was, rebinds)), CELL_U(faults[FAULT_GTT]),
+			CELL_U(faults[FAULT_GTT | FAULT_WRITE]), CELL_U(faults[0]),
+			CELL_U(faults[FAULT_WRITE]), CELL_U(faults[FAULT_CPU_ANY]),
+			CELL_U(faults[FAULT_GPU]), CELL_U(DELTA(p, was, pread_bytes)),
+			CELL_U(DELTA(p, was, pwrite_bytes)), CELL_U(DELTA(p, was, preads)),
+			CELL_U(DELTA(p, was, pwrites)), cell_cgroup(p->cgroup_id) });
 	}
 }
 
@@ -299,6 +338,22 @@ static int cmp_vm(const void *a, const void *b)
 	return *(const __u64 *)a < *(const __u64 *)b ? -1 : *(const __u64 *)a > *(const __u64 *)b;
 }
 
+static const struct column vm_cols[] = {
+	{ "DRIVER", "driver", -6, 0 },
+	{ "ADDRESS_SPACE", "address_space", -18, 0 },
+	{ "PID", "pid", -7, 0 },		/* its creator (or first binder) */
+	{ "COMM", "comm", -16, 0 },
+	{ "BINDS", "binds", 7, 0 },
+	{ "UNBINDS", "unbinds", 7, 0 },
+	{ "REBINDS", "rebinds", 7, 0 },
+	{ "BOUND_B", "bound_bytes", 12, 0 },
+	{ "EVICTS", "", 7, COL_TEXT_ONLY },	/* "N", or "N (freed)" */
+	{ "", "evictions", 0, COL_JSON_ONLY },
+	{ "", "freed", 0, COL_JSON_ONLY },	/* true: released while tracing */
+	CGROUP_COLUMN,
+};
+static const struct table vm_table = TABLE("address_space", vm_cols);
+
 static void print_vms(FILE *f, const struct map_snapshot *s)
 {
 	bool header = false;
@@ -308,67 +363,125 @@ static void print_vms(FILE *f, const struct map_snapshot *s)
 		__u64 vm = *(__u64 *)snapshot_key(s, i);
 		const struct vm_stats *v = snapshot_value(s, i);
 		const struct vm_stats *was = map_snapshot_find(&prev_vms, &vm);
+		unsigned long long evictions = DELTA(v, was, evictions);
+		char addr[24], evicts[40];
 
-		if (!DELTA(v, was, binds) && !DELTA(v, was, unbinds) && !DELTA(v, was, evictions))
+		if (!DELTA(v, was, binds) && !DELTA(v, was, unbinds) && !evictions)
 			continue;
 		if (!header) {
-			fprintf(f, "\n%-6s %-18s %-7s %-16s %7s %7s %7s %12s %7s\n", "DRIVER",
-				"ADDRESS_SPACE", "PID", "COMM", "BINDS", "UNBINDS", "REBINDS",
-				"BOUND_B", "EVICTS");
+			text_printf(f, "\n");
+			table_header(f, &vm_table);
 			header = true;
 		}
-		fprintf(f, "%-6s 0x%-16llx %-7u %-16s %7llu %7llu %7llu %12llu %7llu%s\n",
-			driver_names[v->driver % NR_DRIVERS], (unsigned long long)vm, v->pid,
-			v->comm, (unsigned long long)DELTA(v, was, binds),
-			(unsigned long long)DELTA(v, was, unbinds),
-			(unsigned long long)DELTA(v, was, rebinds),
-			(unsigned long long)DELTA(v, was, bind_bytes),
-			(unsigned long long)DELTA(v, was, evictions), v->freed ? " (freed)" : "");
+		snprintf(evicts, sizeof(evicts), "%7llu%s", evictions, v->freed ? " (freed)" : "");
+		table_row(f, &vm_table, (struct cell[]){
+			CELL_S(driver_names[v->driver % NR_DRIVERS]), cell_hex(addr, sizeof(addr), vm),
+			CELL_U(v->pid), CELL_S(v->comm), CELL_U(DELTA(v, was, binds)),
+			CELL_U(DELTA(v, was, unbinds)), CELL_U(DELTA(v, was, rebinds)),
+			CELL_U(DELTA(v, was, bind_bytes)), CELL_S(evicts), CELL_U(evictions),
+			CELL_B(v->freed), cell_cgroup(v->cgroup_id) });
 	}
 }
+
+/*
+ * The per-driver lines are sentences in text (the whole line is one
+ * text-only cell) and objects of their numbers in JSON.
+ */
+#define PROSE { "", "", 0, COL_TEXT_ONLY }
+#define FIELD(key) { "", key, 0, COL_JSON_ONLY }
+
+static const struct column evict_cols[] = {
+	PROSE,
+	FIELD("driver"),
+	FIELD("evictions"),		/* i915_gem_evict; xe: bindings evicted */
+	FIELD("evict_bytes"),		/* room asked for; xe: bytes of those bindings */
+	FIELD("range_evictions"),	/* i915_gem_evict_node (i915 only) */
+	FIELD("range_bytes"),
+	FIELD("vm_evictions"),		/* i915_gem_evict_vm (i915 only) */
+	FIELD("shrink_requests"),	/* i915_gem_shrink (i915 only) */
+	FIELD("shrink_target_pages"),
+	FIELD("shrink_target_bytes"),
+};
+static const struct table evict_table = TABLE("evictions", evict_cols);
+
+static const struct column move_cols[] = {
+	PROSE, FIELD("driver"), FIELD("moves"), FIELD("move_bytes"),
+};
+static const struct table move_table = TABLE("moves", move_cols);
+
+static const struct column untracked_cols[] = {
+	PROSE, FIELD("driver"), FIELD("objects"),
+};
+static const struct table untracked_table = TABLE("untracked_destroys", untracked_cols);
+
+static const struct column driver_hist_cols[] = {
+	{ "DRIVER", "driver", 0, 0 },
+};
+static const struct table driver_hist_table = TABLE("driver_hist", driver_hist_cols);
 
 static void print_driver(FILE *f, int d)
 {
 	const struct driver_stats *now = &skel->bss->drivers[d], *was = &prev_drivers[d];
-	unsigned long long ev[NR_EVENT_TYPES], pages;
+	const char *name = driver_names[d];
+	unsigned long long ev[NR_EVENT_TYPES], pages, bytes, untracked;
 	__u32 sizes[MAX_SLOTS], lives[MAX_SLOTS];
+	char line[320], title[96];
 	int i;
 
 	for (i = 0; i < NR_EVENT_TYPES; i++)
 		ev[i] = now->events[i] - was->events[i];
 	pages = now->shrink_pages - was->shrink_pages;
+	bytes = now->evict_bytes - was->evict_bytes;
 	if (d == DRV_XE && ev[EV_EVICT]) {
-		fprintf(f, "\n%s: evictions: %llu bindings evicted (%llu bytes)\n", driver_names[d],
-			ev[EV_EVICT], (unsigned long long)(now->evict_bytes - was->evict_bytes));
+		snprintf(line, sizeof(line), "%s: evictions: %llu bindings evicted (%llu bytes)", name,
+			 ev[EV_EVICT], bytes);
+		text_printf(f, "\n");
+		table_row(f, &evict_table, (struct cell[]){
+			CELL_S(line), CELL_S(name), CELL_U(ev[EV_EVICT]), CELL_U(bytes), CELL_NONE,
+			CELL_NONE, CELL_NONE, CELL_NONE, CELL_NONE, CELL_NONE });
 	} else if (ev[EV_EVICT] || ev[EV_EVICT_NODE] || ev[EV_EVICT_VM] || ev[EV_SHRINK]) {
-		fprintf(f, "\n%s: evictions: %llu for room (%llu bytes asked), %llu of ranges "
-			"(%llu bytes), %llu of whole address spaces; shrinker: %llu requests, "
-			"target %llu pages (%llu bytes)\n", driver_names[d], ev[EV_EVICT],
-			now->evict_bytes - was->evict_bytes, ev[EV_EVICT_NODE],
-			now->evict_node_bytes - was->evict_node_bytes, ev[EV_EVICT_VM],
-			ev[EV_SHRINK], pages, pages * page_size);
+		unsigned long long node_bytes = now->evict_node_bytes - was->evict_node_bytes;
+
+		snprintf(line, sizeof(line), "%s: evictions: %llu for room (%llu bytes asked), %llu of "
+			 "ranges (%llu bytes), %llu of whole address spaces; shrinker: %llu requests, "
+			 "target %llu pages (%llu bytes)", name, ev[EV_EVICT], bytes, ev[EV_EVICT_NODE],
+			 node_bytes, ev[EV_EVICT_VM], ev[EV_SHRINK], pages, pages * page_size);
+		text_printf(f, "\n");
+		table_row(f, &evict_table, (struct cell[]){
+			CELL_S(line), CELL_S(name), CELL_U(ev[EV_EVICT]), CELL_U(bytes),
+			CELL_U(ev[EV_EVICT_NODE]), CELL_U(node_bytes), CELL_U(ev[EV_EVICT_VM]),
+			CELL_U(ev[EV_SHRINK]), CELL_U(pages), CELL_U(pages * page_size) });
 	}
-	if (ev[EV_MOVE])
-		fprintf(f, "\n%s: %llu buffer moves between placements, %llu bytes\n",
-			driver_names[d], ev[EV_MOVE],
-			(unsigned long long)(now->move_bytes - was->move_bytes));
-	if (now->untracked_destroys - was->untracked_destroys)
-		fprintf(f, "\n%s: %llu objects destroyed whose creation was not traced (created "
-			"before tracing began, imported, or userptr)\n",
-			driver_names[d], (unsigned long long)(now->untracked_destroys -
-							      was->untracked_destroys));
+	if (ev[EV_MOVE]) {
+		bytes = now->move_bytes - was->move_bytes;
+		snprintf(line, sizeof(line), "%s: %llu buffer moves between placements, %llu bytes",
+			 name, ev[EV_MOVE], bytes);
+		text_printf(f, "\n");
+		table_row(f, &move_table, (struct cell[]){
+			CELL_S(line), CELL_S(name), CELL_U(ev[EV_MOVE]), CELL_U(bytes) });
+	}
+	untracked = now->untracked_destroys - was->untracked_destroys;
+	if (untracked) {
+		snprintf(line, sizeof(line), "%s: %llu objects destroyed whose creation was not traced "
+			 "(created before tracing began, imported, or userptr)", name, untracked);
+		text_printf(f, "\n");
+		table_row(f, &untracked_table, (struct cell[]){
+			CELL_S(line), CELL_S(name), CELL_U(untracked) });
+	}
 	for (i = 0; i < MAX_SLOTS; i++) {
 		sizes[i] = now->size_slots[i] - was->size_slots[i];
 		lives[i] = now->life_slots[i] - was->life_slots[i];
 	}
 	if (ev[EV_CREATE]) {
-		fprintf(f, "\n%s: sizes of the objects created:\n", driver_names[d]);
-		print_log2_hist(f, sizes, MAX_SLOTS, "bytes");
+		snprintf(title, sizeof(title), "%s: sizes of the objects created:", name);
+		table_log2_hist(f, &driver_hist_table, (struct cell[]){ CELL_S(name) }, "size", title,
+				sizes, MAX_SLOTS, "bytes");
 	}
 	if (ev[EV_DESTROY]) {
-		fprintf(f, "\n%s: lifetimes of the objects destroyed (create -> destroy):\n",
-			driver_names[d]);
-		print_log2_hist(f, lives, MAX_SLOTS, time_unit());
+		snprintf(title, sizeof(title), "%s: lifetimes of the objects destroyed (create -> "
+			 "destroy):", name);
+		table_log2_hist(f, &driver_hist_table, (struct cell[]){ CELL_S(name) }, "lifetime",
+				title, lives, MAX_SLOTS, time_unit());
 	}
 }
 
@@ -406,22 +519,57 @@ static int cmp_leak(const void *a, const void *b)
 	return x->obj < y->obj ? -1 : x->obj > y->obj;
 }
 
-static const char *comm_of(const struct map_snapshot *procs, __u32 pid, __u32 driver)
+/* The creator's row in `procs` (its comm and cgroup), NULL if it had none. */
+static const struct proc_stats *proc_of(const struct map_snapshot *procs, __u32 pid, __u32 driver)
 {
 	struct proc_key k = { .pid = pid, .driver = driver };
 	size_t i;
 
 	for (i = 0; i < procs->n; i++)
 		if (!memcmp(snapshot_key(procs, i), &k, sizeof(k)))
-			return ((const struct proc_stats *)snapshot_value(procs, i))->comm;
-	return "?";
+			return snapshot_value(procs, i);
+	return NULL;
 }
+
+static const struct column leaks_cols[] = {
+	PROSE, FIELD("objects"), FIELD("bytes"),
+};
+static const struct table leaks_table = TABLE("leaks", leaks_cols);
+
+static const struct column leak_proc_cols[] = {
+	PROSE,				/* "i915 PID 139 (glxgears) exited: 4 objects, 262144 bytes" */
+	FIELD("driver"),
+	FIELD("pid"),
+	FIELD("comm"),
+	FIELD("exited"),		/* true: no process of that PID and name now */
+	FIELD("objects"),
+	FIELD("bytes"),
+	{ "", "cgroup", 0, COL_JSON_ONLY | COL_CGROUP },	/* text: in the sentence */
+};
+static const struct table leak_proc_table = TABLE("leak_process", leak_proc_cols);
+
+/* "    0x%-16llx %12llu bytes  age %.3f s": columns, the words between them text-only. */
+static const struct column leak_cols[] = {
+	{ "", "", 3, COL_TEXT_ONLY },	/* the indent: 3 spaces and the separator */
+	{ "OBJECT", "object", -18, 0 },
+	{ "BYTES", "bytes", 12, 0 },
+	{ "", "", 0, COL_TEXT_ONLY },	/* "bytes " */
+	{ "", "", 0, COL_TEXT_ONLY },	/* "age" */
+	{ "AGE", "age_s", 0, 0 },
+	{ "", "", 0, COL_TEXT_ONLY },	/* "s" */
+	FIELD("driver"),		/* its creator's */
+	FIELD("pid"),
+	FIELD("comm"),
+	{ "", "cgroup", 0, COL_JSON_ONLY | COL_CGROUP },
+};
+static const struct table leak_table = TABLE("leak", leak_cols);
 
 /* -l: the objects created while tracing and still alive, per creating process. */
 static void print_leaks(FILE *f, const struct map_snapshot *procs)
 {
 	struct map_snapshot objs = {};
-	unsigned long long now = monotonic_ns(), bytes;
+	unsigned long long now = monotonic_ns(), bytes, total = 0;
+	char line[256], cg[160] = "", addr[24];
 	struct leak *leaks;
 	size_t i, j, n = 0, first;
 	int err;
@@ -439,25 +587,39 @@ static void print_leaks(FILE *f, const struct map_snapshot *procs)
 			continue;
 		leaks[n].obj = *(__u64 *)snapshot_key(&objs, i);
 		leaks[n++].o = *o;
+		total += o->size;
 	}
 	qsort(leaks, n, sizeof(*leaks), cmp_leak);
-	fprintf(f, "\nObjects alive (created while tracing, not destroyed): %zu\n", n);
+	snprintf(line, sizeof(line), "Objects alive (created while tracing, not destroyed): %zu", n);
+	text_printf(f, "\n");
+	table_row(f, &leaks_table, (struct cell[]){ CELL_S(line), CELL_U(n), CELL_U(total) });
 	for (first = 0; first < n; first = j) {
 		const struct gem_obj *o = &leaks[first].o;
-		const char *comm = comm_of(procs, o->pid, o->driver);
+		const struct proc_stats *p = proc_of(procs, o->pid, o->driver);
+		const char *comm = p ? p->comm : "?", *drv = driver_names[o->driver % NR_DRIVERS];
+		struct cell cgroup = p ? cell_cgroup(p->cgroup_id) : CELL_NONE;
+		bool exited = !process_alive(o->pid, comm);
 
 		bytes = 0;
 		for (j = first; j < n && leaks[j].o.pid == o->pid && leaks[j].o.driver == o->driver; j++)
 			bytes += leaks[j].o.size;
-		fprintf(f, "%s PID %u (%s)%s: %zu objects, %llu bytes\n", driver_names[o->driver %
-			NR_DRIVERS], o->pid, comm, process_alive(o->pid, comm) ? "" : " exited",
-			j - first, bytes);
+		if (cgroup.kind == CELL_STR)
+			snprintf(cg, sizeof(cg), ", cgroup %s", cgroup.s);
+		snprintf(line, sizeof(line), "%s PID %u (%s)%s: %zu objects, %llu bytes%s", drv, o->pid,
+			 comm, exited ? " exited" : "", j - first, bytes, cg);
+		table_row(f, &leak_proc_table, (struct cell[]){
+			CELL_S(line), CELL_S(drv), CELL_U(o->pid), CELL_S(comm), CELL_B(exited),
+			CELL_U(j - first), CELL_U(bytes), cgroup });
 		for (i = first; i < j && i < first + MAX_LEAKS_LISTED; i++)
-			fprintf(f, "    0x%-16llx %12llu bytes  age %.3f s\n",
-				(unsigned long long)leaks[i].obj, (unsigned long long)leaks[i].o.size,
-				(now - leaks[i].o.created_ns) / 1e9);
-		if (j - first > MAX_LEAKS_LISTED)
-			fprintf(f, "    (%zu more)\n", j - first - MAX_LEAKS_LISTED);
+			table_row(f, &leak_table, (struct cell[]){
+				CELL_S(""), cell_hex(addr, sizeof(addr), leaks[i].obj),
+				CELL_U(leaks[i].o.size), CELL_S("bytes "), CELL_S("age"),
+				CELL_F((now - leaks[i].o.created_ns) / 1e9, 3), CELL_S("s"), CELL_S(drv),
+				CELL_U(o->pid), CELL_S(comm), cgroup });
+		if (j - first > MAX_LEAKS_LISTED) {
+			text_printf(f, "    (%zu more)\n", j - first - MAX_LEAKS_LISTED);
+			json_lost("leaks_listed", j - first - MAX_LEAKS_LISTED, MAX_LEAKS_LISTED);
+		}
 	}
 	free(leaks);
 	map_snapshot_free(&objs);
@@ -509,72 +671,131 @@ static const char *const event_names[NR_EVENT_TYPES] = {
 	[EV_VM_FREE] = "VM_FREE", [EV_MOVE] = "MOVE",
 };
 
-static void print_event_header(void)
-{
-	if (common_env.timestamp)
-		printf("%-8s ", "TIME");
-	printf("%-11s %-6s %-10s %-7s %-16s %-18s %12s %s\n", "TIME(s)", "DRIVER", "EVENT", "PID",
-	       "COMM", "OBJECT", "BYTES", "DETAIL");
-}
+/* The JSON "fault" of each fault kind. */
+static const char *const fault_names[NR_FAULT_KINDS] = {
+	[0] = "cpu_read", [FAULT_WRITE] = "cpu_write", [FAULT_GTT] = "gtt_read",
+	[FAULT_GTT | FAULT_WRITE] = "gtt_write", [FAULT_CPU_ANY] = "cpu", [FAULT_GPU] = "gpu",
+};
+
+/* Text: DETAIL says in words what JSON gives as fields (null where they do not apply). */
+enum {
+	EC_TIME, EC_DRIVER, EC_EVENT, EC_PID, EC_COMM, EC_OBJECT, EC_BYTES, EC_DETAIL,
+	EC_CREATOR, EC_LIFE, EC_VM, EC_OFFSET, EC_FLAGS, EC_REBIND, EC_FAULT, EC_INDEX,
+	EC_ADDRESS, EC_PLACEMENT, EC_FROM, EC_PAGES, EC_TARGET_BYTES, EC_CGROUP, NR_EC
+};
+
+static const struct column event_cols[NR_EC] = {
+	[EC_TIME] = { "TIME(s)", "time_s", -11, 0 },
+	[EC_DRIVER] = { "DRIVER", "driver", -6, 0 },
+	[EC_EVENT] = { "EVENT", "event", -10, 0 },
+	[EC_PID] = { "PID", "pid", -7, 0 },		/* the process on the CPU */
+	[EC_COMM] = { "COMM", "comm", -16, 0 },
+	[EC_OBJECT] = { "OBJECT", "object", -18, 0 },
+	[EC_BYTES] = { "BYTES", "bytes", 12, 0 },
+	[EC_DETAIL] = { "DETAIL", "", 0, COL_TEXT_ONLY },
+	[EC_CREATOR] = FIELD("creator"),		/* the object's creator, where known */
+	[EC_LIFE] = { "", "life", 0, COL_JSON_ONLY | COL_TIME },	/* DESTROY */
+	[EC_VM] = FIELD("vm"),				/* binds, evictions, VM_* */
+	[EC_OFFSET] = FIELD("offset"),			/* GPU address of a binding; pread/pwrite */
+	[EC_FLAGS] = FIELD("flags"),			/* BIND */
+	[EC_REBIND] = FIELD("rebind"),			/* BIND: true if it had been unbound */
+	[EC_FAULT] = FIELD("fault"),			/* FAULT: its kind */
+	[EC_INDEX] = FIELD("index"),			/* FAULT (i915): page index */
+	[EC_ADDRESS] = FIELD("address"),		/* FAULT (gpu): GPU address */
+	[EC_PLACEMENT] = FIELD("placement"),		/* MOVE */
+	[EC_FROM] = FIELD("from_placement"),
+	[EC_PAGES] = FIELD("target_pages"),		/* SHRINK */
+	[EC_TARGET_BYTES] = FIELD("target_bytes"),
+	[EC_CGROUP] = CGROUP_COLUMN,			/* of the process on the CPU */
+};
+static const struct table event_table = EVENT_TABLE("event", event_cols);
 
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct i915mem_event *e = data;
-	char obj[24] = "-", detail[96] = "";
+	char obj[24], vm[24], detail[96] = "";
+	struct cell c[NR_EC];
+	int i;
 
 	(void)ctx;
 	if (size < sizeof(*e) || e->type >= NR_EVENT_TYPES)
 		return 0;
+	for (i = 0; i < NR_EC; i++)
+		c[i] = CELL_NONE;
+	c[EC_TIME] = CELL_F((e->ts_ns - start_ns) / 1e9, 6);
+	c[EC_DRIVER] = CELL_S(driver_names[e->driver % NR_DRIVERS]);
+	c[EC_EVENT] = CELL_S(event_names[e->type]);
+	c[EC_PID] = CELL_U(e->pid);
+	c[EC_COMM] = CELL_S(e->comm);
 	if (e->obj)
-		snprintf(obj, sizeof(obj), "0x%llx", (unsigned long long)e->obj);
+		c[EC_OBJECT] = cell_hex(obj, sizeof(obj), e->obj);
+	c[EC_BYTES] = CELL_U(e->size);
+	c[EC_CREATOR] = CELL_U_IF(e->creator, e->creator);
+	c[EC_CGROUP] = cell_cgroup(e->cgroup_id);
 	switch (e->type) {
 	case EV_CREATE:
 		break;
 	case EV_DESTROY:
 		snprintf(detail, sizeof(detail), "creator=%u life=%llu%s", e->creator,
 			 (unsigned long long)e->arg, time_unit());
+		c[EC_LIFE] = CELL_U(e->arg);
 		break;
 	case EV_BIND:
 		snprintf(detail, sizeof(detail), "vm=0x%llx offset=0x%llx flags=0x%llx%s",
 			 (unsigned long long)e->vm, (unsigned long long)e->offset,
 			 (unsigned long long)e->arg, e->rebind ? " rebind" : "");
+		c[EC_VM] = cell_hex(vm, sizeof(vm), e->vm);
+		c[EC_OFFSET] = CELL_U(e->offset);
+		c[EC_FLAGS] = CELL_U(e->arg);
+		c[EC_REBIND] = CELL_B(e->rebind);
 		break;
 	case EV_UNBIND:
 		snprintf(detail, sizeof(detail), "vm=0x%llx offset=0x%llx", (unsigned long long)e->vm,
 			 (unsigned long long)e->offset);
+		c[EC_VM] = cell_hex(vm, sizeof(vm), e->vm);
+		c[EC_OFFSET] = CELL_U(e->offset);
 		break;
 	case EV_FAULT:
-		if (e->fault_kind == FAULT_GPU)
+		if (e->fault_kind < NR_FAULT_KINDS && fault_names[e->fault_kind])
+			c[EC_FAULT] = CELL_S(fault_names[e->fault_kind]);
+		if (e->fault_kind == FAULT_GPU) {
 			snprintf(detail, sizeof(detail), "gpu address=0x%llx",
 				 (unsigned long long)e->offset);
-		else if (e->fault_kind == FAULT_CPU_ANY)
+			c[EC_ADDRESS] = CELL_U(e->offset);
+		} else if (e->fault_kind == FAULT_CPU_ANY) {
 			snprintf(detail, sizeof(detail), "cpu");
-		else
+		} else {
 			snprintf(detail, sizeof(detail), "%s %s index=%llu",
 				 e->fault_kind & FAULT_GTT ? "gtt" : "cpu",
 				 e->fault_kind & FAULT_WRITE ? "write" : "read",
 				 (unsigned long long)e->offset);
+			c[EC_INDEX] = CELL_U(e->offset);
+		}
 		break;
 	case EV_MOVE:
 		snprintf(detail, sizeof(detail), "placement=0x%llx from=0x%llx",
 			 (unsigned long long)(e->arg >> 32), (unsigned long long)(e->arg & 0xffffffff));
+		c[EC_PLACEMENT] = CELL_U(e->arg >> 32);
+		c[EC_FROM] = CELL_U(e->arg & 0xffffffff);
 		break;
 	case EV_PREAD:
 	case EV_PWRITE:
 		snprintf(detail, sizeof(detail), "offset=%llu", (unsigned long long)e->offset);
+		c[EC_OFFSET] = CELL_U(e->offset);
 		break;
 	case EV_SHRINK:
 		snprintf(detail, sizeof(detail), "target=%llu pages (%llu bytes)",
 			 (unsigned long long)e->arg, (unsigned long long)e->arg * page_size);
+		c[EC_PAGES] = CELL_U(e->arg);
+		c[EC_TARGET_BYTES] = CELL_U(e->arg * page_size);
 		break;
 	default:
 		snprintf(detail, sizeof(detail), "vm=0x%llx", (unsigned long long)e->vm);
+		c[EC_VM] = cell_hex(vm, sizeof(vm), e->vm);
 	}
-	if (common_env.timestamp)
-		print_wallclock(stdout);
-	printf("%-11.6f %-6s %-10s %-7u %-16s %-18s %12llu %s\n", (e->ts_ns - start_ns) / 1e9,
-	       driver_names[e->driver % NR_DRIVERS], event_names[e->type], e->pid, e->comm, obj,
-	       (unsigned long long)e->size, detail[0] ? detail : "-");
+	if (detail[0])
+		c[EC_DETAIL] = CELL_S(detail);
+	table_event(stdout, &event_table, c, e->ts_ns);
 	return 0;
 }
 
@@ -584,14 +805,17 @@ static void report_dropped(void)
 	const struct i915mem_bpf__bss *bss = skel->bss;
 
 	if (bss->dropped_objects)
-		fprintf(stderr, "i915mem: %llu objects not tracked (more than %d alive at once)\n",
-			(unsigned long long)bss->dropped_objects, MAX_OBJECTS);
+		report_lost("objects", bss->dropped_objects, MAX_OBJECTS, "%llu objects not tracked "
+			    "(more than %d alive at once)", (unsigned long long)bss->dropped_objects,
+			    MAX_OBJECTS);
 	if (bss->dropped_procs)
-		fprintf(stderr, "i915mem: events of processes beyond the first %d not counted per "
-			"process (%llu)\n", MAX_PROCS, (unsigned long long)bss->dropped_procs);
+		report_lost("processes", bss->dropped_procs, MAX_PROCS, "events of processes beyond "
+			    "the first %d not counted per process (%llu)", MAX_PROCS,
+			    (unsigned long long)bss->dropped_procs);
 	if (bss->dropped_vms)
-		fprintf(stderr, "i915mem: events of address spaces beyond the first %d not counted "
-			"per address space (%llu)\n", MAX_VMS, (unsigned long long)bss->dropped_vms);
+		report_lost("address_spaces", bss->dropped_vms, MAX_VMS, "events of address spaces "
+			    "beyond the first %d not counted per address space (%llu)", MAX_VMS,
+			    (unsigned long long)bss->dropped_vms);
 }
 
 int main(int argc, char **argv)
@@ -622,6 +846,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	skel->rodata->targ_pid = common_env.pid;
+	skel->rodata->filter_cg = common_env.cgroup != NULL;
 	memcpy((char *)skel->rodata->targ_comm, env.comm, sizeof(env.comm));
 	skel->rodata->targ_driver = env.driver;
 	skel->rodata->targ_ms = common_env.msecs;
@@ -632,6 +857,10 @@ int main(int argc, char **argv)
 	err = i915mem_bpf__load(skel);
 	if (err) {
 		report_bpf_error("load BPF programs", err);
+		goto cleanup;
+	}
+	if (!cgroup_filter_apply(skel->maps.cgroup_map)) {
+		err = -1;
 		goto cleanup;
 	}
 	err = i915mem_bpf__attach(skel);
@@ -647,14 +876,16 @@ int main(int argc, char **argv)
 	if (env.events) {
 		loop.events = skel->maps.events;
 		loop.on_event = handle_event;
-		print_event_header();
+		table_header(stdout, &event_table);
 	} else {
-		printf("Tracing Intel GPU memory (%s%s%s)... Hit Ctrl-C to end.\n",
-		       traced & (1u << DRV_I915) ? "i915" : "",
-		       traced == ((1u << DRV_I915) | (1u << DRV_XE)) ? ", " : "",
-		       traced & (1u << DRV_XE) ? "xe" : "");
 		loop.on_interval = print_summary;
 	}
+	/* With -j, on stderr: also for -e, whose JSON has no header to say it attached. */
+	if (!env.events || json_output())
+		print_banner("Tracing Intel GPU memory (%s%s%s)... Hit Ctrl-C to end.\n",
+			     traced & (1u << DRV_I915) ? "i915" : "",
+			     traced == ((1u << DRV_I915) | (1u << DRV_XE)) ? ", " : "",
+			     traced & (1u << DRV_XE) ? "xe" : "");
 	err = trace_loop_finish(&loop, trace_loop_run(&loop), env.events ? NULL : print_summary);
 	report_dropped();
 cleanup:

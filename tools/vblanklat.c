@@ -247,7 +247,7 @@ static void print_files(FILE *f, struct map_snapshot *s)
 			CELL_S(file ? (fs->comm[0] ? fs->comm : "?") : "[kernel]"),
 			CELL_U(fs->queued), CELL_U(fs->delivered), CELL_U(fs->other),
 			cell_hist_avg(&fs->queue_lat), cell_hist_avg(&fs->vblank_lat),
-			fs->pid ? CELL_S(cgroup_name(fs->cgroup_id)) : CELL_NONE });
+			fs->pid ? cell_cgroup(fs->cgroup_id) : CELL_NONE });
 	}
 	for (i = 0; i < s->n; i++) {
 		struct file_stats *fs = snapshot_value(s, i);
@@ -371,7 +371,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		CELL_U_IF(e->known_latency & 2, e->vblank_latency),
 		detail[0] ? CELL_S(detail) : CELL_NONE, CELL_U_IF(is_missed, e->seq_from),
 		CELL_U_IF(is_missed, e->seq - e->seq_from - 1),
-		e->pid ? CELL_S(cgroup_name(e->cgroup_id)) : CELL_NONE }, e->ts_ns);
+		e->pid ? cell_cgroup(e->cgroup_id) : CELL_NONE }, e->ts_ns);
 	return 0;
 }
 

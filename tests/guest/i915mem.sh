@@ -207,18 +207,23 @@ check_eq "$P -c gemuser5: no other process" "$(awk 'NF == 10 && $4 ~ /^[0-9]+$/'
 
 
 # 3d. interval count: each summary has what changed in its interval.
-timeout 60 "$T" 2 2 >"$S/int.out" 2>&1 &
+#     (Waits for the first summary rather than a fixed time: VMs share the
+#     machine's cores; 3 s leave a loaded one room for each step.)
+timeout 60 "$T" 3 2 >"$S/int.out" 2>&1 &
 int_pid=$!
 wait_for_output "$S/int.out" "$int_pid"
 cp /bin/dash "$S/gemuser6"
 "$S/gemuser6" -c 'printf "create n=4 size=4096\n" >/proc/gemgen
 	while [ ! -e "$1" ]; do sleep 0.1; done; printf "create n=1 size=4096\n" >/proc/gemgen' sh "$S/go6" &
 g6=$!
-sleep 2.5
+for i in $(seq 1 100); do
+	grep -q '^DRIVER \|^no objects' "$S/int.out" && break
+	sleep 0.1
+done
 touch "$S/go6"
 wait "$g6"
 wait "$int_pid"
-check_eq "$P interval 2 count 2: exits 0 by itself" "$?" 0
+check_eq "$P interval 3 count 2: exits 0 by itself" "$?" 0
 check_eq "$P interval: created 4, then 1 (live 4, then 5)" \
 	"$(awk -v p="$g6" 'NF == 10 && $2 == p { print $4 "/" $7 }' "$S/int.out" | tr '\n' ' ')" "4/4 5/1 "
 
@@ -228,6 +233,197 @@ write_as gemuser7 /proc/gemgen "create n=2 size=4096"
 stop TERM
 check_eq "$P SIGTERM: status 0 and the summary" \
 	"$tool_status $(mem_row "$S/term.out" "$(pid_of gemuser7)" | cut -d' ' -f1,4)" "0 2 2"
+
+# gemgen's next object and address space numbers (its objects are numbered
+# on through the whole run): gem_next created|vms.
+gem_next() { sed -n "1s/.*$1=\([0-9]*\).*/\1/p" /proc/gemgen; }
+# cg_write DIR NAME TEXT: write_as NAME, from a process inside cgroup DIR.
+cg_write() {
+	[ -x "$S/$2" ] || cp /bin/dash "$S/$2"
+	in_cgroup "$1" "$S/$2" -c 'echo $$ >"$1"; printf "%s\n" "$2" >/proc/gemgen' "$2" "$S/$2.pid" "$3"
+}
+# jq's "A B C" of the rows of one type; the text's rows with their columns
+# joined by one space.
+jrows() { jq -r --arg t "$2" "select(.type == \$t) | $3" "$1"; }
+trows() { awk "$2"' { $1 = $1; print }' "$1"; }
+
+# 3f. -j: the same workload traced as text and as JSON lines at once, both
+#     with -l: every line a JSON object, its numbers the text's.
+start "$S/txt.out" -l
+txt_pid=$tool_pid
+start "$S/json.out" -l -j
+o=$(gem_next created) v=$(gem_next vms)
+write_as gemuserj /proc/gemgen "vm
+create n=6 size=65536
+bind first=$o n=6 vm=$v
+fault first=$o n=2 gtt=1 write=1
+fault first=$((o + 2)) n=1 gtt=0 write=0
+pwrite first=$o n=2 bytes=4096
+pread first=$o n=1 bytes=100
+evict vm=$v bytes=65536
+bind first=$o n=1 vm=$v
+shrink pages=16
+destroy first=$o n=3 async=1"
+write_as gemuserk /proc/gemgen "create n=2 size=1048576"
+stop INT
+kill -INT "$txt_pid"; wait "$txt_pid"
+j=$S/json.out t=$S/txt.out
+check_eq "$P -j: exit status 0 on Ctrl-C" "$tool_status" 0
+check_eq "$P -j: every line a JSON object with a type" "$(json_lines "$j")" ok
+# (gemgen plays xe too where the kernel has xe: both drivers traced there.)
+banner='^Tracing Intel GPU memory (i915\(, xe\)\?)\.\.\. Hit Ctrl-C to end\.$'
+check_eq "$P -j: stderr is the banner alone" "$(grep -vc "$banner" "$j.err") $(wc -l <"$j.err")" "0 1"
+check_eq "$P -j: one ts for the whole summary" "$(jq -r '.ts' "$j" | sort -u | wc -l)" 1
+check_eq "$P -j: memory row of gemuserj: 3 live, peak 393216, 6 created, 3 destroyed" \
+	"$(jrows "$j" memory 'select(.comm == "gemuserj") | "\(.live) \(.live_bytes) \(.peak_bytes) \(.created) \(.created_bytes) \(.destroyed) \(.destroyed_bytes)"')" \
+	"3 196608 393216 6 393216 3 196608"
+check_eq "$P -j: memory rows equal the text's, in its order" \
+	"$(jrows "$j" memory '"\(.driver) \(.pid) \(.comm) \(.live) \(.live_bytes) \(.peak_bytes) \(.created) \(.created_bytes) \(.destroyed) \(.destroyed_bytes)"')" \
+	"$(trows "$t" 'NF == 10 && $4 ~ /^-?[0-9]+$/')"
+check_eq "$P -j: activity row of gemuserj: 7 binds, 1 unbind, 1 rebind, faults, pread/pwrite" \
+	"$(jrows "$j" activity 'select(.comm == "gemuserj") | "\(.binds) \(.unbinds) \(.rebinds) \(.gtt_rd_faults) \(.gtt_wr_faults) \(.cpu_rd_faults) \(.cpu_wr_faults) \(.cpu_any_faults) \(.gpu_faults) \(.pread_bytes) \(.pwrite_bytes) \(.preads) \(.pwrites)"')" \
+	"7 1 1 0 2 1 0 0 0 100 8192 1 2"
+check_eq "$P -j: activity rows equal the text's (the worker's too)" \
+	"$(jrows "$j" activity '"\(.driver) \(.pid) \(.comm) \(.binds) \(.unbinds) \(.rebinds) \(.gtt_rd_faults) \(.gtt_wr_faults) \(.cpu_rd_faults) \(.cpu_wr_faults) \(.cpu_any_faults) \(.gpu_faults) \(.pread_bytes) \(.pwrite_bytes)"' | sort)" \
+	"$(trows "$t" 'NF == 14 && $4 ~ /^[0-9]+$/' | sort)"
+check_eq "$P -j: address space row equals the text's (address as a hex string)" \
+	"$(jrows "$j" address_space '"\(.driver) \(.address_space) \(.pid) \(.comm) \(.binds) \(.unbinds) \(.rebinds) \(.bound_bytes) \(.evictions) \(.freed)"')" \
+	"$(awk 'NF == 9 && $2 ~ /^0x/ { print $1, $2, $3, $4, $5, $6, $7, $8, $9, "false" }' "$t")"
+check "$P -j: the address space row has numbers" \
+	test "$(jrows "$j" address_space '"\(.binds) \(.unbinds) \(.bound_bytes)"')" = "7 4 458752"
+check_eq "$P -j: evictions and shrinker equal the text's line" \
+	"$(jrows "$j" evictions '"\(.driver): \(.evictions) \(.evict_bytes) \(.range_evictions) \(.range_bytes) \(.vm_evictions) \(.shrink_requests) \(.shrink_target_pages) \(.shrink_target_bytes)"')" \
+	"$(sed -n 's/^\(i915\): evictions: \([0-9]*\) for room (\([0-9]*\) bytes asked), \([0-9]*\) of ranges (\([0-9]*\) bytes), \([0-9]*\) of whole address spaces; shrinker: \([0-9]*\) requests, target \([0-9]*\) pages (\([0-9]*\) bytes)$/\1: \2 \3 \4 \5 \6 \7 \8 \9/p' "$t")"
+check_eq "$P -j: ... which are the workload's" \
+	"$(jrows "$j" evictions '"\(.evictions) \(.evict_bytes) \(.shrink_requests) \(.shrink_target_pages) \(.shrink_target_bytes)"')" \
+	"1 65536 1 16 $((16 * $(getconf PAGESIZE)))"
+# A text histogram's non-empty buckets as LO:COUNT.
+hist_text() {
+	awk -v title="$2" 'index($0, title) { h = 1; next } h && /->/ && $5 > 0 { print $1 ":" $5 } h && /^$/ { h = 0 }' "$1" | tr '\n' ' '
+}
+check_eq "$P -j: size histogram: 6 of 64 KiB, 2 of 1 MiB, as the text's" \
+	"$(jrows "$j" driver_hist 'select(.hist == "size") | "\(.driver) \(.unit) \(.count) " + ([.buckets[] | select(.count > 0) | "\(.lo):\(.count)"] | join(" ")) + " "')" \
+	"i915 bytes 8 $(hist_text "$t" "i915: sizes of the objects created")"
+check_eq "$P -j: lifetime histogram: the 3 destroyed, as the text's (microseconds)" \
+	"$(jrows "$j" driver_hist 'select(.hist == "lifetime") | "\(.unit) \(.count) \([.buckets[].count] | add)"')" \
+	"us 3 $(awk '/lifetimes of the objects destroyed/ { h = 1; next } h && /->/ { n += $5 } END { print n }' "$t")"
+check_eq "$P -j -l: 5 objects alive, as the text says" \
+	"$(jrows "$j" leaks '"\(.objects) \(.bytes)"')" \
+	"$(sed -n 's/^Objects alive (created while tracing, not destroyed): //p' "$t") $((3 * 65536 + 2 * 1048576))"
+check_eq "$P -j -l: a leak_process row per text line" \
+	"$(jrows "$j" leak_process '"\(.driver) PID \(.pid) (\(.comm))\(if .exited then " exited" else "" end): \(.objects) objects, \(.bytes) bytes"')" \
+	"$(grep '^i915 PID' "$t")"
+check_eq "$P -j -l: the leak rows are the text's objects, in its order, with their creators" \
+	"$(jrows "$j" leak '"\(.object) \(.bytes) \(.pid) \(.comm)"')" \
+	"$(awk '/^i915 PID/ { p = $3; c = $4; gsub(/[():]/, "", c) } /^    0x/ { print $1, $2, p, c }' "$t")"
+check_eq "$P -j -l: 5 leak rows, ages in seconds" \
+	"$(jrows "$j" leak 'select(.age_s >= 0 and .age_s < 60) | .type' | wc -l)" 5
+check_eq "$P -j: the text run: nothing on stderr" "$(cat "$t.err")" ""
+
+# 3g. -e -j: the same events as the text's -e, field for field (the text's
+#     DETAIL rebuilt from the JSON fields; lifetimes and times are each
+#     tracer's own clock readings, so only their presence is compared).
+start "$S/txt-e.out" -e
+txt_pid=$tool_pid
+start "$S/json-e.out" -e -j
+o=$(gem_next created) v=$(gem_next vms)
+write_as gemusere /proc/gemgen "vm
+create n=3 size=8192
+bind first=$o n=3 vm=$v
+fault first=$o n=1 gtt=1 write=0
+fault first=$((o + 1)) n=1 gtt=0 write=1
+pwrite first=$o n=1 bytes=512
+pread first=$((o + 2)) n=1 bytes=64
+shrink pages=4
+unbind first=$o n=1
+bind first=$o n=1 vm=$v
+evict_node vm=$v bytes=4096
+destroy first=$o n=3
+release vm=$v"
+stop INT
+kill -INT "$txt_pid"; wait "$txt_pid"
+j=$S/json-e.out t=$S/txt-e.out
+check_eq "$P -e -j: every line a JSON object" "$(json_lines "$j")" ok
+check_eq "$P -e -j: the banner on stderr (no header on stdout to say it attached)" \
+	"$(grep -vc "$banner" "$j.err") $(wc -l <"$j.err")" "0 1"
+check_eq "$P -e -j: 22 events of gemusere" "$(jq -r 'select(.type == "event" and .comm == "gemusere") | .event' "$j" | wc -l)" 22
+check_eq "$P -e -j: every event equals the text's line" "$(python3 - "$j" "$t" <<'PY'
+import json, re, sys
+def detail(o):
+    e = o["event"]
+    if e == "CREATE":
+        return "-"
+    if e == "DESTROY":
+        assert o["life_us"] >= 0
+        return "creator=%d life=L" % o["creator"]
+    if e == "BIND":
+        return "vm=%s offset=%s flags=%s%s" % (o["vm"], hex(o["offset"]), hex(o["flags"]),
+                                               " rebind" if o["rebind"] else "")
+    if e == "UNBIND":
+        return "vm=%s offset=%s" % (o["vm"], hex(o["offset"]))
+    if e == "FAULT":
+        where, rw = o["fault"].split("_")
+        return "%s %s index=%d" % (where, rw, o["index"])
+    if e in ("PREAD", "PWRITE"):
+        return "offset=%d" % o["offset"]
+    if e == "SHRINK":
+        return "target=%d pages (%d bytes)" % (o["target_pages"], o["target_bytes"])
+    return "vm=%s" % o["vm"]
+js = sorted("%s %s %d %s %s %d %s" % (o["driver"], o["event"], o["pid"], o["comm"],
+            o["object"] or "-", o["bytes"], detail(o)) for o in map(json.loads, open(sys.argv[1])))
+tx = sorted(re.sub(r"life=\d+usecs", "life=L", " ".join(l.rstrip("\n").split(None, 7)[1:]))
+            for l in list(open(sys.argv[2]))[1:])
+print("ok" if js == tx and js else "json %s\ntext %s" % (js, tx))
+PY
+)" ok
+check_eq "$P -e -j: each event's ts is within a minute of now" \
+	"$(jq -r --argjson now "$(date +%s)" 'select(.ts < $now - 60 or .ts > $now + 1)' "$j")" ""
+
+# 3h. --cgroup: objects made from three cgroups (A, A/sub below it, B),
+#     traced at once unfiltered and filtered; -C names the cgroups.
+cg=/sys/fs/cgroup/i915mem-test
+mkdir -p "$cg/A/sub" "$cg/B"
+start "$S/cg-all.out" -l
+p1=$tool_pid
+start "$S/cg-A.out" -l -C --cgroup "$cg/A"
+p2=$tool_pid
+start "$S/cg-B.out" -l -j -C --cgroup "$cg/B"
+o=$(gem_next created)
+cg_write "$cg/A" gemcga "create n=3 size=4096
+destroy first=$o n=1"
+cg_write "$cg/A/sub" gemcgsub "create n=2 size=8192"
+cg_write "$cg/B" gemcgb "create n=5 size=16384
+destroy first=$((o + 5)) n=2"
+stop INT
+for p in $p1 $p2; do kill -INT $p; wait $p; done
+a=$(pid_of gemcga) sub=$(pid_of gemcgsub) b=$(pid_of gemcgb)
+check_eq "$P --cgroup: unfiltered, each cgroup's process and its objects" \
+	"$(mem_row "$S/cg-all.out" "$a") / $(mem_row "$S/cg-all.out" "$sub") / $(mem_row "$S/cg-all.out" "$b")" \
+	"2 8192 12288 3 12288 1 4096 / 2 16384 16384 2 16384 0 0 / 3 49152 81920 5 81920 2 32768"
+check "$P --cgroup: unfiltered, 7 objects alive" grep -qx "Objects alive (created while tracing, not destroyed): 7" "$S/cg-all.out"
+check_eq "$P --cgroup A -C: A's process and A/sub's below it, each named by its cgroup" \
+	"$(awk 'NF == 11 && $4 ~ /^[0-9]+$/ { print $2, $3, $7, $9, $11 }' "$S/cg-A.out")" \
+	"$sub gemcgsub 2 0 /i915mem-test/A/sub
+$a gemcga 3 1 /i915mem-test/A"
+check "$P -C: a CGROUP column" grep -q "^DRIVER .* CGROUP$" "$S/cg-A.out"
+check "$P --cgroup A -l: 4 objects alive" grep -qx "Objects alive (created while tracing, not destroyed): 4" "$S/cg-A.out"
+check_eq "$P --cgroup A -l -C: the leaking processes with their cgroups" \
+	"$(grep '^i915 PID' "$S/cg-A.out" | sed 's/ exited//')" \
+	"i915 PID $a (gemcga): 2 objects, 8192 bytes, cgroup /i915mem-test/A
+i915 PID $sub (gemcgsub): 2 objects, 16384 bytes, cgroup /i915mem-test/A/sub"
+check_eq "$P --cgroup B -j -C: B's process only, its cgroup a field" \
+	"$(jrows "$S/cg-B.out" memory '"\(.pid) \(.created) \(.destroyed) \(.live) \(.cgroup)"')" \
+	"$b 5 2 3 /i915mem-test/B"
+check_eq "$P --cgroup B -j -l -C: its 3 objects alive, each with its creator's cgroup" \
+	"$(jrows "$S/cg-B.out" leaks '.objects') $(jrows "$S/cg-B.out" leak '"\(.pid) \(.cgroup)"' | sort | uniq -c | tr -s ' ')" \
+	"3  3 $b /i915mem-test/B"
+check_eq "$P --cgroup B -j: every line a JSON object" "$(json_lines "$S/cg-B.out")" ok
+check_eq "$P --cgroup: nothing on stderr" "$(cat "$S/cg-all.out.err" "$S/cg-A.out.err")" ""
+expect_error "$P --cgroup: no such directory" 64 "^i915mem: --cgroup /nonexistent: No such file or directory" \
+	"$T" --cgroup /nonexistent
+expect_error "$P --cgroup: not a cgroup" 64 "^i915mem: --cgroup /proc: not a cgroup v2 directory" \
+	"$T" --cgroup /proc
+rmdir "$cg/A/sub" "$cg/A" "$cg/B" "$cg"
 # ---------------------------------------------------------------------------
 # 4. xe (kernels >= 6.8): gemgen plays xe too.
 if [ "$K" != 6.1 ]; then

@@ -523,7 +523,7 @@ for round in 1 2 3; do
 done
 
 # A reader too slow for the calls - it reads nothing until the program has
-# made them all: 80001 records of 184 bytes do not fit in the 4 MiB ring
+# made them all: 80001 records of 192 bytes do not fit in the 4 MiB ring
 # buffer - what the ring buffer could not hold is counted, and with what was
 # printed makes every call.
 rm -f "$tmp/go"
@@ -540,6 +540,237 @@ lost=$(sed -n 's/^cudatrace: \([0-9]*\) events lost (ring buffer full)$/\1/p' "$
 check_ge "cudatrace: a slow reader: events are lost, and counted" "${lost:-0}" 1
 check_eq "cudatrace: ... printed + lost = every call (80001), status 0" \
 	"$(( $(calls $tmp/slow.out | wc -l) + ${lost:-0} )) $(cat $tmp/slow.status)" "80001 0"
+
+# ---- -j: JSON lines, the same numbers as the text -----------------------------
+
+# traced_pair NAME "TRACER ARGS" WORKLOAD [ARGS...]: as traced, with two
+# tracers on the one run: TRACER ARGS (NAME.out) and TRACER ARGS -j
+# (NAME.json), so the two outputs can be compared call for call (pointers
+# from malloc, PIDs and stacks differ between runs). pair_status: the two
+# exit statuses.
+traced_pair() {
+	local name=$1 targs=$2 wl=$3 text_pid
+	shift 3
+	rm -f "$tmp/go"
+	FAKE_CUDA_LOG=$tmp/$name.log "$wl" --wait "$tmp/go" "$@" >"$tmp/$name.wl" 2>&1 &
+	wl_pid=$!
+	for _ in $(seq 1 500); do
+		grep -qs '^waiting' "$tmp/$name.wl" && break
+		sleep 0.02
+	done
+	# shellcheck disable=SC2086
+	start_tool "$tmp/$name.out" $t $targs -p $wl_pid
+	text_pid=$tool_pid
+	# shellcheck disable=SC2086
+	start_tool "$tmp/$name.json" $t $targs -j -p $wl_pid
+	touch "$tmp/go"
+	wait $wl_pid
+	wl_pid=
+	for _ in $(seq 1 200); do
+		kill -0 "$text_pid" 2>/dev/null || kill -0 "$tool_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$text_pid" "$tool_pid" 2>/dev/null
+	wait "$text_pid"
+	pair_status=$?
+	wait "$tool_pid"
+	pair_status="$pair_status $?"
+}
+
+# The summary: functions, errors, launches, histograms.
+traced_pair jsum "" $D/workload $drv_phases
+n=$tmp/jsum.out j=$tmp/jsum.json
+check_eq "cudatrace -j: summary: both tracers end with the process, status 0" "$pair_status" "0 0"
+check_eq "cudatrace -j: summary: every line a JSON object with a type" "$(json_lines $j)" ok
+check_eq "cudatrace -j: summary: the types of its tables" \
+	"$(jq -r .type $j | sort -u | tr '\n' ' ')" "error function function_hist launch "
+check "cudatrace -j: summary: the banner goes to stderr" \
+	grep -qx 'Tracing CUDA calls\.\.\. Hit Ctrl-C to end\.' $j.err
+check_eq "cudatrace -j: summary: function rows: calls, errors, bytes are the text's" \
+	"$(jq -r 'select(.type == "function") | "\(.function) \(.calls) \(.errors) \(.bytes // "-")"' $j | sort)" \
+	"$(awk 'NF == 6 && $2 ~ /^[0-9]+$/ { print $1, $2, $3, $6 }' $n | sort)"
+check_eq "cudatrace -j: summary: ... every function the library was called for" \
+	"$(jq -r 'select(.type == "function") | .function' $j | sort | tr '\n' ' ')" \
+	"$(awk '{ print $1 }' $tmp/jsum.log | sort -u | tr '\n' ' ')"
+check_eq "cudatrace -j: summary: times are numbers in us, avg_us = total_us / calls" \
+	"$(jq -r 'select(.type == "function") | select((.total_us | type) != "number" or
+		((.total_us / .calls - .avg_us) | fabs) > 0.002) | .function' $j)" ""
+check_eq "cudatrace -j: summary: error rows are the text's, with the result's value" \
+	"$(jq -r 'select(.type == "error") | "\(.function) \(.error) \(.count)"' $j)" \
+	"$(awk '$2 ~ /^CUDA_ERROR/ && NF == 3 { print $1, $2, $3 }' $n)"
+check_eq "cudatrace -j: summary: ... CUresult values" \
+	"$(jq -r 'select(.type == "error") | "\(.error)=\(.code)"' $j | tr '\n' ' ')" \
+	"CUDA_ERROR_INVALID_HANDLE=400 CUDA_ERROR_OUT_OF_MEMORY=2 CUDA_ERROR_INVALID_VALUE=1 CUDA_ERROR_NOT_FOUND=500 CUDA_ERROR_LAUNCH_FAILED=719 "
+check_eq "cudatrace -j: summary: launch rows are the text's (7)" \
+	"$(jq -r 'select(.type == "launch") | "\(.pid) \(.function) \(.kernel) \(.grid_x)x\(.grid_y)x\(.grid_z) \(.block_x)x\(.block_y)x\(.block_z) \(.launches) \(.failed)"' $j)" \
+	"$(awk 'NF == 7 && $1 ~ /^[0-9]+$/ && $2 ~ /^cu/' $n | tr -s ' ')"
+check_eq "cudatrace -j: summary: a latency histogram per function, count = calls = its buckets' sum" \
+	"$(jq -r 'select(.type == "function_hist") | "\(.function) \(.hist) \(.count) \([.buckets[].count] | add) \(.unit)"' $j)" \
+	"$(jq -r 'select(.type == "function") | "\(.function) latency \(.calls) \(.calls) us"' $j)"
+check_eq "cudatrace -j: summary: one ts for the whole summary" "$(jq -r .ts $j | sort -u | wc -l)" 1
+
+# -e: every call, the text's columns and DETAIL words as fields.
+traced_pair jev "-e" $D/workload $drv_phases
+n=$tmp/jev.out j=$tmp/jev.json
+check_eq "cudatrace -e -j: both end with the process, status 0" "$pair_status" "0 0"
+check_eq "cudatrace -e -j: every line a JSON object with a type" "$(json_lines $j)" ok
+check "cudatrace -e -j: the banner goes to stderr, as there is no header" \
+	grep -qx 'Tracing CUDA calls\.\.\. Hit Ctrl-C to end\.' $j.err
+check_eq "cudatrace -e -j: one event per call (the fake logged $(wc -l <$tmp/jev.log))" \
+	"$(jq -r .type $j | sort | uniq -c | sed 's/^ *//')" "$(wc -l <$tmp/jev.log) event"
+# shellcheck disable=SC2016
+ev_words='select(.type == "event") | [(.pid, .tid, .comm, .function, .bytes // "-", .result | tostring)] +
+	(if .grid_x != null then ["kernel=\(.kernel)", "grid=\(.grid_x)x\(.grid_y)x\(.grid_z)",
+		"block=\(.block_x)x\(.block_y)x\(.block_z)", "shmem=\(.shmem)", "stream=\(.stream)"]
+	 else ([(.ptr | select(.) | "ptr=\(.)"), (.kind | select(.) | "kind=\(.)"),
+		(.kernel | select(.) | "kernel=\(.)"), (.handle | select(.) | "handle=\(.)"),
+		(.stream | select(.) | "stream=\(.)")] | if length == 0 then ["-"] else . end) end) | join(" ")'
+check_eq "cudatrace -e -j: every event is the text's line: PID, TID, COMM, FUNCTION, BYTES, RESULT, DETAIL" \
+	"$(jq -r "$ev_words" $j | md5sum)" \
+	"$(calls $n | awk '{ s = $2; for (i = 3; i <= NF; i++) if (i != 7) s = s " " $i; print s }' | md5sum)"
+# (As -e lines, a time and a latency of 0 put in, for compare_calls.)
+{
+	head -1 $n
+	jq -r "$ev_words" $j | awk '{ s = "0"; for (i = 1; i <= NF; i++) s = s " " $i (i == 5 ? " 0" : ""); print s }'
+} >$tmp/jev.cmp
+check_eq "cudatrace -e -j: ... and agrees with what the library received" \
+	"$(compare_calls $tmp/jev.cmp $tmp/jev.log)" ""
+check_eq "cudatrace -e -j: result values as numbers" \
+	"$(jq -r 'select(.code != 0) | "\(.function)=\(.code)"' $j | tr '\n' ' ')" \
+	"cuMemAlloc_v2=2 cuMemFree_v2=1 cuModuleGetFunction=500 cuLaunchKernel=400 cuStreamSynchronize=719 "
+check_ge "cudatrace -e -j: lat_us: a call the library made last 2 ms" \
+	"$(jq -r 'select(.result == "CUDA_ERROR_LAUNCH_FAILED") | .lat_us | floor' $j)" 2000
+check_eq "cudatrace -e -j: each event's ts is within a minute of now" \
+	"$(jq -r --argjson now "$(date +%s)" 'select(.ts < $now - 60 or .ts > $now + 1) | .function' $j)" ""
+
+# (-E's calls have the same arguments every run: compared with the -E run above.)
+traced jerr "-E -j" $D/workload $drv_phases
+check_eq "cudatrace -E -j: the failing calls, as the text's" \
+	"$(jq -r "$ev_words" $tmp/jerr.out | cut -d' ' -f3-)" \
+	"$(calls $tmp/err.out | awk '{ s = $4; for (i = 5; i <= NF; i++) if (i != 7) s = s " " $i; print s }')"
+check_eq "cudatrace -E -j: ... every line JSON, 5 events, status 0" \
+	"$(json_lines $tmp/jerr.out) $(jq -r .type $tmp/jerr.out | sort | uniq -c | sed 's/^ *//') $traced_status" "ok 5 event 0"
+
+# -l -s: a process per object, an allocation per object with its stack.
+traced_pair jleak "-l -s -r" $D/workload batches 2 leak errors runtime
+n=$tmp/jleak.out j=$tmp/jleak.json
+pid=$(awk '/^waiting/ { print $2 }' $tmp/jleak.wl)
+check_eq "cudatrace -l -j: both end with the process, status 0" "$pair_status" "0 0"
+check_eq "cudatrace -l -j: every line a JSON object with a type" "$(json_lines $j)" ok
+check "cudatrace -l -j: the banner goes to stderr" \
+	grep -qx 'Tracing CUDA allocations\.\.\. Hit Ctrl-C to end\.' $j.err
+check_eq "cudatrace -l -j: the process object is the text's heading" \
+	"$(jq -r 'select(.type == "leak_process") | "PID \(.pid) (\(.comm)) \(.state): \(.allocations) allocations, \(.bytes) bytes never freed"' $j)" \
+	"$(grep "^PID $pid " $n)"
+check_eq "cudatrace -l -j: ... PID $pid exited with 5 allocations" \
+	"$(jq -r 'select(.type == "leak_process") | "\(.pid) \(.state) \(.allocations)"' $j)" "$pid exited 5"
+check_eq "cudatrace -l -j: the leak objects are the text's rows: address, bytes, function" \
+	"$(jq -r 'select(.type == "leak") | "\(.pid) \(.address) \(.bytes) \(.function) \(.age_s | type)"' $j)" \
+	"$(awk -v p=$pid '/^  0x/ { print p, $1, $2, $4, "number" }' $n)"
+check_eq "cudatrace -l -s -j: each leak's stack is the text's, frames joined by ;" \
+	"$(jq -r 'select(.type == "leak") | .stack // "[stack not recorded]"' $j)" \
+	"$(awk '/^  0x/ { if (open) print s; s = ""; open = 1; next }
+		/^      / { sub(/^ +/, ""); s = s (s == "" ? "" : ";") $0; next }
+		{ if (open) print s; open = 0 } END { if (open) print s }' $n)"
+check_eq "cudatrace -l -s -j: ... starting in the function that leaked" \
+	"$(jq -r 'select(.type == "leak") | .stack | split(";")[0] | sub("\\+0x.*"; "")' $j | sort -u)" "leak
+main"
+
+# A reader too slow for the calls (as above): the events lost are an object too.
+rm -f "$tmp/go"
+$D/workload --wait "$tmp/go" batches 20000 >"$tmp/jslow.wl" 2>&1 &
+wl_pid=$!
+while ! grep -qs '^waiting' "$tmp/jslow.wl"; do sleep 0.02; done
+( $t -e -j -p $wl_pid 2>"$tmp/jslow.err"; echo $? >"$tmp/jslow.status" ) |
+	{ while kill -0 $wl_pid 2>/dev/null; do sleep 0.1; done; cat >"$tmp/jslow.out"; } &
+for _ in $(seq 1 100); do grep -q 'functions:' "$tmp/jslow.err" 2>/dev/null && break; sleep 0.05; done
+touch "$tmp/go"
+wait
+wl_pid=
+lost=$(sed -n 's/^cudatrace: \([0-9]*\) events lost (ring buffer full)$/\1/p' "$tmp/jslow.err")
+check_ge "cudatrace -e -j: a slow reader: events are lost, and counted" "${lost:-0}" 1
+check_eq "cudatrace -e -j: ... every line JSON, the loss a \"lost\" object as stderr says" \
+	"$(json_lines $tmp/jslow.out) $(jq -r 'select(.type == "lost") | "\(.what) \(.count) \(.limit)"' $tmp/jslow.out)" \
+	"ok events ${lost:-0} 0"
+check_eq "cudatrace -e -j: ... events + lost = every call (80001), status 0" \
+	"$(( $(grep -c '"type":"event"' $tmp/jslow.out) + ${lost:-0} )) $(cat $tmp/jslow.status)" "80001 0"
+
+# ---- --cgroup and -C -------------------------------------------------------------
+
+expect_error "cudatrace: --cgroup: no such directory" 64 \
+	"^cudatrace: --cgroup /nonexistent: No such file or directory$" $t --cgroup /nonexistent
+expect_error "cudatrace: --cgroup: not a cgroup" 64 \
+	"^cudatrace: --cgroup /proc: not a cgroup v2 directory" $t --cgroup /proc
+expect_error "cudatrace: --cgroup: a file" 64 \
+	"^cudatrace: --cgroup /etc/passwd: Not a directory$" $t --cgroup /etc/passwd
+cgv1=$(findmnt -n -t cgroup -o TARGET 2>/dev/null | head -1)
+if [ -n "$cgv1" ]; then
+	expect_error "cudatrace: --cgroup: a cgroup v1 hierarchy" 64 \
+		"^cudatrace: --cgroup $cgv1: a cgroup v1 hierarchy: only cgroup v2" $t --cgroup "$cgv1"
+else
+	skip "cudatrace: --cgroup: a cgroup v1 hierarchy: none mounted here"
+fi
+
+# Workloads of known counts from three cgroups (A, A/sub below it, B), on
+# the fake library system-wide, traced at once unfiltered and by each.
+cgroot=$(findmnt -n -t cgroup2 -o TARGET 2>/dev/null | head -1)
+cg=${cgroot:-/nonexistent}/cudatrace-test
+cgname=/cudatrace-test
+lib=$D/libcuda.so.1
+if [ -z "$cgroot" ] || ! mkdir -p "$cg/A/sub" "$cg/B" 2>/dev/null; then
+	skip "cudatrace: --cgroup, -C: no cgroup v2 hierarchy to make cgroups in"
+else
+	start_tool "$tmp/cg-all.out" $t -L $lib
+	p1=$tool_pid
+	start_tool "$tmp/cg-A.out" $t -L $lib --cgroup "$cg/A"
+	p2=$tool_pid
+	start_tool "$tmp/cg-sub.out" $t -L $lib --cgroup "$cg/A/sub" -C
+	p3=$tool_pid
+	start_tool "$tmp/cg-B.json" $t -L $lib --cgroup "$cg/B" -j -C
+	p4=$tool_pid
+	start_tool "$tmp/cg-Be.out" $t -L $lib --cgroup "$cg/B" -e -C
+	p5=$tool_pid
+	in_cgroup "$cg/A" $D/workload batches 3 >/dev/null
+	in_cgroup "$cg/A/sub" $D/workload batches 2 >/dev/null
+	in_cgroup "$cg/B" $D/workload batches 5 >/dev/null
+	sleep 0.3
+	for p in $p1 $p2 $p3 $p4 $p5; do kill -INT $p; wait $p; done
+	check_eq "cudatrace --cgroup: unfiltered: all 10 batches" \
+		"$(field $tmp/cg-all.out cuMemAlloc_v2 2) $(field $tmp/cg-all.out cuLaunchKernel 2)" "10 10"
+	check_eq "cudatrace --cgroup A: its 3 and the 2 of A/sub below it" \
+		"$(field $tmp/cg-A.out cuMemAlloc_v2 2) $(field $tmp/cg-A.out cuLaunchKernel 2)" "5 5"
+	check_eq "cudatrace --cgroup A/sub: its 2" \
+		"$(field $tmp/cg-sub.out cuMemAlloc_v2 2) $(field $tmp/cg-sub.out cuLaunchKernel 2)" "2 2"
+	check "cudatrace -C: a CGROUP column in the launch table" \
+		grep -qE '^PID +FUNCTION .* FAILED CGROUP$' $tmp/cg-sub.out
+	check_eq "cudatrace --cgroup A/sub -C: the launch row names its cgroup" \
+		"$(awk 'NF == 8 && $1 ~ /^[0-9]+$/ { print $6, $8 }' $tmp/cg-sub.out)" "2 $cgname/A/sub"
+	check_eq "cudatrace --cgroup B -j -C: its 5, the cgroup a field of the launch" \
+		"$(json_lines $tmp/cg-B.json) $(jq -r 'select(.type == "function" and .function == "cuMemAlloc_v2") | .calls' $tmp/cg-B.json) $(jq -r 'select(.type == "launch") | "\(.launches) \(.cgroup)"' $tmp/cg-B.json)" \
+		"ok 5 5 $cgname/B"
+	check_eq "cudatrace --cgroup B -e -C: its 21 calls, each naming the cgroup last" \
+		"$(head -1 $tmp/cg-Be.out | awk '{ print $NF }') $(calls $tmp/cg-Be.out | awk '{ print $NF }' | sort | uniq -c | sed 's/^ *//')" \
+		"CGROUP 21 $cgname/B"
+	check_eq "cudatrace --cgroup: nothing on stderr but what is probed" \
+		"$(cat $tmp/cg-*.err | grep -v -e ' functions: ' -e ' lacks: ' -e '^Tracing CUDA calls')" ""
+
+	# -l: only B's leaks, the heading (or the object) naming the cgroup.
+	start_tool "$tmp/cg-leak.out" $t -L $lib --cgroup "$cg/B" -l -C
+	p1=$tool_pid
+	start_tool "$tmp/cg-leak.json" $t -L $lib --cgroup "$cg/B" -l -C -j
+	p2=$tool_pid
+	in_cgroup "$cg/A" $D/workload leak >/dev/null
+	in_cgroup "$cg/B" $D/workload leak >"$tmp/cg-leak.wl"
+	sleep 0.3
+	for p in $p1 $p2; do kill -INT $p; wait $p; done
+	check_eq "cudatrace --cgroup B -l -C: B's process only, its cgroup named" \
+		"$(grep -c ' exited: ' $tmp/cg-leak.out) $(grep ' exited: ' $tmp/cg-leak.out | sed 's/^PID [0-9]* //')" \
+		"1 (workload) exited: 4 allocations, 2110440 bytes never freed (cgroup $cgname/B)"
+	check_eq "cudatrace --cgroup B -l -C -j: the same as objects" \
+		"$(jq -r 'select(.type == "leak_process") | "\(.allocations) \(.bytes) \(.cgroup)"' $tmp/cg-leak.json) $(jq -r 'select(.type == "leak") | .cgroup' $tmp/cg-leak.json | sort | uniq -c | sed 's/^ *//')" \
+		"4 2110440 $cgname/B 4 $cgname/B"
+	rmdir "$cg/A/sub" "$cg/A" "$cg/B" "$cg"
+fi
 
 # ---- the real CUDA toolkit -----------------------------------------------------
 

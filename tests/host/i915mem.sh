@@ -10,6 +10,10 @@ expect_error "i915mem: unknown driver" 64 "invalid DRIVER 'amdgpu' \(i915 or xe\
 expect_error "i915mem: COMM too long" 64 "invalid COMM '0123456789abcdefg' \(1 to 15 characters\)" \
 	$t -c 0123456789abcdefg
 expect_error "i915mem: empty COMM" 64 "invalid COMM ''" $t -c ''
+expect_error "i915mem: --cgroup of no directory" 64 "^i915mem: --cgroup /nonexistent: No such file or directory" \
+	$t --cgroup /nonexistent
+check "i915mem: --help lists -j, --cgroup and -C" sh -c \
+	"$t --help | grep -q -- '--json' && $t --help | grep -q -- '--cgroup' && $t --help | grep -q -- '--show-cgroup'"
 check "i915mem: --help lists its options" sh -c \
 	"$t --help | grep -q -- '--events' && $t --help | grep -q -- '--leaks' && $t --help | grep -q -- '--driver' && $t --help | grep -q -- '--comm'"
 
