@@ -484,7 +484,7 @@ static void print_devices(FILE *f, const struct map_snapshot *s)
 			CELL_U(DELTA(now, was, opens)), CELL_U(DELTA(now, was, open_errors)),
 			CELL_U(DELTA(now, was, closes)), CELL_U(DELTA(now, was, mmaps)),
 			CELL_U(DELTA(now, was, mmap_bytes)), CELL_U(DELTA(now, was, mmap_errors)),
-			CELL_U(DELTA(now, was, faults)), CELL_S(num), CELL_S(cgroup_name(now->cgroup_id)) });
+			CELL_U(DELTA(now, was, faults)), CELL_S(num), cell_cgroup(now->cgroup_id) });
 	}
 }
 
@@ -572,7 +572,7 @@ static void print_ioctls(FILE *f, const struct map_snapshot *s)
 			json_output() ? CELL_U(r->k->esc) : CELL_S(nr), CELL_U(r->calls),
 			CELL_U(DELTA(r->now, was, xfer)), CELL_U(DELTA(r->now, was, errors)),
 			cell_hist_avg(&r->lat), CELL_U_IF(r->lat.count, r->lat.max),
-			CELL_S(cgroup_name(r->now->cgroup_id)) });
+			cell_cgroup(r->now->cgroup_id) });
 	}
 	free(rows);
 	for (e = 0; e < 256; e++) {
@@ -622,7 +622,7 @@ static void print_errors(FILE *f, const struct map_snapshot *s)
 		table_row(f, &error_table, (struct cell[]){
 			CELL_U(k->pid), CELL_S(now->comm), CELL_S(escape_name(k->esc, buf, sizeof(buf))),
 			CELL_U(k->esc), CELL_S(errno_name(k->err, ebuf, sizeof(ebuf))), CELL_U(k->err),
-			CELL_U(DELTA(now, was, count)), CELL_S(cgroup_name(now->cgroup_id)) });
+			CELL_U(DELTA(now, was, count)), cell_cgroup(now->cgroup_id) });
 	}
 }
 
@@ -667,7 +667,7 @@ static void print_rm(FILE *f, const struct map_snapshot *s)
 			has_object(k->esc) ? (json_output() ? CELL_U(k->obj) : CELL_S(obj)) : CELL_NONE,
 			json_output() ? CELL_U(k->status) : CELL_S(st), CELL_U(DELTA(now, was, count)),
 			sname ? CELL_S(sname) : CELL_NONE, oname ? CELL_S(oname) : CELL_NONE,
-			CELL_S(cgroup_name(now->cgroup_id)) });
+			cell_cgroup(now->cgroup_id) });
 	}
 }
 
@@ -752,7 +752,7 @@ static void print_p2p(FILE *f, const struct map_snapshot *s)
 		table_row(f, &p2p_table, (struct cell[]){
 			CELL_U(k->pid), CELL_S(now->comm), CELL_S(fn), CELL_U(DELTA(now, was, calls)),
 			CELL_U(DELTA(now, was, errors)), CELL_U(DELTA(now, was, bytes)),
-			CELL_S(cgroup_name(now->cgroup_id)) });
+			cell_cgroup(now->cgroup_id) });
 	}
 }
 
