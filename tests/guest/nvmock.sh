@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# nvdrv on what NVIDIA's real driver cannot do without a GPU: interrupts and
+# their bottom halves, p2p, Xid reports. tests/kmod/nvmock.c plays those
+# functions with the real names and prototypes, in a module named "nvidia"
+# (never loaded with the real driver: this test loads only the mock), fired
+# through /proc/nvmock in known numbers. Proved here, with nvdrv's text
+# summary, -e and -j at once:
+#  1. interrupts per GPU (PCI location read from nv_state_t) and kind: the
+#     top halves (MSI-X ones not counted twice: nvidia_isr_msix calls
+#     nvidia_isr), the bottom halves (kthread, MSI-X kthread, unlocked) with
+#     the top half that woke them, the top -> bottom latency present and
+#     bounded (a bottom half delayed by 2 ms: at least that);
+#  2. p2p calls per process and function, their errors and bytes (the length
+#     asked for, or the page table's entries by its page size);
+#  3. Xids from nv_printf (plain and both MIG formats) with their GPU,
+#     number, meaning, pid and name strings and message; nv_log_error after
+#     the same Xid's nv_printf not counted again, alone counted; ordinary
+#     nv_printf messages not Xids;
+#  4. -j equal to the text.
+#
+# Environment (from tests/vm/run): VM_KERNEL, VM_SCRATCH, NVMOCK_KO.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+S=${VM_SCRATCH:?}
+P="nvdrv mock:"
+T=$PWD/bin/nvdrv
+ctl=/proc/nvmock
+
+if [ -z "${NVMOCK_KO:-}" ]; then
+	fail "$P no NVMOCK_KO (tests/kmod/build --kernel $VM_KERNEL)"
+	exit 0
+fi
+if grep -q '^nvidia ' /proc/modules; then
+	fail "$P a module named nvidia is already loaded: the mock never runs with the real driver"
+	exit 0
+fi
+if ! insmod "$NVMOCK_KO" 2>"$S/insmod.err"; then
+	fail "$P insmod: $(cat "$S/insmod.err")"
+	exit 0
+fi
+check "$P the mock's module is named nvidia" grep -q '^nvidia ' /proc/modules
+fns="nvidia_isr nvidia_isr_msix nvidia_isr_kthread_bh nvidia_isr_msix_kthread_bh nvidia_isr_bh_unlocked
+     nvidia_p2p_get_pages nvidia_p2p_get_pages_persistent nvidia_p2p_put_pages
+     nvidia_p2p_put_pages_persistent nvidia_p2p_dma_map_pages nvidia_p2p_dma_unmap_pages
+     nv_printf nv_log_error"
+missing=""
+for f in $fns; do
+	grep -q " $f\s*\[nvidia\]$" /proc/kallsyms || missing+=" $f"
+done
+check_eq "$P its functions are in kallsyms under [nvidia]" "${missing# }" ""
+
+c() { printf '%s\n' "$*" >"$ctl" || fail "$P write '$*' to $ctl"; }
+check "$P the control file refuses an unknown command" sh -c "! echo bogus 2>/dev/null >$ctl"
+
+start_tool "$S/t.out" "$T"; t_pid=$tool_pid
+start_tool "$S/e.out" "$T" -e; e_pid=$tool_pid
+start_tool "$S/j.out" "$T" -j
+
+# Interrupts. GPU 0 (0000:3b:00) on a line interrupt, GPU 1 (0001:af:02) on
+# MSI-X: "GPU KIND TOP BOTTOM" expected.
+c isr n=50
+c isr n=20 bh=1 delay_us=2000
+c isr n=5 unlocked=1
+c isr n=30 msix=1 bh=1 dev=1 irq=40
+c isr n=7 msix=1 unlocked=1 dev=1 irq=41
+want_irq="0000:3b:00 isr 75 25
+0001:af:02 msix 37 37"
+
+# p2p, from two processes: p2pA gets 4 x 2 MiB in 64 KiB pages (and fails
+# twice, length 0), maps and unmaps them; p2pB gets 3 x 384 KiB persistent
+# in 128 KiB pages, then puts everything back: 4 put_pages of p2pA's tables
+# (their entries x 64 KiB) and 3 persistent ones.
+write_as p2pA $ctl "p2p_get n=4 length=0x200000 page=1"
+write_as p2pA $ctl "p2p_dma_map"
+write_as p2pA $ctl "p2p_get n=2 length=0"
+write_as p2pB $ctl "p2p_get n=3 length=0x60000 persistent=1 page=2"
+write_as p2pA $ctl "p2p_dma_unmap"
+write_as p2pB $ctl "p2p_put"
+# "COMM FUNCTION CALLS ERRORS BYTES"
+want_p2p="p2pA nvidia_p2p_dma_map_pages 4 0 8388608
+p2pA nvidia_p2p_dma_unmap_pages 4 0 8388608
+p2pA nvidia_p2p_get_pages 6 2 8388608
+p2pB nvidia_p2p_get_pages_persistent 3 0 1179648
+p2pB nvidia_p2p_put_pages 4 0 8388608
+p2pB nvidia_p2p_put_pages_persistent 3 0 1179648"
+
+# Xids: nv_printf then nv_log_error, as the RM reports them; the MIG formats
+# (GPU-I, GPU-I and GPU-CI); nv_log_error alone; ordinary messages.
+c xid xid=79 pid=1234 name=cudaapp msg=GPU has fallen off the bus.
+c xid xid=31 pid=4321 name=trainer n=3 dev=1 msg=Ch 00000010, intr 00000000. MMU Fault
+c xid xid=43 mig=1 pid=77 name=migapp msg=Ch 00000008
+c xid xid=13 mig=2 pid=78 name=migci dev=1 msg=Graphics Exception
+c log_error xid=48 n=2
+c print n=5
+# "GPU XID COUNT PID NAME MEANING"
+want_xid="0000:3b:00 79 1 1234 cudaapp GPU has fallen off the bus
+0001:af:02 31 3 4321 trainer GPU memory page fault
+0000:3b:00 43 1 77 migapp GPU stopped processing (channel stopped)
+0001:af:02 13 1 78 migci graphics engine exception
+0000:3b:00 48 2 - - double bit ECC error (DBE)"
+
+sleep 1	# the Xids' events read
+stop_tool INT
+j_status=$tool_status
+kill -INT "$t_pid" "$e_pid"; wait "$t_pid"; t_status=$?; wait "$e_pid"; e_status=$?
+check_eq "$P text, -e, -j: exit 0" "$t_status $e_status $j_status" "0 0 0"
+nofile="nvdrv: nvidia.ko has no nvidia_frontend_open, nvidia_frontend_close, nvidia_frontend_unlocked_ioctl, nvidia_frontend_mmap, nvidia_fault: not shown: opens, closes, ioctls, mmaps, faults"
+check_eq "$P stderr: only the file operations the mock lacks (text)" "$(cat "$S/t.out.err")" "$nofile"
+check_eq "$P stderr: the same (-e)" "$(cat "$S/e.out.err")" "$nofile"
+
+t=$S/t.out e=$S/e.out j=$S/j.out
+# ---- 1. interrupts ---------------------------------------------------------
+# Text rows: GPU KIND TOP RATE/s BOTTOM T->B-AVG T->B-MAX.
+irq_rows() { awk '$1 ~ /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}$/ && ($2 == "isr" || $2 == "msix") && NF == 7 { print $1, $2, $3, $5 }' "$1"; }
+check_eq "$P interrupts: top and bottom halves per GPU and kind, exact" "$(irq_rows "$t")" "$want_irq"
+check_eq "$P interrupts: MSI-X top halves not counted again as nvidia_isr" \
+	"$(awk '$1 == "0001:af:02" && $2 == "isr"' "$t")" ""
+check_eq "$P T->B: 2 ms bottom halves: max >= 2000 us, < 1 s; avg <= max" \
+	"$(awk '$1 == "0000:3b:00" && $2 == "isr" && NF == 7 { print ($7 >= 2000 && $7 < 1000000 && $6 <= $7 && $6 > 0) }' "$t")" 1
+check_eq "$P T->B: MSI-X bottom halves bounded (< 1 s)" \
+	"$(awk '$1 == "0001:af:02" && $2 == "msix" && NF == 7 { print ($7 < 1000000 && $6 <= $7) }' "$t")" 1
+check_eq "$P T->B: a histogram per row, counting its bottom halves" \
+	"$(awk '/top half -> bottom half:$/ { name = $1 " " $2; next } name != "" && $1 == "count" { print name, $2; name = "" }' "$t")" \
+	"0000:3b:00 isr 25
+0001:af:02 msix 37"
+# -e: one line per half.
+check_eq "$P -e: ISR lines per GPU and kind" \
+	"$(awk '$2 == "ISR" { print $5, $6 }' "$e" | sort | uniq -c | awk '{ print $2, $3, $1 }')" \
+	"gpu=0000:3b:00 kind=isr 75
+gpu=0001:af:02 kind=msix 37"
+check_eq "$P -e: BH lines per GPU and kind, each with its top -> bottom time" \
+	"$(awk '$2 == "BH" { print $5, $6, ($8 ~ /^top_to_bottom=[0-9]+us$/) }' "$e" | sort | uniq -c | awk '{ print $2, $3, $4, $1 }')" \
+	"gpu=0000:3b:00 kind=kthread 1 20
+gpu=0000:3b:00 kind=unlocked 1 5
+gpu=0001:af:02 kind=msix_kthread 1 30
+gpu=0001:af:02 kind=unlocked 1 7"
+check_eq "$P -e: the delayed bottom halves >= 2000 us" \
+	"$(awk '$2 == "BH" && $6 == "kind=kthread" { sub(/^top_to_bottom=/, "", $8); sub(/us$/, "", $8); if ($8 >= 2000) n++ } END { print n + 0 }' "$e")" 20
+check_eq "$P -e: the irq numbers" \
+	"$(awk '$2 == "ISR" { print $6, $7 }' "$e" | sort -u | tr '\n' ' ')" "kind=isr irq=16 kind=msix irq=40 kind=msix irq=41 "
+check_eq "$P -j: interrupt rows equal the text's" \
+	"$(jq -r 'select(.type == "interrupt") | "\(.gpu) \(.kind) \(.top) \(.bottom)"' "$j")" "$want_irq"
+check_eq "$P -j: T->B max equal the text's" \
+	"$(jq -r 'select(.type == "interrupt") | "\(.gpu) \(.top_to_bottom_max_us)"' "$j")" \
+	"$(awk '($2 == "isr" || $2 == "msix") && NF == 7 { print $1, $7 }' "$t")"
+check_eq "$P -j: T->B histograms count the bottom halves" \
+	"$(jq -r 'select(.type == "interrupt_hist") | "\(.gpu) \(.kind) \(.count) \([.buckets[].count] | add)"' "$j")" \
+	"0000:3b:00 isr 25 25
+0001:af:02 msix 37 37"
+check_eq "$P -j: the line interrupt's T->B histogram max >= 2000 us" \
+	"$(jq -r 'select(.type == "interrupt_hist" and .kind == "isr") | .max >= 2000' "$j")" true
+
+# ---- 2. p2p ----------------------------------------------------------------
+# Text rows: PID COMM FUNCTION CALLS ERRORS BYTES.
+p2p_rows() { awk '$3 ~ /^nvidia_p2p_/ && NF == 6 { print $2, $3, $4, $5, $6 }' "$1" | sort; }
+check_eq "$P p2p: calls, errors and bytes per process and function" "$(p2p_rows "$t")" "$want_p2p"
+check_eq "$P p2p: the pids are the writers'" \
+	"$(awk '$3 ~ /^nvidia_p2p_/ && NF == 6 { print $2, $1 }' "$t" | sort -u | tr '\n' ' ')" \
+	"p2pA $(pid_of p2pA) p2pB $(pid_of p2pB) "
+check_eq "$P -e: P2P lines per process and function, with their return" \
+	"$(awk '$2 == "P2P" { print $4, $5, substr($0, index($0, " ret=") + 1) }' "$e" | sort | uniq -c |
+		awk '{ n = $1; $1 = ""; print substr($0, 2), n }')" \
+	"p2pA fn=nvidia_p2p_dma_map_pages ret=0 4
+p2pA fn=nvidia_p2p_dma_unmap_pages ret=0 4
+p2pA fn=nvidia_p2p_get_pages ret=-22 EINVAL 2
+p2pA fn=nvidia_p2p_get_pages ret=0 4
+p2pB fn=nvidia_p2p_get_pages_persistent ret=0 3
+p2pB fn=nvidia_p2p_put_pages ret=0 4
+p2pB fn=nvidia_p2p_put_pages_persistent ret=0 3"
+check_eq "$P -e: get_pages' bytes and virtual addresses (64 KiB aligned)" \
+	"$(awk '$2 == "P2P" && $5 == "fn=nvidia_p2p_get_pages" && $NF == "ret=0" { print $6, ($7 ~ /^va=0x[0-9a-f]*0000$/) }' "$e" | sort | uniq -c | awk '{ print $2, $3, $1 }')" \
+	"bytes=2097152 1 4"
+check_eq "$P -j: p2p rows equal the text's" \
+	"$(jq -r 'select(.type == "p2p") | "\(.comm) \(.function) \(.calls) \(.errors) \(.bytes)"' "$j" | sort)" "$want_p2p"
+
+# ---- 3. Xids ---------------------------------------------------------------
+# Text rows: GPU XID COUNT PID NAME MEANING...
+xid_rows() { awk '$1 ~ /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}$/ && $2 ~ /^[0-9]+$/ && NF >= 6 { print }' "$1" | sed 's/  */ /g'; }
+check_eq "$P Xids: GPU, number, count, pid, name and meaning; MIG formats; nv_log_error once" \
+	"$(xid_rows "$t")" "$want_xid"
+check_eq "$P -e: one XID line per report (nv_log_error after nv_printf not repeated)" \
+	"$(awk '$2 == "XID"' "$e" | wc -l)" 8
+check_eq "$P -e: Xid lines decoded" \
+	"$(awk '$2 == "XID" { $1 = $2 = $3 = $4 = ""; print }' "$e" | sed 's/^ *//' | sort -u)" \
+	"gpu=0000:3b:00 xid=43 (GPU stopped processing (channel stopped)) pid=77 name=migapp msg=Ch 00000008
+gpu=0000:3b:00 xid=48 (double bit ECC error (DBE)) pid=- name=- msg=-
+gpu=0000:3b:00 xid=79 (GPU has fallen off the bus) pid=1234 name=cudaapp msg=GPU has fallen off the bus.
+gpu=0001:af:02 xid=13 (graphics engine exception) pid=78 name=migci msg=Graphics Exception
+gpu=0001:af:02 xid=31 (GPU memory page fault) pid=4321 name=trainer msg=Ch 00000010, intr 00000000. MMU Fault"
+check_eq "$P -j: Xid rows equal the text's, with the message" \
+	"$(jq -r 'select(.type == "xid") | "\(.gpu) \(.xid) \(.count) \(.pid) \(.name) \(.meaning)"' "$j")" "$want_xid"
+check_eq "$P -j: the messages" \
+	"$(jq -r 'select(.type == "xid") | .message' "$j")" \
+	"GPU has fallen off the bus.
+Ch 00000010, intr 00000000. MMU Fault
+Ch 00000008
+Graphics Exception
+-"
+check_eq "$P -j: every line a JSON object with a type" "$(json_lines "$j")" ok
+check_eq "$P -j: only the banner on stderr besides the missing file operations" \
+	"$(grep -vxF "$nofile" "$S/j.out.err")" "Tracing nvidia.ko 0.0-nvmock... Hit Ctrl-C to end."
+
+check "$P rmmod" rmmod nvidia

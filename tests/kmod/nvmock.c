@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvmock: the parts of NVIDIA's driver that its real module cannot run
+ * without a GPU - interrupts and their bottom halves, p2p, Xid reports -
+ * played with the real functions' names and prototypes (nv.c, nv-msi.h,
+ * nv-p2p.h, os-interface.h, nv.h of 535/550), on request, so that nvdrv's
+ * counts can be checked exactly. Built as nvidia.o: the module is named
+ * "nvidia" (nvdrv resolves its hooks under [nvidia] in /proc/kallsyms);
+ * tests/kmod/build installs it as nvmock.ko. Never load it with the real
+ * driver.
+ *
+ * The structures nvdrv reads keep the real layouts' first members:
+ * nv_state_t's PCI location (domain at 20, bus 24, slot 25; the
+ * nv_linux_state_t the top half gets starts with it) and the p2p page table
+ * (page_size at 4, entries at 16).
+ *
+ * Control: write one command to /proc/nvmock (tests/README.md):
+ *   isr n=N [dev=D] [irq=I] [msix=1] [bh=1] [unlocked=1] [delay_us=U]
+ *   p2p_get n=N length=L [persistent=1] [page=0|1|2]
+ *   p2p_dma_map / p2p_dma_unmap / p2p_put
+ *   xid xid=X pid=P name=NAME [mig=1|2] [dev=D] [n=N] [msg=TEXT...]
+ *   log_error xid=X [dev=D] [n=N]
+ *   print n=N
+ */
+#include <linux/delay.h>
+#include <linux/interrupt.h>
+#include <linux/module.h>
+#include <linux/proc_fs.h>
+#include <linux/slab.h>
+#include <linux/stdarg.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+
+/* ---- the driver's structures: the members nvdrv reads, at their offsets ---- */
+
+typedef struct nv_pci_info {
+	u32 domain;
+	u8 bus;
+	u8 slot;
+	u8 function;
+	u16 vendor_id;
+	u16 device_id;
+} nv_pci_info_t;
+
+typedef struct nv_state_t {
+	void *priv;
+	void *os_state;
+	int flags;
+	nv_pci_info_t pci_info;
+} nv_state_t;
+
+/* nv_linux_state_t starts with its nv_state_t (NV_STATE_PTR is a cast). */
+typedef struct nv_linux_state {
+	nv_state_t nv_state;
+	unsigned long isrs;	/* the mock's own */
+} nv_linux_state_t;
+
+static_assert(offsetof(nv_state_t, pci_info.domain) == 20);
+static_assert(offsetof(nv_state_t, pci_info.bus) == 24);
+static_assert(offsetof(nv_state_t, pci_info.slot) == 25);
+
+enum nvidia_p2p_page_size_type {
+	NVIDIA_P2P_PAGE_SIZE_4KB = 0,
+	NVIDIA_P2P_PAGE_SIZE_64KB,
+	NVIDIA_P2P_PAGE_SIZE_128KB,
+	NVIDIA_P2P_PAGE_SIZE_COUNT
+};
+
+struct nvidia_p2p_page {
+	u64 physical_address;
+	u32 registers[6];
+};
+
+struct nvidia_p2p_page_table {
+	u32 version;
+	u32 page_size;	/* enum nvidia_p2p_page_size_type */
+	struct nvidia_p2p_page **pages;
+	u32 entries;
+	u8 *gpu_uuid;
+};
+
+static_assert(offsetof(struct nvidia_p2p_page_table, page_size) == 4);
+static_assert(offsetof(struct nvidia_p2p_page_table, entries) == 16);
+
+struct nvidia_p2p_dma_mapping {
+	u32 version;
+	enum nvidia_p2p_page_size_type page_size_type;
+	u32 entries;
+	u64 *dma_addresses;
+	void *private;
+	struct pci_dev *pci_dev;
+};
+
+#define NVIDIA_P2P_PAGE_TABLE_VERSION	0x00010002
+#define NVIDIA_P2P_DMA_MAPPING_VERSION	0x00020003
+#define NV_DBG_ERRORS	4
+
+/* Two GPUs: 0000:3b:00 and 0001:af:02 (a domain and a slot that are not 0). */
+#define NR_DEVS 2
+static nv_linux_state_t devs[NR_DEVS] = {
+	{ .nv_state.pci_info = { .domain = 0, .bus = 0x3b, .slot = 0, .vendor_id = 0x10de } },
+	{ .nv_state.pci_info = { .domain = 1, .bus = 0xaf, .slot = 2, .vendor_id = 0x10de } },
+};
+
+static struct workqueue_struct *bh_wq;
+
+/*
+ * The driver's functions: never inlined, and never cloned (a .constprop or
+ * .isra copy would take the calls, and the kprobe on the real name would
+ * not fire).
+ */
+#define NV_FN noinline __noclone
+
+int nv_printf(u32 debuglevel, const char *printf_format, ...);
+u32 nv_log_error(nv_state_t *nv, u32 num, const char *format, va_list ap);
+irqreturn_t nvidia_isr(int irq, void *arg);
+irqreturn_t nvidia_isr_msix(int irq, void *arg);
+irqreturn_t nvidia_isr_kthread_bh(int irq, void *data);
+irqreturn_t nvidia_isr_msix_kthread_bh(int irq, void *data);
+void nvidia_isr_bh_unlocked(void *args);
+int nvidia_p2p_get_pages(u64 p2p_token, u32 va_space, u64 virtual_address, u64 length,
+			 struct nvidia_p2p_page_table **page_table,
+			 void (*free_callback)(void *data), void *data);
+int nvidia_p2p_get_pages_persistent(u64 virtual_address, u64 length,
+				    struct nvidia_p2p_page_table **page_table, u32 flags);
+int nvidia_p2p_put_pages(u64 p2p_token, u32 va_space, u64 virtual_address,
+			 struct nvidia_p2p_page_table *page_table);
+int nvidia_p2p_put_pages_persistent(u64 virtual_address, struct nvidia_p2p_page_table *page_table,
+				    u32 flags);
+int nvidia_p2p_dma_map_pages(struct pci_dev *peer, struct nvidia_p2p_page_table *page_table,
+			     struct nvidia_p2p_dma_mapping **dma_mapping);
+int nvidia_p2p_dma_unmap_pages(struct pci_dev *peer, struct nvidia_p2p_page_table *page_table,
+			       struct nvidia_p2p_dma_mapping *dma_mapping);
+
+/* ---- messages: nv_printf, nv_log_error (os-interface.h, nv.h) ---------------- */
+
+static unsigned long printed;
+
+NV_FN int nv_printf(u32 debuglevel, const char *printf_format, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, printf_format);
+	n = vsnprintf(NULL, 0, printf_format, ap);	/* formatted, not logged */
+	va_end(ap);
+	printed++;
+	return n;
+}
+
+NV_FN u32 nv_log_error(nv_state_t *nv, u32 num, const char *format, va_list ap)
+{
+	va_list aq;
+
+	va_copy(aq, ap);
+	vsnprintf(NULL, 0, format, aq);
+	va_end(aq);
+	return 0;	/* NV_OK */
+}
+
+static void log_error(nv_state_t *nv, u32 num, const char *format, ...)
+{
+	va_list ap;
+
+	va_start(ap, format);
+	nv_log_error(nv, num, format, ap);
+	va_end(ap);
+}
+
+/* ---- interrupts (nv.c, nv-msi.h) ------------------------------------------------- */
+
+NV_FN irqreturn_t nvidia_isr(int irq, void *arg)
+{
+	nv_linux_state_t *nvl = arg;
+
+	WRITE_ONCE(nvl->isrs, nvl->isrs + 1);
+	return IRQ_WAKE_THREAD;
+}
+
+/* Serialises the vectors and calls nvidia_isr, as the real one does. */
+NV_FN irqreturn_t nvidia_isr_msix(int irq, void *arg)
+{
+	irqreturn_t ret;
+
+	ret = nvidia_isr(irq, arg);
+	barrier();	/* not a tail call: nvidia_isr returns here */
+	return ret;
+}
+
+static NV_FN irqreturn_t nvidia_isr_common_bh(void *data)
+{
+	barrier();
+	return IRQ_HANDLED;
+}
+
+NV_FN irqreturn_t nvidia_isr_kthread_bh(int irq, void *data)
+{
+	irqreturn_t ret = nvidia_isr_common_bh(data);
+
+	barrier();
+	return ret;
+}
+
+NV_FN irqreturn_t nvidia_isr_msix_kthread_bh(int irq, void *data)
+{
+	irqreturn_t ret = nvidia_isr_common_bh(data);
+
+	barrier();
+	return ret;
+}
+
+/* static in the real driver: a kthread queue item's function (nv_state_t *). */
+NV_FN void nvidia_isr_bh_unlocked(void *args)
+{
+	barrier();
+}
+
+/* One interrupt: the top half with interrupts off, its bottom half in a worker. */
+struct irq_req {
+	struct work_struct work;
+	nv_linux_state_t *nvl;
+	int irq;
+	bool msix, bh, unlocked;
+	unsigned int delay_us;
+};
+
+static void bh_work(struct work_struct *w)
+{
+	struct irq_req *r = container_of(w, struct irq_req, work);
+
+	if (r->delay_us)
+		usleep_range(r->delay_us, r->delay_us + 10);
+	if (r->unlocked)
+		nvidia_isr_bh_unlocked(&r->nvl->nv_state);
+	else if (r->msix)
+		nvidia_isr_msix_kthread_bh(r->irq, &r->nvl->nv_state);
+	else
+		nvidia_isr_kthread_bh(r->irq, &r->nvl->nv_state);
+}
+
+static void fire_irq(struct irq_req *r)
+{
+	unsigned long flags;
+	irqreturn_t ret;
+
+	local_irq_save(flags);
+	ret = r->msix ? nvidia_isr_msix(r->irq, r->nvl) : nvidia_isr(r->irq, r->nvl);
+	local_irq_restore(flags);
+	if (ret == IRQ_WAKE_THREAD && (r->bh || r->unlocked)) {
+		INIT_WORK(&r->work, bh_work);
+		queue_work(bh_wq, &r->work);
+		flush_work(&r->work);
+	}
+}
+
+/* ---- p2p (nv-p2p.h; exported by the real driver) ---------------------------------- */
+
+static struct nvidia_p2p_page_table *new_page_table(u64 length, u32 page_size)
+{
+	struct nvidia_p2p_page_table *pt = kzalloc(sizeof(*pt), GFP_KERNEL);
+
+	if (!pt)
+		return NULL;
+	pt->version = NVIDIA_P2P_PAGE_TABLE_VERSION;
+	pt->page_size = page_size;
+	pt->entries = length >> (page_size == 1 ? 16 : page_size == 2 ? 17 : 12);
+	return pt;
+}
+
+/* The mock's page size for the next get_pages (the real one is the GPU's). */
+static u32 next_page_size = NVIDIA_P2P_PAGE_SIZE_64KB;
+
+NV_FN int nvidia_p2p_get_pages(u64 p2p_token, u32 va_space, u64 virtual_address, u64 length,
+				  struct nvidia_p2p_page_table **page_table,
+				  void (*free_callback)(void *data), void *data)
+{
+	/* Length and address: multiples of 64 KiB, as the real one wants. */
+	if (!length || (length & 0xffff) || (virtual_address & 0xffff) || !page_table)
+		return -EINVAL;
+	*page_table = new_page_table(length, next_page_size);
+	return *page_table ? 0 : -ENOMEM;
+}
+EXPORT_SYMBOL(nvidia_p2p_get_pages);
+
+NV_FN int nvidia_p2p_get_pages_persistent(u64 virtual_address, u64 length,
+					     struct nvidia_p2p_page_table **page_table, u32 flags)
+{
+	if (!length || (length & 0xffff) || (virtual_address & 0xffff) || !page_table)
+		return -EINVAL;
+	*page_table = new_page_table(length, next_page_size);
+	return *page_table ? 0 : -ENOMEM;
+}
+EXPORT_SYMBOL(nvidia_p2p_get_pages_persistent);
+
+NV_FN int nvidia_p2p_put_pages(u64 p2p_token, u32 va_space, u64 virtual_address,
+				  struct nvidia_p2p_page_table *page_table)
+{
+	if (!page_table)
+		return -EINVAL;
+	kfree(page_table);
+	return 0;
+}
+EXPORT_SYMBOL(nvidia_p2p_put_pages);
+
+NV_FN int nvidia_p2p_put_pages_persistent(u64 virtual_address,
+					     struct nvidia_p2p_page_table *page_table, u32 flags)
+{
+	if (!page_table)
+		return -EINVAL;
+	kfree(page_table);
+	return 0;
+}
+EXPORT_SYMBOL(nvidia_p2p_put_pages_persistent);
+
+NV_FN int nvidia_p2p_dma_map_pages(struct pci_dev *peer, struct nvidia_p2p_page_table *page_table,
+				      struct nvidia_p2p_dma_mapping **dma_mapping)
+{
+	struct nvidia_p2p_dma_mapping *m;
+
+	if (!page_table || !dma_mapping)
+		return -EINVAL;
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	m->version = NVIDIA_P2P_DMA_MAPPING_VERSION;
+	m->page_size_type = page_table->page_size;
+	m->entries = page_table->entries;
+	m->pci_dev = peer;
+	*dma_mapping = m;
+	return 0;
+}
+EXPORT_SYMBOL(nvidia_p2p_dma_map_pages);
+
+NV_FN int nvidia_p2p_dma_unmap_pages(struct pci_dev *peer, struct nvidia_p2p_page_table *page_table,
+					struct nvidia_p2p_dma_mapping *dma_mapping)
+{
+	if (!page_table || !dma_mapping)
+		return -EINVAL;
+	kfree(dma_mapping);
+	return 0;
+}
+EXPORT_SYMBOL(nvidia_p2p_dma_unmap_pages);
+
+/* The tables and mappings the control file holds between its commands. */
+#define MAX_TABLES 64
+static struct {
+	struct nvidia_p2p_page_table *pt;
+	struct nvidia_p2p_dma_mapping *map;
+	u64 va;
+	bool persistent;
+} tables[MAX_TABLES];
+static DEFINE_MUTEX(lock);
+
+/* ---- the control file -------------------------------------------------------------- */
+
+#define XID_FMT "NVRM: Xid (PCI:%04x:%02x:%02x): %d, pid=%s, name=%s, %s\n"
+#define XID_FMT_GI "NVRM: Xid (PCI:%04x:%02x:%02x GPU-I:%02u): %d, pid=%s, name=%s, %s\n"
+#define XID_FMT_CI "NVRM: Xid (PCI:%04x:%02x:%02x GPU-I:%02u GPU-CI:%02u): %d, pid=%s, name=%s, %s\n"
+
+struct cmd {
+	char verb[16];
+	unsigned int n, dev, irq, msix, bh, unlocked, delay_us, persistent, page, mig, xid;
+	u64 length;
+	char pid[24], name[24], msg[64];
+};
+
+static int parse(char *line, struct cmd *c)
+{
+	char *tok, *val;
+	int err = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->n = 1;
+	c->irq = 16;
+	strscpy(c->msg, "mock", sizeof(c->msg));
+	strscpy(c->pid, "'<unknown>'", sizeof(c->pid));
+	strscpy(c->name, "'<unknown>'", sizeof(c->name));
+	line = strim(line);
+	tok = strsep(&line, " ");
+	if (!tok || !*tok)
+		return -EINVAL;
+	strscpy(c->verb, tok, sizeof(c->verb));
+	while (!err && line && (tok = strsep(&line, " "))) {
+		if (!*tok)
+			continue;
+		val = strchr(tok, '=');
+		if (!val)
+			return -EINVAL;
+		*val++ = '\0';
+		if (!strcmp(tok, "msg")) {	/* the rest of the line */
+			if (line)
+				val[strlen(val)] = ' ';
+			strscpy(c->msg, val, sizeof(c->msg));
+			break;
+		}
+#define U(key) if (!strcmp(tok, #key)) { err = kstrtouint(val, 0, &c->key); continue; }
+#define S(key) if (!strcmp(tok, #key)) { strscpy(c->key, val, sizeof(c->key)); continue; }
+		U(n) U(dev) U(irq) U(msix) U(bh) U(unlocked) U(delay_us) U(persistent) U(page)
+		U(mig) U(xid) S(pid) S(name)
+#undef U
+#undef S
+		if (!strcmp(tok, "length")) {
+			err = kstrtou64(val, 0, &c->length);
+			continue;
+		}
+		return -EINVAL;
+	}
+	if (err)
+		return err;
+	if (c->dev >= NR_DEVS || c->n > 100000 || c->delay_us > 1000000 || c->page > 2 || c->mig > 2)
+		return -EINVAL;
+	return 0;
+}
+
+static int run(struct cmd *c)
+{
+	nv_linux_state_t *nvl = &devs[c->dev];
+	nv_pci_info_t *pci = &nvl->nv_state.pci_info;
+	unsigned int i, j;
+	int err = 0;
+
+	if (!strcmp(c->verb, "isr")) {
+		struct irq_req r = { .nvl = nvl, .irq = c->irq, .msix = c->msix, .bh = c->bh,
+				     .unlocked = c->unlocked, .delay_us = c->delay_us };
+
+		for (i = 0; i < c->n; i++)
+			fire_irq(&r);
+	} else if (!strcmp(c->verb, "p2p_get")) {
+		next_page_size = c->page;
+		for (i = 0, j = 0; i < c->n; i++) {
+			while (j < MAX_TABLES && tables[j].pt)
+				j++;
+			if (j == MAX_TABLES)
+				return -ENOSPC;
+			tables[j].va = 0x100000000ULL + (u64)j * 0x10000000ULL;
+			tables[j].persistent = c->persistent;
+			err = c->persistent ?
+				nvidia_p2p_get_pages_persistent(tables[j].va, c->length, &tables[j].pt, 0) :
+				nvidia_p2p_get_pages(0x1234, 0, tables[j].va, c->length, &tables[j].pt,
+						     NULL, NULL);
+			if (err)
+				tables[j].pt = NULL;
+		}
+		err = 0;	/* failures are asked for (length=0): nvdrv counts them */
+	} else if (!strcmp(c->verb, "p2p_dma_map")) {
+		for (j = 0; j < MAX_TABLES; j++)
+			if (tables[j].pt && !tables[j].map)
+				nvidia_p2p_dma_map_pages(NULL, tables[j].pt, &tables[j].map);
+	} else if (!strcmp(c->verb, "p2p_dma_unmap")) {
+		for (j = 0; j < MAX_TABLES; j++)
+			if (tables[j].map) {
+				nvidia_p2p_dma_unmap_pages(NULL, tables[j].pt, tables[j].map);
+				tables[j].map = NULL;
+			}
+	} else if (!strcmp(c->verb, "p2p_put")) {
+		for (j = 0; j < MAX_TABLES; j++) {
+			if (!tables[j].pt)
+				continue;
+			if (tables[j].map)
+				nvidia_p2p_dma_unmap_pages(NULL, tables[j].pt, tables[j].map);
+			if (tables[j].persistent)
+				nvidia_p2p_put_pages_persistent(tables[j].va, tables[j].pt, 0);
+			else
+				nvidia_p2p_put_pages(0x1234, 0, tables[j].va, tables[j].pt);
+			tables[j].pt = NULL;
+			tables[j].map = NULL;
+		}
+	} else if (!strcmp(c->verb, "xid")) {
+		/* krcReportXid: the line, then the same Xid to nv_log_error. */
+		for (i = 0; i < c->n; i++) {
+			if (c->mig == 2)
+				nv_printf(0xFFFFFFFF, XID_FMT_CI, pci->domain, pci->bus, pci->slot, 1, 2,
+					  c->xid, c->pid, c->name, c->msg);
+			else if (c->mig == 1)
+				nv_printf(0xFFFFFFFF, XID_FMT_GI, pci->domain, pci->bus, pci->slot, 1,
+					  c->xid, c->pid, c->name, c->msg);
+			else
+				nv_printf(0xFFFFFFFF, XID_FMT, pci->domain, pci->bus, pci->slot, c->xid,
+					  c->pid, c->name, c->msg);
+			log_error(&nvl->nv_state, c->xid, "%s", c->msg);
+		}
+	} else if (!strcmp(c->verb, "log_error")) {
+		for (i = 0; i < c->n; i++)
+			log_error(&nvl->nv_state, c->xid, "%s", c->msg);
+	} else if (!strcmp(c->verb, "print")) {
+		/* What runs on every ioctl: not an Xid. */
+		for (i = 0; i < c->n; i++)
+			nv_printf(NV_DBG_ERRORS, "NVRM: mock message %u\n", i);
+	} else {
+		err = -EINVAL;
+	}
+	return err;
+}
+
+static ssize_t nvmock_write(struct file *file, const char __user *ubuf, size_t len, loff_t *ppos)
+{
+	char buf[256];
+	struct cmd c;
+	int err;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	err = parse(buf, &c);
+	if (err)
+		return err;
+	mutex_lock(&lock);
+	err = run(&c);
+	mutex_unlock(&lock);
+	return err ? err : len;
+}
+
+static const struct proc_ops nvmock_ops = {
+	.proc_write = nvmock_write,
+};
+
+static struct proc_dir_entry *nvmock_proc;
+
+static int __init nvmock_init(void)
+{
+	bh_wq = alloc_workqueue("nvmock_bh", WQ_UNBOUND | WQ_HIGHPRI, 1);
+	if (!bh_wq)
+		return -ENOMEM;
+	nvmock_proc = proc_create("nvmock", 0200, NULL, &nvmock_ops);
+	if (!nvmock_proc) {
+		destroy_workqueue(bh_wq);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void __exit nvmock_exit(void)
+{
+	struct cmd c = { .verb = "p2p_put" };
+
+	proc_remove(nvmock_proc);
+	mutex_lock(&lock);
+	run(&c);
+	mutex_unlock(&lock);
+	destroy_workqueue(bh_wq);
+}
+
+module_init(nvmock_init);
+module_exit(nvmock_exit);
+MODULE_VERSION("0.0-nvmock");
+MODULE_DESCRIPTION("NVIDIA driver mock (interrupts, p2p, Xids) for gpu-bpf-tools tests");
+MODULE_LICENSE("GPL");
