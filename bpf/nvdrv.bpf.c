@@ -109,7 +109,12 @@ struct p2p_state {
 HASH(p2ps, __u64, struct p2p_state, MAX_INFLIGHT);
 
 /* The last top half of each device (nv_linux_state_t *), for its bottom half. */
-HASH(top_halves, __u64, __u64, 64);
+struct top_half {
+	__u64 ts;
+	__u32 kind;	/* enum nv_irq_kind */
+	__u32 pad;
+};
+HASH(top_halves, __u64, struct top_half, 64);
 
 /* nvidia_isr_msix calls nvidia_isr: set while in the former, per CPU. */
 struct {
@@ -484,13 +489,14 @@ static __always_inline void irq_event(__u32 type, __u32 gpu, __u32 kind, __u32 i
 
 static __always_inline void on_top_half(int irq, void *nvl, __u32 kind)
 {
-	__u64 key = (__u64)nvl, now = bpf_ktime_get_ns();
+	struct top_half th = { .ts = bpf_ktime_get_ns(), .kind = kind };
+	__u64 key = (__u64)nvl;
 	__u32 gpu = nv_gpu(nvl);
 	struct irq_stats *s = irq_row(gpu, kind);
 
 	if (s)
 		__sync_fetch_and_add(&s->top, 1);
-	bpf_map_update_elem(&top_halves, &key, &now, BPF_ANY);
+	bpf_map_update_elem(&top_halves, &key, &th, BPF_ANY);
 	irq_event(EV_ISR, gpu, kind, irq, 0);
 }
 
@@ -529,16 +535,24 @@ int BPF_KRETPROBE(isr_msix_return)
 
 static __always_inline void on_bottom_half(int irq, void *nv, __u32 kind)
 {
-	__u64 key = (__u64)nv, *top = bpf_map_lookup_elem(&top_halves, &key), lat = 0;
-	__u32 gpu = nv_gpu(nv);
+	__u64 key = (__u64)nv, lat = 0;
+	struct top_half *top = bpf_map_lookup_elem(&top_halves, &key);
+	__u32 gpu = nv_gpu(nv), irq_kind;
 	struct irq_stats *s;
 
-	/* The bottom half of the kind of top half that woke it. */
-	s = irq_row(gpu, kind == BH_MSIX_KTHREAD ? IRQ_MSIX : IRQ_ISR);
+	/*
+	 * Counted with the top half that woke it: the unlocked bottom half
+	 * follows an MSI-X top half as well as a plain one; without a top
+	 * half seen, by its own kind.
+	 */
 	if (top) {
-		lat = to_units(bpf_ktime_get_ns() - *top);
+		irq_kind = top->kind;
+		lat = to_units(bpf_ktime_get_ns() - top->ts);
 		bpf_map_delete_elem(&top_halves, &key);
+	} else {
+		irq_kind = kind == BH_MSIX_KTHREAD ? IRQ_MSIX : IRQ_ISR;
 	}
+	s = irq_row(gpu, irq_kind < NR_IRQ_KINDS ? irq_kind : IRQ_ISR);
 	if (s) {
 		__sync_fetch_and_add(&s->bottom, 1);
 		if (top)
@@ -568,8 +582,9 @@ int BPF_KPROBE(bh_unlocked_entry, void *nv)
 /*
  * The cookie names the function: nvidia_p2p_get_pages (token, va_space, va,
  * length, ...), _persistent (va, length, ...), put_pages (token, va_space,
- * va, page_table), dma_map_pages (peer, page_table, **mapping),
- * dma_unmap_pages (peer, page_table, mapping).
+ * va, page_table), _persistent (va, page_table, flags), dma_map_pages
+ * (peer, page_table, **mapping), dma_unmap_pages (peer, page_table,
+ * mapping).
  */
 SEC("kprobe")
 int BPF_KPROBE(p2p_entry, u64 a1, u64 a2, u64 a3, u64 a4)
@@ -593,6 +608,10 @@ int BPF_KPROBE(p2p_entry, u64 a1, u64 a2, u64 a3, u64 a4)
 	case P2P_PUT_PAGES:
 		st.va = a3;
 		pt = (void *)a4;
+		break;
+	case P2P_PUT_PAGES_PERSISTENT:
+		st.va = a1;
+		pt = (void *)a2;
 		break;
 	default:
 		pt = (void *)a2;

@@ -24,7 +24,7 @@
 enum nv_irq_kind { IRQ_ISR, IRQ_MSIX, NR_IRQ_KINDS };
 enum nv_bh_kind { BH_KTHREAD, BH_MSIX_KTHREAD, BH_UNLOCKED, NR_BH_KINDS };
 enum nv_p2p_fn { P2P_GET_PAGES, P2P_GET_PAGES_PERSISTENT, P2P_PUT_PAGES, P2P_DMA_MAP_PAGES,
-		 P2P_DMA_UNMAP_PAGES, NR_P2P_FNS };
+		 P2P_DMA_UNMAP_PAGES, P2P_PUT_PAGES_PERSISTENT, NR_P2P_FNS };
 
 enum nvdrv_event_type {
 	EV_OPEN,	/* open of a device node, with its result */

@@ -313,6 +313,7 @@ static const char *const irq_kinds[NR_IRQ_KINDS] = { "isr", "msix" };
 static const char *const bh_kinds[NR_BH_KINDS] = { "kthread", "msix_kthread", "unlocked" };
 static const char *const p2p_fns[NR_P2P_FNS] = {
 	"get_pages", "get_pages_persistent", "put_pages", "dma_map_pages", "dma_unmap_pages",
+	"put_pages_persistent",
 };
 
 static const char *errno_name(int err, char *buf, size_t size)
@@ -1075,6 +1076,8 @@ static struct hook {
 	{ { "nvidia_p2p_get_pages_persistent" }, P_P2P, P_P2P_RET, P2P_GET_PAGES_PERSISTENT,
 	  "persistent p2p get_pages", NULL },
 	{ { "nvidia_p2p_put_pages" }, P_P2P, P_P2P_RET, P2P_PUT_PAGES, "p2p put_pages", NULL },
+	{ { "nvidia_p2p_put_pages_persistent" }, P_P2P, P_P2P_RET, P2P_PUT_PAGES_PERSISTENT,
+	  "persistent p2p put_pages", NULL },
 	{ { "nvidia_p2p_dma_map_pages" }, P_P2P, P_P2P_RET, P2P_DMA_MAP_PAGES, "p2p dma_map_pages", NULL },
 	{ { "nvidia_p2p_dma_unmap_pages" }, P_P2P, P_P2P_RET, P2P_DMA_UNMAP_PAGES,
 	  "p2p dma_unmap_pages", NULL },
