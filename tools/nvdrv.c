@@ -723,7 +723,7 @@ static void print_irqs(FILE *f, const struct map_snapshot *s, double secs)
 static const struct column p2p_cols[] = {
 	{ "PID", "pid", -7, 0 },
 	{ "COMM", "comm", -16, 0 },
-	{ "FUNCTION", "function", -22, 0 },
+	{ "FUNCTION", "function", -31, 0 },	/* nvidia_p2p_get_pages_persistent */
 	{ "CALLS", "calls", 7, 0 },
 	{ "ERRORS", "errors", 7, 0 },
 	{ "BYTES", "bytes", 14, 0 },
@@ -1236,10 +1236,11 @@ int main(int argc, char **argv)
 		err = -1;
 		goto cleanup;
 	}
+	/* Before attaching: an event that comes while the others attach is not before it. */
+	start_ns = last_summary_ns = monotonic_ns();
 	err = attach_hooks();
 	if (err)
 		goto cleanup;
-	start_ns = last_summary_ns = monotonic_ns();
 
 	loop.lost_events = &skel->bss->lost_events;
 	loop.interval = common_env.interval;
