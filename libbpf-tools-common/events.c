@@ -4,6 +4,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <bpf/bpf.h>
+
 #include "events.h"
 #include "output.h"
 #include "runtime.h"
@@ -78,6 +80,27 @@ void trace_loop_report_lost(const struct trace_loop *loop)
 			    (unsigned long long)lost);
 }
 
+void report_recursion_misses(struct bpf_object *obj)
+{
+	unsigned long long misses = 0;
+	struct bpf_program *prog;
+
+	if (!obj)
+		return;
+	bpf_object__for_each_program(prog, obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			misses += info.recursion_misses;
+	}
+	if (misses)
+		report_lost("recursion_misses", misses, 0, "%llu events not traced: the kernel "
+			    "skipped them while the same BPF program was still running on their CPU",
+			    misses);
+}
+
 int trace_loop_finish(struct trace_loop *loop, int err, int (*final_summary)(void *ctx))
 {
 	if (err) {
@@ -88,6 +111,7 @@ int trace_loop_finish(struct trace_loop *loop, int err, int (*final_summary)(voi
 	if (final_summary && !loop->count_reached)
 		err = final_summary(loop->ctx);
 	trace_loop_report_lost(loop);
+	report_recursion_misses(loop->obj);
 	return err;
 }
 

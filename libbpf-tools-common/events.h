@@ -23,6 +23,12 @@ struct trace_loop {
 	long interval;
 	long count;
 	void *ctx;
+	/*
+	 * The skeleton's object: at the end, events its programs missed
+	 * because one of them was still running on the CPU (the kernel's
+	 * recursion guard) are reported, never silent.
+	 */
+	struct bpf_object *obj;
 	/* Filled in by trace_loop_run(). */
 	struct ring_buffer *rb;
 	bool count_reached;	/* stopped after `count` intervals were printed */
@@ -51,5 +57,13 @@ void trace_loop_report_lost(const struct trace_loop *loop);
 int trace_loop_finish(struct trace_loop *loop, int err, int (*final_summary)(void *ctx));
 
 void trace_loop_free(struct trace_loop *loop);
+
+/*
+ * A BPF program is not run again on a CPU where it is still running
+ * (preempted, or interrupted by its own hook): the kernel skips that event
+ * and counts it in the program's recursion_misses. Report their sum over
+ * `obj`'s programs (trace_loop_finish() does it for loop->obj).
+ */
+void report_recursion_misses(struct bpf_object *obj);
 
 #endif /* GPU_BPF_EVENTS_H */

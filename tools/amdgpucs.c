@@ -697,6 +697,7 @@ int main(int argc, char **argv)
 	/* With -j, on stderr: also for -e, whose JSON has no header to say it attached. */
 	if (!env.events || json_output())
 		print_banner("Tracing amdgpu command submission... Hit Ctrl-C to end.\n");
+	loop.obj = skel->obj;
 	err = trace_loop_finish(&loop, trace_loop_run(&loop), env.events ? NULL : print_summary);
 	report_dropped();
 cleanup:

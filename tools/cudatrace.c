@@ -1512,6 +1512,7 @@ int main(int argc, char **argv)
 			err = print_summary();
 	}
 	report_drops(&loop);
+	report_recursion_misses(skel->obj);
 cleanup:
 	trace_loop_free(&loop);
 	ring_buffer__free(drain_rb);

@@ -626,6 +626,7 @@ int main(int argc, char **argv)
 	if (!env.events || json_output())
 		print_banner("Tracing DRM GPU scheduler jobs (%s events)... Hit Ctrl-C to end.\n",
 			     abi == ABI_6_17 ? "Linux >= 6.17" : "Linux <= 6.16");
+	loop.obj = skel->obj;
 	err = trace_loop_finish(&loop, trace_loop_run(&loop), env.events ? NULL : print_summary);
 	report_dropped();
 cleanup:

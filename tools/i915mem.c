@@ -886,6 +886,7 @@ int main(int argc, char **argv)
 			     traced & (1u << DRV_I915) ? "i915" : "",
 			     traced == ((1u << DRV_I915) | (1u << DRV_XE)) ? ", " : "",
 			     traced & (1u << DRV_XE) ? "xe" : "");
+	loop.obj = skel->obj;
 	err = trace_loop_finish(&loop, trace_loop_run(&loop), env.events ? NULL : print_summary);
 	report_dropped();
 cleanup:

@@ -441,6 +441,7 @@ int main(int argc, char **argv)
 	/* With -j, on stderr: also for -e, whose JSON has no header to say it attached. */
 	if (!env.events || json_output())
 		print_banner("Tracing vblanks and vblank events... Hit Ctrl-C to end.\n");
+	loop.obj = skel->obj;
 	err = trace_loop_finish(&loop, trace_loop_run(&loop), env.events ? NULL : print_summary);
 	if (skel->bss->dropped)
 		report_lost("events", skel->bss->dropped, MAX_FILES, "%llu events not tracked "
