@@ -7,7 +7,9 @@
 #   make test            host unit tests, then the tools on real kernels under qemu
 #   make install PREFIX=/usr/local
 #
-# Adding a tool is adding its name to TOOLS: bpf/NAME.bpf.c + tools/NAME.c.
+# Adding a tool is adding its name to TOOLS: bpf/NAME.bpf.c + tools/NAME.c,
+# and, for what is the tool's own but not its story (vendor name tables,
+# library discovery), more sources in tools/NAME/, linked into NAME alone.
 
 TOOLS := drmsched vblanklat cudatrace i915mem amdgpucs nvdrv
 
@@ -23,7 +25,7 @@ ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 
 CFLAGS ?= -g -O2
-CFLAGS += -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -I$(OUTPUT) -I$(COMMON) -Ibpf
+CFLAGS += -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter -I$(OUTPUT) -I$(COMMON) -Ibpf -Itools
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Wall -Wno-unused-parameter \
 	-I/usr/include/$(MULTIARCH) -I$(COMMON) -Ibpf
 LDLIBS := -lbpf -lelf -lz
@@ -37,6 +39,10 @@ endif
 COMMON_SRCS := $(wildcard $(COMMON)/*.c)
 COMMON_OBJS := $(patsubst $(COMMON)/%.c,$(OUTPUT)/common/%.o,$(COMMON_SRCS))
 COMMON_HDRS := $(wildcard $(COMMON)/*.h)
+
+# tools/NAME/*.c: a tool's own extra sources, as objects in build/NAME/.
+tool_extra_objs = $(patsubst tools/%.c,$(OUTPUT)/%.o,$(wildcard tools/$(1)/*.c))
+TOOL_EXTRA_HDRS := $(wildcard tools/*/*.h)
 
 .PHONY: all static clean install deps test unit-test unit-tests test-progs vm-test demo bench bench-progs
 .DELETE_ON_ERROR:
@@ -60,15 +66,23 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 $(OUTPUT)/common/%.o: $(COMMON)/%.c $(COMMON_HDRS) | $(OUTPUT)/common
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(OUTPUT)/%.o: tools/%.c $(OUTPUT)/%.skel.h $(wildcard bpf/%.h) $(COMMON_HDRS) | $(OUTPUT)
+$(OUTPUT)/%.o: tools/%.c $(OUTPUT)/%.skel.h $(wildcard bpf/*.h) $(COMMON_HDRS) $(TOOL_EXTRA_HDRS) | $(OUTPUT)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+# A tool's extra sources do not see its skeleton: they hold no BPF.
+$(foreach t,$(TOOLS),$(call tool_extra_objs,$(t))): $(OUTPUT)/%.o: tools/%.c $(wildcard bpf/*.h) $(COMMON_HDRS) $(TOOL_EXTRA_HDRS)
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
 # An archive, so each tool links only the common objects it uses.
 $(OUTPUT)/libcommon.a: $(COMMON_OBJS)
 	$(AR) rcs $@ $^
 
-$(BIN)/%: $(OUTPUT)/%.o $(OUTPUT)/libcommon.a | $(BIN)
-	$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+define tool_link
+$(BIN)/$(1): $(OUTPUT)/$(1).o $(call tool_extra_objs,$(1)) $(OUTPUT)/libcommon.a | $(BIN)
+	$$(CC) $$(LDFLAGS) $$^ $$(LDLIBS) -o $$@
+endef
+$(foreach t,$(TOOLS),$(eval $(call tool_link,$(t))))
 
 # Host unit tests of the common library (tests/unit): test_NAME.c, with an
 # optional NAME_test.bpf.c whose skeleton it includes.
@@ -136,8 +150,9 @@ $(CUDA_TEST)/rt_workload_static: tests/cuda/rt_workload.c | $(CUDA_TEST)
 	$(CC) $(CUDA_TEST_CFLAGS) -I$(CUDA_HOME)/include $< $(CUDA_HOME)/lib64/libcudart_static.a \
 		-ldl -lpthread -lrt -o $@
 
-$(OUTPUT)/tests/test_cuda_helpers: tests/cuda/test_cuda_helpers.c tests/unit/check.h $(OUTPUT)/libcommon.a | $(OUTPUT)/tests
-	$(CC) $(CFLAGS) -Itests/unit $(filter %.c %.a,$^) $(LDLIBS) -o $@
+$(OUTPUT)/tests/test_cuda_helpers: tests/cuda/test_cuda_helpers.c tests/unit/check.h \
+		$(call tool_extra_objs,cudatrace) $(OUTPUT)/libcommon.a | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) -Itests/unit $(filter %.c %.o %.a,$^) $(LDLIBS) -o $@
 
 # tests/host/cudatrace.sh runs the tool on them.
 unit-tests: $(CUDA_TEST_PROGS) $(BIN)/cudatrace

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
-#include "cuda_errors.h"
+#include "cudatrace/cuda_errors.h"
 #include "cudatrace.h"
 #include "cudatrace.skel.h"
 #include "events.h"

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "cuda_errors.h"
+#include "cudatrace/cuda_errors.h"
 #include "uprobe_helpers.h"
 
 /* A function to find: noinline and used, so it has a symbol of its own. */

@@ -875,7 +875,7 @@ fi
 build/tests/test_cuda_helpers --dump-errors >"$tmp/tables"
 check_eq "cudatrace: CUDA result tables are what gen-cuda-errors makes from $CUDA_HOME" \
 	"$(tests/cuda/gen-cuda-errors "$CUDA_HOME" | grep '^	{ ' | md5sum)" \
-	"$(grep '^	{ ' libbpf-tools-common/cuda_errors.c | md5sum)"
+	"$(grep '^	{ ' tools/cudatrace/cuda_errors.c | md5sum)"
 {
 	echo '#include <cuda.h>'
 	echo '#include <cuda_runtime_api.h>'
