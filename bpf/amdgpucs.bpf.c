@@ -11,14 +11,10 @@
  * the frontend prints what changed since its previous summary.
  */
 #include "drm_types.bpf.h"
-#include "filter.bpf.h"
-#include "hist.bpf.h"
-#include "events.bpf.h"
+#include "tool.bpf.h"
 #include "amdgpucs.h"
 
 const volatile char targ_ring[RING_NAME_LEN] = {};
-const volatile bool targ_ms = false;
-const volatile bool emit_events = false;
 
 __u64 dropped_jobs = 0;
 __u64 dropped_rows = 0;
@@ -210,11 +206,6 @@ static __always_inline struct row_stats *row_of(struct row_key *key)
 	if (bpf_map_update_elem(&rows, key, r, BPF_NOEXIST) == -E2BIG)
 		__sync_fetch_and_add(&dropped_rows, 1);
 	return bpf_map_lookup_elem(&rows, key);
-}
-
-static __always_inline __u64 to_units(__u64 ns)
-{
-	return targ_ms ? ns / 1000000 : ns / 1000;
 }
 
 static __always_inline void emit(__u32 type, __u32 ring, __u32 pid, __u64 context, __u64 seqno,

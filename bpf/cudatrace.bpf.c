@@ -15,13 +15,9 @@
 #include "kernel_types.bpf.h"
 #include <asm/ptrace.h>	/* struct pt_regs: the registers at a uprobe */
 #include <asm-generic/errno-base.h>
-#include "hist.bpf.h"
-#include "events.bpf.h"
-#include "filter.bpf.h"
+#include "tool.bpf.h"
 #include "cudatrace.h"
 
-const volatile bool targ_ms = false;
-const volatile bool emit_events = false;
 const volatile bool errors_only = false;
 const volatile bool capture_stacks = false;
 
@@ -172,11 +168,6 @@ static __always_inline __u64 reg_arg(struct pt_regs *ctx, __u32 i)
 			  arg(ctx, 3), arg(ctx, 4), arg(ctx, 5) };
 
 	return i < 6 ? regs[i] : 0;
-}
-
-static __always_inline __u64 to_units(__u64 ns)
-{
-	return targ_ms ? ns / 1000000 : ns / 1000;
 }
 
 /* cuLaunchKernelEx's CUlaunchConfig, up to the stream. */

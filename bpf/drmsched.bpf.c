@@ -19,15 +19,10 @@
  * loads, not probe-read helpers.
  */
 #include "drm_types.bpf.h"
-#include "hist.bpf.h"
-
 #define EVENTS_RINGBUF_BYTES 4096	/* the frontend sizes it for -e */
-#include "events.bpf.h"
-#include "filter.bpf.h"
+#include "tool.bpf.h"
 #include "drmsched.h"
 
-const volatile bool targ_ms = false;
-const volatile bool emit_events = false;
 const volatile char targ_ring[RING_NAME_LEN] = {};
 const volatile char targ_dev[DEV_NAME_LEN] = {};
 
@@ -284,11 +279,6 @@ static __always_inline void job_release(struct job_slot *slot)
 {
 	slot->seqno = 0;
 	slot->context = 0;
-}
-
-static __always_inline __u64 to_units(__u64 ns)
-{
-	return targ_ms ? ns / 1000000 : ns / 1000;
 }
 
 static __always_inline void emit(__u8 type, struct job_slot *job, struct drm_sched_fence *s_fence,

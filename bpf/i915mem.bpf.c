@@ -13,16 +13,12 @@
  * prints what changed since its previous summary.
  */
 #include "kernel_types.bpf.h"
-#include "filter.bpf.h"
-#include "hist.bpf.h"
-#include "events.bpf.h"
+#include "tool.bpf.h"
 #include "i915mem.h"
 
 #define E2BIG 7
 
 const volatile int targ_driver = -1;
-const volatile bool targ_ms = false;
-const volatile bool emit_events = false;
 
 /* Tables that were full: what could not be tracked. */
 __u64 dropped_objects = 0;
@@ -186,11 +182,6 @@ static __always_inline void emit(__u8 type, __u8 driver, __u32 pid, __u64 obj, _
 	e->cgroup_id = bpf_get_current_cgroup_id();
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	event_submit(e);
-}
-
-static __always_inline __u64 to_units(__u64 ns)
-{
-	return targ_ms ? ns / 1000000 : ns / 1000;
 }
 
 /* ---- what the handlers of both drivers share ---------------------------- */

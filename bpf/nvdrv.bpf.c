@@ -16,13 +16,9 @@
  */
 #include "kernel_types.bpf.h"
 #include <asm/ptrace.h>	/* struct pt_regs: the registers at a kprobe */
-#include "filter.bpf.h"
-#include "hist.bpf.h"
-#include "events.bpf.h"
+#include "tool.bpf.h"
 #include "nvdrv.h"
 
-const volatile bool targ_ms = false;
-const volatile bool emit_events = false;
 
 __u64 dropped_rows = 0;		/* a table was full */
 __u64 dropped_inflight = 0;	/* calls not followed to their return */
@@ -133,11 +129,6 @@ struct {
 } call_init SEC(".maps");
 
 /* ---- helpers ---------------------------------------------------------------- */
-
-static __always_inline __u64 to_units(__u64 ns)
-{
-	return targ_ms ? ns / 1000000 : ns / 1000;
-}
 
 static __always_inline __u32 file_dev(struct file *file)
 {

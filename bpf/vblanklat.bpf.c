@@ -11,14 +11,10 @@
  * drm_vblank_event tracepoint of the same vblank fires.
  */
 #include "drm_types.bpf.h"
-#include "hist.bpf.h"
-#include "events.bpf.h"
-#include "filter.bpf.h"
+#include "tool.bpf.h"
 #include "vblanklat.h"
 
 const volatile int targ_crtc = -1;
-const volatile bool targ_ms = false;
-const volatile bool emit_events = false;
 /* Longer than this without a vblank, the interrupt was off (drm.vblankoffdelay). */
 const volatile __u64 idle_ns = 5000000000ULL;
 
@@ -67,11 +63,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct file_stats);
 } file_stats_init SEC(".maps");
-
-static __always_inline __u64 to_units(__u64 ns)
-{
-	return targ_ms ? ns / 1000000 : ns / 1000;
-}
 
 static __always_inline struct vblanklat_event *new_event(__u32 type, int crtc, __u32 seq)
 {

@@ -7,7 +7,7 @@
 
 #define COMM_LEN	16
 #define MAX_CRTCS	16	/* pipes per device; more are ignored */
-#define MAX_FILES	1024	/* DRM clients (struct drm_file) per interval */
+#define MAX_FILES	1024	/* DRM clients (struct drm_file) over a run */
 #define MAX_PENDING	4096	/* queued vblank events not yet delivered */
 #define MAX_LOOKBACK	8	/* vblanks a delivery may come after its request */
 

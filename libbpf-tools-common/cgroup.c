@@ -13,7 +13,6 @@
 #include <bpf/bpf.h>
 
 #include "cgroup.h"
-#include "opts.h"
 
 int cgroup_open(const char *path, char *why, size_t size)
 {
@@ -36,16 +35,15 @@ int cgroup_open(const char *path, char *why, size_t size)
 	return -1;
 }
 
-bool cgroup_filter_apply(struct bpf_map *cgroup_map)
+bool cgroup_filter_apply(struct bpf_map *cgroup_map, const char *path, int fd)
 {
 	__u32 key = 0;
-	int fd = common_env.cgroup_fd;
 
-	if (!common_env.cgroup)
+	if (!path)
 		return true;
 	if (bpf_map__update_elem(cgroup_map, &key, sizeof(key), &fd, sizeof(fd), 0)) {
 		fprintf(stderr, "%s: --cgroup %s: cannot filter on it: %s\n",
-			program_invocation_short_name, common_env.cgroup, strerror(errno));
+			program_invocation_short_name, path, strerror(errno));
 		return false;
 	}
 	return true;
@@ -142,9 +140,4 @@ const char *cgroup_name(__u64 id)
 	/* Gone (or beyond what we remember): the id, and no second walk for it. */
 	snprintf(unknown, sizeof(unknown), "#%llu", (unsigned long long)id);
 	return remember(id, unknown) ?: unknown;
-}
-
-struct cell cell_cgroup(__u64 id)
-{
-	return common_env.show_cgroup ? CELL_S(cgroup_name(id)) : CELL_NONE;
 }

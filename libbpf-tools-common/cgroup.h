@@ -8,9 +8,8 @@
 
 #include <stddef.h>
 #include <linux/types.h>
+#include <stdbool.h>
 #include <bpf/libbpf.h>
-
-#include "table.h"
 
 /*
  * Open `path` as a cgroup v2 directory. Returns the fd, or -1 with a
@@ -20,10 +19,11 @@
 int cgroup_open(const char *path, char *why, size_t size);
 
 /*
- * With --cgroup: put its fd in the BPF object's `cgroup_map` (after load;
- * filter.bpf.h's `filter_cg` was set before it). false: said why on stderr.
+ * For --cgroup PATH (NULL: none), opened as `fd`: put it in the BPF
+ * object's `cgroup_map` (after load; filter.bpf.h's `filter_cg` was set
+ * before it). false: said why on stderr.
  */
-bool cgroup_filter_apply(struct bpf_map *cgroup_map);
+bool cgroup_filter_apply(struct bpf_map *cgroup_map, const char *path, int fd);
 
 /*
  * The path of the cgroup with id `id` (bpf_get_current_cgroup_id()),
@@ -31,8 +31,5 @@ bool cgroup_filter_apply(struct bpf_map *cgroup_map);
  * hierarchy when first asked, "#ID" once the cgroup is gone.
  */
 const char *cgroup_name(__u64 id);
-
-/* The CGROUP cell of a process row: its cgroup_name() with -C, else none (no lookup). */
-struct cell cell_cgroup(__u64 id);
 
 #endif /* GPU_BPF_CGROUP_H */

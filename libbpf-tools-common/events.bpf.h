@@ -2,7 +2,7 @@
 /*
  * Per-event records for the tools' -e modes: one ring buffer per tool, and a
  * counter of records that did not fit, which the frontend reports (see
- * events.c).  Include once per .bpf.c, before the tool's own code.
+ * trace_loop.c).  Include once per .bpf.c, before the tool's own code.
  */
 #ifndef GPU_BPF_EVENTS_BPF_H
 #define GPU_BPF_EVENTS_BPF_H
@@ -32,7 +32,7 @@ static __always_inline void *event_reserve(__u64 size)
  * Submit a reserved record. Waking the reader for every record costs more
  * than the record itself under bursts of thousands of events per second:
  * wake it only once a quarter of the buffer is waiting. The frontend polls
- * with a timeout (events.c), so a lone record still shows within 100 ms.
+ * with a timeout (trace_loop.c), so a lone record still shows within 100 ms.
  */
 static __always_inline void event_submit(void *e)
 {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Latency histograms shared by the kernel side (bpf/NAME.bpf.c) and the
- * frontends: plain fixed-width types only, so both compilers agree on the
- * layout.
+ * Latency histograms: the type shared by the kernel side (bpf/NAME.bpf.c,
+ * which records into it with histogram.bpf.h) and the frontends, plain
+ * fixed-width types only so both compilers agree on the layout; and, for
+ * user space, reading them (histogram.c).
  */
 #ifndef GPU_BPF_HISTOGRAM_H
 #define GPU_BPF_HISTOGRAM_H
@@ -39,5 +40,34 @@ static __always_inline __u32 log2_slot(__u64 v)
 	if (v >> 1)  { slot += 1; }
 	return slot < MAX_SLOTS ? slot : MAX_SLOTS - 1;
 }
+
+#ifndef __bpf__
+#include <stdio.h>
+
+/* Slot i's range: [lo, hi]; the last slot is open-ended. */
+void log2_slot_range(int slot, unsigned long long *lo, unsigned long long *hi);
+
+/* The log2 histogram of `slots`, from its first to its last non-empty slot. */
+void print_log2_hist(FILE *f, const __u32 *slots, int nr_slots, const char *unit);
+
+/*
+ * A lat_hist: one line of exact moments, then the distribution.
+ *   "count 10  avg 2105  min 2050  max 2200  (usecs)"
+ */
+void print_lat_hist(FILE *f, const struct lat_hist *h, const char *unit);
+
+/* Add the samples of `from` to `into` (a fresh lat_hist has min ~0). */
+void lat_hist_merge(struct lat_hist *into, const struct lat_hist *from);
+
+/* Empty `h` for reuse by the kernel side: no samples, min ~0. */
+void lat_hist_reset(struct lat_hist *h);
+
+/*
+ * What a histogram that only grows gained since an earlier copy `was`
+ * (NULL: all of it): counts and slots exactly; min and max within the
+ * interval's outermost slots.
+ */
+void lat_hist_delta(struct lat_hist *out, const struct lat_hist *now, const struct lat_hist *was);
+#endif /* !__bpf__ */
 
 #endif /* GPU_BPF_HISTOGRAM_H */

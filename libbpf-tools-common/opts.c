@@ -10,13 +10,14 @@
 struct common_env common_env;
 
 enum {
-	OPT_MSECS = 'm', OPT_PID = 'p', OPT_TIMESTAMP = 'T', OPT_VERBOSE = 'v', OPT_JSON = 'j',
+	OPT_MSECS = 'm', OPT_PID = 'p', OPT_COMM = 'c', OPT_TIMESTAMP = 'T', OPT_VERBOSE = 'v', OPT_JSON = 'j',
 	OPT_SHOW_CGROUP = 'C', OPT_CGROUP = 0x100,
 };
 
 static const struct argp_option common_options[] = {
 	{ "milliseconds", OPT_MSECS, NULL, 0, "Times in milliseconds (default: microseconds)", 0 },
 	{ "pid", OPT_PID, "PID", 0, "Trace this process only", 0 },
+	{ "comm", OPT_COMM, "COMM", 0, "Trace processes of this name only", 0 },
 	{ "json", OPT_JSON, NULL, 0, "JSON lines: one object per event or table row", 0 },
 	{ "cgroup", OPT_CGROUP, "PATH", 0,
 	  "Trace only tasks in this cgroup v2 directory or below it", 0 },
@@ -55,7 +56,8 @@ void parse_name_arg(struct argp_state *state, const char *arg, const char *what,
 		    size_t size)
 {
 	if (!arg[0] || strlen(arg) >= size)
-		argp_error(state, "invalid %s '%s' (1 to %zu characters)", what, arg, size - 1);
+		argp_failure(state, argp_err_exit_status, 0, "invalid %s '%s' (1 to %zu characters)",
+			     what, arg, size - 1);
 	snprintf(out, size, "%s", arg);
 }
 
@@ -67,6 +69,9 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PID:
 		common_env.pid = parse_long_arg(state, arg, "PID", 1, INT_MAX);
+		break;
+	case OPT_COMM:
+		parse_name_arg(state, arg, "COMM", common_env.comm, sizeof(common_env.comm));
 		break;
 	case OPT_JSON:
 		common_env.json = true;
@@ -114,6 +119,11 @@ const struct argp_child common_argp_child[] = {
 const char *time_unit(void)
 {
 	return common_env.msecs ? "msecs" : "usecs";
+}
+
+const char *time_unit_short(void)
+{
+	return common_env.msecs ? "ms" : "us";
 }
 
 void parse_interval_args(struct argp_state *state, const char *arg)

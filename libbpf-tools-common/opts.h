@@ -3,8 +3,8 @@
  * Options every tool shares, and number parsing with range checks.
  *
  * A tool adds `common_argp_child` to its argp children to get -v, -T,
- * -m, -p PID, -j, --cgroup PATH, -C, -h and the positional
- * `interval [count]`.
+ * -m, -p PID, -c COMM, -j, --cgroup PATH, -C, -h and the positional
+ * `interval [count]`. A letter means the same in every tool.
  */
 #ifndef GPU_BPF_OPTS_H
 #define GPU_BPF_OPTS_H
@@ -18,6 +18,7 @@ struct common_env {
 	bool timestamp;		/* -T: wall-clock time column */
 	bool msecs;		/* -m: times in milliseconds, not microseconds */
 	pid_t pid;		/* -p: only this process (0: all) */
+	char comm[16];		/* -c: only processes of this name ("": all) */
 	bool json;		/* -j: JSON lines (table.h) */
 	const char *cgroup;	/* --cgroup: only tasks in this cgroup v2 or below */
 	int cgroup_fd;		/* ... opened (valid when cgroup is set) */
@@ -45,7 +46,6 @@ int parse_long(const char *arg, long min, long max, long *out);
 long parse_long_arg(struct argp_state *state, const char *arg, const char *what,
 		    long min, long max);
 
-/* The unit of times, for histograms: "msecs" with -m, else "usecs". */
 /*
  * A name option (-c COMM, -r RING) into `out`: 1 to size - 1 characters,
  * as the kernel keeps it; else argp prints "TOOL: invalid WHAT 'ARG' (1 to
@@ -54,7 +54,12 @@ long parse_long_arg(struct argp_state *state, const char *arg, const char *what,
 void parse_name_arg(struct argp_state *state, const char *arg, const char *what, char *out,
 		    size_t size);
 
+/*
+ * The unit of times (-m): as histograms name it, "usecs" or "msecs", and
+ * as column headers and JSON field names end, "us" or "ms".
+ */
 const char *time_unit(void);
+const char *time_unit_short(void);
 
 /*
  * Handle one positional argument: the first is the interval in seconds,

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include "output.h"
-#include "table.h"
 
 static bool broken;
 
@@ -14,7 +13,7 @@ static bool broken;
  * Not a terminal: one write(2) per buffer, not per line. At thousands of
  * events a second a write per line costs more than the event itself and
  * the ring buffer overflows; the tracing loop flushes after every drained
- * batch (events.c), so a reader of a pipe still sees each line within a
+ * batch (trace_loop.c), so a reader of a pipe still sees each line within a
  * poll interval.
  */
 #define PIPE_BUFFER_BYTES (64 * 1024)
@@ -65,19 +64,6 @@ void print_wallclock(FILE *f)
 	localtime_r(&t, &tm);
 	strftime(buf, sizeof(buf), "%H:%M:%S", &tm);
 	fprintf(f, "%-8s ", buf);
-}
-
-void summary_begin(FILE *f, bool timestamp)
-{
-	if (json_output()) {
-		table_summary_begin();	/* its rows' "ts" */
-		return;
-	}
-	fputc('\n', f);
-	if (timestamp) {
-		print_wallclock(f);
-		fputc('\n', f);
-	}
 }
 
 unsigned long long monotonic_ns(void)

@@ -29,9 +29,6 @@ FILE *summary_stream(void);
 /* Flush stdout and notice a closed reader; returns output_broken(). */
 bool output_flush(void);
 
-/* Start a summary on `f`: a blank line, and the time with -T. */
-void summary_begin(FILE *f, bool timestamp);
-
 /* "HH:MM:SS " for -T columns. */
 void print_wallclock(FILE *f);
 

@@ -125,18 +125,3 @@ void wait_for_running_programs(void)
 	if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
 		nanosleep(&ts, NULL);
 }
-
-bool tracer_init(const struct argp *argp, int argc, char **argv)
-{
-	if (argp_parse(argp, argc, argv, 0, NULL, NULL))
-		return false;
-	runtime_init(common_env.verbose);
-	if (!runtime_preflight())
-		return false;
-	if (!tracefs_path()) {
-		fprintf(stderr, "%s: cannot find or mount tracefs at /sys/kernel/tracing: %s\n",
-			program_invocation_short_name, strerror(errno));
-		return false;
-	}
-	return true;
-}

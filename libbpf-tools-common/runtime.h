@@ -43,11 +43,4 @@ void report_bpf_error(const char *what, int err);
  */
 void wait_for_running_programs(void);
 
-/*
- * A tracepoint tool's start: its command line (argp exits on a bad one,
- * with status 64), libbpf's logging (-v), privilege and BTF
- * (runtime_preflight), tracefs. false: said why on stderr; exit 1.
- */
-bool tracer_init(const struct argp *argp, int argc, char **argv);
-
 #endif /* GPU_BPF_RUNTIME_H */

@@ -5,7 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "hist.h"
+#include "cgroup.h"
+#include "histogram.h"
 #include "opts.h"
 #include "output.h"
 #include "table.h"
@@ -13,12 +14,6 @@
 bool json_output(void)
 {
 	return common_env.json;
-}
-
-/* -m decides the unit of COL_TIME columns: "WAIT" -> "WAIT(us)", "wait" -> "wait_us". */
-static const char *time_suffix(void)
-{
-	return common_env.msecs ? "ms" : "us";
 }
 
 /* "usecs" (what text histograms say) -> "us" (what JSON field names say). */
@@ -99,9 +94,9 @@ void json_put_string(FILE *f, const char *str, size_t max)
 	fputc('"', f);
 }
 
-static void json_key(FILE *f, const char *key, bool time_unit)
+static void json_key(FILE *f, const char *key, bool is_time)
 {
-	fprintf(f, ",\"%s%s%s\":", key, time_unit ? "_" : "", time_unit ? time_suffix() : "");
+	fprintf(f, ",\"%s%s%s\":", key, is_time ? "_" : "", is_time ? time_unit_short() : "");
 }
 
 static void json_cell(FILE *f, const struct cell *c)
@@ -138,9 +133,22 @@ static double realtime_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-void table_summary_begin(void)
+void summary_begin(FILE *f)
 {
-	summary_ts = realtime_now();
+	if (json_output()) {
+		summary_ts = realtime_now();	/* its rows' "ts" */
+		return;
+	}
+	fputc('\n', f);
+	if (common_env.timestamp) {
+		print_wallclock(f);
+		fputc('\n', f);
+	}
+}
+
+struct cell cell_cgroup(__u64 id)
+{
+	return common_env.show_cgroup ? CELL_S(cgroup_name(id)) : CELL_NONE;
 }
 
 static void json_begin(FILE *f, const char *type, double ts)
@@ -229,7 +237,7 @@ void table_header(FILE *f, const struct table *t)
 		if (!shown(col, COL_JSON_ONLY))
 			continue;
 		if (col->flags & COL_TIME)
-			snprintf(head, sizeof(head), "%s(%s)", col->head, time_suffix());
+			snprintf(head, sizeof(head), "%s(%s)", col->head, time_unit_short());
 		else
 			snprintf(head, sizeof(head), "%s", col->head);
 		if (!first)

@@ -117,8 +117,14 @@ void table_log2_hist(FILE *f, const struct table *t, const struct cell *cells,
 		     const char *name, const char *title, const __u32 *slots, int nr_slots,
 		     const char *unit);
 
-/* Called by summary_begin(): the time JSON rows of this summary carry. */
-void table_summary_begin(void);
+/*
+ * Start a summary on `f`: text, a blank line and with -T the time; JSON,
+ * the time its rows carry as "ts".
+ */
+void summary_begin(FILE *f);
+
+/* The CGROUP cell of a process row: its cgroup_name() with -C, else none (no lookup). */
+struct cell cell_cgroup(__u64 id);
 
 /* "Tracing ... Hit Ctrl-C to end.": stdout for people, stderr with -j. */
 void print_banner(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -20,19 +20,16 @@
 #include "amdgpucs.h"
 #include "amdgpucs.skel.h"
 #include "cgroup.h"
-#include "events.h"
-#include "hist.h"
+#include "histogram.h"
 #include "maps.h"
-#include "opts.h"
 #include "output.h"
 #include "probe.h"
 #include "runtime.h"
-#include "table.h"
+#include "tool.h"
 
 static struct env {
 	bool events;
 	char ring[RING_NAME_LEN];
-	char comm[COMM_LEN];
 } env;
 
 static struct amdgpucs_bpf *skel;
@@ -66,7 +63,6 @@ static const char doc[] =
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per event", 0 },
 	{ "ring", 'r', "RING", 0, "Only this ring (e.g. gfx_0.0.0, sdma0)", 0 },
-	{ "comm", 'c', "COMM", 0, "Only processes with this command name", 0 },
 	{},
 };
 
@@ -78,9 +74,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'r':
 		parse_name_arg(state, arg, "RING", env.ring, sizeof(env.ring));
-		break;
-	case 'c':
-		parse_name_arg(state, arg, "COMM", env.comm, sizeof(env.comm));
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -461,7 +454,7 @@ static int print_summary(void *ctx)
 	map_snapshot_sort(&now[S_IVS], cmp_iv);
 	map_snapshot_sort(&now[S_VMS], cmp_pid);
 
-	summary_begin(f, common_env.timestamp);
+	summary_begin(f);
 	print_submissions(f, &now[S_ROWS]);
 	print_flushes(f);
 	print_buffers(f, &now[S_BOS]);
@@ -634,7 +627,7 @@ int main(int argc, char **argv)
 	bool new_done;
 	int err;
 
-	if (!tracer_init(&argp, argc, argv))
+	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
 		return 1;
 	if (!tracepoint_exists("amdgpu", "amdgpu_cs_ioctl")) {
 		fprintf(stderr, "amdgpucs: no amdgpu tracepoints: module amdgpu is not loaded: "
@@ -658,47 +651,24 @@ int main(int argc, char **argv)
 		report_bpf_error("open BPF object", -errno);
 		return 1;
 	}
-	skel->rodata->targ_pid = common_env.pid;
-	skel->rodata->filter_cg = common_env.cgroup != NULL;
-	memcpy((char *)skel->rodata->targ_comm, env.comm, sizeof(env.comm));
+	tool_set_rodata(skel, env.events);
 	memcpy((char *)skel->rodata->targ_ring, env.ring, sizeof(env.ring));
-	skel->rodata->targ_ms = common_env.msecs;
-	skel->rodata->emit_events = env.events;
 	bpf_program__set_autoload(skel->progs.done_new, new_done);
 	bpf_program__set_autoload(skel->progs.done_old, !new_done);
 	bpf_map__set_max_entries(skel->maps.events, env.events ? 4 << 20 : 4096);
 
-	err = amdgpucs_bpf__load(skel);
-	if (err) {
-		report_bpf_error("load BPF programs", err);
+	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
+	if (!err)
+		err = tool_attach(skel->skeleton, "the amdgpu tracepoints");
+	if (err)
 		goto cleanup;
-	}
-	if (!cgroup_filter_apply(skel->maps.cgroup_map)) {
-		err = -1;
-		goto cleanup;
-	}
-	err = amdgpucs_bpf__attach(skel);
-	if (err) {
-		report_bpf_error("attach to the amdgpu tracepoints", err);
-		goto cleanup;
-	}
 	start_ns = last_summary_ns = monotonic_ns();
 
-	loop.lost_events = &skel->bss->lost_events;
-	loop.interval = common_env.interval;
-	loop.count = common_env.count;
-	if (env.events) {
-		loop.events = skel->maps.events;
-		loop.on_event = handle_event;
-		table_header(stdout, &event_table);
-	} else {
-		loop.on_interval = print_summary;
-	}
-	/* With -j, on stderr: also for -e, whose JSON has no header to say it attached. */
-	if (!env.events || json_output())
-		print_banner("Tracing amdgpu command submission... Hit Ctrl-C to end.\n");
-	loop.obj = skel->obj;
-	err = trace_loop_finish(&loop, trace_loop_run(&loop), env.events ? NULL : print_summary);
+	loop = TOOL_TRACE_LOOP(skel);
+	loop.events = skel->maps.events;
+	loop.on_event = handle_event;
+	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
+			 "Tracing amdgpu command submission");
 	report_dropped();
 cleanup:
 	trace_loop_free(&loop);

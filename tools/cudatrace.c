@@ -21,13 +21,13 @@
 #include "cudatrace/cuda_errors.h"
 #include "cudatrace.h"
 #include "cudatrace.skel.h"
-#include "events.h"
-#include "hist.h"
+#include "trace_loop.h"
+#include "histogram.h"
 #include "maps.h"
 #include "opts.h"
 #include "output.h"
 #include "runtime.h"
-#include "table.h"
+#include "tool.h"
 #include "uprobe_helpers.h"
 
 #define MAX_LIBS	8	/* --lib */
@@ -39,7 +39,6 @@ static struct env {
 	bool leaks;
 	bool stacks;
 	bool runtime;
-	char comm[COMM_LEN];
 	const char *libs[MAX_LIBS];
 	int nr_libs;
 } env;
@@ -203,7 +202,6 @@ static const struct argp_option opts[] = {
 	{ "stack", 's', NULL, 0, "With --leaks: the user stack of each allocation", 0 },
 	{ "runtime", 'r', NULL, 0, "Also trace the runtime API (libcudart, or cudart linked into the program)", 0 },
 	{ "lib", 'L', "PATH", 0, "Probe this library or executable instead of looking for one (repeatable)", 0 },
-	{ "comm", 'c', "COMM", 0, "Only processes with this command name", 0 },
 	{},
 };
 
@@ -232,12 +230,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_failure(state, argp_err_exit_status, 0, "too many --lib (at most %d)",
 				     MAX_LIBS);
 		env.libs[env.nr_libs++] = arg;
-		break;
-	case 'c':
-		if (!*arg || strlen(arg) >= sizeof(env.comm))
-			argp_failure(state, argp_err_exit_status, 0,
-				     "invalid comm '%s' (1..%zu characters)", arg, sizeof(env.comm) - 1);
-		strcpy(env.comm, arg);
 		break;
 	case ARGP_KEY_END:
 		if (env.stacks && !env.leaks)
@@ -956,7 +948,7 @@ static int print_leaks(__u32 pid, const char *exit_comm, __u64 exit_cgroup, __u6
 	if (exit_comm && common_env.show_cgroup && exit_cgroup)
 		cgroup = cgroup_name(exit_cgroup);
 	if (exit_comm)
-		summary_begin(f, common_env.timestamp);
+		summary_begin(f);
 	if (exit_comm && !n)
 		print_leak_proc(f, pid, exit_comm, state, 0, 0, cgroup);
 	else if (!pid && !n)
@@ -1287,7 +1279,7 @@ static int print_summary(void)
 		fprintf(stderr, "cudatrace: failed to read maps: %s\n", strerror(-err));
 		return err;
 	}
-	summary_begin(f, common_env.timestamp);
+	summary_begin(f);
 	if (!fs.n) {
 		text_printf(f, "no CUDA calls\n");
 	} else if ((rows = func_rows(&fs))) {
@@ -1309,7 +1301,7 @@ static int on_interval(void *ctx)
 {
 	(void)ctx;
 	if (env.leaks) {
-		summary_begin(summary_stream(), common_env.timestamp);
+		summary_begin(summary_stream());
 		return print_leaks(0, NULL, 0, monotonic_ns());
 	}
 	return print_summary();
@@ -1368,13 +1360,7 @@ static int load_bpf(void)
 		report_bpf_error("open BPF object", err);
 		return err;
 	}
-	/* filter.bpf.h's -p, -c and --cgroup (comm: TASK_COMM_LEN bytes, as -c takes it). */
-	_Static_assert(sizeof(skel->rodata->targ_comm) == sizeof(env.comm), "-c COMM's size");
-	skel->rodata->targ_pid = common_env.pid;
-	memcpy((char *)skel->rodata->targ_comm, env.comm, sizeof(env.comm));
-	skel->rodata->filter_cg = common_env.cgroup != NULL;
-	skel->rodata->targ_ms = common_env.msecs;
-	skel->rodata->emit_events = env.events || env.errors;
+	tool_set_rodata(skel, env.events || env.errors);
 	skel->rodata->errors_only = env.errors;
 	skel->rodata->capture_stacks = env.stacks;
 	/*
@@ -1392,12 +1378,7 @@ static int load_bpf(void)
 		bpf_program__set_expected_attach_type(skel->progs.cuda_enter, UPROBE_MULTI_ATTACH_TYPE);
 		bpf_program__set_expected_attach_type(skel->progs.cuda_exit, UPROBE_MULTI_ATTACH_TYPE);
 	}
-	err = cudatrace_bpf__load(skel);
-	if (err) {
-		report_bpf_error("load BPF programs", err);
-		return err;
-	}
-	return cgroup_filter_apply(skel->maps.cgroup_map) ? 0 : -EINVAL;
+	return tool_load(skel->skeleton, skel->maps.cgroup_map);
 }
 
 /* The exit hook first (it ends tracing when -p's process exits), then the uprobes. */
@@ -1456,11 +1437,7 @@ int main(int argc, char **argv)
 	struct trace_loop loop = {};
 	int err, i;
 
-	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
-	if (err)
-		return 1;
-	runtime_init(common_env.verbose);
-	if (!runtime_preflight())
+	if (!tool_init(&argp, argc, argv, 0))
 		return 1;
 	if (common_env.pid && kill(common_env.pid, 0) && errno == ESRCH) {
 		fprintf(stderr, "cudatrace: no process with PID %d\n", common_env.pid);

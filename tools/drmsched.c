@@ -16,13 +16,11 @@
 #include "drmsched.h"
 #include "drmsched.skel.h"
 #include "cgroup.h"
-#include "events.h"
-#include "hist.h"
-#include "opts.h"
+#include "histogram.h"
 #include "output.h"
 #include "probe.h"
 #include "runtime.h"
-#include "table.h"
+#include "tool.h"
 
 static struct env {
 	bool events;
@@ -41,7 +39,8 @@ const char *argp_program_version = "drmsched 0.1";
 static const char doc[] =
 "Trace DRM GPU scheduler jobs: queue wait and execution time per ring.\n"
 "\n"
-"USAGE: drmsched [-ejmCT] [-p PID] [--cgroup PATH] [-r RING] [-d DEV] [interval [count]]\n"
+"USAGE: drmsched [-ejmCT] [-p PID] [-c COMM] [--cgroup PATH] [-r RING] [-d DEV]\n"
+"                [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    drmsched              # summary per ring at Ctrl-C\n"
@@ -62,15 +61,6 @@ static const struct argp_option opts[] = {
 	{},
 };
 
-static void copy_name(struct argp_state *state, char *dst, size_t size, const char *arg,
-		      const char *what)
-{
-	if (!*arg || strlen(arg) >= size)
-		argp_failure(state, argp_err_exit_status, 0, "invalid %s '%s' (1..%zu characters)",
-			     what, arg, size - 1);
-	strcpy(dst, arg);
-}
-
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
@@ -78,10 +68,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.events = true;
 		break;
 	case 'r':
-		copy_name(state, env.ring, sizeof(env.ring), arg, "ring name");
+		parse_name_arg(state, arg, "ring name", env.ring, sizeof(env.ring));
 		break;
 	case 'd':
-		copy_name(state, env.dev, sizeof(env.dev), arg, "device name");
+		parse_name_arg(state, arg, "device name", env.dev, sizeof(env.dev));
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -92,11 +82,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 /* Which events this kernel has; explains what is missing when none. */
 static enum sched_abi detect_abi(void)
 {
-	if (!tracefs_path()) {
-		fprintf(stderr, "drmsched: cannot find or mount tracefs at /sys/kernel/tracing: %s\n",
-			strerror(errno));
-		return ABI_NONE;
-	}
 	if (tracepoint_exists("gpu_scheduler", "drm_sched_job_queue"))
 		return ABI_6_17;
 	if (tracepoint_exists("gpu_scheduler", "drm_sched_job"))
@@ -469,7 +454,7 @@ static int print_summary(void *ctx)
 	qsort(rings, nr, sizeof(rings[0]), cmp_ring_idx);
 	qsort(procs, np, sizeof(procs[0]), cmp_proc);
 
-	summary_begin(f, common_env.timestamp);
+	summary_begin(f);
 	if (!nr)
 		text_printf(f, "no jobs\n");
 	else
@@ -564,14 +549,10 @@ int main(int argc, char **argv)
 		.doc = doc,
 		.children = common_argp_child,
 	};
-	struct trace_loop loop = {};
+	struct trace_loop loop;
 	int err;
 
-	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
-	if (err)
-		return 1;
-	runtime_init(common_env.verbose);
-	if (!runtime_preflight())
+	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
 		return 1;
 	abi = detect_abi();
 	if (abi == ABI_NONE || !have_sched_btf())
@@ -582,10 +563,7 @@ int main(int argc, char **argv)
 		report_bpf_error("open BPF object", -errno);
 		return 1;
 	}
-	skel->rodata->targ_pid = common_env.pid;
-	skel->rodata->filter_cg = common_env.cgroup != NULL;
-	skel->rodata->targ_ms = common_env.msecs;
-	skel->rodata->emit_events = env.events;
+	tool_set_rodata(skel, env.events);
 	memcpy((char *)skel->rodata->targ_ring, env.ring, sizeof(env.ring));
 	memcpy((char *)skel->rodata->targ_dev, env.dev, sizeof(env.dev));
 	choose_programs(skel);
@@ -596,41 +574,22 @@ int main(int argc, char **argv)
 	 */
 	bpf_map__set_max_entries(skel->maps.events, env.events ? 8 << 20 : 4096);
 
-	err = drmsched_bpf__load(skel);
-	if (err) {
-		report_bpf_error("load BPF programs", err);
+	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
+	if (!err)
+		err = tool_attach(skel->skeleton, "the gpu_scheduler tracepoints");
+	if (err)
 		goto cleanup;
-	}
-	if (!cgroup_filter_apply(skel->maps.cgroup_map)) {
-		err = -1;
-		goto cleanup;
-	}
-	err = drmsched_bpf__attach(skel);
-	if (err) {
-		report_bpf_error("attach to the gpu_scheduler tracepoints", err);
-		goto cleanup;
-	}
 	start_ns = monotonic_ns();
 
-	loop.lost_events = &skel->bss->lost_events;
-	loop.interval = common_env.interval;
-	loop.count = common_env.count;
-	if (env.events) {
-		loop.events = skel->maps.events;
-		loop.on_event = handle_event;
-		table_header(stdout, &event_table);
-	} else {
-		loop.on_interval = print_summary;
-	}
-	/* With -j, on stderr: also for -e, whose JSON has no header to say it attached. */
-	if (!env.events || json_output())
-		print_banner("Tracing DRM GPU scheduler jobs (%s events)... Hit Ctrl-C to end.\n",
-			     abi == ABI_6_17 ? "Linux >= 6.17" : "Linux <= 6.16");
-	loop.obj = skel->obj;
-	err = trace_loop_finish(&loop, trace_loop_run(&loop), env.events ? NULL : print_summary);
+	loop = TOOL_TRACE_LOOP(skel);
+	loop.events = skel->maps.events;
+	loop.on_event = handle_event;
+	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
+			 "Tracing DRM GPU scheduler jobs (%s events)",
+			 abi == ABI_6_17 ? "Linux >= 6.17" : "Linux <= 6.16");
 	report_dropped();
-cleanup:
 	trace_loop_free(&loop);
+cleanup:
 	drmsched_bpf__destroy(skel);
 	return err != 0;
 }

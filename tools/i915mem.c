@@ -25,21 +25,18 @@
 #include "i915mem.h"
 #include "i915mem.skel.h"
 #include "cgroup.h"
-#include "events.h"
-#include "hist.h"
+#include "histogram.h"
 #include "maps.h"
-#include "opts.h"
 #include "output.h"
 #include "probe.h"
 #include "runtime.h"
-#include "table.h"
+#include "tool.h"
 
 #define MAX_LEAKS_LISTED 50	/* objects listed per process; the rest counted */
 
 static struct env {
 	bool events;
 	bool leaks;
-	char comm[COMM_LEN];
 	int driver;		/* -D: DRV_I915, DRV_XE, or -1 */
 } env = { .driver = -1 };
 
@@ -76,7 +73,6 @@ static const char doc[] =
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per event", 0 },
 	{ "leaks", 'l', NULL, 0, "List the objects still alive at each summary", 0 },
-	{ "comm", 'c', "COMM", 0, "Only processes with this command name", 0 },
 	{ "driver", 'D', "DRIVER", 0, "Only this driver: i915 or xe", 0 },
 	{},
 };
@@ -89,9 +85,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'l':
 		env.leaks = true;
-		break;
-	case 'c':
-		parse_name_arg(state, arg, "COMM", env.comm, sizeof(env.comm));
 		break;
 	case 'D':
 		if (!strcmp(arg, "i915"))
@@ -643,7 +636,7 @@ static int print_summary(void *ctx)
 	map_snapshot_sort(&procs, cmp_live_bytes);
 	map_snapshot_sort(&vms, cmp_vm);
 
-	summary_begin(f, common_env.timestamp);
+	summary_begin(f);
 	print_memory(f, &procs);
 	print_activity(f, &procs);
 	print_vms(f, &vms);
@@ -831,7 +824,7 @@ int main(int argc, char **argv)
 	unsigned int traced;
 	int err;
 
-	if (!tracer_init(&argp, argc, argv))
+	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
 		return 1;
 	page_size = sysconf(_SC_PAGESIZE);
 
@@ -845,49 +838,26 @@ int main(int argc, char **argv)
 		err = 1;
 		goto cleanup;
 	}
-	skel->rodata->targ_pid = common_env.pid;
-	skel->rodata->filter_cg = common_env.cgroup != NULL;
-	memcpy((char *)skel->rodata->targ_comm, env.comm, sizeof(env.comm));
+	tool_set_rodata(skel, env.events);
 	skel->rodata->targ_driver = env.driver;
-	skel->rodata->targ_ms = common_env.msecs;
-	skel->rodata->emit_events = env.events;
 	/* Objects come and go by the thousand when a game loads a level. */
 	bpf_map__set_max_entries(skel->maps.events, env.events ? 4 << 20 : 4096);
 
-	err = i915mem_bpf__load(skel);
-	if (err) {
-		report_bpf_error("load BPF programs", err);
+	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
+	if (!err)
+		err = tool_attach(skel->skeleton, "the i915/xe tracepoints");
+	if (err)
 		goto cleanup;
-	}
-	if (!cgroup_filter_apply(skel->maps.cgroup_map)) {
-		err = -1;
-		goto cleanup;
-	}
-	err = i915mem_bpf__attach(skel);
-	if (err) {
-		report_bpf_error("attach to the i915/xe tracepoints", err);
-		goto cleanup;
-	}
 	start_ns = monotonic_ns();
 
-	loop.lost_events = &skel->bss->lost_events;
-	loop.interval = common_env.interval;
-	loop.count = common_env.count;
-	if (env.events) {
-		loop.events = skel->maps.events;
-		loop.on_event = handle_event;
-		table_header(stdout, &event_table);
-	} else {
-		loop.on_interval = print_summary;
-	}
-	/* With -j, on stderr: also for -e, whose JSON has no header to say it attached. */
-	if (!env.events || json_output())
-		print_banner("Tracing Intel GPU memory (%s%s%s)... Hit Ctrl-C to end.\n",
-			     traced & (1u << DRV_I915) ? "i915" : "",
-			     traced == ((1u << DRV_I915) | (1u << DRV_XE)) ? ", " : "",
-			     traced & (1u << DRV_XE) ? "xe" : "");
-	loop.obj = skel->obj;
-	err = trace_loop_finish(&loop, trace_loop_run(&loop), env.events ? NULL : print_summary);
+	loop = TOOL_TRACE_LOOP(skel);
+	loop.events = skel->maps.events;
+	loop.on_event = handle_event;
+	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
+			 "Tracing Intel GPU memory (%s%s%s)",
+			 traced & (1u << DRV_I915) ? "i915" : "",
+			 traced == ((1u << DRV_I915) | (1u << DRV_XE)) ? ", " : "",
+			 traced & (1u << DRV_XE) ? "xe" : "");
 	report_dropped();
 cleanup:
 	trace_loop_free(&loop);

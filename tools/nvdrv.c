@@ -19,18 +19,17 @@
 #include "nvdrv.h"
 #include "nvdrv.skel.h"
 #include "cgroup.h"
-#include "events.h"
-#include "hist.h"
+#include "trace_loop.h"
+#include "histogram.h"
 #include "maps.h"
 #include "opts.h"
 #include "output.h"
 #include "probe.h"
 #include "runtime.h"
-#include "table.h"
+#include "tool.h"
 
 static struct env {
 	bool events;
-	char comm[COMM_LEN];
 } env;
 
 static struct nvdrv_bpf *skel;
@@ -63,7 +62,6 @@ static const char doc[] =
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per event", 0 },
-	{ "comm", 'c', "COMM", 0, "Only processes with this command name", 0 },
 	{},
 };
 
@@ -72,9 +70,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'e':
 		env.events = true;
-		break;
-	case 'c':
-		parse_name_arg(state, arg, "COMM", env.comm, sizeof(env.comm));
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -816,7 +811,7 @@ static int print_summary(void *ctx)
 	map_snapshot_sort(&now[S_IRQS], cmp_u32_pair);
 	map_snapshot_sort(&now[S_P2P], cmp_u32_pair);
 
-	summary_begin(f, common_env.timestamp);
+	summary_begin(f);
 	print_ioctls(f, &now[S_CALLS]);
 	print_errors(f, &now[S_ERRS]);
 	print_rm(f, &now[S_RM]);
@@ -1202,7 +1197,7 @@ int main(int argc, char **argv)
 	struct trace_loop loop = {};
 	int err;
 
-	if (!tracer_init(&argp, argc, argv))
+	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
 		return 1;
 	ksyms = ksyms_module_load("nvidia");
 	if (!ksyms) {
@@ -1217,45 +1212,26 @@ int main(int argc, char **argv)
 		ksyms_module_free(ksyms);
 		return 1;
 	}
-	skel->rodata->targ_pid = common_env.pid;
-	skel->rodata->filter_cg = common_env.cgroup != NULL;
-	memcpy((char *)skel->rodata->targ_comm, env.comm, sizeof(env.comm));
-	skel->rodata->targ_ms = common_env.msecs;
-	skel->rodata->emit_events = env.events;
+	tool_set_rodata(skel, env.events);
 	/* Without -e only Xids come through the ring buffer. */
 	bpf_map__set_max_entries(skel->maps.events, env.events ? 4 << 20 : 64 << 10);
 	resolve_hooks(ksyms);
 	ksyms_module_free(ksyms);
 
-	err = nvdrv_bpf__load(skel);
-	if (err) {
-		report_bpf_error("load BPF programs", err);
+	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
+	if (err)
 		goto cleanup;
-	}
-	if (!cgroup_filter_apply(skel->maps.cgroup_map)) {
-		err = -1;
-		goto cleanup;
-	}
 	/* Before attaching: an event that comes while the others attach is not before it. */
 	start_ns = last_summary_ns = monotonic_ns();
 	err = attach_hooks();
 	if (err)
 		goto cleanup;
 
-	loop.lost_events = &skel->bss->lost_events;
-	loop.interval = common_env.interval;
-	loop.count = common_env.count;
-	loop.events = skel->maps.events;
+	loop = TOOL_TRACE_LOOP(skel);
+	loop.events = skel->maps.events;	/* Xids come through it without -e too */
 	loop.on_event = handle_event;
-	if (env.events)
-		table_header(stdout, &event_table);
-	else
-		loop.on_interval = print_summary;
-	/* With -j, on stderr: also for -e, whose JSON has no header to say it attached. */
-	if (!env.events || json_output())
-		print_banner("Tracing nvidia.ko %s... Hit Ctrl-C to end.\n", driver_version());
-	loop.obj = skel->obj;
-	err = trace_loop_finish(&loop, trace_loop_run(&loop), env.events ? NULL : print_summary);
+	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
+			 "Tracing nvidia.ko %s", driver_version());
 	report_dropped();
 cleanup:
 	trace_loop_free(&loop);

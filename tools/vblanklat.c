@@ -21,14 +21,12 @@
 #include "vblanklat.h"
 #include "vblanklat.skel.h"
 #include "cgroup.h"
-#include "events.h"
-#include "hist.h"
+#include "histogram.h"
 #include "maps.h"
-#include "opts.h"
 #include "output.h"
 #include "probe.h"
 #include "runtime.h"
-#include "table.h"
+#include "tool.h"
 
 static struct env {
 	bool events;
@@ -39,6 +37,14 @@ static struct vblanklat_bpf *skel;
 static unsigned long long start_ns;
 static bool seen_vblank;
 
+/*
+ * The kernel's counters only grow; a summary shows what grew since the one
+ * before (kept here), so an update landing while a summary is taken is
+ * counted in the next one, never lost.
+ */
+enum { S_CRTCS, S_FILES, NR_SNAPS };
+static struct map_snapshot prev[NR_SNAPS];
+
 /* Missed vblanks of the current interval, from the ring buffer. */
 #define MAX_MISSED_KEPT 64
 static struct vblanklat_event missed[MAX_MISSED_KEPT];
@@ -48,12 +54,12 @@ const char *argp_program_version = "vblanklat 0.1";
 static const char doc[] =
 "Display vblank timing, missed vblanks, and vblank event latency per client.\n"
 "\n"
-"USAGE: vblanklat [-ejmCT] [-c CRTC] [-p PID] [--cgroup PATH] [interval [count]]\n"
+"USAGE: vblanklat [-ejmCT] [-P CRTC] [-p PID] [-c COMM] [--cgroup PATH] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    vblanklat             # summary at Ctrl-C\n"
 "    vblanklat 1           # a summary every second\n"
-"    vblanklat -c 0        # only CRTC 0\n"
+"    vblanklat -P 0        # only CRTC 0 (pipe 0)\n"
 "    vblanklat -p 1234     # only the events process 1234 asked for\n"
 "    vblanklat -e          # one line per vblank and event\n"
 "    vblanklat -j          # JSON lines: one object per table row\n"
@@ -61,7 +67,7 @@ static const char doc[] =
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per vblank and vblank event", 0 },
-	{ "crtc", 'c', "CRTC", 0, "Only this CRTC (pipe index, 0..15)", 0 },
+	{ "crtc", 'P', "CRTC", 0, "Only this CRTC (pipe index, 0..15)", 0 },
 	{},
 };
 
@@ -71,7 +77,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'e':
 		env.events = true;
 		break;
-	case 'c':
+	case 'P':
 		env.crtc = parse_long_arg(state, arg, "CRTC", 0, MAX_CRTCS - 1);
 		break;
 	default:
@@ -153,25 +159,54 @@ static const struct column crtc_cols[] = {
 };
 static const struct table crtc_table = TABLE("crtc", crtc_cols);
 
-static void print_crtcs(FILE *f, struct map_snapshot *s)
+/* CRTCs that had vblanks since the last summary: their number. */
+static size_t active_crtcs(const struct map_snapshot *s)
 {
+	size_t i, n = 0;
+
+	for (i = 0; i < s->n; i++) {
+		const struct crtc_stats *st = snapshot_value(s, i);
+		const struct crtc_stats *was = map_snapshot_find(&prev[S_CRTCS], snapshot_key(s, i));
+
+		n += st->vblanks > (was ? was->vblanks : 0);
+	}
+	return n;
+}
+
+static void print_crtcs(FILE *f, const struct map_snapshot *s)
+{
+	static const struct crtc_stats none;
 	size_t i;
 
 	table_header(f, &crtc_table);
 	for (i = 0; i < s->n; i++) {
 		__u32 crtc = *(__u32 *)snapshot_key(s, i);
-		struct crtc_stats *st = snapshot_value(s, i);
+		const struct crtc_stats *st = snapshot_value(s, i);
+		const struct crtc_stats *was = map_snapshot_find(&prev[S_CRTCS], &crtc);
+		__u64 vblanks, high_prec, from_time;
+		__u32 from_seq;
 		struct cell rate = CELL_NONE;
 
-		/* From sequence numbers: counts the vblanks we did not see too. */
-		if (st->last_time > st->first_time)
-			rate = CELL_F((st->last_seq - st->first_seq) * 1e9 /
-				      (st->last_time - st->first_time), 2);
+		if (!was)
+			was = &none;
+		vblanks = st->vblanks - was->vblanks;
+		high_prec = st->high_prec - was->high_prec;
+		if (!vblanks)
+			continue;
+		/*
+		 * From sequence numbers: counts the vblanks we did not see too.
+		 * From the last vblank of the summary before, if there was one.
+		 */
+		from_time = was->vblanks ? was->last_time : st->first_time;
+		from_seq = was->vblanks ? was->last_seq : st->first_seq;
+		if (st->last_time > from_time)
+			rate = CELL_F((__u32)(st->last_seq - from_seq) * 1e9 /
+				      (st->last_time - from_time), 2);
 		table_row(f, &crtc_table, (struct cell[]){
-			CELL_U(crtc), CELL_U(st->vblanks), rate, CELL_U(st->missed),
-			CELL_U(st->resumed),
-			CELL_S(st->high_prec == st->vblanks ? "high-precision"
-			       : st->high_prec ? "mixed" : "coarse (irq time)") });
+			CELL_U(crtc), CELL_U(vblanks), rate, CELL_U(st->missed - was->missed),
+			CELL_U(st->resumed - was->resumed),
+			CELL_S(high_prec == vblanks ? "high-precision"
+			       : high_prec ? "mixed" : "coarse (irq time)") });
 	}
 }
 
@@ -228,18 +263,47 @@ static const struct column client_cols[] = {
 static const struct table client_table = TABLE("client", client_cols);
 static const struct table client_hist_table = { "client_hist", client_cols, 2, false };
 
-static void print_files(FILE *f, struct map_snapshot *s)
+/* What a client's counters gained since the last summary; false: nothing. */
+static bool file_delta(struct file_stats *out, const struct file_stats *now,
+		       const struct file_stats *was)
 {
-	char title[96];
-	size_t i;
+	*out = *now;
+	if (!was)
+		return now->queued || now->delivered || now->other;
+	out->queued -= was->queued;
+	out->delivered -= was->delivered;
+	out->other -= was->other;
+	lat_hist_delta(&out->queue_lat, &now->queue_lat, &was->queue_lat);
+	lat_hist_delta(&out->vblank_lat, &now->vblank_lat, &was->vblank_lat);
+	return out->queued || out->delivered || out->other;
+}
 
-	if (!s->n)
-		return;
+static void print_files(FILE *f, const struct map_snapshot *now)
+{
+	struct map_snapshot s = *now;	/* the deltas, in now's order */
+	char title[96];
+	size_t i, n = 0;
+
+	s.keys = calloc(now->n ?: 1, now->key_size);
+	s.values = calloc(now->n ?: 1, now->value_size);
+	if (!s.keys || !s.values)
+		goto out;
+	for (i = 0; i < now->n; i++) {
+		const void *key = snapshot_key(now, i);
+
+		if (!file_delta(snapshot_value(&s, n), snapshot_value(now, i),
+				map_snapshot_find(&prev[S_FILES], key)))
+			continue;
+		memcpy(snapshot_key(&s, n++), key, now->key_size);
+	}
+	s.n = n;
+	if (!n)
+		goto out;
 	text_printf(f, "\n");
 	table_header(f, &client_table);
-	for (i = 0; i < s->n; i++) {
-		__u64 file = *(__u64 *)snapshot_key(s, i);
-		struct file_stats *fs = snapshot_value(s, i);
+	for (i = 0; i < s.n; i++) {
+		__u64 file = *(__u64 *)snapshot_key(&s, i);
+		struct file_stats *fs = snapshot_value(&s, i);
 
 		/* No file: events the kernel sends itself (fbdev page flips). */
 		table_row(f, &client_table, (struct cell[]){
@@ -249,8 +313,8 @@ static void print_files(FILE *f, struct map_snapshot *s)
 			cell_hist_avg(&fs->queue_lat), cell_hist_avg(&fs->vblank_lat),
 			fs->pid ? cell_cgroup(fs->cgroup_id) : CELL_NONE });
 	}
-	for (i = 0; i < s->n; i++) {
-		struct file_stats *fs = snapshot_value(s, i);
+	for (i = 0; i < s.n; i++) {
+		struct file_stats *fs = snapshot_value(&s, i);
 		const char *comm = fs->pid ? fs->comm : "[kernel]";
 		const struct cell key[] = { CELL_U_IF(fs->pid, fs->pid), CELL_S(comm) };
 
@@ -266,6 +330,9 @@ static void print_files(FILE *f, struct map_snapshot *s)
 				       &fs->vblank_lat, time_unit());
 		}
 	}
+out:
+	free(s.keys);
+	free(s.values);
 }
 
 static void explain_no_vblanks(FILE *f)
@@ -276,31 +343,30 @@ static void explain_no_vblanks(FILE *f)
 	text_printf(f, "no vblanks: no CRTC%s generated a vblank interrupt. Either no display is "
 		"active, or its driver does not support vblanks on this kernel (virtual displays "
 		"such as bochs have them only where the kernel emulates them with a timer). "
-		"DRM drivers: %s\n", env.crtc >= 0 ? " matching -c" : "",
+		"DRM drivers: %s\n", env.crtc >= 0 ? " matching -P" : "",
 		drivers[0] ? drivers : "none bound");
 }
 
 static int print_summary(void *ctx)
 {
-	struct map_snapshot crtcs = {}, files = {};
+	struct bpf_map *maps[NR_SNAPS] = { skel->maps.crtc_stats, skel->maps.file_stats };
+	struct map_snapshot now[NR_SNAPS];
 	FILE *f = summary_stream();
 	int err;
 
 	(void)ctx;
-	err = map_snapshot(skel->maps.crtc_stats, &crtcs, 1);
-	if (!err)
-		err = map_snapshot(skel->maps.file_stats, &files, 1);
+	err = map_snapshot_all(maps, now, NR_SNAPS);
 	if (err) {
 		fprintf(stderr, "vblanklat: failed to read maps: %s\n", strerror(-err));
-		goto out;
+		return err;
 	}
-	map_snapshot_sort(&crtcs, cmp_u32_key);
-	map_snapshot_sort(&files, cmp_file);
+	map_snapshot_sort(&now[S_CRTCS], cmp_u32_key);
+	map_snapshot_sort(&now[S_FILES], cmp_file);
 
-	summary_begin(f, common_env.timestamp);
-	if (crtcs.n) {
+	summary_begin(f);
+	if (active_crtcs(&now[S_CRTCS])) {
 		seen_vblank = true;
-		print_crtcs(f, &crtcs);
+		print_crtcs(f, &now[S_CRTCS]);
 	} else if (!seen_vblank) {
 		explain_no_vblanks(f);
 	} else {
@@ -308,13 +374,11 @@ static int print_summary(void *ctx)
 			"waits for one)\n");
 	}
 	print_missed(f);
-	print_files(f, &files);
+	print_files(f, &now[S_FILES]);
 	fflush(f);
 	nr_missed = nr_missed_dropped = 0;
-out:
-	map_snapshot_free(&crtcs);
-	map_snapshot_free(&files);
-	return err;
+	map_snapshot_keep(prev, now, NR_SNAPS);
+	return 0;
 }
 
 static const char *const event_names[] = {
@@ -375,6 +439,18 @@ static int handle_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* -c was the CRTC before it meant COMM in every tool: a number there is an old command line. */
+static bool old_crtc_option(void)
+{
+	const char *c = common_env.comm;
+
+	if (!c[0] || c[strspn(c, "0123456789")])
+		return false;
+	fprintf(stderr, "vblanklat: -c is the process name (COMM) in every tool; for CRTC %s use "
+		"-P %s\n", c, c);
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct argp argp = {
@@ -384,10 +460,10 @@ int main(int argc, char **argv)
 		.doc = doc,
 		.children = common_argp_child,
 	};
-	struct trace_loop loop = {};
+	struct trace_loop loop;
 	int err;
 
-	if (!tracer_init(&argp, argc, argv))
+	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS) || old_crtc_option())
 		return 1;
 	if (!tracepoint_exists("drm", "drm_vblank_event")) {
 		fprintf(stderr, "vblanklat: no drm tracepoints: module drm is not loaded; load your "
@@ -405,50 +481,30 @@ int main(int argc, char **argv)
 		report_bpf_error("open BPF object", -errno);
 		return 1;
 	}
-	skel->rodata->targ_pid = common_env.pid;
-	skel->rodata->filter_cg = common_env.cgroup != NULL;
+	tool_set_rodata(skel, env.events);
 	skel->rodata->targ_crtc = env.crtc;
-	skel->rodata->targ_ms = common_env.msecs;
-	skel->rodata->emit_events = env.events;
 	skel->rodata->idle_ns = vblank_off_delay_ns();
 
-	err = vblanklat_bpf__load(skel);
-	if (err) {
-		report_bpf_error("load BPF programs", err);
+	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
+	if (!err)
+		err = tool_attach(skel->skeleton, "the drm vblank tracepoints");
+	if (err)
 		goto cleanup;
-	}
-	if (!cgroup_filter_apply(skel->maps.cgroup_map)) {
-		err = -1;
-		goto cleanup;
-	}
-	err = vblanklat_bpf__attach(skel);
-	if (err) {
-		report_bpf_error("attach to the drm vblank tracepoints", err);
-		goto cleanup;
-	}
 	start_ns = monotonic_ns();
 
 	/* Missed vblanks always come through the ring buffer. */
+	loop = TOOL_TRACE_LOOP(skel);
 	loop.events = skel->maps.events;
 	loop.on_event = handle_event;
-	loop.lost_events = &skel->bss->lost_events;
-	loop.interval = common_env.interval;
-	loop.count = common_env.count;
-	if (env.events)
-		table_header(stdout, &event_table);
-	else
-		loop.on_interval = print_summary;
-	/* With -j, on stderr: also for -e, whose JSON has no header to say it attached. */
-	if (!env.events || json_output())
-		print_banner("Tracing vblanks and vblank events... Hit Ctrl-C to end.\n");
-	loop.obj = skel->obj;
-	err = trace_loop_finish(&loop, trace_loop_run(&loop), env.events ? NULL : print_summary);
+	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
+			 "Tracing vblanks and vblank events");
 	if (skel->bss->dropped)
 		report_lost("events", skel->bss->dropped, MAX_FILES, "%llu events not tracked "
 			    "(too many clients or pending events)",
 			    (unsigned long long)skel->bss->dropped);
-cleanup:
 	trace_loop_free(&loop);
+cleanup:
+	map_snapshot_free_all(prev, NR_SNAPS);
 	vblanklat_bpf__destroy(skel);
 	return err != 0;
 }

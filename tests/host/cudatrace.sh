@@ -26,8 +26,8 @@ trap cleanup EXIT
 # ---- command line and bad input -------------------------------------------
 
 check_common_options cudatrace
-expect_error "cudatrace: empty comm" 64 "invalid comm ''" $t -c ''
-expect_error "cudatrace: comm too long" 64 "invalid comm 'abcdefghijklmnopq' \(1\.\.15 characters\)" \
+expect_error "cudatrace: empty comm" 64 "invalid COMM ''" $t -c ''
+expect_error "cudatrace: comm too long" 64 "invalid COMM 'abcdefghijklmnopq' \(1 to 15 characters\)" \
 	$t -c abcdefghijklmnopq
 expect_error "cudatrace: --stack without --leaks" 64 "^cudatrace: --stack needs --leaks" $t -s
 expect_error "cudatrace: empty library path" 64 "invalid library path ''" $t -L ''

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "events.h"
+#include "trace_loop.h"
 #include "maps.h"
 #include "runtime.h"
 #include "loop_test.skel.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Kernel-side updates of struct lat_hist (histogram.h). */
-#ifndef GPU_BPF_HIST_BPF_H
-#define GPU_BPF_HIST_BPF_H
+#ifndef GPU_BPF_HISTOGRAM_BPF_H
+#define GPU_BPF_HISTOGRAM_BPF_H
 
 #include "histogram.h"
 
@@ -34,4 +34,4 @@ static __always_inline void lat_hist_add(struct lat_hist *h, __u64 v)
 	}
 }
 
-#endif /* GPU_BPF_HIST_BPF_H */
+#endif /* GPU_BPF_HISTOGRAM_BPF_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
 
-#include "hist.h"
+#include "histogram.h"
 
 #define STARS_MAX 40
 
@@ -63,14 +63,6 @@ void print_lat_hist(FILE *f, const struct lat_hist *h, const char *unit)
 		(unsigned long long)(h->sum / h->count),
 		(unsigned long long)h->min, (unsigned long long)h->max, unit);
 	print_log2_hist(f, h->slots, MAX_SLOTS, unit);
-}
-
-void format_hist_avg(char *buf, size_t size, const struct lat_hist *h)
-{
-	if (h->count)
-		snprintf(buf, size, "%llu", (unsigned long long)(h->sum / h->count));
-	else
-		snprintf(buf, size, "-");
 }
 
 void lat_hist_merge(struct lat_hist *into, const struct lat_hist *from)

@@ -6,7 +6,7 @@
 
 #include <bpf/bpf.h>
 
-#include "events.h"
+#include "trace_loop.h"
 #include "output.h"
 #include "runtime.h"
 #include "table.h"

@@ -5,8 +5,8 @@
  * and stop on Ctrl-C, SIGTERM, a closed stdout or after `count` intervals.
  * Records the kernel side could not queue are counted, never silent.
  */
-#ifndef GPU_BPF_EVENTS_H
-#define GPU_BPF_EVENTS_H
+#ifndef GPU_BPF_TRACE_LOOP_H
+#define GPU_BPF_TRACE_LOOP_H
 
 #include <stdbool.h>
 #include <linux/types.h>
@@ -66,4 +66,4 @@ void trace_loop_free(struct trace_loop *loop);
  */
 void report_recursion_misses(struct bpf_object *obj);
 
-#endif /* GPU_BPF_EVENTS_H */
+#endif /* GPU_BPF_TRACE_LOOP_H */

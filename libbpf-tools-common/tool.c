@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cgroup.h"
+#include "opts.h"
+#include "probe.h"
+#include "runtime.h"
+#include "tool.h"
+
+bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int needs)
+{
+	if (argp_parse(argp, argc, argv, 0, NULL, NULL))
+		return false;
+	runtime_init(common_env.verbose);
+	if (!runtime_preflight())
+		return false;
+	if ((needs & TOOL_TRACEFS) && !tracefs_path()) {
+		fprintf(stderr, "%s: cannot find or mount tracefs at /sys/kernel/tracing: %s\n",
+			program_invocation_short_name, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+int tool_load(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map)
+{
+	int err = bpf_object__load_skeleton(s);
+
+	if (err) {
+		report_bpf_error("load BPF programs", err);
+		return err;
+	}
+	if (!cgroup_filter_apply(cgroup_map, common_env.cgroup, common_env.cgroup_fd))
+		return -EINVAL;
+	return 0;
+}
+
+int tool_attach(struct bpf_object_skeleton *s, const char *hooks)
+{
+	char what[128];
+	int err = bpf_object__attach_skeleton(s);
+
+	if (err) {
+		snprintf(what, sizeof(what), "attach to %s", hooks);
+		report_bpf_error(what, err);
+	}
+	return err;
+}
+
+int tool_trace(struct trace_loop *loop, const struct table *event_table,
+	       int (*summary)(void *ctx), const char *banner, ...)
+{
+	va_list ap;
+
+	if (event_table) {
+		table_header(stdout, event_table);
+		summary = NULL;
+	}
+	loop->on_interval = summary;
+	if (!event_table || json_output()) {
+		FILE *f = json_output() ? stderr : stdout;
+
+		va_start(ap, banner);
+		vfprintf(f, banner, ap);
+		va_end(ap);
+		fputs("... Hit Ctrl-C to end.\n", f);
+	}
+	return trace_loop_finish(loop, trace_loop_run(loop), summary);
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The steps every tool's main() takes, in order, so that main() holds only
+ * what is the tool's own (its checks, its rodata, its choice of programs):
+ *
+ *	tool_init()          the command line, libbpf's messages, privilege,
+ *	                     kernel BTF, tracefs
+ *	NAME_bpf__open()
+ *	tool_set_rodata()    -p, -c, --cgroup, -m, -e into tool.bpf.h's globals
+ *	tool_load()          load, then the --cgroup filter
+ *	tool_attach()
+ *	tool_trace()         the banner, the loop, the last summary, what was lost
+ *
+ * Each reports a failure as one line on stderr; main() then cleans up and
+ * exits 1.
+ */
+#ifndef GPU_BPF_TOOL_H
+#define GPU_BPF_TOOL_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+
+#include "opts.h"
+#include "table.h"
+#include "trace_loop.h"
+
+/* What a tool needs besides privilege and kernel BTF. */
+#define TOOL_TRACEFS	0x1	/* tracepoints: tracefs mounted (or mountable) */
+
+/*
+ * Parse the command line (argp exits on a bad one, status 64), set up
+ * libbpf's messages (-v), signals and output, and check what the kernel
+ * must offer. false: said why on stderr; exit 1.
+ */
+bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int needs);
+
+/*
+ * Set tool.bpf.h's globals from the command line, before load. Every
+ * skeleton has them under the same names. `per_event`: -e (records through
+ * the ring buffer).
+ */
+#define tool_set_rodata(skel, per_event)						\
+	do {										\
+		(skel)->rodata->targ_pid = common_env.pid;				\
+		memcpy((char *)(skel)->rodata->targ_comm, common_env.comm,		\
+		       sizeof((skel)->rodata->targ_comm));				\
+		(skel)->rodata->filter_cg = common_env.cgroup != NULL;			\
+		(skel)->rodata->targ_ms = common_env.msecs;				\
+		(skel)->rodata->emit_events = (per_event);				\
+	} while (0)
+
+/*
+ * Load the skeleton's programs (skel->skeleton), then put --cgroup's
+ * directory in `cgroup_map`. Returns 0 or a negative errno, said on stderr.
+ */
+int tool_load(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map);
+
+/* Attach the skeleton's programs; `hooks` names them in an error ("the drm tracepoints"). */
+int tool_attach(struct bpf_object_skeleton *s, const char *hooks);
+
+/*
+ * A trace loop with what every tool sets the same way: the skeleton's
+ * object (for its recursion misses), its lost-record count, and the
+ * interval and count of the command line.
+ */
+#define TOOL_TRACE_LOOP(skel)								\
+	((struct trace_loop){ .obj = (skel)->obj, .lost_events = &(skel)->bss->lost_events,	\
+			      .interval = common_env.interval, .count = common_env.count })
+
+/*
+ * Trace until Ctrl-C, SIGTERM, a closed reader or `count` summaries, and
+ * end with the summary of what was gathered since the last one and a report
+ * of what was lost (trace_loop_finish()).
+ *
+ * With `event_table` (-e), per-event lines: its header first, no
+ * summaries; else `summary` every interval and at the end. `loop`'s events
+ * and on_event are the caller's (a tool may read records without -e too).
+ *
+ * The banner "BANNER... Hit Ctrl-C to end." tells a person the tool has
+ * attached: on stdout above summaries; on stderr with -j, whose stdout is
+ * for programs; and not at all above text event lines, whose header says it.
+ */
+int tool_trace(struct trace_loop *loop, const struct table *event_table,
+	       int (*summary)(void *ctx), const char *banner, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#endif /* GPU_BPF_TOOL_H */
