@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Emits one 1 KiB record per call of the test's probed function into a
- * ring buffer of a single page, so most records cannot fit. */
+ * ring buffer of a single page, so most records cannot fit. And counts the
+ * calls of another function per key, in counters that only grow, as the
+ * tools count: the frontend's interval differences must add up to them. */
 #include "kernel_types.bpf.h"
+#include <asm/ptrace.h>	/* struct pt_regs: the registers at a uprobe */
 #define EVENTS_RINGBUF_BYTES 4096
 #include "events.bpf.h"
+#include "histogram.bpf.h"
 
 struct record {
 	__u64 seq;
@@ -18,6 +22,29 @@ struct {
 } table SEC(".maps");
 
 __u64 calls = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__type(key, __u32);
+	__type(value, struct lat_hist);
+} counts SEC(".maps");
+
+SEC("uprobe")
+int BPF_KPROBE(on_counted, __u32 key)
+{
+	struct lat_hist *h, init = LAT_HIST_INIT;
+
+	h = bpf_map_lookup_elem(&counts, &key);
+	if (!h) {
+		bpf_map_update_elem(&counts, &key, &init, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&counts, &key);
+		if (!h)
+			return 0;
+	}
+	lat_hist_add(h, key + 1);	/* a sample whose value says which key it is */
+	return 0;
+}
 
 SEC("uprobe")
 int BPF_KPROBE(on_call)

@@ -3,13 +3,17 @@
  * The event path of libbpf-tools-common against the host's real kernel: a
  * uprobe on a function of this test fills a one-page ring buffer, and
  * trace_loop must deliver or count as lost every single record.  Also
- * map_snapshot() on a real hash map.  Needs root (CAP_BPF, CAP_PERFMON).
+ * map_snapshot() on a real hash map, and the one way every tool takes
+ * interval differences, under load. Needs root (CAP_BPF, CAP_PERFMON).
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "trace_loop.h"
+#include "histogram.h"
 #include "maps.h"
 #include "runtime.h"
 #include "loop_test.skel.h"
@@ -25,6 +29,13 @@ __attribute__((noinline, used)) int workload_call(int i)
 {
 	__asm__ volatile("" ::: "memory");
 	return i;
+}
+
+/* Counted per key by on_counted. */
+__attribute__((noinline, used)) int counted_call(unsigned int key)
+{
+	__asm__ volatile("" ::: "memory");
+	return key;
 }
 
 static int on_event(void *ctx, void *data, size_t size)
@@ -124,6 +135,94 @@ static void test_map_snapshot(struct loop_test_bpf *skel)
 	map_snapshot_free(&snap);
 }
 
+#define NR_KEYS		8
+#define COUNTED_CALLS	(NR_KEYS * 5000)
+
+static volatile int calling;
+
+static void *call_counted(void *arg)
+{
+	int i;
+
+	for (i = 0; i < COUNTED_CALLS; i++)
+		counted_call(i % NR_KEYS);
+	calling = 0;
+	return arg;
+}
+
+/* One summary: add what each key's histogram gained since `prev` to the totals. */
+static int take_interval(struct bpf_map *map, struct map_snapshot *prev, __u64 *calls,
+			 __u64 *sums)
+{
+	struct map_snapshot now;
+	size_t i;
+	int err = map_snapshot_all(&map, &now, 1);
+
+	if (err)
+		return err;
+	for (i = 0; i < now.n; i++) {
+		__u32 key = *(__u32 *)snapshot_key(&now, i);
+		struct lat_hist d;
+
+		lat_hist_delta(&d, snapshot_value(&now, i), map_snapshot_find(prev, &key));
+		if (key < NR_KEYS) {
+			calls[key] += d.count;
+			sums[key] += d.sum;
+		}
+	}
+	map_snapshot_keep(prev, &now, 1);
+	return 0;
+}
+
+/*
+ * Interval differences lose nothing: calls land on the counters while
+ * summaries are taken back to back, and what the summaries add up to must be
+ * every call, per key, exactly (lookup-then-delete lost the updates that
+ * landed between the two).
+ */
+static void test_interval_differences(struct loop_test_bpf *skel)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, uopts, .func_name = "counted_call");
+	__u64 calls[NR_KEYS] = {}, sums[NR_KEYS] = {};
+	struct map_snapshot prev = {};
+	struct bpf_link *link;
+	unsigned int summaries = 0, i, exact = 0, wrong = 0;
+	pthread_t thread;
+	int err = 0;
+
+	link = bpf_program__attach_uprobe_opts(skel->progs.on_counted, 0, "/proc/self/exe", 0,
+					       &uopts);
+	if (!link) {
+		CHECK("uprobe on counted_call attaches", 0, "%s", strerror(errno));
+		return;
+	}
+	calling = 1;
+	pthread_create(&thread, NULL, call_counted, NULL);
+	while (calling && !err) {
+		err = take_interval(skel->maps.counts, &prev, calls, sums);
+		summaries++;
+	}
+	pthread_join(thread, NULL);
+	if (!err)
+		err = take_interval(skel->maps.counts, &prev, calls, sums);	/* the last one */
+	bpf_link__destroy(link);
+	map_snapshot_free(&prev);
+
+	CHECK("interval summaries read the map", err == 0, "%s", strerror(-err));
+	CHECK("summaries were taken while the calls landed", summaries >= 10,
+	      "only %u summaries", summaries);
+	for (i = 0; i < NR_KEYS; i++) {
+		if (calls[i] == COUNTED_CALLS / NR_KEYS &&
+		    sums[i] == (__u64)(i + 1) * (COUNTED_CALLS / NR_KEYS))
+			exact++;
+		else
+			wrong = i;
+	}
+	CHECK("interval differences add up to every call of every key, exactly", exact == NR_KEYS,
+	      "key %u: %llu calls (sum %llu) of %d", wrong, (unsigned long long)calls[wrong],
+	      (unsigned long long)sums[wrong], COUNTED_CALLS / NR_KEYS);
+}
+
 int main(void)
 {
 	struct loop_test_bpf *skel;
@@ -136,6 +235,7 @@ int main(void)
 	}
 	test_lost_events(skel);
 	test_map_snapshot(skel);
+	test_interval_differences(skel);
 	loop_test_bpf__destroy(skel);
 	return check_failures ? 1 : 0;
 }
