@@ -28,14 +28,13 @@ const volatile char targ_dev[DEV_NAME_LEN] = {};
 
 /* The tables the frontend reads through the skeleton's mapping of .bss. */
 struct ring_info ring_infos[MAX_RINGS];
-struct ring_stats ring_stats[STATS_GENS][MAX_RINGS];
+struct ring_stats ring_stats[MAX_RINGS];
 struct proc_info proc_infos[MAX_PROCS];
-__u64 proc_queued[STATS_GENS][MAX_PROCS];
-__u64 proc_wait_sum[STATS_GENS][MAX_PROCS];
-struct proc_done_stats proc_done[STATS_GENS][MAX_PROCS];
+__u64 proc_queued[MAX_PROCS];
+__u64 proc_wait_sum[MAX_PROCS];
+struct proc_done_stats proc_done[MAX_PROCS];
 __u32 nr_rings = 0;		/* slots of ring_infos[] handed out (may exceed MAX_RINGS) */
 __u32 nr_procs = 0;
-__u32 stats_gen = 0;		/* flipped by the frontend at each summary */
 
 /* What did not fit, reported by the frontend. */
 __u64 dropped_jobs = 0;		/* no free job slot: not timed */
@@ -86,7 +85,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_DEPS * STATS_GENS);
+	__uint(max_entries, MAX_DEPS);
 	__type(key, struct dep_key);
 	__type(value, struct dep_stats);
 } deps SEC(".maps");
@@ -148,11 +147,9 @@ static __always_inline __u32 ring_index(struct drm_gpu_scheduler *sched)
 		__sync_fetch_and_add(&dropped_rings, 1);
 		return MAX_RINGS;
 	}
-	/* Histograms keep the smaller min: start it high (the frontend does so after each summary). */
-	ring_stats[0][idx].wait.min = ~0ULL;
-	ring_stats[0][idx].exec.min = ~0ULL;
-	ring_stats[1][idx].wait.min = ~0ULL;
-	ring_stats[1][idx].exec.min = ~0ULL;
+	/* Histograms keep the smaller min: start it high. */
+	ring_stats[idx].wait.min = ~0ULL;
+	ring_stats[idx].exec.min = ~0ULL;
 	ri = &ring_infos[idx];
 	ri->sched = key;
 	bpf_probe_read_kernel_str(ri->name, sizeof(ri->name), BPF_CORE_READ(sched, name));
@@ -313,7 +310,7 @@ static __always_inline void count_untracked(struct drm_gpu_scheduler *sched)
 		return;
 	ring = ring_index(sched);
 	if (ring < MAX_RINGS && !ring_infos[ring].excluded)
-		__sync_fetch_and_add(&ring_stats[stats_gen & 1][ring].untracked, 1);
+		__sync_fetch_and_add(&ring_stats[ring].untracked, 1);
 }
 
 static __always_inline int on_queue(struct drm_sched_job *sched_job)
@@ -323,7 +320,7 @@ static __always_inline int on_queue(struct drm_sched_job *sched_job)
 	struct job_slot *job;
 	struct submitter *s;
 	__u64 client_id = 0, context, now;
-	__u32 pid, g;
+	__u32 pid;
 
 	/* Kernels >= 6.12 type tracepoint arguments as maybe-NULL: test first. */
 	if (!sched_job)
@@ -354,10 +351,9 @@ static __always_inline int on_queue(struct drm_sched_job *sched_job)
 	job->ring = s->ring;
 	job->proc = s->proc;
 
-	g = stats_gen & 1;
-	__sync_fetch_and_add(&ring_stats[g][s->ring & (MAX_RINGS - 1)].queued, 1);
+	__sync_fetch_and_add(&ring_stats[s->ring & (MAX_RINGS - 1)].queued, 1);
 	if (s->proc < MAX_PROCS)
-		__sync_fetch_and_add(&proc_queued[g][s->proc], 1);
+		__sync_fetch_and_add(&proc_queued[s->proc], 1);
 	else
 		__sync_fetch_and_add(&dropped_procs, 1);
 	emit(EV_QUEUE, job, s_fence, NULL, 0, now);
@@ -370,7 +366,6 @@ static __always_inline int on_run(struct drm_sched_job *sched_job)
 	struct ring_stats *st;
 	struct job_slot *job;
 	__u64 now, wait;
-	__u32 g;
 
 	if (!sched_job)
 		return 0;
@@ -383,12 +378,11 @@ static __always_inline int on_run(struct drm_sched_job *sched_job)
 	now = bpf_ktime_get_ns();
 	job->run_ns = now;
 	wait = to_units(now - job->queued_ns);
-	g = stats_gen & 1;
-	st = &ring_stats[g][job->ring & (MAX_RINGS - 1)];
+	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
 	__sync_fetch_and_add(&st->run, 1);
 	lat_hist_add(&st->wait, wait);
 	if (job->proc < MAX_PROCS)
-		__sync_fetch_and_add(&proc_wait_sum[g][job->proc], wait);
+		__sync_fetch_and_add(&proc_wait_sum[job->proc], wait);
 	emit(EV_RUN, job, s_fence, NULL, wait, now);
 	return 0;
 }
@@ -399,7 +393,6 @@ static __always_inline int on_done(struct drm_sched_fence *s_fence)
 	struct ring_stats *st;
 	struct job_slot *job;
 	__u64 now, exec;
-	__u32 g;
 
 	if (!s_fence)
 		return 0;
@@ -411,12 +404,11 @@ static __always_inline int on_done(struct drm_sched_fence *s_fence)
 	now = bpf_ktime_get_ns();
 	/* A job that never ran (killed with its entity) signals no done event. */
 	exec = job->run_ns ? to_units(now - job->run_ns) : 0;
-	g = stats_gen & 1;
-	st = &ring_stats[g][job->ring & (MAX_RINGS - 1)];
+	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
 	__sync_fetch_and_add(&st->done, 1);
 	lat_hist_add(&st->exec, exec);
 	if (job->proc < MAX_PROCS) {
-		pd = &proc_done[g][job->proc];
+		pd = &proc_done[job->proc];
 		__sync_fetch_and_add(&pd->done, 1);
 		__sync_fetch_and_add(&pd->exec_sum, exec);
 	}
@@ -441,9 +433,8 @@ static __always_inline int on_dependency(struct drm_sched_job *sched_job, struct
 	if (!job)
 		return 0;
 	dk.ring = job->ring & (MAX_RINGS - 1);
-	dk.gen = stats_gen & 1;
 	dk.context = fence->context;
-	st = &ring_stats[dk.gen][dk.ring];
+	st = &ring_stats[dk.ring];
 	__sync_fetch_and_add(blocked ? &st->blocked : &st->deps, 1);
 
 	ds = bpf_map_lookup_elem(&deps, &dk);

@@ -14,7 +14,7 @@
 #define JOB_PROBES	16	/* slots tried per job (open addressing) */
 #define MAX_RINGS	256	/* schedulers, for the whole session */
 #define MAX_PROCS	4096	/* (pid, ring, client) rows, for the whole session */
-#define MAX_DEPS	1024	/* (ring, fence context) rows per interval */
+#define MAX_DEPS	1024	/* (ring, fence context) rows, for the whole session */
 #define MAX_CONTEXTS	1024	/* fence context -> ring, to name what a job waited on */
 #define NO_PROC		0xffffffffu	/* the process table was full */
 
@@ -68,7 +68,7 @@ struct proc_info {
 };
 
 /*
- * Per process row, per interval. The kernel side keeps each counter in an
+ * Per process row. The kernel side keeps each counter in an
  * array of its own (proc_queued[], proc_wait_sum[], proc_done[]: written on
  * different CPUs, see ring_stats); the frontend sums them up here.
  */
@@ -85,15 +85,13 @@ struct proc_done_stats {
 };
 
 /*
- * Counters are double-buffered: the kernel side adds to [stats_gen & 1], the
- * frontend flips stats_gen, lets the programs that read the old value finish,
- * then reads and clears the other half: interval summaries lose nothing.
+ * Counters only grow: the frontend prints what they gained since the
+ * summary before, so an update landing while it reads is counted in the
+ * next summary, never lost.
  */
-#define STATS_GENS	2
-
 struct dep_key {
 	__u32 ring;		/* the waiting ring */
-	__u32 gen;		/* stats_gen & 1 when counted */
+	__u32 pad;
 	__u64 context;		/* the fence context waited on */
 };
 

@@ -2,10 +2,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/membarrier.h>
 
 #include "opts.h"
 #include "output.h"
@@ -110,18 +108,4 @@ void report_bpf_error(const char *what, int err)
 	}
 	fprintf(stderr, "%s: failed to %s: %s%s\n", program_invocation_short_name, what,
 		strerror(err), hint);
-}
-
-void wait_for_running_programs(void)
-{
-	struct timespec ts = { 0, 20 * 1000000L };
-
-	/*
-	 * MEMBARRIER_CMD_GLOBAL is synchronize_rcu(), and tracepoint, tp_btf
-	 * and uprobe programs all run under rcu_read_lock(). Kernels with
-	 * nohz_full refuse it: programs return within microseconds, so 20 ms
-	 * is then a wide margin.
-	 */
-	if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
-		nanosleep(&ts, NULL);
 }

@@ -35,12 +35,4 @@ bool runtime_preflight(void);
  */
 void report_bpf_error(const char *what, int err);
 
-/*
- * Wait until every BPF program that is running now has returned (an RCU
- * grace period: tracing programs run inside one), so that counters they
- * were updating can be read whole. Used after flipping a generation index
- * the programs read at their start.
- */
-void wait_for_running_programs(void);
-
 #endif /* GPU_BPF_RUNTIME_H */

@@ -17,6 +17,7 @@
 #include "drmsched.skel.h"
 #include "cgroup.h"
 #include "histogram.h"
+#include "maps.h"
 #include "output.h"
 #include "probe.h"
 #include "runtime.h"
@@ -123,18 +124,24 @@ static void choose_programs(struct drmsched_bpf *obj)
 }
 
 /*
- * What one summary covers, gathered from the kernel's tables (the half of
- * them the programs no longer write, see STATS_GENS) and printed sorted.
+ * What one summary covers: what the kernel's counters, which only grow,
+ * gained since the summary before (`was`, their values then). Printed sorted.
  */
 static struct summary {
 	struct ring_stats rings[MAX_RINGS];
 	struct proc_stats procs[MAX_PROCS];
 	struct dep_row {
-		struct dep_key key;	/* gen unused */
+		struct dep_key key;
 		struct dep_stats st;
-	} deps[MAX_DEPS * STATS_GENS];
+	} deps[MAX_DEPS];
 	size_t nr_deps;
 } sum;
+
+static struct {
+	struct ring_stats rings[MAX_RINGS];
+	struct proc_stats procs[MAX_PROCS];
+	struct map_snapshot deps;
+} was;
 
 static __u32 nr_rings(void)
 {
@@ -174,92 +181,72 @@ static struct cell proc_cgroup(__u32 proc)
 	return proc < nr_procs() ? cell_cgroup(skel->bss->proc_infos[proc].cgroup_id) : CELL_NONE;
 }
 
-/* Cleared for the kernel side's next use: min ~0 (lat_hist_add keeps the smaller). */
-static void reset_ring_stats(struct ring_stats *st)
+/* `out` = `now` - `then`, for a ring's counters. */
+static void ring_stats_delta(struct ring_stats *out, const struct ring_stats *now,
+			     const struct ring_stats *then)
 {
-	memset(st, 0, sizeof(*st));
-	lat_hist_reset(&st->wait);
-	lat_hist_reset(&st->exec);
-}
-
-static void add_ring_stats(struct ring_stats *into, const struct ring_stats *from)
-{
-	into->queued += from->queued;
-	into->run += from->run;
-	into->done += from->done;
-	into->deps += from->deps;
-	into->blocked += from->blocked;
-	into->untracked += from->untracked;
-	lat_hist_merge(&into->wait, &from->wait);
-	lat_hist_merge(&into->exec, &from->exec);
-}
-
-static void add_dep(const struct dep_key *k, const struct dep_stats *st)
-{
-	struct dep_row *row = NULL;
-	size_t i;
-
-	for (i = 0; i < sum.nr_deps && !row; i++)
-		if (sum.deps[i].key.ring == k->ring && sum.deps[i].key.context == k->context)
-			row = &sum.deps[i];
-	if (!row) {
-		if (sum.nr_deps == sizeof(sum.deps) / sizeof(sum.deps[0]))
-			return;
-		row = &sum.deps[sum.nr_deps++];
-		memset(row, 0, sizeof(*row));
-		row->key.ring = k->ring;
-		row->key.context = k->context;
-	}
-	row->st.deps += st->deps;
-	row->st.blocked += st->blocked;
-	row->st.last_seqno = st->last_seqno;
+	out->queued = now->queued - then->queued;
+	out->run = now->run - then->run;
+	out->done = now->done - then->done;
+	out->deps = now->deps - then->deps;
+	out->blocked = now->blocked - then->blocked;
+	out->untracked = now->untracked - then->untracked;
+	lat_hist_delta(&out->wait, &now->wait, then->wait.count ? &then->wait : NULL);
+	lat_hist_delta(&out->exec, &now->exec, then->exec.count ? &then->exec : NULL);
 }
 
 /*
- * Move what the programs counted into `sum`: flip the generation they add
- * to, wait until none still runs with the old one, then take the old half
- * and clear it for reuse. Nothing counted is lost or counted twice.
+ * Fill `sum` with what the counters gained since the last summary. The
+ * programs keep counting meanwhile: a count read here, or one that lands
+ * just after, is in this summary or the next, in exactly one of them.
  */
 static int gather(void)
 {
-	struct bpf_map *map = skel->maps.deps;
-	__u32 g = skel->bss->stats_gen & 1, i;
-	struct dep_key key, next, *prev = NULL;
-	struct dep_stats st;
+	struct map_snapshot deps;
+	__u32 i;
+	size_t d;
 	int err;
 
-	__atomic_store_n(&skel->bss->stats_gen, g ^ 1, __ATOMIC_SEQ_CST);
-	wait_for_running_programs();
-
 	for (i = 0; i < nr_rings(); i++) {
-		add_ring_stats(&sum.rings[i], &skel->bss->ring_stats[g][i]);
-		reset_ring_stats(&skel->bss->ring_stats[g][i]);
+		struct ring_stats now = skel->bss->ring_stats[i];
+
+		ring_stats_delta(&sum.rings[i], &now, &was.rings[i]);
+		was.rings[i] = now;
 	}
 	for (i = 0; i < nr_procs(); i++) {
-		struct proc_done_stats *pd = &skel->bss->proc_done[g][i];
+		struct proc_stats now = {
+			.queued = skel->bss->proc_queued[i],
+			.wait_sum = skel->bss->proc_wait_sum[i],
+			.done = skel->bss->proc_done[i].done,
+			.exec_sum = skel->bss->proc_done[i].exec_sum,
+		};
 
-		sum.procs[i].queued += skel->bss->proc_queued[g][i];
-		sum.procs[i].wait_sum += skel->bss->proc_wait_sum[g][i];
-		sum.procs[i].done += pd->done;
-		sum.procs[i].exec_sum += pd->exec_sum;
-		skel->bss->proc_queued[g][i] = 0;
-		skel->bss->proc_wait_sum[g][i] = 0;
-		memset(pd, 0, sizeof(*pd));
+		sum.procs[i].queued = now.queued - was.procs[i].queued;
+		sum.procs[i].wait_sum = now.wait_sum - was.procs[i].wait_sum;
+		sum.procs[i].done = now.done - was.procs[i].done;
+		sum.procs[i].exec_sum = now.exec_sum - was.procs[i].exec_sum;
+		was.procs[i] = now;
 	}
-	/* Deleting the current key would restart the walk: delete one step behind. */
-	while (!bpf_map__get_next_key(map, prev, &next, sizeof(next))) {
-		if (prev && prev->gen == g)
-			bpf_map__delete_elem(map, prev, sizeof(*prev), 0);
-		key = next;
-		prev = &key;
-		if (key.gen != g)
-			continue;
-		err = bpf_map__lookup_elem(map, &key, sizeof(key), &st, sizeof(st), 0);
-		if (!err)
-			add_dep(&key, &st);
+	err = map_snapshot(skel->maps.deps, &deps, 0);
+	if (err)
+		return err;
+	sum.nr_deps = 0;
+	for (d = 0; d < deps.n && sum.nr_deps < MAX_DEPS; d++) {
+		const struct dep_key *k = snapshot_key(&deps, d);
+		const struct dep_stats *st = snapshot_value(&deps, d);
+		const struct dep_stats *then = map_snapshot_find(&was.deps, k);
+		struct dep_row *row = &sum.deps[sum.nr_deps];
+
+		row->key = *k;
+		row->st = *st;
+		if (then) {
+			row->st.deps -= then->deps;
+			row->st.blocked -= then->blocked;
+		}
+		sum.nr_deps += row->st.deps || row->st.blocked;
 	}
-	if (prev && prev->gen == g)
-		bpf_map__delete_elem(map, prev, sizeof(*prev), 0);
+	map_snapshot_free(&was.deps);
+	was.deps = deps;
 	return 0;
 }
 
@@ -444,7 +431,8 @@ static int print_summary(void *ctx)
 	FILE *f = summary_stream();
 
 	(void)ctx;
-	gather();
+	if (gather())
+		return -EIO;
 	for (i = 0; i < nr_rings(); i++)
 		if (ring_active(&sum.rings[i]))
 			rings[nr++] = i;
@@ -462,10 +450,6 @@ static int print_summary(void *ctx)
 	print_procs(f, procs, np);
 	print_deps(f);
 	fflush(f);
-	/* Start over, touching only the rows in use (a fresh lat_hist merges from count 0). */
-	memset(sum.rings, 0, nr_rings() * sizeof(sum.rings[0]));
-	memset(sum.procs, 0, nr_procs() * sizeof(sum.procs[0]));
-	sum.nr_deps = 0;
 	return 0;
 }
 
@@ -590,6 +574,7 @@ int main(int argc, char **argv)
 	report_dropped();
 	trace_loop_free(&loop);
 cleanup:
+	map_snapshot_free(&was.deps);
 	drmsched_bpf__destroy(skel);
 	return err != 0;
 }
