@@ -331,8 +331,9 @@ check_eq "$P after rmmod: the 4 jobs are reported by ring name" \
 # ---------------------------------------------------------------------------
 # 4. A burst at make bench's rate: 20000 jobs of 0 us, 64 on the ring at once,
 #    pushed as fast as the kernel takes them. Every job is counted, in the
-#    summary, in interval summaries (the counters flip halves between
-#    summaries: none is lost or counted twice), and -e prints every event.
+#    summary, in interval summaries (counters that only grow, each summary
+#    their gain since the one before: none is lost or counted twice), and -e
+#    prints every event.
 BURST=20000
 if ! insmod "$SCHEDGEN_KO" rings=gfx credits=64 2>"$S/insmod.err"; then
 	fail "$P insmod schedgen credits=64: $(cat "$S/insmod.err")"
