@@ -151,6 +151,28 @@ wait "$int_pid"
 check_eq "$P interval 1 count 2: exits 0 by itself" "$?" 0
 check_eq "$P interval: two summaries" "$(grep -c '^CRTC \|^no vblanks' "$S/int.out")" 2
 
+# 5b. Interval summaries lose nothing: a client asking for 150 events (2 s
+#     at 75 Hz) across several 1 s summaries; what they say it queued and
+#     got adds up to exactly 150 each, and every vblank is in one of them.
+client_sums() { jq -r --arg c "$2" 'select(.type == "client" and .comm == $c) | [.queued, .delivered] | @tsv' "$1" |
+	awk '{ q += $1; d += $2; n++ } END { print q + 0, d + 0, n + 0 }'; }
+start "$S/intj.out" -j 1
+"$W" -n 150 >/dev/null
+sleep 1.5	# the interval it ended in is printed
+stop INT
+read -r q d n <<<"$(client_sums "$S/intj.out" vblwait)"
+check_eq "$P 1 s intervals: the client's 150 events queued and delivered, summed over summaries" "$q $d" "150 150"
+check_ge "$P 1 s intervals: spread over several summaries" "$n" 2
+
+# 5c. -c COMM: only the clients of that name (a copy of vblwait is another name).
+cp "$W" "$S/otherwait"
+start "$S/comm.out" -j -c vblwait
+"$W" -n 3 >/dev/null
+"$S/otherwait" -n 2 >/dev/null
+stop INT
+check_eq "$P -c vblwait: its 3 events, not otherwait's" \
+	"$(client_sums "$S/comm.out" vblwait) / $(client_sums "$S/comm.out" otherwait)" "3 3 1 / 0 0 0"
+
 # 6. -j: the same clients traced as text and as JSON lines at once.
 start "$S/txt.out"
 txt_pid=$tool_pid
