@@ -346,13 +346,14 @@ static void forget_exited(void)
 }
 
 /* One summary: per function, errors, launches, histograms; then start over. */
-static int print_summary(void)
+static int print_summary(void *ctx)
 {
 	struct map_snapshot fs, es, ls;
 	FILE *f = summary_stream();
 	struct func_row *rows;
 	int err;
 
+	(void)ctx;
 	/* Exits not read yet: -C still names the cgroups of launches of processes gone. */
 	if (notices_rb)
 		ring_buffer__consume(notices_rb);
@@ -385,12 +386,11 @@ static int print_summary(void)
 
 static int on_interval(void *ctx)
 {
-	(void)ctx;
 	if (env.leaks) {
 		summary_begin(summary_stream(), common_env.timestamp);
 		return print_leaks(&leak_src, 0, NULL, 0, monotonic_ns());
 	}
-	return print_summary();
+	return print_summary(ctx);
 }
 
 /* ---- Per-call lines (-e, -E), process notices --------------------------------- */
@@ -518,10 +518,12 @@ static int attach_bpf(void)
 	return probes_attach(&probes, &libs);
 }
 
-/* What did not fit anywhere, so no count is silently short. */
-static void report_drops(const struct trace_loop *loop)
+/*
+ * What did not fit anywhere, so no count is silently short (the ring
+ * buffer's lost records: trace_loop_finish()).
+ */
+static void report_drops(void)
 {
-	trace_loop_report_lost(loop);
 	if (skel->bss->lost_notices)
 		report_lost("notices", skel->bss->lost_notices, 0,
 			    "%llu process notices lost (ring buffer full)",
@@ -596,20 +598,11 @@ int main(int argc, char **argv)
 	if ((!env.events && !env.errors) || json_output())
 		print_banner("Tracing CUDA %s... Hit Ctrl-C to end.\n",
 			     env.leaks && !env.events && !env.errors ? "allocations" : "calls");
-	err = trace_loop_run(&loop);
-	if (err) {
-		fprintf(stderr, "cudatrace: tracing failed: %s\n", strerror(-err));
-		goto cleanup;
-	}
-	/* Ctrl-C mid-interval, no interval at all, or the traced process exited. */
-	if (!loop.count_reached) {
-		if (env.leaks)
-			err = on_interval(NULL);
-		else if (!env.events && !env.errors)
-			err = print_summary();
-	}
-	report_drops(&loop);
-	report_recursion_misses(skel->obj);
+	loop.obj = skel->obj;
+	/* At the end (Ctrl-C, no interval, the traced process gone): the leaks, or the summary. */
+	err = trace_loop_finish(&loop, trace_loop_run(&loop),
+				env.leaks ? on_interval : env.events || env.errors ? NULL : print_summary);
+	report_drops();
 cleanup:
 	trace_loop_free(&loop);
 	ring_buffer__free(drain_rb);
