@@ -7,7 +7,8 @@
  * libcudart, shared or linked into the executable) where the traced
  * process really has it mapped (cudatrace/libs.c), every exported version
  * of each function (cudatrace/funcs.c).  The kernel side decodes the
- * arguments and results and aggregates them in maps.
+ * arguments and results and aggregates them in maps whose counters only
+ * grow: each summary prints what they gained since the previous one.
  * Per-call lines are produced only with -e / -E (cudatrace/calls.c);
  * --leaks reports what was never freed (cudatrace/leaks.c).
  */
@@ -56,6 +57,15 @@ static struct leak_source leak_src;
 static struct ring_buffer *drain_rb;	/* call records only (-e, -E) */
 static struct ring_buffer *notices_rb;	/* the tracing loop's: notices (and records) */
 static unsigned long long start_ns;
+
+/*
+ * The previous summary's copies of the statistics maps: the kernel side's
+ * counters only grow, each summary prints the difference (lossless: a
+ * lookup-then-delete would lose what lands in between).
+ */
+enum { S_FUNCS, S_ERRORS, S_LAUNCHES, NR_SNAPS };
+static struct map_snapshot prev[NR_SNAPS];
+#define DELTA(now, was, field) ((now)->field - ((was) ? (was)->field : 0))
 
 const char *argp_program_version = "cudatrace 0.1";
 static const char doc[] =
@@ -143,6 +153,7 @@ static struct cell cgroup_cell(const char *name)
 
 /* ---- Summary -------------------------------------------------------------- */
 
+/* A function's row: what its counters gained since the previous summary. */
 struct func_row {
 	__u32 func;
 	struct func_stats st;
@@ -168,19 +179,35 @@ static const struct column func_cols[] = {
 static const struct table func_table = TABLE("function", func_cols);
 static const struct table func_hist_table = { "function_hist", func_cols, 1, false };
 
-/* The per-function rows, busiest first (by total time). */
-static struct func_row *func_rows(struct map_snapshot *s)
+/*
+ * The functions called since the previous summary, busiest first (by total
+ * time); *n of them.  A row whose counters did not move is left out.
+ */
+static struct func_row *func_rows(const struct map_snapshot *s, size_t *n)
 {
 	struct func_row *rows = calloc(s->n + 1, sizeof(*rows));
 	size_t i;
 
+	*n = 0;
 	if (!rows)
 		return NULL;
 	for (i = 0; i < s->n; i++) {
-		rows[i].func = *(__u32 *)snapshot_key(s, i);
-		memcpy(&rows[i].st, snapshot_value(s, i), sizeof(rows[i].st));
+		const __u32 *func = snapshot_key(s, i);
+		const struct func_stats *now = snapshot_value(s, i);
+		const struct func_stats *was = map_snapshot_find(&prev[S_FUNCS], func);
+		struct func_row *r = &rows[*n];
+
+		r->func = *func;
+		r->st.calls = DELTA(now, was, calls);
+		r->st.errors = DELTA(now, was, errors);
+		r->st.bytes = DELTA(now, was, bytes);
+		r->st.total_ns = DELTA(now, was, total_ns);
+		lat_hist_delta(&r->st.lat, &now->lat, was ? &was->lat : NULL);
+		/* (All of them: a summary between the kernel's updates of one call.) */
+		if (r->st.calls || r->st.errors || r->st.bytes || r->st.total_ns || r->st.lat.count)
+			(*n)++;
 	}
-	qsort(rows, s->n, sizeof(*rows), cmp_func_row);
+	qsort(rows, *n, sizeof(*rows), cmp_func_row);
 	return rows;
 }
 
@@ -209,7 +236,7 @@ static void print_hists(FILE *f, const struct func_row *rows, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (rows[i].func >= NR_FUNCS)
+		if (rows[i].func >= NR_FUNCS || !rows[i].st.lat.count)
 			continue;
 		snprintf(title, sizeof(title), "%s latency:", func_name(rows[i].func));
 		table_lat_hist(f, &func_hist_table, (struct cell[]){ CELL_S(func_name(rows[i].func)) },
@@ -240,27 +267,32 @@ static const struct column err_cols[] = {
 };
 static const struct table err_table = TABLE("error", err_cols);
 
-static void print_errors(FILE *f, struct map_snapshot *s)
+/* The failing calls since the previous summary, by function and result. */
+static void print_errors(FILE *f, const struct map_snapshot *s)
 {
 	struct err_row *rows;
 	char res[32];
-	size_t i;
+	size_t i, n = 0;
 
-	if (!s->n)
-		return;
-	rows = calloc(s->n, sizeof(*rows));
+	rows = calloc(s->n + 1, sizeof(*rows));
 	if (!rows)
 		return;
 	for (i = 0; i < s->n; i++) {
-		memcpy(&rows[i].k, snapshot_key(s, i), sizeof(rows[i].k));
-		rows[i].count = *(__u64 *)snapshot_value(s, i);
-		if (rows[i].k.func >= NR_FUNCS)
-			rows[i].k.func = 0;
+		const struct err_key *k = snapshot_key(s, i);
+		const __u64 *now = snapshot_value(s, i), *was = map_snapshot_find(&prev[S_ERRORS], k);
+
+		rows[n].k = *k;
+		rows[n].count = *now - (was ? *was : 0);
+		if (rows[n].k.func >= NR_FUNCS)
+			rows[n].k.func = 0;
+		n += rows[n].count != 0;
 	}
-	qsort(rows, s->n, sizeof(*rows), cmp_err_row);
-	text_printf(f, "\n");
-	table_header(f, &err_table);
-	for (i = 0; i < s->n; i++)
+	if (n) {
+		qsort(rows, n, sizeof(*rows), cmp_err_row);
+		text_printf(f, "\n");
+		table_header(f, &err_table);
+	}
+	for (i = 0; i < n; i++)
 		table_row(f, &err_table, (struct cell[]){
 			CELL_S(func_name(rows[i].k.func)),
 			CELL_S(func_result_name(rows[i].k.func, rows[i].k.result, res, sizeof(res))),
@@ -303,27 +335,34 @@ static const struct column launch_cols[] = {
 };
 static const struct table launch_table = TABLE("launch", launch_cols);
 
-static void print_launches(FILE *f, struct map_snapshot *s)
+/* The launches since the previous summary, by process, kernel and shape. */
+static void print_launches(FILE *f, const struct map_snapshot *s)
 {
 	struct launch_row *rows;
 	char name[KNAME_LEN + 32], grid[40], block[40];
-	size_t i;
+	size_t i, n = 0;
 
-	if (!s->n)
-		return;
-	rows = calloc(s->n, sizeof(*rows));
+	rows = calloc(s->n + 1, sizeof(*rows));
 	if (!rows)
 		return;
 	for (i = 0; i < s->n; i++) {
-		memcpy(&rows[i].k, snapshot_key(s, i), sizeof(rows[i].k));
-		memcpy(&rows[i].st, snapshot_value(s, i), sizeof(rows[i].st));
-		if (rows[i].k.func >= NR_FUNCS)
-			rows[i].k.func = 0;
+		const struct launch_key *k = snapshot_key(s, i);
+		const struct launch_stats *now = snapshot_value(s, i);
+		const struct launch_stats *was = map_snapshot_find(&prev[S_LAUNCHES], k);
+
+		rows[n].k = *k;
+		rows[n].st.ok = DELTA(now, was, ok);
+		rows[n].st.failed = DELTA(now, was, failed);
+		if (rows[n].k.func >= NR_FUNCS)
+			rows[n].k.func = 0;
+		n += rows[n].st.ok || rows[n].st.failed;
 	}
-	qsort(rows, s->n, sizeof(*rows), cmp_launch_row);
-	text_printf(f, "\n");
-	table_header(f, &launch_table);
-	for (i = 0; i < s->n; i++) {
+	if (n) {
+		qsort(rows, n, sizeof(*rows), cmp_launch_row);
+		text_printf(f, "\n");
+		table_header(f, &launch_table);
+	}
+	for (i = 0; i < n; i++) {
 		const struct launch_key *k = &rows[i].k;
 
 		snprintf(grid, sizeof(grid), "%ux%ux%u", k->grid[0], k->grid[1], k->grid[2]);
@@ -339,47 +378,71 @@ static void print_launches(FILE *f, struct map_snapshot *s)
 	free(rows);
 }
 
-/* After a summary named their kernels: forget the processes that exited. */
+/*
+ * After a summary printed their last calls: forget the processes that
+ * exited, and their launch rows - in the map (which so holds those of live
+ * processes only) and in the copy the next summary subtracts (a process
+ * with a PID used before starts from zero).
+ */
 static void forget_exited(void)
 {
-	procs_forget_exited(&procs, NULL, 0);
+	struct map_snapshot *was = &prev[S_LAUNCHES];
+	size_t i, n = 0;
+
+	if (!procs.nr_exited)
+		return;
+	for (i = 0; i < was->n; i++) {
+		if (proc_has_exited(&procs, *(__u32 *)snapshot_key(was, i)))
+			continue;
+		memmove(snapshot_key(was, n), snapshot_key(was, i), was->key_size);
+		memmove(snapshot_value(was, n), snapshot_value(was, i), was->value_size);
+		n++;
+	}
+	was->n = n;
+	procs_forget_exited(&procs, &skel->maps.launches, 1);
 }
 
-/* One summary: per function, errors, launches, histograms; then start over. */
+/*
+ * One summary of what changed since the previous one: per function,
+ * errors, launches, histograms.  The maps are read, never cleared.
+ */
 static int print_summary(void *ctx)
 {
-	struct map_snapshot fs, es, ls;
+	struct bpf_map *const maps[NR_SNAPS] = {
+		skel->maps.func_stats, skel->maps.errors, skel->maps.launches,
+	};
+	struct map_snapshot now[NR_SNAPS];
 	FILE *f = summary_stream();
 	struct func_row *rows;
+	size_t n;
 	int err;
 
 	(void)ctx;
 	/* Exits not read yet: -C still names the cgroups of launches of processes gone. */
 	if (notices_rb)
 		ring_buffer__consume(notices_rb);
-	err = map_snapshot(skel->maps.func_stats, &fs, 1);
-	if (!err)
-		err = map_snapshot(skel->maps.errors, &es, 1);
-	if (!err)
-		err = map_snapshot(skel->maps.launches, &ls, 1);
+	err = map_snapshot_all(maps, now, NR_SNAPS);
 	if (err) {
 		fprintf(stderr, "cudatrace: failed to read maps: %s\n", strerror(-err));
 		return err;
 	}
-	summary_begin(f, common_env.timestamp);
-	if (!fs.n) {
-		text_printf(f, "no CUDA calls\n");
-	} else if ((rows = func_rows(&fs))) {
-		print_funcs(f, rows, fs.n);
-		print_errors(f, &es);
-		print_launches(f, &ls);
-		print_hists(f, rows, fs.n);
-		free(rows);
+	rows = func_rows(&now[S_FUNCS], &n);
+	if (!rows) {
+		map_snapshot_free_all(now, NR_SNAPS);
+		return -ENOMEM;
 	}
+	summary_begin(f, common_env.timestamp);
+	if (!n)
+		text_printf(f, "no CUDA calls\n");
+	else
+		print_funcs(f, rows, n);
+	/* (Also without function rows: a summary can fall between a call's updates.) */
+	print_errors(f, &now[S_ERRORS]);
+	print_launches(f, &now[S_LAUNCHES]);
+	print_hists(f, rows, n);
 	fflush(f);
-	map_snapshot_free(&fs);
-	map_snapshot_free(&es);
-	map_snapshot_free(&ls);
+	free(rows);
+	map_snapshot_keep(prev, now, NR_SNAPS);
 	forget_exited();
 	return 0;
 }
@@ -610,6 +673,7 @@ cleanup:
 	bpf_link__destroy(exit_link);
 	cudatrace_bpf__destroy(skel);
 	free_libs(&libs);
+	map_snapshot_free_all(prev, NR_SNAPS);
 	procs_free(&procs);
 	return err != 0;
 }
