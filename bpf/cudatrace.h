@@ -11,10 +11,10 @@
 #define MAX_FUNCS	128	/* probed symbols (function ids) */
 #define MAX_INFLIGHT	16384	/* calls entered and not yet returned */
 #define MAX_ALLOCS	65536	/* outstanding allocations, all processes */
-#define MAX_LAUNCH_ROWS	4096	/* (process, kernel, shape) rows per interval */
+#define MAX_LAUNCH_ROWS	4096	/* (process, kernel, shape) rows, processes alive or just exited */
 #define MAX_KNAMES	16384	/* (process, CUfunction) -> name */
 #define MAX_PROCS	4096	/* processes seen calling CUDA */
-#define MAX_ERR_ROWS	1024	/* (function, result) rows per interval */
+#define MAX_ERR_ROWS	1024	/* (function, result) rows since tracing began */
 #define MAX_STACKS	16384	/* allocations with a recorded stack (--stack) */
 #define STACK_DEPTH	32
 
@@ -80,7 +80,10 @@ struct inflight {
 	struct call_args a;
 };
 
-/* Per function id, per interval. */
+/*
+ * Per function id, since tracing began: counters that only grow (each
+ * summary prints what they gained since the previous one).
+ */
 struct func_stats {
 	__u64 calls;
 	__u64 errors;
@@ -113,7 +116,11 @@ struct alloc_stack {
 	__u64 ips[STACK_DEPTH];	/* innermost first, 0-terminated */
 };
 
-/* Kernel launches per process, function, kernel and shape, per interval. */
+/*
+ * Kernel launches per process, function, kernel and shape, counted as long
+ * as the process lives (the frontend deletes its rows in the summary after
+ * its exit).
+ */
 struct launch_key {
 	__u32 pid;
 	__u32 func;

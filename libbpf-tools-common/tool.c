@@ -50,6 +50,25 @@ int tool_attach(struct bpf_object_skeleton *s, const char *hooks)
 	return err;
 }
 
+static void vbanner(bool per_event_lines, const char *banner, va_list ap)
+{
+	FILE *f = json_output() ? stderr : stdout;
+
+	if (per_event_lines && !json_output())
+		return;
+	vfprintf(f, banner, ap);
+	fputs("... Hit Ctrl-C to end.\n", f);
+}
+
+void tool_banner(bool per_event_lines, const char *banner, ...)
+{
+	va_list ap;
+
+	va_start(ap, banner);
+	vbanner(per_event_lines, banner, ap);
+	va_end(ap);
+}
+
 int tool_trace(struct trace_loop *loop, const struct table *event_table,
 	       int (*summary)(void *ctx), const char *banner, ...)
 {
@@ -60,13 +79,8 @@ int tool_trace(struct trace_loop *loop, const struct table *event_table,
 		summary = NULL;
 	}
 	loop->on_interval = summary;
-	if (!event_table || json_output()) {
-		FILE *f = json_output() ? stderr : stdout;
-
-		va_start(ap, banner);
-		vfprintf(f, banner, ap);
-		va_end(ap);
-		fputs("... Hit Ctrl-C to end.\n", f);
-	}
+	va_start(ap, banner);
+	vbanner(event_table != NULL, banner, ap);
+	va_end(ap);
 	return trace_loop_finish(loop, trace_loop_run(loop), summary);
 }

@@ -86,4 +86,8 @@ int tool_trace(struct trace_loop *loop, const struct table *event_table,
 	       int (*summary)(void *ctx), const char *banner, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* The banner alone, by tool_trace()'s rule, for a tool that runs its loop itself. */
+void tool_banner(bool per_event_lines, const char *banner, ...)
+	__attribute__((format(printf, 2, 3)));
+
 #endif /* GPU_BPF_TOOL_H */

@@ -21,6 +21,12 @@
  * launch        launches of every kind with distinct grid/block/shmem
  * copies        every cuMemcpy* variant, each with its own byte count
  * streams       stream create, synchronize, destroy; cuCtxSynchronize
+ * steady MS     for MS milliseconds, as fast as it can, rounds of 7 calls:
+ *               cuMemAlloc_v2, cuMemcpyHtoD_v2, cuLaunchKernel, cuMemFree_v2
+ *               that succeed, then cuMemAlloc_v2, cuMemFree_v2 and
+ *               cuLaunchKernel that fail (OUT_OF_MEMORY, INVALID_VALUE,
+ *               INVALID_HANDLE) - after one cuModuleGetFunction; then prints
+ *               "steady ROUNDS", the count of each of the 7
  * runtime       the runtime API (libcudart) on top of the driver
  * nodriver      the runtime API where it finds no driver: every call fails
  *               with cudaErrorInsufficientDriver
@@ -195,6 +201,35 @@ static void copies(void)
 	      CUDA_SUCCESS);
 }
 
+static unsigned long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+static void steady(int ms)
+{
+	unsigned long long end = now_ms() + ms, rounds = 0;
+	CUdeviceptr p;
+	CUfunction f;
+
+	CHECK(cuModuleGetFunction(&f, NULL, "train_step"), CUDA_SUCCESS);
+	do {
+		CHECK(cuMemAlloc_v2(&p, 4096), CUDA_SUCCESS);
+		CHECK(cuMemcpyHtoD_v2(p, host, 4096), CUDA_SUCCESS);
+		CHECK(cuLaunchKernel(f, 64, 1, 1, 256, 1, 1, 0, NULL, NULL, NULL), CUDA_SUCCESS);
+		CHECK(cuMemFree_v2(p), CUDA_SUCCESS);
+		CHECK(cuMemAlloc_v2(&p, 1024 * GiB), CUDA_ERROR_OUT_OF_MEMORY);
+		CHECK(cuMemFree_v2(0xdead0000), CUDA_ERROR_INVALID_VALUE);
+		CHECK(cuLaunchKernel(NULL, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL),
+		      CUDA_ERROR_INVALID_HANDLE);
+		rounds++;
+	} while (now_ms() < end);
+	printf("steady %llu\n", rounds);
+}
+
 static void streams(void)
 {
 	CUstream s1, s2;
@@ -297,6 +332,9 @@ int main(int argc, char **argv)
 			copies();
 		} else if (!strcmp(p, "streams")) {
 			streams();
+		} else if (!strcmp(p, "steady")) {
+			steady(atoi(next));
+			i++;
 #endif
 		} else if (!strcmp(p, "runtime")) {
 			runtime();

@@ -425,6 +425,60 @@ check_eq "cudatrace: interval count: 2 summaries, status 0" \
 check_eq "cudatrace: interval: each call counted once" \
 	"$(awk '$1 == "cuMemAlloc_v2" && NF == 6 { s += $2 } END { print s }' $tmp/iv.out)" 3
 
+# Intervals lose nothing: the kernel side's counters only grow, and each
+# summary prints what they gained since the one before (a lookup and then a
+# delete would lose the calls counted in between). Calls as fast as the
+# fake library takes them - failing ones too - for 3.5 s, across 3 interval
+# switches: summed over the summaries (-j), exactly what the program made.
+rm -f "$tmp/go"
+$D/workload --wait "$tmp/go" steady 3500 >"$tmp/steady.wl" 2>&1 &
+wl_pid=$!
+while ! grep -qs '^waiting' "$tmp/steady.wl"; do sleep 0.02; done
+$t -j -p $wl_pid 1 >"$tmp/steady.json" 2>"$tmp/steady.err" &
+tool_pid=$!
+for _ in $(seq 1 100); do grep -q 'functions:' "$tmp/steady.err" 2>/dev/null && break; sleep 0.05; done
+touch "$tmp/go"
+wait $wl_pid
+wl_pid=
+for _ in $(seq 1 100); do kill -0 "$tool_pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$tool_pid" 2>/dev/null && kill -KILL "$tool_pid"
+wait "$tool_pid"
+steady_status=$?
+r=$(sed -n 's/^steady \([0-9]*\)$/\1/p' "$tmp/steady.wl")
+j=$tmp/steady.json
+check_ge "cudatrace: lossless intervals: the program made its rounds of 7 calls" "${r:-0}" 1
+check_eq "cudatrace: ... the tracer ended with it, status 0" "$steady_status" 0
+check_ge "cudatrace: ... calls in 4 summaries or more (3 intervals, then the exit)" \
+	"$(jq -r 'select(.type == "function") | .ts' $j | sort -u | wc -l)" 4
+check_eq "cudatrace: ... per function, calls, errors and bytes add up to the program's ($r rounds)" \
+	"$(jq -rs 'map(select(.type == "function")) | group_by(.function) | .[] |
+		"\(.[0].function) \(map(.calls) | add) \(map(.errors) | add) \(map(.bytes // 0) | add)"' $j)" \
+	"cuLaunchKernel $((2 * r)) $r 0
+cuMemAlloc_v2 $((2 * r)) $r $((4096 * r))
+cuMemFree_v2 $((2 * r)) $r $((4096 * r))
+cuMemcpyHtoD_v2 $r 0 $((4096 * r))
+cuModuleGetFunction 1 0 0"
+check_eq "cudatrace: ... per error, the counts add up to the program's" \
+	"$(jq -rs 'map(select(.type == "error")) | group_by(.function, .error) | .[] |
+		"\(.[0].function) \(.[0].error) \(map(.count) | add)"' $j)" \
+	"cuLaunchKernel CUDA_ERROR_INVALID_HANDLE $r
+cuMemAlloc_v2 CUDA_ERROR_OUT_OF_MEMORY $r
+cuMemFree_v2 CUDA_ERROR_INVALID_VALUE $r"
+check_eq "cudatrace: ... per kernel, the launches and failures add up to the program's" \
+	"$(jq -rs 'map(select(.type == "launch")) | group_by(.kernel) | .[] |
+		"\(.[0].kernel) \(map(.launches) | add) \(map(.failed) | add)"' $j)" \
+	"0x0 0 $r
+train_step $r 0"
+check_eq "cudatrace: ... the latency histograms count every call" \
+	"$(jq -rs 'map(select(.type == "function_hist")) | group_by(.function) | .[] |
+		"\(.[0].function) \(map(.count) | add)"' $j)" \
+	"$(jq -rs 'map(select(.type == "function")) | group_by(.function) | .[] |
+		"\(.[0].function) \(map(.calls) | add)"' $j)"
+check_eq "cudatrace: ... a function not called in an interval has no row in its summary" \
+	"$(jq -r 'select(.type == "function" and .calls == 0) | .function' $j)" ""
+check_eq "cudatrace: ... nothing reported lost or dropped" \
+	"$(grep -v -e ' functions: ' -e ' lacks: ' -e '^Tracing CUDA calls' $tmp/steady.err)" ""
+
 # A process that never calls CUDA and exits mid-trace: the tracer ends with an empty summary.
 rm -f "$tmp/go"
 sh -c "echo waiting; while [ ! -e $tmp/go ]; do sleep 0.05; done" >"$tmp/quiet.wl" &

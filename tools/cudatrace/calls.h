@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * -e, -E: one line per call - time, process, function, bytes, latency,
+ * result - and the arguments worth showing as DETAIL's key=value words
+ * (fields of their own with -j).
+ */
+#ifndef CUDATRACE_CALLS_H
+#define CUDATRACE_CALLS_H
+
+#include <stdio.h>
+
+#include "cudatrace.h"
+
+/* The column header (none with -j). */
+void print_call_header(FILE *f);
+
+/*
+ * One call, `time_s` after tracing began; `kernel` names the kernel a
+ * launch launched (NULL for other calls).
+ */
+void print_call(FILE *f, const struct call_event *e, double time_s, const char *kernel);
+
+#endif /* CUDATRACE_CALLS_H */

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The table of probed functions (funcs.h).
+ *
+ * cuda.h maps each driver function to its newest version (cuMemAlloc ->
+ * cuMemAlloc_v2) and, with per-thread default streams, to _ptds / _ptsz
+ * variants; the unversioned names are still exported for old binaries,
+ * with 32-bit sizes and device pointers (CUdeviceptr_v1) where the _v2
+ * takes size_t.
+ */
+#include "cudatrace/cuda_errors.h"
+#include "cudatrace/funcs.h"
+
+const char *const api_names[NR_APIS] = { "driver API", "runtime API" };
+
+#define D(name, cls, flags, stream) { name, API_DRIVER, cls, flags, stream }
+#define R(name, cls, flags, stream) { name, API_RUNTIME, cls, (flags) | CF_RUNTIME, stream }
+#define V1 (CF_SIZE32 | CF_PTR32)
+
+const struct cuda_func cuda_funcs[] = {
+	D("cuMemAlloc_v2", CL_ALLOC, 0, 0),
+	D("cuMemAlloc", CL_ALLOC, V1, 0),
+	D("cuMemAllocManaged", CL_ALLOC, 0, 0),
+	D("cuMemAllocHost_v2", CL_ALLOC, 0, 0),
+	D("cuMemAllocHost", CL_ALLOC, CF_SIZE32, 0),
+	D("cuMemAllocAsync", CL_ALLOC, 0, 3),
+	D("cuMemAllocAsync_ptsz", CL_ALLOC, 0, 3),
+	D("cuMemFree_v2", CL_FREE, 0, 0),
+	D("cuMemFree", CL_FREE, CF_PTR32, 0),
+	D("cuMemFreeHost", CL_FREE, 0, 0),
+	D("cuMemFreeAsync", CL_FREE, 0, 2),
+	D("cuMemFreeAsync_ptsz", CL_FREE, 0, 2),
+	D("cuMemcpyHtoD_v2", CL_COPY, 0, 0),
+	D("cuMemcpyHtoD_v2_ptds", CL_COPY, 0, 0),
+	D("cuMemcpyHtoD", CL_COPY, V1, 0),
+	D("cuMemcpyDtoH_v2", CL_COPY, 0, 0),
+	D("cuMemcpyDtoH_v2_ptds", CL_COPY, 0, 0),
+	D("cuMemcpyDtoH", CL_COPY, V1, 0),
+	D("cuMemcpyDtoD_v2", CL_COPY, 0, 0),
+	D("cuMemcpyDtoD_v2_ptds", CL_COPY, 0, 0),
+	D("cuMemcpyDtoD", CL_COPY, V1, 0),
+	D("cuMemcpyHtoDAsync_v2", CL_COPY, 0, 4),
+	D("cuMemcpyHtoDAsync_v2_ptsz", CL_COPY, 0, 4),
+	D("cuMemcpyHtoDAsync", CL_COPY, V1, 4),
+	D("cuMemcpyDtoHAsync_v2", CL_COPY, 0, 4),
+	D("cuMemcpyDtoHAsync_v2_ptsz", CL_COPY, 0, 4),
+	D("cuMemcpyDtoHAsync", CL_COPY, V1, 4),
+	D("cuMemcpyDtoDAsync_v2", CL_COPY, 0, 4),
+	D("cuMemcpyDtoDAsync_v2_ptsz", CL_COPY, 0, 4),
+	D("cuMemcpyDtoDAsync", CL_COPY, V1, 4),
+	D("cuLaunchKernel", CL_LAUNCH, 0, 0),
+	D("cuLaunchKernel_ptsz", CL_LAUNCH, 0, 0),
+	D("cuLaunchKernelEx", CL_LAUNCH_EX, 0, 0),
+	D("cuLaunchKernelEx_ptsz", CL_LAUNCH_EX, 0, 0),
+	D("cuLaunchCooperativeKernel", CL_LAUNCH, 0, 0),
+	D("cuLaunchCooperativeKernel_ptsz", CL_LAUNCH, 0, 0),
+	D("cuModuleGetFunction", CL_GET_FUNC, 0, 0),
+	D("cuLibraryGetKernel", CL_GET_FUNC, 0, 0),
+	D("cuStreamCreate", CL_STREAM_CREATE, 0, 0),
+	D("cuStreamDestroy_v2", CL_STREAM, 0, 1),
+	D("cuStreamDestroy", CL_STREAM, 0, 1),
+	D("cuStreamSynchronize", CL_STREAM, 0, 1),
+	D("cuStreamSynchronize_ptsz", CL_STREAM, 0, 1),
+	D("cuCtxSynchronize", CL_SYNC, 0, 0),
+	D("cuCtxSynchronize_v2", CL_SYNC, 0, 0),
+	R("cudaMalloc", CL_ALLOC, 0, 0),
+	R("cudaFree", CL_FREE, 0, 0),
+	R("cudaMemcpy", CL_COPY, CF_KIND, 0),
+	R("cudaMemcpy_ptds", CL_COPY, CF_KIND, 0),
+	R("cudaMemcpyAsync", CL_COPY, CF_KIND, 5),
+	R("cudaMemcpyAsync_ptsz", CL_COPY, CF_KIND, 5),
+	R("cudaLaunchKernel", CL_RT_LAUNCH, 0, 0),
+	R("cudaLaunchKernel_ptsz", CL_RT_LAUNCH, 0, 0),
+	R("cudaStreamSynchronize", CL_STREAM, 0, 1),
+	R("cudaStreamSynchronize_ptsz", CL_STREAM, 0, 1),
+	R("cudaDeviceSynchronize", CL_SYNC, 0, 0),
+};
+
+_Static_assert(sizeof(cuda_funcs) / sizeof(cuda_funcs[0]) == NR_FUNCS, "NR_FUNCS: the size");
+_Static_assert(NR_FUNCS <= MAX_FUNCS, "raise MAX_FUNCS");
+
+int nr_funcs_of(enum api api)
+{
+	int i, n = 0;
+
+	for (i = 0; i < NR_FUNCS; i++)
+		n += cuda_funcs[i].api == api;
+	return n;
+}
+
+const char *func_name(__u32 func)
+{
+	return func < NR_FUNCS ? cuda_funcs[func].name : "?";
+}
+
+__u8 func_class(__u32 func)
+{
+	return func < NR_FUNCS ? cuda_funcs[func].cls : CL_OTHER;
+}
+
+const char *func_result_name(__u32 func, __u32 result, char *buf, size_t size)
+{
+	int runtime = func < NR_FUNCS && (cuda_funcs[func].flags & CF_RUNTIME);
+
+	return cuda_result_str((int)result, runtime, buf, size);
+}

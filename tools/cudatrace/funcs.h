@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The CUDA functions cudatrace probes, by API: every exported version of
+ * each (cuMemAlloc_v2 and the legacy cuMemAlloc, cuLaunchKernel_ptsz, ...),
+ * with how the kernel side reads its arguments (bpf/cudatrace.h: its class,
+ * flags and stream argument, passed in the probe's BPF cookie).  A
+ * function's id - in cookies, map keys and records - is its index in
+ * cuda_funcs.
+ */
+#ifndef CUDATRACE_FUNCS_H
+#define CUDATRACE_FUNCS_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "cudatrace.h"
+
+/* The two APIs, in different libraries, with different result tables. */
+enum api { API_DRIVER, API_RUNTIME, NR_APIS };
+
+extern const char *const api_names[NR_APIS];	/* "driver API", "runtime API" */
+
+struct cuda_func {
+	const char *name;
+	enum api api;
+	__u8 cls;		/* enum call_class */
+	__u8 flags;		/* CF_* */
+	__u8 stream_arg;	/* 1-based index of a stream argument, 0: none */
+};
+
+#define NR_FUNCS 56
+extern const struct cuda_func cuda_funcs[NR_FUNCS];
+
+/* How many functions of `api` there are. */
+int nr_funcs_of(enum api api);
+
+/* The function's name, "?" for an id out of range. */
+const char *func_name(__u32 func);
+
+/* Its class (CL_OTHER for an id out of range). */
+__u8 func_class(__u32 func);
+
+/* A result of the function, by its API's table: "CUDA_ERROR_OUT_OF_MEMORY". */
+const char *func_result_name(__u32 func, __u32 result, char *buf, size_t size);
+
+#endif /* CUDATRACE_FUNCS_H */

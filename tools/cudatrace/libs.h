@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Finding the files to probe: the CUDA libraries a process has mapped (-p)
+ * and the runtime linked statically into its executable, the system's as
+ * ld.so would find them for a new process, or the files given with --lib;
+ * and in each, the file offsets of the functions of funcs.h.
+ */
+#ifndef CUDATRACE_LIBS_H
+#define CUDATRACE_LIBS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "cudatrace/funcs.h"
+
+#define MAX_LIBS	8	/* --lib */
+#define MAX_TARGETS	16	/* files probed */
+
+/* What to look for. */
+struct lib_search {
+	pid_t pid;			/* -p: in its mappings first; 0: system-wide */
+	bool runtime;			/* -r: the runtime API too */
+	const char *const *libs;	/* --lib: these files, nothing else */
+	int nr_libs;
+};
+
+/* A file to probe: a library, or an executable with cudart linked in. */
+struct target {
+	char path[PATH_MAX + 64];	/* opened and probed */
+	char name[PATH_MAX];		/* as the user or the process names it */
+	bool api[NR_APIS];		/* which functions to look for */
+	bool given;			/* --lib: problems are errors */
+	struct elf_syms *syms;
+	long off[NR_FUNCS];		/* file offsets, -1: absent */
+	int found[NR_APIS];
+};
+
+struct cuda_libs {
+	struct lib_search want;
+	struct target targets[MAX_TARGETS];
+	int nr_targets;
+	char notes[4][PATH_MAX + 160];	/* said after attaching */
+	int nr_notes;
+	bool runtime_fallback;		/* -p: no libcuda mapped, the runtime traced instead */
+};
+
+/*
+ * Find the files and their functions. 0, or -1 when there is nothing to
+ * probe or a --lib file will not do, after saying why on stderr.
+ */
+int find_libs(struct cuda_libs *libs, const struct lib_search *want);
+
+/* On stderr: which files and functions are probed, what each lacks, the notes. */
+void print_libs(const struct cuda_libs *libs);
+
+void free_libs(struct cuda_libs *libs);
+
+#endif /* CUDATRACE_LIBS_H */
