@@ -195,8 +195,8 @@ static __always_inline int rm_status_offset(__u32 esc, __u32 size)
 	case 0x27: return size == 56 ? 40 : -1;	/* RM_ALLOC_MEMORY: NVOS02 + fd */
 	case 0x28: return size == 20 ? 16 : -1;	/* RM_ALLOC_OBJECT: NVOS05 */
 	case 0x29: return size == 16 ? 12 : -1;	/* RM_FREE: NVOS00 */
-	case 0x2a: return size == 32 ? 28 : -1;	/* RM_CONTROL: NVOS54 */
-	case 0x2b: return size == 32 ? 28 : size == 48 ? 40 : -1;	/* RM_ALLOC: NVOS21, NVOS64 */
+	case NV_ESC_RM_CONTROL: return size == 32 ? 28 : -1;	/* NVOS54 */
+	case NV_ESC_RM_ALLOC: return size == 32 ? 28 : size == 48 ? 40 : -1;	/* NVOS21, NVOS64 */
 	case 0x34: return size == 28 ? 24 : -1;	/* RM_DUP_OBJECT: NVOS55 */
 	case 0x35: return size == 24 ? 20 : -1;	/* RM_SHARE: NVOS57 */
 	case 0x4a: return size == 184 ? 20 : -1;	/* RM_VID_HEAP_CONTROL: NVOS32 */
@@ -373,9 +373,9 @@ int BPF_KPROBE(ioctl_entry, struct file *file, unsigned int cmd, unsigned long a
 		}
 	}
 	/* The object: RM_ALLOC's hClass, RM_CONTROL's cmd. */
-	if ((st.esc == 0x2b && st.size >= 16) || (st.esc == 0x2a && st.size >= 12)) {
+	if ((st.esc == NV_ESC_RM_ALLOC && st.size >= 16) || (st.esc == NV_ESC_RM_CONTROL && st.size >= 12)) {
 		if (!bpf_probe_read_user(&st.obj, sizeof(st.obj),
-					 (void *)st.ptr + (st.esc == 0x2b ? 12 : 8)))
+					 (void *)st.ptr + (st.esc == NV_ESC_RM_ALLOC ? 12 : 8)))
 			st.has_obj = 1;
 	}
 	if (bpf_map_update_elem(&ioctls, &id, &st, BPF_ANY))

@@ -19,6 +19,9 @@
 
 /* The interface layer's ioctl numbers (nv-ioctl-numbers.h): _IOC_NR. */
 #define NV_ESC_IOCTL_XFER_CMD	0xd3
+/* The resource manager's (nv_escape.h) whose object nvdrv reads. */
+#define NV_ESC_RM_CONTROL	0x2a	/* NVOS54: its cmd */
+#define NV_ESC_RM_ALLOC		0x2b	/* NVOS21, NVOS64: its hClass */
 
 /* Roles of the probed functions (BPF cookies of the shared programs). */
 enum nv_irq_kind { IRQ_ISR, IRQ_MSIX, NR_IRQ_KINDS };

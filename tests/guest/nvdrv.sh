@@ -16,7 +16,8 @@
 #     its errors by errno, the RM's class or command and status per call, the
 #     mmap's size and failure, the opens and closes of nvidiactl, exact as
 #     nvctl printed them; latencies positive and bounded; JSON equal to the
-#     text; --cgroup with nvctl run in two cgroups.
+#     text; --cgroup with nvctl run in two cgroups; with an interval, a
+#     burst of calls across several summaries adds up exactly.
 #
 # Environment (from tests/vm/run): VM_KERNEL (6.1|sid), VM_SCRATCH,
 # VM_MODPROBE, NVIDIA_KO or NVIDIA_UNAVAILABLE (why it was not built).
@@ -294,6 +295,36 @@ check_eq "$P -j: the device row" \
 check_eq "$P -j: histograms count every call, latencies > 0" \
 	"$(jq -r 'select(.type == "ioctl_hist") | "\(.escape) \(.count) \([.buckets[].count] | add) \(.min >= 1)"' "$j" | sort)" \
 	"$(echo "$want_esc" | awk '{ print $1, $2, $2, "true" }')"
+
+# Interval mode under load: summaries are differences of the kernel's
+# running counts, so over several 1-s summaries (-j 1) a burst of nvctl's
+# cheap calls (2000 rounds of CHECK_VERSION_STR and RM_CONTROL in >= 3.5 s)
+# adds up to the burst exactly: per escape its calls, its histograms'
+# counts, its RM rows; nothing lost.
+start "$S/iv.out" -j 1
+"$W" --burst 2000 3500 >"$S/burst.out" 2>&1
+check_eq "$P interval: nvctl --burst exits 0" "$?" 0
+stop INT
+check_eq "$P interval: exit 0, only the banner on stderr" "$tool_status $(cat "$S/iv.out.err")" \
+	"0 Tracing nvidia.ko $ver... Hit Ctrl-C to end."
+bpid=$(sed -n 's/^NVCTL-BURST pid=\([0-9]*\) .*/\1/p' "$S/burst.out")
+# "ESC CALLS" of the burst, per escape: as nvctl counted them, as the summaries sum them.
+want_burst=$(sed -n 's/^NVCTL-BURST esc=\(0x[0-9a-f]*\) calls=\([0-9]*\) .*/\1 \2/p' "$S/burst.out" | sort)
+per_esc() { awk '{ n[$1] += $2 } END { for (e in n) printf "0x%x %d\n", e, n[e] }' | sort; }
+check_eq "$P interval: the burst's calls, no error, NV_OK" \
+	"$(grep -c '^NVCTL-BURST esc=.* errors=0 bad_status=0$' "$S/burst.out") $(echo "$want_burst" | awk '$1 == "0xd2" || $1 == "0x2a" { print $2 }' | tr '\n' ' ')" \
+	"4 2000 2000 "
+check_ge "$P interval: the burst spans >= 3 summaries" \
+	"$(jq -r --argjson p "${bpid:-0}" 'select(.type == "ioctl" and .pid == $p and .esc == 210) | .ts' "$S/iv.out" | sort -u | wc -l)" 3
+check_eq "$P interval: calls per escape summed over the summaries: the burst's, exactly" \
+	"$(jq -r --argjson p "${bpid:-0}" 'select(.type == "ioctl" and .pid == $p) | "\(.esc) \(.calls)"' "$S/iv.out" | per_esc)" \
+	"$want_burst"
+check_eq "$P interval: latency histograms' counts summed: the same" \
+	"$(jq -r 'select(.type == "ioctl_hist") | "\(.esc) \(.count)"' "$S/iv.out" | per_esc)" "$want_burst"
+check_eq "$P interval: RM rows summed: every call NV_OK, the same counts" \
+	"$(jq -r --argjson p "${bpid:-0}" 'select(.type == "rm" and .pid == $p and .status == 0) | "\(.esc) \(.count)"' "$S/iv.out" | per_esc)" \
+	"$(echo "$want_burst" | grep -v '^0xd2 ')"
+check_eq "$P interval: nothing lost" "$(jq -r 'select(.type == "lost") | .what' "$S/iv.out")" ""
 
 # --cgroup: nvctl (as nvctlA, nvctlB) in two cgroups, B's twice (two
 # processes: two rows, summed per name here).

@@ -27,6 +27,17 @@
  *
  * Usage: nvctl [DEVICE]   (default /dev/nvidiactl). Exit status 1 when the
  * device cannot be opened, else 0: the test judges the lines.
+ *
+ *        nvctl --burst ROUNDS MS [DEVICE]: a load of cheap calls for
+ *        interval summaries to split: an RM client, then ROUNDS rounds of
+ *        CHECK_VERSION_STR (the interface layer's) and RM_CONTROL
+ *        GET_BUILD_VERSION_V2 (the RM's), spread evenly over at least MS
+ *        milliseconds, then the client freed. One line per escape at the
+ *        end, how many calls and how many failed (errno) or had a status
+ *        other than NV_OK, and one with the pid and time taken:
+ *
+ *   NVCTL-BURST esc=ESC calls=N errors=E bad_status=B
+ *   NVCTL-BURST pid=PID rounds=R ms=T
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,7 +45,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <stdlib.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 /* nv-ioctl-numbers.h */
@@ -263,6 +276,68 @@ static int valid_ids(const uint32_t *ids, int n)
 	return valid;
 }
 
+/* Calls and failures per escape of a burst. */
+static struct { unsigned calls, errors, bad_status; } burst_count[256];
+
+static void burst_call(unsigned esc, void *arg, size_t size, const uint32_t *status)
+{
+	nv_ioctl(esc, arg, size);
+	burst_count[esc].calls++;
+	burst_count[esc].errors += last_ret != 0;
+	burst_count[esc].bad_status += last_ret == 0 && status && *status != 0;
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* nvctl --burst ROUNDS MS: see the top. */
+static int burst(long rounds, long ms)
+{
+	struct nv0000_alloc_parameters p = { .processID = (uint32_t)getpid() };
+	struct nvos21 a = { .hClass = NV01_ROOT_CLIENT, .pAllocParms = (uintptr_t)&p,
+			    .paramsSize = sizeof(p), .status = ~0u };
+	struct nv_ioctl_rm_api_version v;
+	struct nv0000_build_version_v2 bv;
+	struct nvos54 c;
+	struct nvos00 f;
+	double start = now_ms(), due;
+	long i;
+	int e;
+
+	strcpy(p.processName, "nvctl");
+	burst_call(NV_ESC_RM_ALLOC, &a, sizeof(a), &a.status);
+	for (i = 0; i < rounds; i++) {
+		/* Round i starts no sooner than its share of MS. */
+		due = start + (double)ms * i / rounds - now_ms();
+		if (due > 0)
+			usleep((useconds_t)(due * 1e3));
+		memset(&v, 0, sizeof(v));
+		v.cmd = NV_RM_API_VERSION_CMD_QUERY;
+		burst_call(NV_ESC_CHECK_VERSION_STR, &v, sizeof(v), NULL);
+		c = (struct nvos54){ .hClient = a.hObjectNew, .hObject = a.hObjectNew,
+				     .cmd = NV0000_CTRL_CMD_SYSTEM_GET_BUILD_VERSION_V2,
+				     .params = (uintptr_t)&bv, .paramsSize = sizeof(bv), .status = ~0u };
+		burst_call(NV_ESC_RM_CONTROL, &c, sizeof(c), &c.status);
+	}
+	due = start + ms - now_ms();
+	if (due > 0)
+		usleep((useconds_t)(due * 1e3));
+	f = (struct nvos00){ .hRoot = a.hObjectNew, .hObjectParent = a.hObjectNew,
+			     .hObjectOld = a.hObjectNew, .status = ~0u };
+	burst_call(NV_ESC_RM_FREE, &f, sizeof(f), &f.status);
+	for (e = 0; e < 256; e++)
+		if (burst_count[e].calls)
+			printf("NVCTL-BURST esc=0x%x calls=%u errors=%u bad_status=%u\n", e,
+			       burst_count[e].calls, burst_count[e].errors, burst_count[e].bad_status);
+	printf("NVCTL-BURST pid=%d rounds=%ld ms=%.0f\n", (int)getpid(), rounds, now_ms() - start);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *dev = argc > 1 ? argv[1] : "/dev/nvidiactl";
@@ -275,8 +350,22 @@ int main(int argc, char **argv)
 	uint32_t h, h64, gpu, bogus;
 	char info[128];
 	void *map;
+	long rounds = 0, ms = 0;
 	int i, n;
 
+	if (argc > 1 && !strcmp(argv[1], "--burst")) {
+		if (argc < 4 || (rounds = atol(argv[2])) <= 0 || (ms = atol(argv[3])) < 0) {
+			fprintf(stderr, "usage: nvctl --burst ROUNDS MS [DEVICE]\n");
+			return 2;
+		}
+		dev = argc > 4 ? argv[4] : "/dev/nvidiactl";
+		fd = open(dev, O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			perror(dev);
+			return 1;
+		}
+		return burst(rounds, ms);
+	}
 	fd = open(dev, O_RDWR | O_CLOEXEC);
 	last_ret = fd;
 	last_errno = fd < 0 ? errno : 0;

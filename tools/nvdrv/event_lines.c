@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/* nvdrv -e: one line per event (event_lines.h), formatted by the event's kind. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "event_lines.h"
+#include "nvidia_names.h"
+#include "opts.h"
+
+static const char *const event_names[NR_EVENT_TYPES] = {
+	[EV_OPEN] = "OPEN", [EV_CLOSE] = "CLOSE", [EV_IOCTL] = "IOCTL", [EV_MMAP] = "MMAP",
+	[EV_FAULT] = "FAULT", [EV_ISR] = "ISR", [EV_BH] = "BH", [EV_P2P] = "P2P",
+	[EV_XID_PRINT] = "XID", [EV_XID_LOG] = "XID",
+};
+
+/* The DETAIL text holds what the JSON fields after it hold, for grep. */
+static const struct column event_cols[] = {
+	{ "TIME(s)", "time_s", -11, 0 },
+	{ "EVENT", "event", -6, 0 },
+	{ "PID", "pid", -7, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "DETAIL", "", 0, COL_TEXT_ONLY },
+	{ "", "device", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "escape", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "esc", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "xfer", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "size", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "object", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "status", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "status_name", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "ret", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "error", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "bytes", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "lat", 0, COL_JSON_ONLY | COL_SPARSE | COL_TIME },
+	{ "", "gpu", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "kind", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "irq", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "function", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "va", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "xid", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "xid_pid", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "xid_name", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "meaning", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "message", 0, COL_JSON_ONLY | COL_SPARSE },
+};
+const struct table event_table = EVENT_TABLE("event", event_cols);
+
+enum {
+	F_DEVICE = 5, F_ESCAPE, F_ESC, F_XFER, F_SIZE, F_OBJECT, F_STATUS, F_STATUS_NAME, F_RET,
+	F_ERROR, F_BYTES, F_LAT, F_GPU, F_KIND, F_IRQ, F_FUNCTION, F_VA, F_XID, F_XID_PID,
+	F_XID_NAME, F_MEANING, F_MESSAGE, NR_F,
+};
+
+/* A line being made: its cells, its DETAIL text, and the strings they point to. */
+struct line {
+	struct cell c[NR_F];
+	char detail[320];
+	size_t len;
+	char dev[64], esc[32], ebuf[16], gpu[32], fn[48];
+};
+
+static void detail(struct line *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void detail(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (l->len >= sizeof(l->detail))
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(l->detail + l->len, sizeof(l->detail) - l->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		l->len += n;
+}
+
+/* "ret=-22 EINVAL" or "ret=0". */
+static void put_ret(struct line *l, long long ret)
+{
+	l->c[F_RET] = CELL_I(ret);
+	if (ret < 0 && ret > -4096) {
+		l->c[F_ERROR] = CELL_S(errno_name(-ret, l->ebuf, sizeof(l->ebuf)));
+		detail(l, " ret=%lld %s", ret, l->c[F_ERROR].s);
+	} else {
+		detail(l, " ret=%lld", ret);
+	}
+}
+
+static void put_lat(struct line *l, const char *name, unsigned long long lat)
+{
+	l->c[F_LAT] = CELL_U(lat);
+	detail(l, " %s=%llu%s", name, lat, common_env.msecs ? "ms" : "us");
+}
+
+/* OPEN, CLOSE, MMAP, FAULT: a device node's. */
+static void file_line(struct line *l, const struct nvdrv_event *e, const struct xid_report *xr)
+{
+	l->c[F_DEVICE] = CELL_S(dev_name(e->file.dev, l->dev, sizeof(l->dev)));
+	detail(l, "dev=%s", l->c[F_DEVICE].s);
+	if (e->type == EV_MMAP) {
+		l->c[F_BYTES] = CELL_U(e->file.bytes);
+		detail(l, " bytes=%llu", (unsigned long long)e->file.bytes);
+	}
+	if (e->type == EV_OPEN || e->type == EV_MMAP) {
+		put_ret(l, e->file.ret);
+		put_lat(l, "lat", e->file.lat);
+	}
+}
+
+static void ioctl_line(struct line *l, const struct nvdrv_event *e, const struct xid_report *xr)
+{
+	const char *sname;
+
+	l->c[F_DEVICE] = CELL_S(dev_name(e->ioctl.dev, l->dev, sizeof(l->dev)));
+	l->c[F_ESCAPE] = CELL_S(nv_escape_str(e->ioctl.esc, l->esc, sizeof(l->esc)));
+	l->c[F_ESC] = CELL_U(e->ioctl.esc);
+	l->c[F_XFER] = CELL_B(e->ioctl.xfer);
+	l->c[F_SIZE] = CELL_U(e->ioctl.size);
+	detail(l, "esc=%s(0x%x)%s size=%u", l->c[F_ESCAPE].s, e->ioctl.esc,
+	       e->ioctl.xfer ? " xfer" : "", e->ioctl.size);
+	if (e->ioctl.has_obj && nv_escape_has_object(e->ioctl.esc)) {
+		l->c[F_OBJECT] = CELL_U(e->ioctl.obj);
+		detail(l, " %s=0x%x", e->ioctl.esc == NV_ESC_RM_ALLOC ? "class" : "cmd", e->ioctl.obj);
+	}
+	put_ret(l, e->ioctl.ret);
+	if (e->ioctl.has_status) {
+		sname = nv_status_name(e->ioctl.status);
+		l->c[F_STATUS] = CELL_U(e->ioctl.status);
+		if (sname)
+			l->c[F_STATUS_NAME] = CELL_S(sname);
+		detail(l, " status=0x%x%s%s", e->ioctl.status, sname ? " " : "", sname ? sname : "");
+	}
+	put_lat(l, "lat", e->ioctl.lat);
+}
+
+/* ISR, BH: a top half, a bottom half. */
+static void irq_line(struct line *l, const struct nvdrv_event *e, const struct xid_report *xr)
+{
+	l->c[F_GPU] = CELL_S(gpu_name(e->irq.gpu, l->gpu, sizeof(l->gpu)));
+	l->c[F_KIND] = CELL_S(e->type == EV_ISR ? irq_kind_name(e->irq.kind) : bh_kind_name(e->irq.kind));
+	l->c[F_IRQ] = CELL_I((int)e->irq.irq);
+	detail(l, "gpu=%s kind=%s irq=%d", l->gpu, l->c[F_KIND].s, (int)e->irq.irq);
+	if (e->type == EV_BH && e->irq.lat)
+		put_lat(l, "top_to_bottom", e->irq.lat);
+}
+
+static void p2p_line(struct line *l, const struct nvdrv_event *e, const struct xid_report *xr)
+{
+	snprintf(l->fn, sizeof(l->fn), "nvidia_p2p_%s", p2p_fn_name(e->p2p.fn));
+	l->c[F_FUNCTION] = CELL_S(l->fn);
+	l->c[F_BYTES] = CELL_U(e->p2p.bytes);
+	detail(l, "fn=%s bytes=%llu", l->fn, (unsigned long long)e->p2p.bytes);
+	if (e->p2p.va) {
+		l->c[F_VA] = CELL_U(e->p2p.va);
+		detail(l, " va=0x%llx", (unsigned long long)e->p2p.va);
+	}
+	put_ret(l, e->p2p.ret);
+}
+
+/* XID (EV_XID_PRINT, EV_XID_LOG): the Xid the event reported. */
+static void xid_line(struct line *l, const struct nvdrv_event *e, const struct xid_report *xr)
+{
+	const char *meaning = nv_xid_meaning(xr->xid);
+
+	l->c[F_GPU] = CELL_S(gpu_name(xr->gpu, l->gpu, sizeof(l->gpu)));
+	l->c[F_XID] = CELL_U(xr->xid);
+	if (xr->pid)
+		l->c[F_XID_PID] = CELL_S(xr->pid);
+	if (xr->name)
+		l->c[F_XID_NAME] = CELL_S(xr->name);
+	if (meaning)
+		l->c[F_MEANING] = CELL_S(meaning);
+	if (xr->msg)
+		l->c[F_MESSAGE] = CELL_S(xr->msg);
+	detail(l, "gpu=%s xid=%u (%s) pid=%s name=%s msg=%s", l->gpu, xr->xid, meaning ? meaning : "?",
+	       xr->pid ? xr->pid : "-", xr->name ? xr->name : "-", xr->msg ? xr->msg : "-");
+}
+
+static void (*const line_of[NR_EVENT_TYPES])(struct line *, const struct nvdrv_event *,
+					     const struct xid_report *) = {
+	[EV_OPEN] = file_line, [EV_CLOSE] = file_line, [EV_MMAP] = file_line, [EV_FAULT] = file_line,
+	[EV_IOCTL] = ioctl_line, [EV_ISR] = irq_line, [EV_BH] = irq_line, [EV_P2P] = p2p_line,
+	[EV_XID_PRINT] = xid_line, [EV_XID_LOG] = xid_line,
+};
+
+void print_event(const struct nvdrv_event *e, const struct xid_report *xr,
+		 unsigned long long start_ns)
+{
+	struct line l;
+	int i;
+
+	for (i = 0; i < NR_F; i++)
+		l.c[i] = CELL_NONE;
+	l.detail[0] = '\0';
+	l.len = 0;
+	line_of[e->type](&l, e, xr);
+	l.c[0] = CELL_F((e->ts_ns - start_ns) / 1e9, 6);
+	l.c[1] = CELL_S(event_names[e->type]);
+	l.c[2] = CELL_U(e->pid);
+	l.c[3] = CELL_S(e->comm);
+	l.c[4] = CELL_S(l.detail);
+	table_event(stdout, &event_table, l.c, e->ts_ns);
+}

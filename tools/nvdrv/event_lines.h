@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* nvdrv -e: one line per event, its DETAIL text and JSON fields by the event's kind. */
+#ifndef NVDRV_EVENT_LINES_H
+#define NVDRV_EVENT_LINES_H
+
+#include "nvdrv.h"
+#include "table.h"
+#include "xids.h"
+
+extern const struct table event_table;
+
+/*
+ * The line of `e` on stdout, its time since `start_ns`; `xr` the Xid of an
+ * EV_XID_PRINT or EV_XID_LOG event (xid_event()'s).
+ */
+void print_event(const struct nvdrv_event *e, const struct xid_report *xr,
+		 unsigned long long start_ns);
+
+#endif /* NVDRV_EVENT_LINES_H */

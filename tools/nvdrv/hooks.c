@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/* nvdrv's hooks: nvidia.ko's functions by role and driver generation (hooks.h). */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "nvdrv.h"
+#include "hooks.h"
+
+/*
+ * One role: the first of its candidate functions that the module has, with
+ * a kprobe and maybe a kretprobe; `shows` what is lost without it (NULL:
+ * nothing, another role covers it).
+ */
+static struct hook {
+	const char *const fn[3];
+	enum prog_id entry, ret;
+	__u64 cookie;
+	const char *shows;
+	const char *found;	/* the function attached */
+} hooks[] = {
+	{ { "nvidia_frontend_open", "nvidia_open" }, P_OPEN, P_OPEN_RET, 0, "opens", NULL },
+	{ { "nvidia_frontend_close", "nvidia_close" }, P_CLOSE, P_NONE, 0, "closes", NULL },
+	{ { "nvidia_frontend_unlocked_ioctl", "nvidia_unlocked_ioctl" }, P_IOCTL, P_IOCTL_RET, 0,
+	  "ioctls", NULL },
+	/* 535's 32-bit entry; 550 serves it with nvidia_unlocked_ioctl. */
+	{ { "nvidia_frontend_compat_ioctl" }, P_IOCTL, P_IOCTL_RET, 0, NULL, NULL },
+	{ { "nvidia_frontend_mmap", "nvidia_mmap" }, P_MMAP, P_MMAP_RET, 0, "mmaps", NULL },
+	{ { "nvidia_fault" }, P_FAULT, P_NONE, 0, "faults", NULL },
+	{ { "nvidia_isr" }, P_ISR, P_NONE, 0, "interrupts", NULL },
+	{ { "nvidia_isr_msix" }, P_ISR_MSIX, P_ISR_MSIX_RET, 0, "MSI-X interrupts", NULL },
+	{ { "nvidia_isr_kthread_bh" }, P_BH, P_NONE, BH_KTHREAD, "bottom halves", NULL },
+	{ { "nvidia_isr_msix_kthread_bh" }, P_BH, P_NONE, BH_MSIX_KTHREAD, "MSI-X bottom halves", NULL },
+	{ { "nvidia_isr_bh_unlocked" }, P_BH_UNLOCKED, P_NONE, BH_UNLOCKED, "unlocked bottom halves", NULL },
+	{ { "nvidia_p2p_get_pages" }, P_P2P, P_P2P_RET, P2P_GET_PAGES, "p2p get_pages", NULL },
+	{ { "nvidia_p2p_get_pages_persistent" }, P_P2P, P_P2P_RET, P2P_GET_PAGES_PERSISTENT,
+	  "persistent p2p get_pages", NULL },
+	{ { "nvidia_p2p_put_pages" }, P_P2P, P_P2P_RET, P2P_PUT_PAGES, "p2p put_pages", NULL },
+	{ { "nvidia_p2p_put_pages_persistent" }, P_P2P, P_P2P_RET, P2P_PUT_PAGES_PERSISTENT,
+	  "persistent p2p put_pages", NULL },
+	{ { "nvidia_p2p_dma_map_pages" }, P_P2P, P_P2P_RET, P2P_DMA_MAP_PAGES, "p2p dma_map_pages", NULL },
+	{ { "nvidia_p2p_dma_unmap_pages" }, P_P2P, P_P2P_RET, P2P_DMA_UNMAP_PAGES,
+	  "p2p dma_unmap_pages", NULL },
+	{ { "nv_printf" }, P_PRINTF, P_NONE, 0, "the pid and name of Xids", NULL },
+	{ { "nv_log_error" }, P_LOG_ERROR, P_NONE, 0, "Xids not printed", NULL },
+};
+#define NR_HOOKS (sizeof(hooks) / sizeof(hooks[0]))
+
+static struct bpf_program *const *progs;
+static struct bpf_link *links[NR_HOOKS * 2];
+static int nr_links;
+
+/* Choose each role's function; programs no role uses are not loaded. */
+void resolve_hooks(struct bpf_program *const *p, const struct ksyms_module *ksyms)
+{
+	bool used[NR_PROGS] = {};
+	size_t i, j;
+	int id;
+
+	progs = p;
+	for (i = 0; i < NR_HOOKS; i++) {
+		for (j = 0; j < 3 && hooks[i].fn[j] && !hooks[i].found; j++)
+			if (ksyms_module_has(ksyms, hooks[i].fn[j]))
+				hooks[i].found = hooks[i].fn[j];
+		if (!hooks[i].found)
+			continue;
+		used[hooks[i].entry] = true;
+		if (hooks[i].ret != P_NONE)
+			used[hooks[i].ret] = true;
+	}
+	for (id = 0; id < NR_PROGS; id++)
+		bpf_program__set_autoload(progs[id], used[id]);
+}
+
+static int attach_one(enum prog_id id, const char *fn, bool retprobe, __u64 cookie)
+{
+	LIBBPF_OPTS(bpf_kprobe_opts, o, .retprobe = retprobe, .bpf_cookie = cookie);
+	struct bpf_link *l = bpf_program__attach_kprobe_opts(progs[id], fn, &o);
+
+	if (!l)
+		return -errno;
+	links[nr_links++] = l;
+	return 0;
+}
+
+/* Attach every role found; the ones absent or refused said in one line. */
+int attach_hooks(void)
+{
+	char missing[512] = "", lost[512] = "";
+	size_t i, lm = 0, ll = 0;
+	int err, attached = 0;
+
+	for (i = 0; i < NR_HOOKS; i++) {
+		struct hook *h = &hooks[i];
+
+		err = 0;
+		if (h->found) {
+			err = attach_one(h->entry, h->found, false, h->cookie);
+			if (!err && h->ret != P_NONE)
+				err = attach_one(h->ret, h->found, true, h->cookie);
+			if (!err) {
+				attached++;
+				continue;
+			}
+		}
+		if (!h->shows)
+			continue;
+		lm += snprintf(missing + lm, lm < sizeof(missing) ? sizeof(missing) - lm : 0, "%s%s%s",
+			       lm ? ", " : "", h->found ? h->found : h->fn[0],
+			       err ? " (refused a kprobe)" : "");
+		ll += snprintf(lost + ll, ll < sizeof(lost) ? sizeof(lost) - ll : 0, "%s%s",
+			       ll ? ", " : "", h->shows);
+	}
+	if (!attached) {
+		fprintf(stderr, "nvdrv: no function of nvidia.ko takes a kprobe: %s\n", missing);
+		return -ENOENT;
+	}
+	if (lm)
+		fprintf(stderr, "nvdrv: nvidia.ko has no %s: not shown: %s\n", missing, lost);
+	return 0;
+}
+
+void detach_hooks(void)
+{
+	while (nr_links)
+		bpf_link__destroy(links[--nr_links]);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nvdrv's hooks: the driver has no tracepoints, so each role (opens, ioctls,
+ * interrupts, ...) is a kprobe on the first of its candidate functions that
+ * the loaded generation of nvidia.ko has (535 has a frontend,
+ * nvidia_frontend_*; 550 does not), and maybe a kretprobe.
+ */
+#ifndef NVDRV_HOOKS_H
+#define NVDRV_HOOKS_H
+
+#include <bpf/libbpf.h>
+
+#include "probe.h"
+
+/* The BPF programs the roles use; nvdrv.c gives them, from its skeleton. */
+enum prog_id {
+	P_OPEN, P_OPEN_RET, P_CLOSE, P_IOCTL, P_IOCTL_RET, P_MMAP, P_MMAP_RET, P_FAULT,
+	P_ISR, P_ISR_MSIX, P_ISR_MSIX_RET, P_BH, P_BH_UNLOCKED, P_P2P, P_P2P_RET, P_PRINTF,
+	P_LOG_ERROR, NR_PROGS, P_NONE = -1,
+};
+
+/*
+ * Before loading: choose each role's function in `ksyms` (the module's),
+ * and load only the programs of `progs` (indexed by enum prog_id, kept for
+ * attach_hooks) that a role uses.
+ */
+void resolve_hooks(struct bpf_program *const *progs, const struct ksyms_module *ksyms);
+
+/*
+ * After loading: attach every role found; the ones absent or refused are
+ * said on stderr in one line. -ENOENT (said) when none attached.
+ */
+int attach_hooks(void);
+
+/* Destroy what attach_hooks() attached. */
+void detach_hooks(void);
+
+#endif /* NVDRV_HOOKS_H */

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The names nvdrv prints for NVIDIA's numbers: ioctl escapes, the resource
+ * manager's statuses, classes and control commands, Xids; and for the
+ * driver's device nodes, GPUs, interrupt handlers and p2p functions. The
+ * tables (nvidia_names.c) say which of NVIDIA's headers each comes from.
+ */
+#ifndef NVDRV_NVIDIA_NAMES_H
+#define NVDRV_NVIDIA_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "nvdrv.h"
+
+/* A kernel dev_t: major << 20 | minor. */
+#define MAJOR(dev) ((dev) >> 20)
+#define MINOR(dev) ((dev) & 0xfffff)
+
+struct nv_name {
+	unsigned int value;
+	const char *name;
+};
+
+/* "RM_CONTROL" (NV_ESC_ without the prefix), or NULL for an escape the table lacks. */
+const char *nv_escape_name(__u32 esc);
+
+/* The escape's name for printing: the table's, else "0x99". */
+const char *nv_escape_str(__u32 esc, char *buf, size_t size);
+
+/* The escapes whose object (RM_ALLOC's class, RM_CONTROL's command) is shown. */
+bool nv_escape_has_object(__u32 esc);
+
+/* "NV_ERR_NOT_SUPPORTED", or NULL. */
+const char *nv_status_name(__u32 status);
+
+/* The name of an RM call's object: a class (RM_ALLOC) or control command (RM_CONTROL), or NULL. */
+const char *nv_object_name(__u32 esc, __u32 obj);
+
+/* What an Xid means ("GPU has fallen off the bus"), or NULL. */
+const char *nv_xid_meaning(__u32 xid);
+
+/* A device node: "nvidiactl", "nvidia0", "nvidia-uvm", else NAME:MINOR or MAJOR:MINOR. */
+const char *dev_name(__u32 dev, char *buf, size_t size);
+
+/* A GPU by its PCI address, domain << 16 | bus << 8 | slot: "0000:01:00". */
+const char *gpu_name(__u32 gpu, char *buf, size_t size);
+
+/* "EINVAL", or the number. */
+const char *errno_name(int err, char *buf, size_t size);
+
+/* The roles of the hooked functions (nvdrv.h's enums), or "?". */
+const char *irq_kind_name(__u32 kind);
+const char *bh_kind_name(__u32 kind);
+const char *p2p_fn_name(__u32 fn);	/* "get_pages": nvidia_p2p_ without the prefix */
+
+#endif /* NVDRV_NVIDIA_NAMES_H */

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/* nvdrv's Xids: nv_printf's reports parsed, and counted (xids.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "xids.h"
+
+struct xid_row xid_rows[MAX_XIDS];
+int nr_xid_rows;
+unsigned long long dropped_xids;
+
+/* The last Xid nv_printf reported, per thread, for nv_log_error to match. */
+static struct {
+	__u32 tid, xid;
+	bool matched;
+} last_print;
+
+/*
+ * Which argument of nv_printf's format is which: the first three
+ * conversions are the PCI domain, bus and device; the one after "): " the
+ * Xid; then pid=%s, name=%s and the message. Argument i (after the format)
+ * is in an integer register for i < 4, else in stack slot i - 4.
+ */
+static bool parse_xid_print(const struct nvdrv_event *e, struct xid_report *r)
+{
+	const char *p = e->xid.fmt, *conv_start;
+	__u64 val;
+	int arg = 0, pci = 0;
+	bool got_xid = false;
+
+	memset(r, 0, sizeof(*r));
+	while ((p = strchr(p, '%')) && arg < 4 + XID_SLOTS) {
+		conv_start = p++;
+		if (*p == '%') {
+			p++;
+			continue;
+		}
+		while (*p && strchr("0123456789.-+ #lhzjt", *p))
+			p++;
+		if (!*p)
+			break;
+		val = arg < 4 ? e->xid.regs[arg] : e->xid.slots[arg - 4];
+		if (*p == 's') {
+			const char *s = arg >= 4 ? e->xid.str[arg - 4] : "?";
+
+			if (conv_start - e->xid.fmt >= 4 && !strncmp(conv_start - 4, "pid=", 4))
+				r->pid = s;
+			else if (conv_start - e->xid.fmt >= 5 && !strncmp(conv_start - 5, "name=", 5))
+				r->name = s;
+			else if (r->name)
+				r->msg = s;
+		} else if (conv_start - e->xid.fmt >= 3 && !strncmp(conv_start - 3, "): ", 3)) {
+			r->xid = (__u32)val;
+			got_xid = true;
+		} else if (pci < 3 && !got_xid) {
+			r->gpu |= pci == 0 ? ((__u32)val & 0xffff) << 16 : ((__u32)val & 0xff) << (pci == 1 ? 8 : 0);
+			pci++;
+		}
+		p++;
+		arg++;
+	}
+	return got_xid;
+}
+
+static void xid_count(const struct xid_report *r)
+{
+	struct xid_row *x = NULL;
+	int i;
+
+	for (i = 0; i < nr_xid_rows; i++)
+		if (xid_rows[i].gpu == r->gpu && xid_rows[i].xid == r->xid)
+			x = &xid_rows[i];
+	if (!x) {
+		if (nr_xid_rows == MAX_XIDS) {
+			dropped_xids++;
+			return;
+		}
+		x = &xid_rows[nr_xid_rows++];
+		x->gpu = r->gpu;
+		x->xid = r->xid;
+	}
+	x->count++;
+	snprintf(x->pid, sizeof(x->pid), "%s", r->pid ? r->pid : "-");
+	snprintf(x->name, sizeof(x->name), "%s", r->name ? r->name : "-");
+	snprintf(x->msg, sizeof(x->msg), "%s", r->msg ? r->msg : "-");
+}
+
+bool xid_event(const struct nvdrv_event *e, struct xid_report *r)
+{
+	if (e->type == EV_XID_PRINT) {
+		if (!parse_xid_print(e, r))
+			return false;
+		last_print.tid = e->tid;
+		last_print.xid = r->xid;
+		last_print.matched = false;
+	} else {
+		/* nv_log_error after the thread's nv_printf of the same Xid: counted. */
+		if (last_print.tid == e->tid && last_print.xid == e->xlog.xid && !last_print.matched) {
+			last_print.matched = true;
+			return false;
+		}
+		memset(r, 0, sizeof(*r));
+		r->gpu = e->xlog.gpu;
+		r->xid = e->xlog.xid;
+	}
+	xid_count(r);
+	return true;
+}
