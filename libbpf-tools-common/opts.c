@@ -126,6 +126,11 @@ const char *time_unit_short(void)
 	return common_env.msecs ? "ms" : "us";
 }
 
+double ns_in_time_unit(unsigned long long ns)
+{
+	return common_env.msecs ? ns / 1e6 : ns / 1e3;
+}
+
 void parse_interval_args(struct argp_state *state, const char *arg)
 {
 	switch (common_env.nr_positional++) {

@@ -61,6 +61,9 @@ void parse_name_arg(struct argp_state *state, const char *arg, const char *what,
 const char *time_unit(void);
 const char *time_unit_short(void);
 
+/* A duration in nanoseconds in that unit, with its fraction. */
+double ns_in_time_unit(unsigned long long ns);
+
 /*
  * Handle one positional argument: the first is the interval in seconds,
  * the second the count (the common child does this for ARGP_KEY_ARG);

@@ -364,15 +364,6 @@ void text_printf(FILE *f, const char *fmt, ...)
 	va_end(ap);
 }
 
-void print_banner(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(json_output() ? stderr : stdout, fmt, ap);
-	va_end(ap);
-}
-
 void report_lost(const char *what, unsigned long long count, long long limit,
 		 const char *fmt, ...)
 {

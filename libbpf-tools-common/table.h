@@ -126,9 +126,6 @@ void summary_begin(FILE *f);
 /* The CGROUP cell of a process row: its cgroup_name() with -C, else none (no lookup). */
 struct cell cell_cgroup(__u64 id);
 
-/* "Tracing ... Hit Ctrl-C to end.": stdout for people, stderr with -j. */
-void print_banner(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 /* Text only (blank lines, notes whose numbers are fields of some row). */
 void text_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -132,11 +132,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static double ns_to_unit(unsigned long long ns)
-{
-	return common_env.msecs ? ns / 1e6 : ns / 1e3;
-}
-
 static struct cell cgroup_cell(const char *name)
 {
 	return name ? CELL_S(name) : CELL_NONE;
@@ -214,8 +209,8 @@ static void print_funcs(FILE *f, const struct func_row *rows, size_t n)
 
 		table_row(f, &func_table, (struct cell[]){
 			CELL_S(func_name(rows[i].func)), CELL_U(st->calls), CELL_U(st->errors),
-			CELL_F(ns_to_unit(st->total_ns), 3),
-			CELL_F(st->calls ? ns_to_unit(st->total_ns) / st->calls : 0, 3),
+			CELL_F(ns_in_time_unit(st->total_ns), 3),
+			CELL_F(st->calls ? ns_in_time_unit(st->total_ns) / st->calls : 0, 3),
 			CELL_U_IF(mem, st->bytes) });
 	}
 }

@@ -166,7 +166,7 @@ void print_call(FILE *f, const struct call_event *e, double time_s, const char *
 	c[EV_FUNC] = CELL_S(cuda_funcs[e->func].name);
 	if ((cls == CL_ALLOC || cls == CL_COPY) || (cls == CL_FREE && e->a.size))
 		c[EV_BYTES] = CELL_U(e->a.size);
-	c[EV_LAT] = CELL_F(common_env.msecs ? e->lat_ns / 1e6 : e->lat_ns / 1e3, 3);
+	c[EV_LAT] = CELL_F(ns_in_time_unit(e->lat_ns), 3);
 	c[EV_RESULT] = CELL_S(func_result_name(e->func, e->result, b.res, sizeof(b.res)));
 	c[EV_CODE] = CELL_U(e->result);
 	event_detail(e, kernel, c, &b);

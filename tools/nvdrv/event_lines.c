@@ -89,7 +89,7 @@ static void put_ret(struct line *l, long long ret)
 static void put_lat(struct line *l, const char *name, unsigned long long lat)
 {
 	l->c[F_LAT] = CELL_U(lat);
-	detail(l, " %s=%llu%s", name, lat, common_env.msecs ? "ms" : "us");
+	detail(l, " %s=%llu%s", name, lat, time_unit_short());
 }
 
 /* OPEN, CLOSE, MMAP, FAULT: a device node's. */
