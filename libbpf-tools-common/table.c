@@ -369,6 +369,8 @@ void report_lost(const char *what, unsigned long long count, long long limit,
 {
 	va_list ap;
 
+	if (!count)
+		return;
 	fprintf(stderr, "%s: ", program_invocation_short_name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

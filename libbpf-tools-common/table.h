@@ -130,8 +130,8 @@ struct cell cell_cgroup(__u64 id);
 void text_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
- * Something the tool could not count or keep: a line on stderr always
- * ("TOOL: " + the message) and, with -j, an object on stdout:
+ * Something the tool could not count or keep (nothing when `count` is 0): a
+ * line on stderr ("TOOL: " + the message) and, with -j, an object on stdout:
  * {"type":"lost","what":WHAT,"count":N,"limit":LIMIT} (limit: 0 = none).
  */
 void report_lost(const char *what, unsigned long long count, long long limit,

@@ -50,6 +50,23 @@ int tool_attach(struct bpf_object_skeleton *s, const char *hooks)
 	return err;
 }
 
+int tool_start(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map, const char *hooks)
+{
+	int err = tool_load(s, cgroup_map);
+
+	return err ? err : tool_attach(s, hooks);
+}
+
+int tool_snapshot(struct bpf_map *const *maps, struct map_snapshot *now, size_t n)
+{
+	int err = map_snapshot_all(maps, now, n);
+
+	if (err)
+		fprintf(stderr, "%s: failed to read maps: %s\n", program_invocation_short_name,
+			strerror(-err));
+	return err;
+}
+
 static void vbanner(bool per_event_lines, const char *banner, va_list ap)
 {
 	FILE *f = json_output() ? stderr : stdout;

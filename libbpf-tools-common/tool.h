@@ -22,9 +22,18 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 
+#include "maps.h"
 #include "opts.h"
 #include "table.h"
 #include "trace_loop.h"
+
+/*
+ * A tool's argp: its own options and parser, its doc, and the common
+ * options (opts.h) with the positional `interval [count]`.
+ */
+#define TOOL_ARGP(options_, parser_, doc_)						\
+	{ .options = (options_), .parser = (parser_), .args_doc = "[interval [count]]",	\
+	  .doc = (doc_), .children = common_argp_child }
 
 /* What a tool needs besides privilege and kernel BTF. */
 #define TOOL_TRACEFS	0x1	/* tracepoints: tracefs mounted (or mountable) */
@@ -60,14 +69,26 @@ int tool_load(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map);
 /* Attach the skeleton's programs; `hooks` names them in an error ("the drm tracepoints"). */
 int tool_attach(struct bpf_object_skeleton *s, const char *hooks);
 
+/* tool_load(), then tool_attach(): for a tool whose programs all attach by their SEC(). */
+int tool_start(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map, const char *hooks);
+
 /*
  * A trace loop with what every tool sets the same way: the skeleton's
- * object (for its recursion misses), its lost-record count, and the
- * interval and count of the command line.
+ * object (for its recursion misses), its ring buffer of records for
+ * `on_event` (NULL: the tool reads it, or none, itself) and their lost
+ * count, and the interval and count of the command line.
  */
-#define TOOL_TRACE_LOOP(skel)								\
+#define TOOL_TRACE_LOOP(skel, on_event_)							\
 	((struct trace_loop){ .obj = (skel)->obj, .lost_events = &(skel)->bss->lost_events,	\
+			      .events = (skel)->maps.events,					\
+			      .on_event = (on_event_),						\
 			      .interval = common_env.interval, .count = common_env.count })
+
+/*
+ * A summary's snapshots of `maps` (map_snapshot_all()); a failure is said
+ * in one line on stderr. Returns 0 or a negative errno.
+ */
+int tool_snapshot(struct bpf_map *const *maps, struct map_snapshot *now, size_t n);
 
 /*
  * Trace until Ctrl-C, SIGTERM, a closed reader or `count` summaries, and

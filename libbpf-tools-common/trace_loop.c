@@ -75,9 +75,8 @@ void trace_loop_report_lost(const struct trace_loop *loop)
 {
 	__u64 lost = trace_loop_lost(loop);
 
-	if (lost)
-		report_lost("events", lost, 0, "%llu events lost (ring buffer full)",
-			    (unsigned long long)lost);
+	report_lost("events", lost, 0, "%llu events lost (ring buffer full)",
+		    (unsigned long long)lost);
 }
 
 void report_recursion_misses(struct bpf_object *obj)
@@ -95,10 +94,9 @@ void report_recursion_misses(struct bpf_object *obj)
 		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
 			misses += info.recursion_misses;
 	}
-	if (misses)
-		report_lost("recursion_misses", misses, 0, "%llu events not traced: the kernel "
-			    "skipped them while the same BPF program was still running on their CPU",
-			    misses);
+	report_lost("recursion_misses", misses, 0, "%llu events not traced: the kernel "
+		    "skipped them while the same BPF program was still running on their CPU",
+		    misses);
 }
 
 int trace_loop_finish(struct trace_loop *loop, int err, int (*final_summary)(void *ctx))

@@ -444,11 +444,9 @@ static int print_summary(void *ctx)
 	int err, r;
 
 	(void)ctx;
-	err = map_snapshot_all(maps, now, NR_SNAPS);
-	if (err) {
-		fprintf(stderr, "amdgpucs: failed to read maps: %s\n", strerror(-err));
+	err = tool_snapshot(maps, now, NR_SNAPS);
+	if (err)
 		return err;
-	}
 	map_snapshot_sort(&now[S_ROWS], cmp_row);
 	map_snapshot_sort(&now[S_BOS], cmp_bo);
 	map_snapshot_sort(&now[S_IVS], cmp_iv);
@@ -600,29 +598,19 @@ static void report_dropped(void)
 {
 	const struct amdgpucs_bpf__bss *bss = skel->bss;
 
-	if (bss->dropped_jobs)
-		report_lost("submissions", bss->dropped_jobs, MAX_JOBS, "%llu submissions not timed "
-			    "(more than %d in flight)", (unsigned long long)bss->dropped_jobs, MAX_JOBS);
-	if (bss->dropped_rows)
-		report_lost("rows", bss->dropped_rows, 0, "%llu events beyond the tables' rows not "
-			    "counted", (unsigned long long)bss->dropped_rows);
-	if (bss->dropped_rings)
-		report_lost("rings", bss->dropped_rings, MAX_RINGS, "%llu events of rings beyond the "
-			    "first %d not counted", (unsigned long long)bss->dropped_rings, MAX_RINGS);
-	if (bss->untracked_runs)
-		report_lost("untracked_runs", bss->untracked_runs, 0, "%llu jobs ran that were "
-			    "submitted before tracing began", (unsigned long long)bss->untracked_runs);
+	report_lost("submissions", bss->dropped_jobs, MAX_JOBS, "%llu submissions not timed "
+		    "(more than %d in flight)", (unsigned long long)bss->dropped_jobs, MAX_JOBS);
+	report_lost("rows", bss->dropped_rows, 0, "%llu events beyond the tables' rows not "
+		    "counted", (unsigned long long)bss->dropped_rows);
+	report_lost("rings", bss->dropped_rings, MAX_RINGS, "%llu events of rings beyond the "
+		    "first %d not counted", (unsigned long long)bss->dropped_rings, MAX_RINGS);
+	report_lost("untracked_runs", bss->untracked_runs, 0, "%llu jobs ran that were "
+		    "submitted before tracing began", (unsigned long long)bss->untracked_runs);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = {
-		.options = opts,
-		.parser = parse_arg,
-		.args_doc = "[interval [count]]",
-		.doc = doc,
-		.children = common_argp_child,
-	};
+	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
 	struct trace_loop loop = {};
 	bool new_done;
 	int err;
@@ -657,16 +645,12 @@ int main(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.done_old, !new_done);
 	bpf_map__set_max_entries(skel->maps.events, env.events ? 4 << 20 : 4096);
 
-	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
-	if (!err)
-		err = tool_attach(skel->skeleton, "the amdgpu tracepoints");
+	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the amdgpu tracepoints");
 	if (err)
 		goto cleanup;
 	start_ns = last_summary_ns = monotonic_ns();
 
-	loop = TOOL_TRACE_LOOP(skel);
-	loop.events = skel->maps.events;
-	loop.on_event = handle_event;
+	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
 			 "Tracing amdgpu command submission");
 	report_dropped();

@@ -407,11 +407,9 @@ static int print_summary(void *ctx)
 	/* Exits not read yet: -C still names the cgroups of launches of processes gone. */
 	if (notices_rb)
 		ring_buffer__consume(notices_rb);
-	err = map_snapshot_all(maps, now, NR_SNAPS);
-	if (err) {
-		fprintf(stderr, "cudatrace: failed to read maps: %s\n", strerror(-err));
+	err = tool_snapshot(maps, now, NR_SNAPS);
+	if (err)
 		return err;
-	}
 	rows = func_rows(&now[S_FUNCS], &n);
 	if (!rows) {
 		map_snapshot_free_all(now, NR_SNAPS);
@@ -563,29 +561,20 @@ static int attach_bpf(void)
  */
 static void report_drops(void)
 {
-	if (skel->bss->lost_notices)
-		report_lost("notices", skel->bss->lost_notices, 0,
-			    "%llu process notices lost (ring buffer full)",
-			    (unsigned long long)skel->bss->lost_notices);
-	if (skel->bss->dropped_allocs)
-		report_lost("allocations", skel->bss->dropped_allocs, MAX_ALLOCS,
-			    "%llu allocations not tracked (more than %d outstanding)",
-			    (unsigned long long)skel->bss->dropped_allocs, MAX_ALLOCS);
-	if (skel->bss->dropped_rows)
-		report_lost("calls", skel->bss->dropped_rows, 0,
-			    "%llu calls not counted (statistics maps full)",
-			    (unsigned long long)skel->bss->dropped_rows);
+	report_lost("notices", skel->bss->lost_notices, 0,
+		    "%llu process notices lost (ring buffer full)",
+		    (unsigned long long)skel->bss->lost_notices);
+	report_lost("allocations", skel->bss->dropped_allocs, MAX_ALLOCS,
+		    "%llu allocations not tracked (more than %d outstanding)",
+		    (unsigned long long)skel->bss->dropped_allocs, MAX_ALLOCS);
+	report_lost("calls", skel->bss->dropped_rows, 0,
+		    "%llu calls not counted (statistics maps full)",
+		    (unsigned long long)skel->bss->dropped_rows);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = {
-		.options = opts,
-		.parser = parse_arg,
-		.args_doc = "[interval [count]]",
-		.doc = doc,
-		.children = common_argp_child,
-	};
+	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
 	struct trace_loop loop = {};
 	int err;
 
@@ -620,7 +609,7 @@ int main(int argc, char **argv)
 	print_libs(&libs);
 	start_ns = monotonic_ns();
 
-	loop = TOOL_TRACE_LOOP(skel);
+	loop = TOOL_TRACE_LOOP(skel, NULL);	/* its own ring buffers: notices and calls */
 	loop.rb = notices_rb;
 	loop.on_interval = on_interval;
 	if (env.events || env.errors) {

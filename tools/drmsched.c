@@ -506,33 +506,23 @@ static void report_dropped(void)
 {
 	const struct drmsched_bpf__bss *bss = skel->bss;
 
-	if (bss->dropped_jobs)
-		report_lost("jobs", bss->dropped_jobs, MAX_JOBS, "%llu jobs not timed (more than "
-			    "%d in flight, or slots collided)",
-			    (unsigned long long)bss->dropped_jobs, MAX_JOBS);
-	if (bss->dropped_rings)
-		report_lost("rings", bss->dropped_rings, MAX_RINGS, "%llu events of rings beyond "
-			    "the first %d not counted", (unsigned long long)bss->dropped_rings,
-			    MAX_RINGS);
-	if (bss->dropped_procs)
-		report_lost("processes", bss->dropped_procs, MAX_PROCS, "%llu jobs of processes "
-			    "beyond the first %d not counted per process",
-			    (unsigned long long)bss->dropped_procs, MAX_PROCS);
-	if (bss->dropped_deps)
-		report_lost("deps", bss->dropped_deps, MAX_DEPS, "%llu dependencies beyond %d rows "
-			    "not counted per fence context", (unsigned long long)bss->dropped_deps,
-			    MAX_DEPS);
+	report_lost("jobs", bss->dropped_jobs, MAX_JOBS, "%llu jobs not timed (more than "
+		    "%d in flight, or slots collided)",
+		    (unsigned long long)bss->dropped_jobs, MAX_JOBS);
+	report_lost("rings", bss->dropped_rings, MAX_RINGS, "%llu events of rings beyond "
+		    "the first %d not counted", (unsigned long long)bss->dropped_rings,
+		    MAX_RINGS);
+	report_lost("processes", bss->dropped_procs, MAX_PROCS, "%llu jobs of processes "
+		    "beyond the first %d not counted per process",
+		    (unsigned long long)bss->dropped_procs, MAX_PROCS);
+	report_lost("deps", bss->dropped_deps, MAX_DEPS, "%llu dependencies beyond %d rows "
+		    "not counted per fence context", (unsigned long long)bss->dropped_deps,
+		    MAX_DEPS);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = {
-		.options = opts,
-		.parser = parse_arg,
-		.args_doc = "[interval [count]]",
-		.doc = doc,
-		.children = common_argp_child,
-	};
+	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
 	struct trace_loop loop;
 	int err;
 
@@ -558,16 +548,12 @@ int main(int argc, char **argv)
 	 */
 	bpf_map__set_max_entries(skel->maps.events, env.events ? 8 << 20 : 4096);
 
-	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
-	if (!err)
-		err = tool_attach(skel->skeleton, "the gpu_scheduler tracepoints");
+	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the gpu_scheduler tracepoints");
 	if (err)
 		goto cleanup;
 	start_ns = monotonic_ns();
 
-	loop = TOOL_TRACE_LOOP(skel);
-	loop.events = skel->maps.events;
-	loop.on_event = handle_event;
+	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
 			 "Tracing DRM GPU scheduler jobs (%s events)",
 			 abi == ABI_6_17 ? "Linux >= 6.17" : "Linux <= 6.16");

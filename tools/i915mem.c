@@ -797,29 +797,20 @@ static void report_dropped(void)
 {
 	const struct i915mem_bpf__bss *bss = skel->bss;
 
-	if (bss->dropped_objects)
-		report_lost("objects", bss->dropped_objects, MAX_OBJECTS, "%llu objects not tracked "
-			    "(more than %d alive at once)", (unsigned long long)bss->dropped_objects,
-			    MAX_OBJECTS);
-	if (bss->dropped_procs)
-		report_lost("processes", bss->dropped_procs, MAX_PROCS, "events of processes beyond "
-			    "the first %d not counted per process (%llu)", MAX_PROCS,
-			    (unsigned long long)bss->dropped_procs);
-	if (bss->dropped_vms)
-		report_lost("address_spaces", bss->dropped_vms, MAX_VMS, "events of address spaces "
-			    "beyond the first %d not counted per address space (%llu)", MAX_VMS,
-			    (unsigned long long)bss->dropped_vms);
+	report_lost("objects", bss->dropped_objects, MAX_OBJECTS, "%llu objects not tracked "
+		    "(more than %d alive at once)", (unsigned long long)bss->dropped_objects,
+		    MAX_OBJECTS);
+	report_lost("processes", bss->dropped_procs, MAX_PROCS, "events of processes beyond "
+		    "the first %d not counted per process (%llu)", MAX_PROCS,
+		    (unsigned long long)bss->dropped_procs);
+	report_lost("address_spaces", bss->dropped_vms, MAX_VMS, "events of address spaces "
+		    "beyond the first %d not counted per address space (%llu)", MAX_VMS,
+		    (unsigned long long)bss->dropped_vms);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = {
-		.options = opts,
-		.parser = parse_arg,
-		.args_doc = "[interval [count]]",
-		.doc = doc,
-		.children = common_argp_child,
-	};
+	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
 	struct trace_loop loop = {};
 	unsigned int traced;
 	int err;
@@ -843,16 +834,12 @@ int main(int argc, char **argv)
 	/* Objects come and go by the thousand when a game loads a level. */
 	bpf_map__set_max_entries(skel->maps.events, env.events ? 4 << 20 : 4096);
 
-	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
-	if (!err)
-		err = tool_attach(skel->skeleton, "the i915/xe tracepoints");
+	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the i915/xe tracepoints");
 	if (err)
 		goto cleanup;
 	start_ns = monotonic_ns();
 
-	loop = TOOL_TRACE_LOOP(skel);
-	loop.events = skel->maps.events;
-	loop.on_event = handle_event;
+	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
 			 "Tracing Intel GPU memory (%s%s%s)",
 			 traced & (1u << DRV_I915) ? "i915" : "",

@@ -469,11 +469,9 @@ static int print_summary(void *ctx)
 	int err;
 
 	(void)ctx;
-	err = map_snapshot_all(maps, now, NR_SNAPS);
-	if (err) {
-		fprintf(stderr, "nvdrv: failed to read maps: %s\n", strerror(-err));
+	err = tool_snapshot(maps, now, NR_SNAPS);
+	if (err)
 		return err;
-	}
 	map_snapshot_sort(&now[S_RM], cmp_u32_quad);
 	map_snapshot_sort(&now[S_ERRS], cmp_u32_quad);
 	map_snapshot_sort(&now[S_DEVS], cmp_u32_pair);
@@ -559,27 +557,18 @@ static void report_dropped(void)
 {
 	const struct nvdrv_bpf__bss *bss = skel->bss;
 
-	if (bss->dropped_rows)
-		report_lost("rows", bss->dropped_rows, 0, "%llu calls beyond the tables' rows not "
-			    "counted", (unsigned long long)bss->dropped_rows);
-	if (bss->dropped_inflight)
-		report_lost("inflight", bss->dropped_inflight, MAX_INFLIGHT, "%llu calls not followed "
-			    "to their return (more than %d in flight)",
-			    (unsigned long long)bss->dropped_inflight, MAX_INFLIGHT);
-	if (dropped_xids)
-		report_lost("xids", dropped_xids, MAX_XIDS, "%llu Xids beyond %d (GPU, Xid) rows not "
-			    "counted", dropped_xids, MAX_XIDS);
+	report_lost("rows", bss->dropped_rows, 0, "%llu calls beyond the tables' rows not "
+		    "counted", (unsigned long long)bss->dropped_rows);
+	report_lost("inflight", bss->dropped_inflight, MAX_INFLIGHT, "%llu calls not followed "
+		    "to their return (more than %d in flight)",
+		    (unsigned long long)bss->dropped_inflight, MAX_INFLIGHT);
+	report_lost("xids", dropped_xids, MAX_XIDS, "%llu Xids beyond %d (GPU, Xid) rows not "
+		    "counted", dropped_xids, MAX_XIDS);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = {
-		.options = opts,
-		.parser = parse_arg,
-		.args_doc = "[interval [count]]",
-		.doc = doc,
-		.children = common_argp_child,
-	};
+	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
 	struct ksyms_module *ksyms;
 	struct trace_loop loop = {};
 	int err;
@@ -614,9 +603,7 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	loop = TOOL_TRACE_LOOP(skel);
-	loop.events = skel->maps.events;	/* Xids come through it without -e too */
-	loop.on_event = handle_event;
+	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
 			 "Tracing nvidia.ko %s", driver_version());
 	report_dropped();

@@ -355,11 +355,9 @@ static int print_summary(void *ctx)
 	int err;
 
 	(void)ctx;
-	err = map_snapshot_all(maps, now, NR_SNAPS);
-	if (err) {
-		fprintf(stderr, "vblanklat: failed to read maps: %s\n", strerror(-err));
+	err = tool_snapshot(maps, now, NR_SNAPS);
+	if (err)
 		return err;
-	}
 	map_snapshot_sort(&now[S_CRTCS], cmp_u32_key);
 	map_snapshot_sort(&now[S_FILES], cmp_file);
 
@@ -453,13 +451,7 @@ static bool old_crtc_option(void)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = {
-		.options = opts,
-		.parser = parse_arg,
-		.args_doc = "[interval [count]]",
-		.doc = doc,
-		.children = common_argp_child,
-	};
+	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
 	struct trace_loop loop;
 	int err;
 
@@ -485,23 +477,18 @@ int main(int argc, char **argv)
 	skel->rodata->targ_crtc = env.crtc;
 	skel->rodata->idle_ns = vblank_off_delay_ns();
 
-	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
-	if (!err)
-		err = tool_attach(skel->skeleton, "the drm vblank tracepoints");
+	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the drm vblank tracepoints");
 	if (err)
 		goto cleanup;
 	start_ns = monotonic_ns();
 
 	/* Missed vblanks always come through the ring buffer. */
-	loop = TOOL_TRACE_LOOP(skel);
-	loop.events = skel->maps.events;
-	loop.on_event = handle_event;
+	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
 			 "Tracing vblanks and vblank events");
-	if (skel->bss->dropped)
-		report_lost("events", skel->bss->dropped, MAX_FILES, "%llu events not tracked "
-			    "(too many clients or pending events)",
-			    (unsigned long long)skel->bss->dropped);
+	report_lost("events", skel->bss->dropped, MAX_FILES, "%llu events not tracked "
+		    "(too many clients or pending events)",
+		    (unsigned long long)skel->bss->dropped);
 	trace_loop_free(&loop);
 cleanup:
 	map_snapshot_free_all(prev, NR_SNAPS);
