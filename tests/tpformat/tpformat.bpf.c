@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The classic-tracepoint path on a real kernel (tests/guest/tpformat.sh):
+ * gpu_scheduler's run event read through descriptors the frontend loaded
+ * from tracefs (tp_record.bpf.h), no module BTF involved; sched_switch's
+ * fixed char array; and sign extension checked on the bytes of a real
+ * 8-byte field (a kernel pointer on 6.1: its high bytes are 0xff).
+ */
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+#include "tp_record.bpf.h"
+#include "tpformat.h"
+
+/* gpu_scheduler's run event: drm_run_job (<= 6.16), drm_sched_job_run (>= 6.17) */
+TP_FIELD(f_name);
+TP_FIELD(f_dev);
+TP_FIELD(f_job_count);
+TP_FIELD(f_hw_job_count);
+TP_FIELD(f_id);
+TP_FIELD(f_fence_context);
+TP_FIELD(f_fence_seqno);
+TP_FIELD(f_client_id);
+
+/* the bytes of one 8-byte field read again as narrower integers */
+TP_FIELD(f_wide);
+TP_FIELD(f_s8);
+TP_FIELD(f_u8);
+TP_FIELD(f_s16);
+TP_FIELD(f_s32);
+TP_FIELD(f_u32);
+
+/* sched/sched_switch */
+TP_FIELD(f_prev_comm);
+TP_FIELD(f_prev_pid);
+
+__u32 targ_pid = 0;		/* set after load: the child whose switch-out is recorded */
+__u64 sign_checks = 0;
+__u64 sign_mismatches = 0;
+__u64 sign_negative = 0;	/* checks where the top byte was negative as s8 */
+__u64 lost = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} events SEC(".maps");
+
+static __always_inline void check_sign(void *ctx)
+{
+	__u64 wide = tp_read_u64(ctx, &f_wide);
+	__s64 s8 = tp_read_s64(ctx, &f_s8), s16 = tp_read_s64(ctx, &f_s16), s32 = tp_read_s64(ctx, &f_s32);
+	__u64 u8 = tp_read_u64(ctx, &f_u8), u32 = tp_read_u64(ctx, &f_u32);
+
+	if (!tp_has(&f_wide))
+		return;
+	__sync_fetch_and_add(&sign_checks, 1);
+	if (s8 != (__s64)(__s8)(wide >> 56) || u8 != (wide >> 56) || s16 != (__s64)(__s16)(wide >> 48) ||
+	    s32 != (__s64)(__s32)(wide >> 32) || u32 != (wide >> 32))
+		__sync_fetch_and_add(&sign_mismatches, 1);
+	if (s8 < 0)
+		__sync_fetch_and_add(&sign_negative, 1);
+}
+
+SEC("tracepoint")
+int on_run(void *ctx)
+{
+	struct tpf_event *e;
+
+	check_sign(ctx);
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		__sync_fetch_and_add(&lost, 1);
+		return 0;
+	}
+	e->kind = TPF_RUN;
+	e->name_len = tp_read_str(ctx, &f_name, e->ring, sizeof(e->ring));
+	tp_read_str(ctx, &f_dev, e->dev, sizeof(e->dev));
+	e->job_count = tp_read_u64(ctx, &f_job_count);
+	e->hw_job_count = tp_read_s64(ctx, &f_hw_job_count);
+	e->id = tp_read_u64(ctx, &f_id);
+	e->fence_context = tp_read_u64(ctx, &f_fence_context);
+	e->fence_seqno = tp_read_u64(ctx, &f_fence_seqno);
+	e->client_id = tp_read_u64(ctx, &f_client_id);
+	e->pid = (__u32)bpf_get_current_pid_tgid();	/* common_pid: not readable, see tp_field.h */
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("tracepoint")
+int on_switch(void *ctx)
+{
+	struct tpf_event *e;
+	__s64 pid = tp_read_s64(ctx, &f_prev_pid);
+
+	if (!targ_pid || pid != targ_pid)
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		__sync_fetch_and_add(&lost, 1);
+		return 0;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	e->kind = TPF_SWITCH;
+	e->pid = pid;
+	e->name_len = tp_read_str(ctx, &f_prev_comm, e->ring, sizeof(e->ring));
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
