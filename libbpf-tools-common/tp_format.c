@@ -218,8 +218,11 @@ int tp_format_parse(const char *text, const char *path, struct tp_format *fmt)
 	fmt->id = -1;
 	fmt->nr_fields = 0;
 	fmt->error[0] = '\0';
-	if (path != fmt->path)
+	if (path != fmt->path) {
+		/* text from elsewhere: nothing of an earlier load applies */
+		fmt->system[0] = fmt->event[0] = '\0';
 		snprintf(fmt->path, sizeof(fmt->path), "%s", path ? path : "(format)");
+	}
 	copy = strdup(text);
 	if (!copy) {
 		set_error(fmt, "%s: out of memory", fmt->path);
