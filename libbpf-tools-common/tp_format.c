@@ -461,3 +461,13 @@ int tp_field_get(struct tp_format *fmt, const char *names, enum tp_want want, st
 	tp_field_from(f, out);
 	return 0;
 }
+
+unsigned int tp_format_fixed_size(const struct tp_format *fmt)
+{
+	unsigned int i, end = 0;
+
+	for (i = 0; i < fmt->nr_fields; i++)
+		if (fmt->fields[i].offset + fmt->fields[i].size > end)
+			end = fmt->fields[i].offset + fmt->fields[i].size;
+	return end;
+}

@@ -80,6 +80,13 @@ enum tp_want {
  */
 int tp_field_get(struct tp_format *fmt, const char *names, enum tp_want want, struct tp_field *out);
 
+/*
+ * The record's fixed part: the end of its last field (where the
+ * __data_loc strings begin).  The length a BPF side's tp_record_copy()
+ * needs for tp_get_u64() of any field.
+ */
+unsigned int tp_format_fixed_size(const struct tp_format *fmt);
+
 /* The same without a parsed field: a plain fill (for tests and hand-made layouts). */
 void tp_field_from(const struct tp_format_field *f, struct tp_field *out);
 

@@ -165,4 +165,59 @@ static __always_inline int tp_read_bytes(void *ctx, const volatile struct tp_fie
 	return len;
 }
 
+/*
+ * The record copied once, read many: for handlers reading several fields,
+ * one bpf_probe_read_kernel() of the record's first `len` bytes (the
+ * frontend's tp_format_fixed_size(), in rodata) into a per-CPU buffer,
+ * then tp_get_u64() per field, a plain load at an offset the verifier
+ * knows (rodata): one helper call per event instead of one per field.
+ * A tool that uses it puts TP_RECORD_BUF() at file scope once.
+ */
+#define TP_COPY_MAX 256
+
+struct tp_record_buf {
+	__u8 b[TP_COPY_MAX];
+};
+
+#define TP_RECORD_BUF()                                                      \
+	struct {                                                             \
+		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);                     \
+		__uint(max_entries, 1);                                      \
+		__type(key, __u32);                                          \
+		__type(value, struct tp_record_buf);                         \
+	} tp_record_bufs SEC(".maps")
+
+/* This CPU's copy of the record's first len bytes (at most TP_COPY_MAX); NULL if it failed. */
+#define tp_record_copy(ctx, len)                                             \
+	({                                                                   \
+		__u32 __zero = 0, __len = (len);                             \
+		struct tp_record_buf *__r = bpf_map_lookup_elem(&tp_record_bufs, &__zero); \
+		if (__len > TP_COPY_MAX)                                     \
+			__len = TP_COPY_MAX;                                 \
+		if (__r && bpf_probe_read_kernel(__r->b, __len, (ctx)))      \
+			__r = NULL;                                          \
+		(const void *)__r;                                           \
+	})
+
+/* tp_read_u64() on a copy: 0 when absent or beyond the copy. */
+static __always_inline __u64 tp_get_u64(const void *rec, const volatile struct tp_field *f)
+{
+	const __u8 *p = (const __u8 *)rec + f->offset;
+	bool sign = f->flags & TP_FIELD_SIGNED;
+
+	if (!rec || !(f->flags & TP_FIELD_PRESENT) || f->offset + f->size > TP_COPY_MAX)
+		return 0;
+	switch (f->size) {
+	case 1:
+		return sign ? (__u64)(__s64) * (const __s8 *)p : *p;
+	case 2:
+		return sign ? (__u64)(__s64) * (const __s16 *)p : *(const __u16 *)p;
+	case 4:
+		return sign ? (__u64)(__s64) * (const __s32 *)p : *(const __u32 *)p;
+	case 8:
+		return *(const __u64 *)p;
+	}
+	return 0;
+}
+
 #endif /* GPU_BPF_TP_RECORD_BPF_H */

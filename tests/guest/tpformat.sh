@@ -102,7 +102,16 @@ run_jobs() {
 	fi
 	# sched_switch: prev_comm (char[16]) of the child it renamed
 	child=$(sed -n 's/^child pid=//p' "$out")
-	check "$L sched_switch prev_comm, a fixed char array" grep -qx "switch pid=$child comm=tpf-comm-check len=15" "$out"
+	check "$L sched_switch prev_comm, a fixed char array" grep -q "^switch pid=$child comm=tpf-comm-check len=15 " "$out"
+	check "$L tp_read_bytes of prev_comm: its 16 bytes, the string's" grep -qx "switch pid=$child comm=tpf-comm-check len=15 bytes_equal=1" "$out"
+	# the same event read from one copy of the record (tp_record_copy, tp_get_u64)
+	grep '^copy ' "$out" | sed 's/^copy /run /; s/ name_len=[-0-9]*$//' | sort >"$S/$1.copy"
+	if cmp -s "$S/$1.mine" "$S/$1.copy"; then
+		pass "$L tp_get_u64 on a record copy: the same 12 lines"
+	else
+		fail "$L the copy's values differ: $(diff "$S/$1.mine" "$S/$1.copy" | head -6 | tr '\n' '|')"
+	fi
+	grep '^cost ' "$out" | sed "s/^/    [$K $1] /"
 	# sign extension on an 8-byte field's bytes
 	read -r _ field checks mism neg lost <<<"$(grep "^sign " "$out")"
 	check_eq "$L sign checks on every run event" "$checks" "checks=12"

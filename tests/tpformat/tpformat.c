@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "probe.h"
@@ -57,10 +58,11 @@ static int on_event(void *ctx, void *data, size_t size)
 
 	(void)size;
 	if (e->kind == TPF_SWITCH) {
-		printf("switch pid=%lld comm=%s len=%d\n", (long long)e->pid, e->ring, e->name_len);
+		printf("switch pid=%lld comm=%s len=%d bytes_equal=%d\n", (long long)e->pid, e->ring, e->name_len,
+		       e->bytes_equal);
 		return 0;
 	}
-	printf("run ring=%s", e->ring);
+	printf("%s ring=%s", e->kind == TPF_RUN_COPY ? "copy" : "run", e->ring);
 	if (skel->rodata->f_dev.flags)
 		printf(" dev=%s", e->dev);
 	if (r->flags)
@@ -74,6 +76,18 @@ static int on_event(void *ctx, void *data, size_t size)
 	printf(" pid=%lld name_len=%d\n", (long long)e->pid, e->name_len);	/* pid: the running task's */
 	fflush(stdout);
 	return 0;
+}
+
+/* A program's mean run time (bpf_stats): informative, never checked. */
+static void print_cost(const char *what, const struct bpf_program *prog)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) || !info.run_cnt)
+		return;
+	printf("cost %s: %llu runs, %llu ns each, %u insns jited\n", what, (unsigned long long)info.run_cnt,
+	       (unsigned long long)(info.run_time_ns / info.run_cnt), info.jited_prog_len);
 }
 
 /* want: the field or die with tp_format's one line. */
@@ -106,7 +120,8 @@ int main(int argc, char **argv)
 	const struct tp_format_field *wide = NULL;
 	struct tpformat_bpf *skel;
 	struct ring_buffer *rb;
-	struct bpf_link *l1, *l2;
+	struct bpf_link *l1, *l2, *l3, *l4;
+	int stats_fd;
 	int nwants = 0, i, pipefd[2];
 	char line[128];
 	pid_t child;
@@ -167,6 +182,8 @@ int main(int argc, char **argv)
 		byte_field(&skel->rodata->f_u32, wide, 4, 4, false);
 	}
 
+	skel->rodata->run_len = tp_format_fixed_size(&fmt);
+
 	if (tpformat_bpf__load(skel))
 		die("cannot load the BPF programs (TPFORMAT_VERBOSE=1 shows the verifier's log)");
 	l1 = bpf_program__attach_tracepoint(skel->progs.on_run, "gpu_scheduler", event);
@@ -174,6 +191,11 @@ int main(int argc, char **argv)
 		snprintf(line, sizeof(line), "cannot attach to gpu_scheduler/%s: %s", event, strerror(errno));
 		die(line);
 	}
+	l3 = bpf_program__attach_tracepoint(skel->progs.on_run_copy, "gpu_scheduler", event);
+	l4 = bpf_program__attach_tracepoint(skel->progs.on_run_empty, "gpu_scheduler", event);
+	if (!l3 || !l4)
+		die("cannot attach the second and third program");
+	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);	/* each program's run time, printed at exit */
 	l2 = bpf_program__attach_tracepoint(skel->progs.on_switch, "sched", "sched_switch");
 	if (!l2)
 		die("cannot attach to sched/sched_switch");
@@ -220,7 +242,14 @@ int main(int argc, char **argv)
 	printf("sign field=%s checks=%llu mismatches=%llu negative=%llu lost=%llu\n", wide ? wide->name : "-",
 	       (unsigned long long)skel->bss->sign_checks, (unsigned long long)skel->bss->sign_mismatches,
 	       (unsigned long long)skel->bss->sign_negative, (unsigned long long)skel->bss->lost);
+	print_cost("on_run (a probe read per field)", skel->progs.on_run);
+	print_cost("on_run_copy (one copy, loads)", skel->progs.on_run_copy);
+	print_cost("on_run_empty", skel->progs.on_run_empty);
+	if (stats_fd >= 0)
+		close(stats_fd);
 	ring_buffer__free(rb);
+	bpf_link__destroy(l3);
+	bpf_link__destroy(l4);
 	bpf_link__destroy(l1);
 	bpf_link__destroy(l2);
 	tpformat_bpf__destroy(skel);

@@ -3,11 +3,11 @@
 #ifndef TPFORMAT_H
 #define TPFORMAT_H
 
-enum { TPF_RUN = 1, TPF_SWITCH = 2 };
+enum { TPF_RUN = 1, TPF_SWITCH = 2, TPF_RUN_COPY = 3 };
 
 struct tpf_event {
 	__u32 kind;
-	__s32 name_len;		/* tp_read_str()'s return */
+	__s32 name_len;		/* tp_read_str()'s return; TPF_SWITCH: tp_read_bytes()'s */
 	char ring[32];		/* the ring's name; the comm for TPF_SWITCH */
 	char dev[32];
 	__u64 job_count;
@@ -17,6 +17,8 @@ struct tpf_event {
 	__u64 fence_seqno;
 	__u64 client_id;
 	__s64 pid;
+	__s32 bytes_equal;	/* TPF_SWITCH: tp_read_bytes() of prev_comm == tp_read_str()'s */
+	__s32 pad;
 };
 
 #endif

@@ -102,6 +102,7 @@ static void test_61(void)
 	if (load("6.1 drm_run_job loads", "gpu_scheduler", "drm_run_job")) {
 		CHECK_U64("6.1 drm_run_job: ID", fmt.id, 1364);
 		CHECK_U64("6.1 drm_run_job: 10 fields", fmt.nr_fields, 10);
+		CHECK_U64("6.1 drm_run_job: fixed part 48 bytes", tp_format_fixed_size(&fmt), 48);
 		CHECK_STR("6.1 drm_run_job: event name", fmt.event, "drm_run_job");
 		check_field("6.1 drm_run_job", "common_type", 0, 2, 0);
 		check_field("6.1 drm_run_job", "common_pid", 4, 4, S);
@@ -193,8 +194,10 @@ static void test_61(void)
 			      out.flags == (TP_FIELD_PRESENT | TP_FIELD_ARRAY) && out.size == 16,
 		      "%s", fmt.error);
 	}
-	if (load("6.1 amdgpu_vm_update_ptes loads", "amdgpu", "amdgpu_vm_update_ptes"))
+	if (load("6.1 amdgpu_vm_update_ptes loads", "amdgpu", "amdgpu_vm_update_ptes")) {
+		CHECK_U64("6.1 amdgpu_vm_update_ptes: fixed part 68 bytes", tp_format_fixed_size(&fmt), 68);
 		check_field("6.1 amdgpu_vm_update_ptes (__data_loc u64[])", "dst", 64, 4, TP_FIELD_DATA_LOC);
+	}
 	if (load("6.1 amdgpu_bo_create loads", "amdgpu", "amdgpu_bo_create")) {
 		check_field("6.1 amdgpu_bo_create", "bo", 8, 8, 0);
 		check_field("6.1 amdgpu_bo_create", "pages", 16, 4, 0);
@@ -241,6 +244,7 @@ static void test_sid(void)
 	if (load("sid drm_sched_job_run loads", "gpu_scheduler", "drm_sched_job_run")) {
 		CHECK_U64("sid drm_sched_job_run: ID", fmt.id, 1631);
 		CHECK_U64("sid drm_sched_job_run: 11 fields", fmt.nr_fields, 11);
+		CHECK_U64("sid drm_sched_job_run: fixed part 48 bytes", tp_format_fixed_size(&fmt), 48);
 		check_field("sid drm_sched_job_run", "name", 8, 4, LOC);
 		check_field("sid drm_sched_job_run", "job_count", 12, 4, 0);
 		check_field("sid drm_sched_job_run", "hw_job_count", 16, 4, S);
