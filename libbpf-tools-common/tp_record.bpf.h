@@ -135,6 +135,8 @@ static __always_inline int tp_read_str(void *ctx, const volatile struct tp_field
 	buf[0] = '\0';
 	if (off < 0)
 		return -1;
+	if ((f->flags & (TP_FIELD_DATA_LOC | TP_FIELD_REL_LOC)) && !len)
+		return 0;	/* an empty dynamic array: nothing of it in the record */
 	if (!(f->flags & (TP_FIELD_DATA_LOC | TP_FIELD_REL_LOC)) && f->size < size)
 		size = f->size;	/* a constant: f is in frozen rodata */
 	return bpf_probe_read_kernel_str(buf, size, (const char *)ctx + off);
