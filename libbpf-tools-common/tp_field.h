@@ -16,7 +16,8 @@
 #define TP_FIELD_DATA_LOC	0x04	/* __data_loc: a u32, low 16 bits the data's offset in the record, high 16 its length */
 #define TP_FIELD_REL_LOC	0x08	/* __rel_loc: the same, the offset counted from the field's end */
 #define TP_FIELD_ARRAY		0x10	/* a fixed array (char comm[16]): size is the whole array's */
-#define TP_FIELD_CHAR		0x20	/* of char: a string (__data_loc char[], char name[N]) */
+#define TP_FIELD_CHAR		0x20	/* of char: a string (__data_loc char[], char name[N], const char *) */
+#define TP_FIELD_PTR		0x40	/* a pointer (8 bytes): "const char *name" is a string elsewhere (5.10's ring names) */
 
 /*
  * BPF programs cannot read a record's first 8 bytes (common_type, _flags,

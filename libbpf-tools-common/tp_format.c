@@ -144,6 +144,12 @@ static const char *parse_decl(char *decl, struct tp_format_field *f)
 			f->flags |= TP_FIELD_CHAR;
 	} else if ((f->flags & TP_FIELD_ARRAY) && is_char_type(type)) {
 		f->flags |= TP_FIELD_CHAR;
+	} else if (type[strlen(type) - 1] == '*') {
+		f->flags |= TP_FIELD_PTR;
+		/* "const char *": a string the record points at */
+		type[strlen(type) - 1] = '\0';
+		if (is_char_type(trim(type)))
+			f->flags |= TP_FIELD_CHAR;
 	}
 	return NULL;
 }
@@ -196,6 +202,8 @@ static const char *parse_field(char *line, struct tp_format_field *f)
 		return "size 0";
 	if (f->offset + f->size > 0xffff)
 		return "offset + size beyond 65535";
+	if ((f->flags & TP_FIELD_PTR) && f->size != 8 && f->size != 4)
+		return "a pointer neither 4 nor 8 bytes";
 	if (f->flags & (TP_FIELD_DATA_LOC | TP_FIELD_REL_LOC)) {
 		if (f->size != 4)
 			return "a __data_loc field not 4 bytes";

@@ -36,7 +36,7 @@ struct tp_format_field {
 	unsigned int offset;
 	unsigned int size;		/* bytes in the record (4 for __data_loc) */
 	unsigned int array_len;		/* fixed arrays: elements, 0 when the length is not a number; else 0 */
-	unsigned int flags;		/* TP_FIELD_SIGNED, _DATA_LOC, _REL_LOC, _ARRAY, _CHAR (never _PRESENT) */
+	unsigned int flags;		/* TP_FIELD_SIGNED, _DATA_LOC, _REL_LOC, _ARRAY, _CHAR, _PTR (never _PRESENT) */
 	bool common;			/* common_type, common_pid, ... (before the blank line) */
 };
 
@@ -66,7 +66,7 @@ const struct tp_format_field *tp_field_find(const struct tp_format *fmt, const c
 /* What a reader expects a field to be. */
 enum tp_want {
 	TP_WANT_INT,	/* an integer or pointer read whole: 1, 2, 4 or 8 bytes, no array, no __data_loc */
-	TP_WANT_STR,	/* a string: __data_loc/__rel_loc char[], or a fixed char array */
+	TP_WANT_STR,	/* a string: __data_loc/__rel_loc char[], a fixed char array, or a char pointer (5.10) */
 	TP_WANT_ANY,	/* anything: the reader checks the flags */
 };
 

@@ -121,7 +121,8 @@ static __always_inline int tp_locate(void *ctx, const volatile struct tp_field *
 }
 
 /*
- * The string field `f` (__data_loc char[], __rel_loc char[], char name[N])
+ * The string field `f` (__data_loc char[], __rel_loc char[], char name[N],
+ * or const char *name: the string it points at)
  * into buf[size], always NUL-terminated: "" when absent.  Returns what
  * bpf_probe_read_kernel_str() does: the bytes copied with the NUL, or < 0.
  * A fixed array is read no further than its own size (a name filling all
@@ -130,9 +131,18 @@ static __always_inline int tp_locate(void *ctx, const volatile struct tp_field *
 static __always_inline int tp_read_str(void *ctx, const volatile struct tp_field *f, char *buf, __u32 size)
 {
 	__u32 len = 0;
-	int off = tp_locate(ctx, f, &len);
+	int off;
 
 	buf[0] = '\0';
+	if ((f->flags & (TP_FIELD_PRESENT | TP_FIELD_PTR)) == (TP_FIELD_PRESENT | TP_FIELD_PTR)) {
+		/* "const char *name" (5.10): the record holds the string's address */
+		const char *str = NULL;
+
+		if (f->size != 8 || bpf_probe_read_kernel(&str, 8, (const char *)ctx + f->offset) || !str)
+			return -1;
+		return bpf_probe_read_kernel_str(buf, size, str);
+	}
+	off = tp_locate(ctx, f, &len);
 	if (off < 0)
 		return -1;
 	if ((f->flags & (TP_FIELD_DATA_LOC | TP_FIELD_REL_LOC)) && !len)

@@ -85,7 +85,7 @@ run_jobs() {
 	check_eq "$L 7 jobs run on gfx" "$(grep -c '^run ring=gfx ' "$out")" 7
 	check_eq "$L 5 jobs run on compute" "$(grep -c '^run ring=compute ' "$out")" 5
 	check_eq "$L no other events" "$(grep -c '^run ' "$out")" 12
-	check_eq "$L __data_loc lengths include the NUL (gfx: 4)" \
+	check_eq "$L ring name lengths include the NUL (gfx: 4)" \
 		"$(grep '^run ring=gfx ' "$out" | grep -vc ' name_len=4$')" 0
 	if [ "$EV" = drm_run_job ]; then
 		check "$L ids 1..7 on gfx" test "$(grep '^run ring=gfx ' "$out" | sed 's/.* id=\([0-9]*\) .*/\1/' | sort -n | tr '\n' ' ')" = "1 2 3 4 5 6 7 "

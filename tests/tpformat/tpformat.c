@@ -169,7 +169,7 @@ int main(int argc, char **argv)
 		static const char *const names[] = { "fence", "entity", "fence_context" };
 
 		wide = tp_field_find(&fmt, names[i]);
-		if (wide && (wide->size != 8 || wide->flags))
+		if (wide && (wide->size != 8 || (wide->flags & ~TP_FIELD_PTR)))
 			wide = NULL;
 	}
 	if (wide) {

@@ -2,7 +2,8 @@
 /*
  * tp_format.c against real tracefs format files, copied from the Debian
  * kernels the VM tests boot (tests/unit/formats/KERNEL/events/SYS/EVENT/format:
- * 6.1.0 and sid's 7.2 with gpu-sched, amdgpu, i915 and drm loaded), served
+ * 6.1.0 and sid's 7.2 with gpu-sched, amdgpu, i915 and drm loaded; 5.10
+ * and 6.12's gpu_scheduler events), served
  * through a fake tracefs (probe_set_root); and malformed files.  Format
  * files dropped into /work/formats/KERNEL/events/... (5.10, 6.12) are
  * parsed too when present.
@@ -89,6 +90,7 @@ static bool load(const char *label, const char *sys, const char *event)
 
 #define LOC (TP_FIELD_DATA_LOC | TP_FIELD_CHAR)
 #define S TP_FIELD_SIGNED
+#define P TP_FIELD_PTR
 
 static void test_61(void)
 {
@@ -106,8 +108,8 @@ static void test_61(void)
 		CHECK_STR("6.1 drm_run_job: event name", fmt.event, "drm_run_job");
 		check_field("6.1 drm_run_job", "common_type", 0, 2, 0);
 		check_field("6.1 drm_run_job", "common_pid", 4, 4, S);
-		check_field("6.1 drm_run_job", "entity", 8, 8, 0);
-		check_field("6.1 drm_run_job", "fence", 16, 8, 0);
+		check_field("6.1 drm_run_job", "entity", 8, 8, P);
+		check_field("6.1 drm_run_job", "fence", 16, 8, P);
 		/* signed:1 on 6.1's __data_loc: dropped, meaningless for a location */
 		check_field("6.1 drm_run_job", "name", 24, 4, LOC);
 		check_field("6.1 drm_run_job", "id", 32, 8, 0);
@@ -167,7 +169,7 @@ static void test_61(void)
 	}
 	if (load("6.1 drm_sched_process_job loads", "gpu_scheduler", "drm_sched_process_job")) {
 		CHECK_U64("6.1 process_job: 5 fields", fmt.nr_fields, 5);
-		check_field("6.1 process_job", "fence", 8, 8, 0);
+		check_field("6.1 process_job", "fence", 8, 8, P);
 	}
 	if (load("6.1 amdgpu_cs_ioctl loads", "amdgpu", "amdgpu_cs_ioctl")) {
 		check_field("6.1 amdgpu_cs_ioctl", "sched_job_id", 8, 8, 0);
@@ -199,7 +201,7 @@ static void test_61(void)
 		check_field("6.1 amdgpu_vm_update_ptes (__data_loc u64[])", "dst", 64, 4, TP_FIELD_DATA_LOC);
 	}
 	if (load("6.1 amdgpu_bo_create loads", "amdgpu", "amdgpu_bo_create")) {
-		check_field("6.1 amdgpu_bo_create", "bo", 8, 8, 0);
+		check_field("6.1 amdgpu_bo_create", "bo", 8, 8, P);
 		check_field("6.1 amdgpu_bo_create", "pages", 16, 4, 0);
 		check_field("6.1 amdgpu_bo_create", "visible", 32, 4, 0);
 	}
@@ -210,8 +212,8 @@ static void test_61(void)
 		check_field("6.1 drm_vblank_event", "high_prec", 24, 1, 0);
 	}
 	if (load("6.1 i915_vma_bind loads", "i915", "i915_vma_bind")) {
-		check_field("6.1 i915_vma_bind", "obj", 8, 8, 0);
-		check_field("6.1 i915_vma_bind", "vm", 16, 8, 0);
+		check_field("6.1 i915_vma_bind", "obj", 8, 8, P);
+		check_field("6.1 i915_vma_bind", "vm", 16, 8, P);
 		check_field("6.1 i915_vma_bind", "offset", 24, 8, 0);
 		check_field("6.1 i915_vma_bind", "size", 32, 8, 0);
 		check_field("6.1 i915_vma_bind", "flags", 40, 4, 0);
@@ -285,6 +287,46 @@ static void test_sid(void)
 		CHECK("sid drm_vblank_event_queued has fields", fmt.nr_fields > 4, "%u", fmt.nr_fields);
 }
 
+/* Debian 11's 5.10 and 13's 6.12 (gpu_scheduler only, from tests/guest/tpformat.sh's runs) */
+static void test_510_612(void)
+{
+	struct tp_field out;
+
+	if (has_fixtures("5.10")) {
+		use_kernel("5.10", 2);
+		if (load("5.10 drm_run_job loads", "gpu_scheduler", "drm_run_job")) {
+			/* the ring name as a pointer in the record, not a __data_loc */
+			check_field("5.10 drm_run_job", "name", 24, 8, P | TP_FIELD_CHAR);
+			CHECK_STR("5.10 drm_run_job: name's type", tp_field_find(&fmt, "name")->type, "const char *");
+			check_field("5.10 drm_run_job", "id", 32, 8, 0);
+			check_field("5.10 drm_run_job", "hw_job_count", 44, 4, S);
+			CHECK("5.10 name is a string (a char pointer)",
+			      tp_field_get(&fmt, "name", TP_WANT_STR, &out) == 0 &&
+				      out.flags == (TP_FIELD_PRESENT | P | TP_FIELD_CHAR) && out.size == 8,
+			      "%s", fmt.error);
+			CHECK("5.10 entity is no string",
+			      tp_field_get(&fmt, "entity", TP_WANT_STR, &out) == -EINVAL, "accepted");
+			CHECK("5.10 entity is an integer (a pointer)",
+			      tp_field_get(&fmt, "entity", TP_WANT_INT, &out) == 0 && out.size == 8, "%s", fmt.error);
+		}
+		if (load("5.10 drm_sched_job_wait_dep loads", "gpu_scheduler", "drm_sched_job_wait_dep"))
+			check_field("5.10 wait_dep", "name", 8, 8, P | TP_FIELD_CHAR);
+	} else {
+		printf("SKIP tp_format 5.10: no fixtures\n");
+	}
+	if (has_fixtures("6.12")) {
+		use_kernel("6.12", 3);
+		if (load("6.12 drm_run_job loads", "gpu_scheduler", "drm_run_job")) {
+			check_field("6.12 drm_run_job", "name", 24, 4, LOC);
+			check_field("6.12 drm_run_job", "job_count", 40, 4, 0);
+		}
+		if (load("6.12 drm_sched_job_wait_dep loads", "gpu_scheduler", "drm_sched_job_wait_dep"))
+			check_field("6.12 wait_dep", "name", 8, 4, LOC);
+	} else {
+		printf("SKIP tp_format 6.12: no fixtures\n");
+	}
+}
+
 /*
  * Every format under DIR/events parses, its fields within 65535 bytes and
  * not overlapping (a parser that misread one would likely collide).
@@ -344,6 +386,10 @@ static void test_all(void)
 	test_all_under("fixtures 6.1", "all-6.1", dir, 2);
 	snprintf(dir, sizeof(dir), "%s/sid/events", fixtures);
 	test_all_under("fixtures sid", "all-sid", dir, 2);
+	snprintf(dir, sizeof(dir), "%s/5.10/events", fixtures);
+	test_all_under("fixtures 5.10", "all-5.10", dir, 2);
+	snprintf(dir, sizeof(dir), "%s/6.12/events", fixtures);
+	test_all_under("fixtures 6.12", "all-6.12", dir, 2);
 	/* another engineer's drop of more kernels' formats, when there */
 	for (i = 0; i < sizeof(dropped) / sizeof(dropped[0]); i++) {
 		snprintf(dir, sizeof(dir), "/work/formats/%s/events", dropped[i]);
@@ -498,6 +544,7 @@ int main(void)
 	}
 	test_61();
 	test_sid();
+	test_510_612();
 	test_all();
 	test_malformed();
 	test_load_errors();
