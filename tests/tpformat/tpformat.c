@@ -120,7 +120,7 @@ int main(int argc, char **argv)
 	const struct tp_format_field *wide = NULL;
 	struct tpformat_bpf *skel;
 	struct ring_buffer *rb;
-	struct bpf_link *l1, *l2, *l3, *l4;
+	struct bpf_link *l1, *l2, *l3, *l4, *l5;
 	int stats_fd;
 	int nwants = 0, i, pipefd[2];
 	char line[128];
@@ -193,7 +193,8 @@ int main(int argc, char **argv)
 	}
 	l3 = bpf_program__attach_tracepoint(skel->progs.on_run_copy, "gpu_scheduler", event);
 	l4 = bpf_program__attach_tracepoint(skel->progs.on_run_empty, "gpu_scheduler", event);
-	if (!l3 || !l4)
+	l5 = bpf_program__attach_tracepoint(skel->progs.on_run_sign, "gpu_scheduler", event);
+	if (!l3 || !l4 || !l5)
 		die("cannot attach the second and third program");
 	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);	/* each program's run time, printed at exit */
 	l2 = bpf_program__attach_tracepoint(skel->progs.on_switch, "sched", "sched_switch");
@@ -250,6 +251,7 @@ int main(int argc, char **argv)
 	ring_buffer__free(rb);
 	bpf_link__destroy(l3);
 	bpf_link__destroy(l4);
+	bpf_link__destroy(l5);
 	bpf_link__destroy(l1);
 	bpf_link__destroy(l2);
 	tpformat_bpf__destroy(skel);
