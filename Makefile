@@ -86,7 +86,7 @@ $(foreach t,$(TOOLS),$(eval $(call tool_link,$(t))))
 
 # Host unit tests of the common library (tests/unit): test_NAME.c, with an
 # optional NAME_test.bpf.c whose skeleton it includes.
-UNIT_TESTS := test_common test_loop
+UNIT_TESTS := test_common test_loop test_tp_format
 UNIT_BINS := $(addprefix $(OUTPUT)/tests/,$(UNIT_TESTS))
 
 $(OUTPUT)/tests:
@@ -172,6 +172,14 @@ $(OUTPUT)/tests/corepaths: tests/btf/corepaths.c | $(OUTPUT)/tests
 TEST_PROGS += $(OUTPUT)/tests/nvctl
 $(OUTPUT)/tests/nvctl: tests/nvidia/nvctl.c | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) $< -o $@
+
+# The classic-tracepoint path (tp_format.h, tp_record.bpf.h) on gpu_scheduler's
+# run event: tests/tpformat, run by tests/guest/tpformat.sh.
+TEST_PROGS += $(OUTPUT)/tests/tpformat
+$(OUTPUT)/tests/tpformat.bpf.o: tests/tpformat/tpformat.bpf.c tests/tpformat/tpformat.h $(COMMON_HDRS) | $(OUTPUT)/tests
+	$(CLANG) $(BPF_CFLAGS) -Itests/tpformat -c $< -o $@
+$(OUTPUT)/tests/tpformat: tests/tpformat/tpformat.c tests/tpformat/tpformat.h $(OUTPUT)/tests/tpformat.skel.h $(OUTPUT)/libcommon.a
+	$(CC) $(CFLAGS) -I$(OUTPUT)/tests -Itests/tpformat $(filter %.c %.a,$^) $(LDLIBS) -o $@
 
 test-progs: $(TEST_PROGS)
 
