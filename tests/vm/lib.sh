@@ -162,6 +162,14 @@ kernel_suite() {
 	esac
 }
 
+# chroot_dir K: the Debian build chroot of kernel K's suite (tests/kmod/build
+# makes it with debootstrap; tests/nvidia/build builds in it): for kernels
+# whose compiler this machine lacks (all but 6.1).
+chroot_dir() {
+	kernel_suite "$1"
+	if [ "$1" = sid ]; then echo "$CACHE/sid-chroot"; else echo "$CACHE/chroot-$suite"; fi
+}
+
 # Debian sid's main component (the sid kernel): $CACHE/apt-sid.
 sid_apt_opts() { archive_apt_opts sid; }
 sid_apt_update() {
