@@ -142,6 +142,7 @@ archive_list_lines() { # "SUITE..." "COMPONENT..."
 
 # The kernels of the test ground (tests/vm): 6.1 and sid by default (what
 # tests/run and tests/vm/setup do without --kernel), 5.10 and 6.12 on demand.
+# shellcheck disable=SC2034  # (read by setup)
 KERNELS_DEFAULT="6.1 sid"
 KERNELS_ALL="5.10 6.1 6.12 sid"
 is_kernel() { case " $KERNELS_ALL " in *" $1 "*) [ -n "$1" ] ;; *) return 1 ;; esac; }
@@ -152,6 +153,7 @@ is_kernel() { case " $KERNELS_ALL " in *" $1 "*) [ -n "$1" ] ;; *) return 1 ;; e
 #   apt_name   "" for this machine's own apt (bookworm: 6.1), else the name of
 #              an apt configuration in the cache (archive_apt_update)
 #   suites, security_suites   what that configuration lists (main)
+# shellcheck disable=SC2034  # (read by the callers)
 kernel_suite() {
 	case "$1" in
 	5.10) suite=bullseye apt_name=bullseye suites=bullseye security_suites=bullseye-security ;;
