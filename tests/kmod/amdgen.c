@@ -190,7 +190,11 @@ static int ag_bo_create(const struct ag_args *a)
 		bo->preferred_domains = a->prefer ? a->prefer : a->domain;
 		bo->allowed_domains = a->domain;
 		ag_res[ag_nr_bos].mem_type = ag_mem_type(a->domain);
+#if AMDGEN_TTM_RESOURCE_PTR
 		bo->tbo.resource = &ag_res[ag_nr_bos];
+#else
+		bo->tbo.mem = ag_res[ag_nr_bos];
+#endif
 		ag_bos[ag_nr_bos++] = bo;
 		trace_amdgpu_bo_create(bo);
 	}
@@ -207,8 +211,8 @@ static int ag_bo_move(const struct ag_args *a)
 	for (i = a->first; i < a->first + a->n; i++) {
 		struct amdgpu_bo *bo = ag_bos[i];
 
-		trace_amdgpu_bo_move(bo, to, bo->tbo.resource->mem_type);
-		bo->tbo.resource->mem_type = to;
+		trace_amdgpu_bo_move(bo, to, amdgen_bo_res(bo)->mem_type);
+		amdgen_bo_res(bo)->mem_type = to;
 	}
 	return 0;
 }

@@ -32,7 +32,7 @@ TRACE_EVENT(amdgpu_bo_create,
 	TP_STRUCT__entry(__field(struct amdgpu_bo *, bo) __field(u32, pages) __field(u32, type)
 			 __field(u32, prefer) __field(u32, allow) __field(u32, visible)),
 	TP_fast_assign(__entry->bo = bo; __entry->pages = bo->tbo.base.size >> PAGE_SHIFT;
-		       __entry->type = bo->tbo.resource->mem_type;
+		       __entry->type = amdgen_bo_res(bo)->mem_type;
 		       __entry->prefer = bo->preferred_domains;
 		       __entry->allow = bo->allowed_domains; __entry->visible = bo->flags;),
 	TP_printk("bo=%p, pages=%u, type=%d, preferred=%d, allowed=%d, visible=%d", __entry->bo,

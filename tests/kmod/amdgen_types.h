@@ -19,6 +19,20 @@
 #endif
 #include <drm/ttm/ttm_resource.h>
 
+/*
+ * The buffer's placement: ttm_buffer_object.resource, a pointer, from 5.14;
+ * before (5.10), the embedded ttm_buffer_object.mem. Kbuild reads which
+ * from the target's TTM header; without it, the version decides.
+ */
+#ifndef AMDGEN_TTM_RESOURCE_PTR
+#define AMDGEN_TTM_RESOURCE_PTR (LINUX_VERSION_CODE >= KERNEL_VERSION(5, 14, 0))
+#endif
+#if AMDGEN_TTM_RESOURCE_PTR
+#define amdgen_bo_res(bo) ((bo)->tbo.resource)
+#else
+#define amdgen_bo_res(bo) (&(bo)->tbo.mem)
+#endif
+
 /* amdgpu_bo_va_mapping.flags: uint64_t on 6.1, uint32_t by 7.x (checked by the tests). */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
 #define AMDGEN_MAPPING_FLAGS_TYPE uint32_t
@@ -49,6 +63,7 @@ struct amdgpu_job {
 	/* schedgen's */
 	struct amdgpu_ring *ring;
 	u64 exec_ns;
+	struct dma_fence *dep;		/* kernels without drm_sched_job_add_dependency() */
 };
 
 struct amdgpu_bo {

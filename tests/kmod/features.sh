@@ -19,6 +19,11 @@ awk '
 	/DRM_GPU_SCHED_STAT_NO_HANG/ { no_hang = 1 }
 	/^int drm_sched_init\(/ { in_si = 1 }
 	in_si { si = si " " $0; if ($0 ~ /;/) in_si = 0 }
+	/^void drm_sched_entity_push_job\(/ { in_pj = 1 }
+	in_pj { pj = pj " " $0; if ($0 ~ /;/) in_pj = 0 }
+	/^void drm_sched_job_arm\(/ { arm = 1 }
+	/^int drm_sched_job_add_dependency\(/ { add_dep = 1 }
+	/enum drm_gpu_sched_stat \(\*timedout_job\)/ { timedout_stat = 1 }
 	END {
 		printf "-DSG_FEATURES=1"
 		printf " -DSG_INIT_ARGS=%d", has_args
@@ -27,5 +32,18 @@ awk '
 		printf " -DSG_INIT_POS_NUM_RQS=%d", (si ~ /num_rqs/)
 		printf " -DSG_JOB_INIT_CREDITS=%d", (ji ~ /credits/)
 		printf " -DSG_JOB_INIT_CLIENT_ID=%d", (ji ~ /client_id/)
-		printf " -DSG_STAT_NO_HANG=%d\n", no_hang
+		printf " -DSG_STAT_NO_HANG=%d", no_hang
+		# Older than upstream 5.16 (Debian 11 bullseye'"'"'s 5.10): no
+		# drm_sched_job_arm() (drm_sched_job_init() arms), no
+		# drm_sched_job_add_dependency() (the backend'"'"'s dependency()
+		# callback hands them over), push_job(job, entity); timedout_job()
+		# returns void before 5.13; drm_sched_init() without the score (5.11),
+		# timeout_wq (5.17) and dev (6.0) arguments.
+		printf " -DSG_JOB_ARM=%d", arm
+		printf " -DSG_JOB_ADD_DEPENDENCY=%d", add_dep
+		printf " -DSG_PUSH_JOB_ENTITY=%d", (pj ~ /struct drm_sched_entity \*/)
+		printf " -DSG_TIMEDOUT_STAT=%d", timedout_stat
+		printf " -DSG_INIT_POS_SCORE=%d", (si ~ /score/)
+		printf " -DSG_INIT_POS_TIMEOUT_WQ=%d", (si ~ /timeout_wq/)
+		printf " -DSG_INIT_POS_DEV=%d\n", (si ~ /struct device/)
 	}' "$h"

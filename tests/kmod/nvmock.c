@@ -27,7 +27,11 @@
 #include <linux/module.h>
 #include <linux/proc_fs.h>
 #include <linux/slab.h>
+#if __has_include(<linux/stdarg.h>)
 #include <linux/stdarg.h>
+#else
+#include <stdarg.h>	/* before 5.15 (5.10): the compiler's */
+#endif
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>

@@ -46,6 +46,20 @@
 #define SG_JOB_INIT_CLIENT_ID (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0))
 /* DRM_GPU_SCHED_STAT_NO_HANG (and NOMINAL renamed RESET): 6.17. */
 #define SG_STAT_NO_HANG (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0))
+/*
+ * 5.16: drm_sched_job_arm() (before, drm_sched_job_init() armed the job),
+ * drm_sched_job_add_dependency() (before, the backend's dependency()
+ * callback handed the dependencies over), push_job() without the entity.
+ */
+#define SG_JOB_ARM (LINUX_VERSION_CODE >= KERNEL_VERSION(5, 16, 0))
+#define SG_JOB_ADD_DEPENDENCY SG_JOB_ARM
+#define SG_PUSH_JOB_ENTITY (!SG_JOB_ARM)
+/* timedout_job() returns enum drm_gpu_sched_stat: 5.13. */
+#define SG_TIMEDOUT_STAT (LINUX_VERSION_CODE >= KERNEL_VERSION(5, 13, 0))
+/* Positional drm_sched_init()'s score (5.11), timeout_wq (5.17), dev (6.0). */
+#define SG_INIT_POS_SCORE (LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0))
+#define SG_INIT_POS_TIMEOUT_WQ (LINUX_VERSION_CODE >= KERNEL_VERSION(5, 17, 0))
+#define SG_INIT_POS_DEV (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 0, 0))
 #endif
 
 #define MAX_RINGS 8
@@ -115,6 +129,7 @@ struct sg_job {
 	struct drm_sched_job base;
 	struct sg_ring *ring;
 	u64 exec_ns;
+	struct dma_fence *dep;		/* !SG_JOB_ADD_DEPENDENCY: for sg_dependency() */
 };
 #endif /* SG_OWN_TYPES */
 
@@ -181,6 +196,7 @@ static struct dma_fence *sg_run_job(struct drm_sched_job *sched_job)
 	return &hw->base;
 }
 
+#if SG_TIMEDOUT_STAT
 static enum drm_gpu_sched_stat sg_timedout_job(struct drm_sched_job *sched_job)
 {
 	/* Never called: the timeout is infinite, and jobs always finish. */
@@ -190,12 +206,36 @@ static enum drm_gpu_sched_stat sg_timedout_job(struct drm_sched_job *sched_job)
 	return DRM_GPU_SCHED_STAT_NOMINAL;
 #endif
 }
+#else
+static void sg_timedout_job(struct drm_sched_job *sched_job)
+{
+}
+#endif
+
+#if !SG_JOB_ADD_DEPENDENCY
+/*
+ * Kernels without drm_sched_job_add_dependency() ask the backend for a
+ * job's dependencies until it returns NULL (each one traced as
+ * drm_sched_job_wait_dep, as on newer kernels): the job's one dependency,
+ * the reference handed over.
+ */
+static struct dma_fence *sg_dependency(struct drm_sched_job *sched_job,
+				       struct drm_sched_entity *entity)
+{
+	struct sg_job *job = container_of(sched_job, struct sg_job, base);
+	struct dma_fence *dep = job->dep;
+
+	job->dep = NULL;
+	return dep;
+}
+#endif
 
 static void sg_free_job(struct drm_sched_job *sched_job)
 {
 	struct sg_job *job = container_of(sched_job, struct sg_job, base);
 	struct sg_ring *ring = job->ring;
 
+	dma_fence_put(job->dep);	/* (none left once it ran) */
 	drm_sched_job_cleanup(sched_job);
 	kfree(job);
 	atomic_inc(&ring->completed);
@@ -203,6 +243,9 @@ static void sg_free_job(struct drm_sched_job *sched_job)
 }
 
 static const struct drm_sched_backend_ops sg_sched_ops = {
+#if !SG_JOB_ADD_DEPENDENCY
+	.dependency = sg_dependency,
+#endif
 	.run_job = sg_run_job,
 	.timedout_job = sg_timedout_job,
 	.free_job = sg_free_job,
@@ -273,6 +316,7 @@ static int sg_submit(struct sg_ring *ring, unsigned long jobs, unsigned long exe
 		else if (deps == DEPS_RING)
 			dep = dma_fence_get(ring_dep);
 		if (dep) {
+#if SG_JOB_ADD_DEPENDENCY
 			/* Consumes the reference, also on failure. */
 			err = drm_sched_job_add_dependency(&job->base, dep);
 			if (err) {
@@ -280,8 +324,13 @@ static int sg_submit(struct sg_ring *ring, unsigned long jobs, unsigned long exe
 				kfree(job);
 				break;
 			}
+#else
+			job->dep = dep;		/* for sg_dependency() */
+#endif
 		}
+#if SG_JOB_ARM
 		drm_sched_job_arm(&job->base);
+#endif
 		dma_fence_put(prev);
 		prev = dma_fence_get(&job->base.s_fence->finished);
 		dma_fence_put(ring->last_finished);
@@ -289,7 +338,11 @@ static int sg_submit(struct sg_ring *ring, unsigned long jobs, unsigned long exe
 		atomic_inc(&ring->submitted);
 		sg_on_push(job);
 		/* From here the job belongs to the scheduler (and may be freed at once). */
+#if SG_PUSH_JOB_ENTITY
+		drm_sched_entity_push_job(&job->base, &ring->entity);
+#else
 		drm_sched_entity_push_job(&job->base);
+#endif
 	}
 	dma_fence_put(prev);
 	mutex_unlock(&ring->submit_lock);
@@ -501,9 +554,19 @@ static int sg_sched_init(struct sg_ring *ring)
 	return drm_sched_init(&ring->sched, &sg_sched_ops, NULL, DRM_SCHED_PRIORITY_COUNT, credits,
 			      0, MAX_SCHEDULE_TIMEOUT, NULL, NULL, ring->name, &sg_pdev->dev);
 #else
-	/* sched, ops, hw_submission, hang_limit, timeout, timeout_wq, score, name, dev */
-	return drm_sched_init(&ring->sched, &sg_sched_ops, credits, 0, MAX_SCHEDULE_TIMEOUT, NULL,
-			      NULL, ring->name, &sg_pdev->dev);
+	/* sched, ops, hw_submission, hang_limit, timeout, [timeout_wq,] [score,] name[, dev] */
+	return drm_sched_init(&ring->sched, &sg_sched_ops, credits, 0, MAX_SCHEDULE_TIMEOUT,
+#if SG_INIT_POS_TIMEOUT_WQ
+			      NULL,
+#endif
+#if SG_INIT_POS_SCORE
+			      NULL,
+#endif
+#if SG_INIT_POS_DEV
+			      ring->name, &sg_pdev->dev);
+#else
+			      ring->name);
+#endif
 #endif
 }
 

@@ -49,6 +49,23 @@ debian_source() {
 	printf '%s\n' "$src"
 }
 
+# This machine's Debian security archive source, like debian_source (the
+# first stanza or line whose suites are -security), or nothing.
+debian_security_source() {
+	local f src=""
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -e "$f" ] || continue
+		src=$(awk 'BEGIN { RS = "" }
+			/(^|\n)Types:[^\n]*deb([ \t]|\n|$)/ && /(^|\n)Suites:[^\n]*-security/ { print; exit }' "$f")
+		[ -n "$src" ] && break
+	done
+	if [ -z "$src" ]; then
+		src=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+			awk '$1 == "deb" && /-security/ { print; exit }')
+	fi
+	printf '%s' "$src"
+}
+
 # The Debian archive's URI (the first one), e.g. for debootstrap.
 debian_mirror() {
 	debian_source | awk '
@@ -69,27 +86,32 @@ archive_apt_opts() { # NAME
 	     "-o Dir::State=$d/state -o Dir::Cache=$d/cache" \
 	     "-o APT::Sandbox::User=root"
 }
-archive_apt_update() { # NAME "SUITE..." "COMPONENT..."
-	local d=$CACHE/apt-$1 suites=$2 comps=$3 src f
+# SECURITY-SUITE...: suites of this machine's security archive too (e.g.
+# bullseye-security), from its security source (debian_security_source).
+archive_apt_update() { # NAME "SUITE..." "COMPONENT..." ["SECURITY-SUITE..."]
+	local d=$CACHE/apt-$1 suites=$2 comps=$3 secsuites=${4:-} src sec="" f
 	mkdir -p "$d/empty" "$d/state/lists/partial" "$d/cache/archives/partial"
 	touch "$d/state/status"
 	src=$(debian_source)
+	if [ -n "$secsuites" ]; then
+		sec=$(debian_security_source)
+		[ -n "$sec" ] || die "cannot find this machine's Debian security archive in /etc/apt (for $secsuites)"
+	fi
 	if [ "${src#deb }" != "$src" ]; then
 		# One-line format: deb [options] URI SUITE COMPONENTS..., a line per suite.
 		f=$d/$1.list
-		awk -v suites="$suites" -v comps="$comps" '{ i = 2; o = ""
-			if ($2 ~ /^\[/) { while ($i !~ /\]$/) o = o " " $(i++); o = o " " $(i++) }
-			n = split(suites, s, " ")
-			for (j = 1; j <= n; j++) print "deb" o, $i, s[j], comps }' <<<"$src" >"$f.tmp"
+		{
+			archive_list_lines "$suites" "$comps" <<<"$src"
+			[ -z "$sec" ] || archive_list_lines "$secsuites" "$comps" <<<"$sec"
+		} >"$f.tmp"
 		rm -f "$d/$1.sources"
 	else
 		# deb822: the same stanza (URIs, Signed-By, ...) with these suites and components.
 		f=$d/$1.sources
-		awk -v suites="$suites" -v comps="$comps" '
-		     /^Types:/      { print "Types: deb"; next }
-		     /^Suites:/     { print "Suites: " suites; next }
-		     /^Components:/ { print "Components: " comps; next }
-		     { print }' <<<"$src" >"$f.tmp"
+		{
+			archive_stanza "$suites" "$comps" <<<"$src"
+			[ -z "$sec" ] || { echo; archive_stanza "$secsuites" "$comps" <<<"$sec"; }
+		} >"$f.tmp"
 		rm -f "$d/$1.list"
 	fi
 	# A changed source (the host's, or what is asked of it) refreshes the lists.
@@ -100,6 +122,54 @@ archive_apt_update() { # NAME "SUITE..." "COMPONENT..."
 		# shellcheck disable=SC2046
 		apt-get $(archive_apt_opts "$1") update -qq
 	fi
+}
+
+# A deb822 stanza (stdin) with these suites and components.
+archive_stanza() { # "SUITE..." "COMPONENT..."
+	awk -v suites="$1" -v comps="$2" '
+	     /^Types:/      { print "Types: deb"; next }
+	     /^Suites:/     { print "Suites: " suites; next }
+	     /^Components:/ { print "Components: " comps; next }
+	     { print }'
+}
+# A one-line entry (stdin): a line per suite, with these components.
+archive_list_lines() { # "SUITE..." "COMPONENT..."
+	awk -v suites="$1" -v comps="$2" '{ i = 2; o = ""
+		if ($2 ~ /^\[/) { while ($i !~ /\]$/) o = o " " $(i++); o = o " " $(i++) }
+		n = split(suites, s, " ")
+		for (j = 1; j <= n; j++) print "deb" o, $i, s[j], comps }'
+}
+
+# The kernels of the test ground (tests/vm): 6.1 and sid by default (what
+# tests/run and tests/vm/setup do without --kernel), 5.10 and 6.12 on demand.
+# shellcheck disable=SC2034  # (read by setup)
+KERNELS_DEFAULT="6.1 sid"
+KERNELS_ALL="5.10 6.1 6.12 sid"
+is_kernel() { case " $KERNELS_ALL " in *" $1 "*) [ -n "$1" ] ;; *) return 1 ;; esac; }
+
+# kernel_suite K: the Debian release each kernel comes from, and where its
+# packages are. Sets
+#   suite      the Debian suite (the debootstrap of a build chroot)
+#   apt_name   "" for this machine's own apt (bookworm: 6.1), else the name of
+#              an apt configuration in the cache (archive_apt_update)
+#   suites, security_suites   what that configuration lists (main)
+# shellcheck disable=SC2034  # (read by the callers)
+kernel_suite() {
+	case "$1" in
+	5.10) suite=bullseye apt_name=bullseye suites=bullseye security_suites=bullseye-security ;;
+	6.1) suite=bookworm apt_name="" suites="" security_suites="" ;;
+	6.12) suite=trixie apt_name=trixie suites="trixie trixie-updates" security_suites=trixie-security ;;
+	sid) suite=sid apt_name=sid suites=sid security_suites="" ;;
+	*) die "unknown kernel $1 (one of: $KERNELS_ALL)" ;;
+	esac
+}
+
+# chroot_dir K: the Debian build chroot of kernel K's suite (tests/kmod/build
+# makes it with debootstrap; tests/nvidia/build builds in it): for kernels
+# whose compiler this machine lacks (all but 6.1).
+chroot_dir() {
+	kernel_suite "$1"
+	if [ "$1" = sid ]; then echo "$CACHE/sid-chroot"; else echo "$CACHE/chroot-$suite"; fi
 }
 
 # Debian sid's main component (the sid kernel): $CACHE/apt-sid.
