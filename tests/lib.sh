@@ -106,6 +106,84 @@ stop_tool() {
 	tool_status=$?
 }
 
+# guest_init TOOL [PREFIX]: the preamble of a guest script (run from the
+# top of the tree, after `. tests/lib.sh`): T=bin/TOOL, O=its BPF object,
+# S=$VM_SCRATCH, K=$VM_KERNEL (the script stops here, outside the VM, when
+# they are not set), P the prefix of its PASS/FAIL names (default
+# "TOOL:"), trace=tracefs; and start OUT ARGS... / stop [SIGNAL]: start_tool
+# and stop_tool of T.
+guest_init() {
+	T=$PWD/bin/$1
+	O=$PWD/build/$1.bpf.o
+	S=${VM_SCRATCH:?not in the VM: tests/vm/run sets VM_SCRATCH}
+	K=${VM_KERNEL:?not in the VM: tests/vm/run sets VM_KERNEL}
+	P=${2:-$1:}
+	trace=/sys/kernel/tracing
+	start() { start_tool "$1" "$T" "${@:2}"; }
+	stop() { stop_tool "$@"; }
+}
+
+# load_module MODULE|FILE.ko [PARAM=VALUE]...: modprobe MODULE from this
+# kernel's tree ($VM_MODPROBE), or insmod FILE.ko (a test module, a driver
+# built here) with its parameters. On failure one line, "FAIL $P modprobe
+# MODULE: ERROR" (or "insmod FILE.ko PARAMS: ERROR"), and status 1: the
+# caller says what follows (`|| exit 1` when nothing after can run).
+# unload_module MODULE: rmmod, the same way. load_module_deps FILE.ko: the
+# modules FILE.ko depends on (modinfo), each with load_module.
+load_module() {
+	local err=${VM_SCRATCH:-/tmp}/load_module.err what
+	case $1 in
+	*.ko | */*) what="insmod $(basename "$1")${2:+ ${*:2}}"; insmod "$@" 2>"$err" ;;
+	*) what="modprobe $*"; ${VM_MODPROBE:-modprobe} "$@" 2>"$err" ;;
+	esac || { fail "${P:+$P }$what: $(paste -sd' ' "$err")"; return 1; }
+}
+unload_module() {
+	local err=${VM_SCRATCH:-/tmp}/load_module.err
+	rmmod "$1" 2>"$err" || { fail "${P:+$P }rmmod $1: $(paste -sd' ' "$err")"; return 1; }
+}
+load_module_deps() {
+	local m
+	for m in $(modinfo -F depends "$1" | tr , ' '); do load_module "$m" || return 1; done
+}
+
+# pair_start BASE ARGS...: the tracer twice on one workload, with the
+# calling script's start (guest_init's): as text into BASE.txt and with -j
+# into BASE.json (stderr in BASE.txt.err and BASE.json.err), so that the
+# numbers are read from JSON (what each one is, by name) and the text, what
+# users read, is compared with them. pair_stop [SIGNAL] ends both (default
+# SIGINT, Ctrl-C): txt_status and json_status are their exit statuses.
+pair_start() {
+	local base=$1
+	shift
+	start "$base.txt" "$@" || return 1
+	pair_txt_pid=$tool_pid
+	start "$base.json" "$@" -j || return 1
+	pair_json_pid=$tool_pid
+}
+pair_stop() {
+	kill -"${1:-INT}" "$pair_txt_pid" "$pair_json_pid" 2>/dev/null
+	wait "$pair_txt_pid"
+	txt_status=$?
+	wait "$pair_json_pid"
+	json_status=$?
+}
+
+# hist_stats FILE TITLE: "count avg min max" of the first text histogram
+# whose title line contains TITLE (the "count N  avg A  min M  max X" line
+# under it; "0" alone for an empty one).
+hist_stats() {
+	awk -v t="$2" 'index($0, t) { found = 1; next }
+		found && $1 == "count" { print $2, $4, $6, $8; exit }' "$1"
+}
+# jhist_stats FILE JQ-CONDITION: the same of the JSON histogram object (-j)
+# that matches, e.g. '.type == "ring_hist" and .ring == "gfx" and .hist == "exec"'.
+jhist_stats() {
+	jq -r "select($2) | \"\(.count) \(.avg) \(.min) \(.max)\"" "$1"
+}
+# jrows FILE TYPE JQ-EXPR: JQ-EXPR of each -j line of that type, e.g.
+# jrows sum.json ring '"\(.ring) \(.queued)"'.
+jrows() { jq -r --arg t "$2" "select(.type == \$t) | $3" "$1"; }
+
 # write_as NAME FILE TEXT: write TEXT (and a newline) to FILE - a test
 # module's control file - from a process called NAME (a copy of dash in
 # $VM_SCRATCH), as a program's ioctl would come from it; its PID is left in

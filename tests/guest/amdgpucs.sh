@@ -14,22 +14,16 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-T=$PWD/bin/amdgpucs
-O=$PWD/build/amdgpucs.bpf.o
-S=${VM_SCRATCH:?}
-P="amdgpucs:"
-trace=/sys/kernel/tracing
+guest_init amdgpucs
 
-start() { start_tool "$1" "$T" "${@:2}"; }
-stop() { stop_tool "$@"; }
-
-# A submission row: "SUBMITS IBS RUN DONE" of RING and PID.
+# A submission row: "SUBMITS IBS RUN DONE" of RING and PID, from the text
+# (sub_row) or from -j (sub_json).
 sub_row() { awk -v r="$2" -v p="$3" 'NF == 9 && $1 == r && $2 == p { print $4, $5, $6, $7 }' "$1"; }
-# "count avg min max" of RING's histogram KIND ("submit -> run" or "run -> done").
-hist_stats() {
-	awk -v hdr="$2 $3" 'index($0, hdr ":") == 1 { found = 1; next }
-		found && /count/ { print $2, $4, $6, $8; exit }' "$1"
+sub_json() {
+	jrows "$1" submission "select(.ring == \"$2\" and .pid == $3) | \"\(.submits) \(.ibs) \(.run) \(.done)\""
 }
+# "count avg min max" of RING's histogram KIND ("submit_to_run" or "run_to_done") in -j output.
+ring_hist() { jhist_stats "$1" ".type == \"ring_hist\" and .ring == \"$2\" and .hist == \"$3\""; }
 
 # ---------------------------------------------------------------------------
 # 1. No driver.
@@ -38,9 +32,7 @@ expect_error "$P no amdgpu loaded: names the module" 1 \
 
 # ---------------------------------------------------------------------------
 # 2. The real amdgpu.
-if ! $VM_MODPROBE amdgpu 2>"$S/modprobe.err"; then
-	fail "$P modprobe amdgpu: $(cat "$S/modprobe.err")"
-fi
+load_module amdgpu
 timeout 120 "$T" 1 1 >"$S/real.out" 2>"$S/real.err"
 check_eq "$P real amdgpu: attaches, one idle interval, exits 0" "$?" 0
 check "$P real amdgpu: no submissions" grep -qx "no submissions" "$S/real.out"
@@ -48,19 +40,18 @@ check_eq "$P real amdgpu: nothing on stderr" "$(cat "$S/real.err")" ""
 corepaths_in "$O" amdgpu >"$S/real.paths"
 check_eq "$P real amdgpu: the member paths the BPF reads of amdgpu's types, all there" \
 	"$(grep -c '^struct amdgpu_' "$S/real.paths") $(grep -c ': missing' "$S/real.paths")" "16 0"
-rmmod amdgpu 2>"$S/rmmod.err" || fail "$P rmmod amdgpu: $(cat "$S/rmmod.err")"
+unload_module amdgpu
 
 # ---------------------------------------------------------------------------
 # 3. amdgen plays amdgpu on the real scheduler.
-if ! insmod "${AMDGEN_KO:?}" rings=gfx,sdma 2>"$S/insmod.err"; then
-	fail "$P insmod amdgen: $(cat "$S/insmod.err")"
-	exit 1
-fi
+load_module "${AMDGEN_KO:?}" rings=gfx,sdma || exit 1
 corepaths_in "$O" amdgen >"$S/mock.paths"
 check_eq "$P amdgen mirrors the real amdgpu: the same member paths, of the same types" \
 	"$(grep '^struct amdgpu_' "$S/real.paths" | comm -23 - "$S/mock.paths")" ""
 
-start "$S/sum.out"
+# The summary of a known workload: its numbers read from -j; the text,
+# traced at once, says the same.
+pair_start "$S/sum"
 write_as amduser1 /proc/amdgen "submit ring=gfx jobs=10 exec_us=2000 ibs=3 pasid=42
 submit ring=sdma jobs=4 exec_us=1000
 bo n=5 size=1048576 domain=4
@@ -74,33 +65,52 @@ unmap n=1 size=65536
 update n=5
 bo_list first=0 n=4
 wait"
-stop INT
-out=$S/sum.out u=$(pid_of amduser1)
-check_eq "$P summary: exit status 0" "$tool_status" 0
-check_eq "$P gfx: 10 submitted with 3 IBs each, 10 run, 10 done" "$(sub_row "$out" gfx "$u")" "10 30 10 10"
-check_eq "$P sdma: 4 submitted, run, done" "$(sub_row "$out" sdma "$u")" "4 4 4 4"
-read -r n avg min max <<<"$(hist_stats "$out" gfx "run -> done")"
+pair_stop INT
+j=$S/sum.json t=$S/sum.txt u=$(pid_of amduser1)
+check_eq "$P summary: exit status 0 (text, -j)" "$txt_status $json_status" "0 0"
+check_eq "$P gfx: 10 submitted with 3 IBs each, 10 run, 10 done" "$(sub_json "$j" gfx "$u")" "10 30 10 10"
+check_eq "$P sdma: 4 submitted, run, done" "$(sub_json "$j" sdma "$u")" "4 4 4 4"
+check_eq "$P summary: the text's submission rows say what -j does" \
+	"$(sub_row "$t" gfx "$u") / $(sub_row "$t" sdma "$u")" "$(sub_json "$j" gfx "$u") / $(sub_json "$j" sdma "$u")"
+read -r n avg min max <<<"$(ring_hist "$j" gfx run_to_done)"
 check_eq "$P gfx run -> done: 10 jobs" "$n" 10
 check_ge "$P gfx run -> done: min >= exec_us 2000" "$min" 2000
-read -r n avg min max <<<"$(hist_stats "$out" gfx "submit -> run")"
+read -r n avg min max <<<"$(ring_hist "$j" gfx submit_to_run)"
 check_eq "$P gfx submit -> run: 10 jobs" "$n" 10
 check_ge "$P gfx submit -> run: one ring slot, the 10th waits >= 9 x 2000 us" "$max" 18000
-check_eq "$P VM flushes on gfx: 3" "$(awk 'NF == 2 && $1 == "gfx" { print $2 }' "$out")" 3
+# (Latencies differ by the two tracers' own timing: each reads the clock itself.)
+check_eq "$P summary: the text's gfx histograms count the jobs -j's do" \
+	"$(hist_stats "$t" "gfx submit -> run:" | cut -d' ' -f1) $(hist_stats "$t" "gfx run -> done:" | cut -d' ' -f1)" \
+	"$(ring_hist "$j" gfx submit_to_run | cut -d' ' -f1) $(ring_hist "$j" gfx run_to_done | cut -d' ' -f1)"
+check_eq "$P VM flushes on gfx: 3" "$(jrows "$j" vm_flush 'select(.ring == "gfx") | .vm_flushes')" 3
+check_eq "$P VM flushes: the text says 3" "$(awk 'NF == 2 && $1 == "gfx" { print $2 }' "$t")" 3
 check_eq "$P buffers: 5 of 1 MiB in VRAM, 2 evicted" \
-	"$(awk -v p="$u" 'NF == 8 && $1 == p && $3 == "VRAM" { print $4, $5, $6, $7, $8 }' "$out")" \
+	"$(jrows "$j" buffer "select(.pid == $u and .domain == \"VRAM\") | \"\(.allowed) \(.created) \(.bytes) \(.evicted) \(.evicted_bytes)\"")" \
 	"VRAM 5 5242880 2 2097152"
 check_eq "$P buffers: 2 of 64 KiB in GTT" \
-	"$(awk -v p="$u" 'NF == 8 && $1 == p && $3 == "GTT" { print $5, $6, $7 }' "$out")" "2 131072 0"
+	"$(jrows "$j" buffer "select(.pid == $u and .domain == \"GTT\") | \"\(.created) \(.bytes) \(.evicted)\"")" "2 131072 0"
+check_eq "$P buffers: the text's rows say what -j does" \
+	"$(awk -v p="$u" 'NF == 8 && $1 == p { print $3, $4, $5, $6, $7, $8 }' "$t")" \
+	"$(jrows "$j" buffer "select(.pid == $u) | \"\(.domain) \(.allowed) \(.created) \(.bytes) \(.evicted) \(.evicted_bytes)\"")"
 check_eq "$P moves: VRAM -> GTT twice (evictions), GTT -> VRAM once" \
-	"$(awk '$1 ~ /^(VRAM|GTT)$/ && $2 ~ /^(VRAM|GTT)$/ { print $1, $2, $3, $4, $6 }' "$out" | tr '\n' '|')" \
+	"$(jrows "$j" move '"\(.from) \(.to) \(.moves) \(.bytes) \(if .eviction then "eviction" else "" end)"' | tr '\n' '|')" \
+	"GTT VRAM 1 1048576 |VRAM GTT 2 2097152 eviction|"
+check_eq "$P moves: the text's rows say the same" \
+	"$(awk '$1 ~ /^(VRAM|GTT)$/ && $2 ~ /^(VRAM|GTT)$/ { print $1, $2, $3, $4, $6 }' "$t" | tr '\n' '|')" \
 	"GTT VRAM 1 1048576 |VRAM GTT 2 2097152 eviction|"
 check_eq "$P interrupts: 6 from client 1 src 2, pasid 42 named by its submitter" \
-	"$(awk 'NF >= 8 && $1 == 1 && $2 == 2 { print $3, $4, $5, $6, $8, $9 }' "$out")" \
+	"$(jrows "$j" interrupt 'select(.client == 1 and .src == 2) | "\(.ring_id) \(.vmid) \(.pasid) \(.count) \(.pid) \(.comm)"')" \
 	"0 3 42 6 $u (exited)"
+check_eq "$P interrupts: the text's row says the same" \
+	"$(awk 'NF >= 8 && $1 == 1 && $2 == 2 { print $3, $4, $5, $6, $8, $9 }' "$t")" "0 3 42 6 $u (exited)"
 check_eq "$P GPU VM: 3 mappings of 64 KiB, 1 unmapped, 5 page-table updates, a BO list of 4 buffers (4 MiB)" \
-	"$(awk -v p="$u" 'NF == 10 && $1 == p && $3 ~ /^[0-9]+$/ { print $3, $4, $5, $6, $7, $8, $9, $10 }' "$out")" \
+	"$(jrows "$j" vm "select(.pid == $u) | \"\(.maps) \(.mapped_bytes) \(.unmaps) \(.unmapped_bytes) \(.pt_updates) \(.bo_lists) \(.listed_bos) \(.listed_bytes)\"")" \
 	"3 196608 1 65536 5 1 4 4194304"
-check_eq "$P summary: nothing on stderr" "$(cat "$out.err")" ""
+check_eq "$P GPU VM: the text's row says the same" \
+	"$(awk -v p="$u" 'NF == 10 && $1 == p && $3 ~ /^[0-9]+$/ { print $3, $4, $5, $6, $7, $8, $9, $10 }' "$t")" \
+	"3 196608 1 65536 5 1 4 4194304"
+check_eq "$P summary: nothing on stderr (text; -j: the banner alone)" \
+	"$(cat "$t.err")|$(grep -v '^Tracing amdgpu' "$j.err")" "|"
 
 # -e: one line per event; the fences are the kernel's.
 echo >$trace/trace
@@ -124,21 +134,21 @@ check "$P -e: the move is an eviction" grep -q ' BO_MOVE .* bytes=4096 from=VRAM
 check_eq "$P -e: nothing on stderr" "$(cat "$out.err")" ""
 
 # Filters.
-start "$S/ring.out" -r sdma
+start "$S/ring.json" -r sdma -j
 write_as amduser3 /proc/amdgen "submit ring=gfx jobs=2 exec_us=100
 submit ring=sdma jobs=3 exec_us=100
 wait"
 stop INT
 check_eq "$P -r sdma: sdma's 3 only" \
-	"$(awk 'NF == 9 && $1 != "count" && $2 ~ /^[0-9]+$/ { print $1, $4 }' "$S/ring.out" | tr '\n' ' ')" "sdma 3 "
-start "$S/comm.out" -c amduser5
+	"$(jrows "$S/ring.json" submission '"\(.ring) \(.submits)"' | tr '\n' ' ')" "sdma 3 "
+start "$S/comm.json" -c amduser5 -j
 write_as amduser4 /proc/amdgen "submit ring=gfx jobs=2 exec_us=100
 bo n=1 size=4096 domain=4"
 write_as amduser5 /proc/amdgen "submit ring=gfx jobs=1 exec_us=100
 wait"
 stop INT
 check_eq "$P -c amduser5: its submission only, no buffers" \
-	"$(awk 'NF == 9 && $1 != "count" && $2 ~ /^[0-9]+$/ { print $3, $4 }' "$S/comm.out") $(grep -c 'VRAM' "$S/comm.out")" \
+	"$(jrows "$S/comm.json" submission '"\(.comm) \(.submits)"') $(jrows "$S/comm.json" buffer .pid | wc -l)" \
 	"amduser5 1 0"
 expect_error "$P -r with a name too long" 64 "invalid RING '0123456789abcdefg'" "$T" -r 0123456789abcdefg
 
@@ -157,10 +167,36 @@ wait "$int_pid"
 check_eq "$P interval 2 count 2: exits 0 by itself" "$?" 0
 check_eq "$P interval: 4 submissions, then 1" \
 	"$(awk -v p="$a6" 'NF == 9 && $2 == p { print $4 }' "$S/int.out" | tr '\n' ' ')" "4 1 "
+# Interval totals are exact: a burst on both rings, submitted in 20 rounds
+# 0.2 s apart and run one job at a time for seconds, spans several 1-s
+# interval switches; summed over the interval summaries (-j), each ring's
+# submissions, IBs, runs, dones and timed jobs are the burst's, none lost or
+# counted twice.
+BURST_GFX=1200 BURST_SDMA=800
+start "$S/burst-int.json" -j 1
+cp /bin/dash "$S/amdburst"
+"$S/amdburst" -c 'i=0; while [ $i -lt 20 ]; do
+	printf "submit ring=gfx jobs=60 exec_us=2000 ibs=2\nsubmit ring=sdma jobs=40 exec_us=2000\n" >/proc/amdgen
+	sleep 0.2; i=$((i + 1)); done; echo wait >/proc/amdgen'
+sleep 1.5    # the last interval ends
+stop INT
+j=$S/burst-int.json
+check_eq "$P burst of $BURST_GFX + $BURST_SDMA, 1 s intervals: submissions, IBs, runs, dones per ring summed over intervals" \
+	"$(jq -rs 'map(select(.type == "submission")) | group_by(.ring)[] |
+		"\(.[0].ring) \(map(.submits) | add) \(map(.ibs) | add) \(map(.run) | add) \(map(.done) | add)"' "$j")" \
+	"gfx $BURST_GFX $((2 * BURST_GFX)) $BURST_GFX $BURST_GFX
+sdma $BURST_SDMA $BURST_SDMA $BURST_SDMA $BURST_SDMA"
+check_eq "$P burst, 1 s intervals: every job in the run -> done histograms, summed over intervals" \
+	"$(jq -rs 'map(select(.type == "ring_hist" and .hist == "run_to_done")) | group_by(.ring)[] |
+		"\(.[0].ring) \(map(.count) | add)"' "$j" | tr '\n' ' ')" "gfx $BURST_GFX sdma $BURST_SDMA "
+check_ge "$P burst, 1 s intervals: spread over several summaries" "$(jq -r '.ts' "$j" | sort -u | wc -l)" 3
+check_ge "$P burst, 1 s intervals: the submissions themselves in more than one" \
+	"$(jrows "$j" submission 'select(.ring == "gfx" and .submits > 0) | .ts' | sort -u | wc -l)" 2
+check_eq "$P burst, 1 s intervals: nothing lost (no lost object, stderr the banner alone)" \
+	"$(jrows "$j" lost .what)|$(grep -v '^Tracing amdgpu' "$j.err")" "|"
+
 # -j: the same workload traced as text and as JSON lines at once.
-start "$S/txt.out"
-txt_pid=$tool_pid
-start "$S/json.out" -j
+pair_start "$S/pair"
 # amdgen numbers buffers from 0 since it was loaded: 0-8 were made above, these are 9-11.
 write_as amduser7 /proc/amdgen "submit ring=gfx jobs=4 exec_us=500 ibs=2 pasid=43
 bo n=3 size=65536 domain=4
@@ -170,14 +206,13 @@ vm_flush ring=gfx n=2
 map n=2 size=4096
 bo_list first=9 n=2
 wait"
-stop INT
-kill -INT "$txt_pid"; wait "$txt_pid"
-j=$S/json.out u=$(pid_of amduser7)
+pair_stop INT
+j=$S/pair.json u=$(pid_of amduser7)
 check_eq "$P -j: every line a JSON object with a type" "$(json_lines "$j")" ok
 check "$P -j: the banner goes to stderr" grep -q "^Tracing amdgpu" "$j.err"
 check_eq "$P -j: submission row equals the text's" \
 	"$(jq -r --argjson p "$u" 'select(.type == "submission" and .pid == $p) |
-		"\(.submits) \(.ibs) \(.run) \(.done)"' "$j")" "$(sub_row "$S/txt.out" gfx "$u")"
+		"\(.submits) \(.ibs) \(.run) \(.done)"' "$j")" "$(sub_row "$S/pair.txt" gfx "$u")"
 check_eq "$P -j: gfx run -> done histogram counts 4, its buckets too" \
 	"$(jq -r 'select(.type == "ring_hist" and .ring == "gfx" and .hist == "run_to_done") |
 		"\(.count) \([.buckets[].count] | add) \(.min >= 500)"' "$j")" "4 4 true"
@@ -194,19 +229,16 @@ check_eq "$P -j: interrupts: 2 of src 5, pasid 43 named by its submitter" \
 	"$(jq -r 'select(.type == "interrupt" and .src == 5) | "\(.count) \(.pasid) \(.pid)"' "$j")" "2 43 $u"
 check_eq "$P -j: 2 VM flushes on gfx" "$(jq -r 'select(.type == "vm_flush") | "\(.ring) \(.vm_flushes)"' "$j")" "gfx 2"
 
-start "$S/txt-e.out" -e
-txt_pid=$tool_pid
-start "$S/json-e.out" -e -j
+pair_start "$S/pair-e" -e
 write_as amduser8 /proc/amdgen "submit ring=sdma jobs=2 exec_us=100
 bo n=1 size=8192 domain=2
 wait"
-stop INT
-kill -INT "$txt_pid"; wait "$txt_pid"
-j=$S/json-e.out
+pair_stop INT
+j=$S/pair-e.json
 check_eq "$P -e -j: every line a JSON object" "$(json_lines "$j")" ok
 check_eq "$P -e -j: the same events as the text, fences included" \
 	"$(jq -r 'select(.type == "event") | "\(.event) \(.context // "-"):\(.seqno // "-")"' "$j" | sort)" \
-	"$(awk 'NR > 1 { f = "-:-"; if (match($6, /^fence=/)) f = substr($6, 7); print $2, f }' "$S/txt-e.out" | sort)"
+	"$(awk 'NR > 1 { f = "-:-"; if (match($6, /^fence=/)) f = substr($6, 7); print $2, f }' "$S/pair-e.txt" | sort)"
 check_eq "$P -e -j: BO_CREATE fields" \
 	"$(jq -r 'select(.event == "BO_CREATE") | "\(.bytes) \(.domain) \(has("context"))"' "$j")" "8192 GTT false"
 

@@ -11,25 +11,17 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-T=$PWD/bin/drmsched
-S=${VM_SCRATCH:?}
-K=${VM_KERNEL:?}
-P="drmsched:"
+guest_init drmsched
 
 # ---------------------------------------------------------------------------
 # helpers
 
-start() { start_tool "$1" "$T" "${@:2}"; }
-stop() { stop_tool "$@"; }
-
-# A summary row for RING: "QUEUED RUN DONE DEPS BLOCKED WAIT EXEC".
+# A summary row for RING: "QUEUED RUN DONE DEPS BLOCKED", from the text
+# (ring_row) or from -j (ring_json; BLOCKED "-" where the kernel has none).
 ring_row() { awk -v r="$2" '$2 == r && NF == 9 && $3 ~ /^[0-9]+$/ { print $3, $4, $5, $6, $7; exit }' "$1"; }
-
-# "count avg min max" of RING's histogram KIND ("queue wait" or "execution").
-hist_stats() {
-	awk -v hdr="/$2 $3" 'index($0, hdr) { found = 1; next }
-		found && /count/ { print $2, $4, $6, $8; exit }' "$1"
-}
+ring_json() { jrows "$1" ring "select(.ring == \"$2\") | \"\(.queued) \(.run) \(.done) \(.deps) \(.blocked // \"-\")\""; }
+# "count avg min max" of RING's histogram KIND ("wait" or "exec") in -j output.
+ring_hist() { jhist_stats "$1" ".type == \"ring_hist\" and .ring == \"$2\" and .hist == \"$3\""; }
 
 # submit ARGS...: one command to the test module, from a process of known PID.
 submit() { echo "submit $*" >/proc/schedgen; }
@@ -41,19 +33,15 @@ expect_error "$P no driver loaded: names gpu-sched and the drivers" 1 \
 	"^drmsched: no gpu_scheduler tracepoints: module gpu-sched is not loaded" "$T"
 
 # i915 does not use the DRM scheduler: loading it must not change that.
-if $VM_MODPROBE i915 2>"$S/modprobe.err"; then
+if load_module i915; then
 	expect_error "$P i915 alone brings no gpu_scheduler events" 1 \
 		"module gpu-sched is not loaded" "$T"
-else
-	fail "$P modprobe i915: $(cat "$S/modprobe.err")"
 fi
 
 # ---------------------------------------------------------------------------
 # 2. The real amdgpu (and so gpu-sched): attaching works against its real
 #    BTF and event formats, with no hardware (no jobs).
-if ! $VM_MODPROBE amdgpu 2>"$S/modprobe.err"; then
-	fail "$P modprobe amdgpu: $(cat "$S/modprobe.err")"
-fi
+load_module amdgpu
 check "$P amdgpu pulled in gpu_sched with BTF" test -e /sys/kernel/btf/gpu_sched
 
 tp=/sys/kernel/tracing/events/gpu_scheduler
@@ -76,46 +64,58 @@ check "$P nothing on stderr when idle" test ! -s "$S/idle.err"
 
 # ---------------------------------------------------------------------------
 # 3. The job generator on the real scheduler.
-if ! insmod "${SCHEDGEN_KO:?}" rings=gfx,compute 2>"$S/insmod.err"; then
-	fail "$P insmod schedgen: $(cat "$S/insmod.err")"
-	exit 1
-fi
+load_module "${SCHEDGEN_KO:?}" rings=gfx,compute || exit 1
 
-# 3a. Summary: exact counts per ring and process, latencies within bounds.
-start "$S/sum.out"
+# 3a. Summary: exact counts per ring and process, latencies within bounds,
+#     read from -j (each number by name); the text, traced at once, says the same.
+pair_start "$S/sum"
 sh -c 'echo $$ >'"$S"'/wl1.pid; echo "submit ring=gfx jobs=10 exec_us=2000 deps=chain client=42" >/proc/schedgen'
 sh -c 'echo $$ >'"$S"'/wl2.pid; echo "submit ring=compute jobs=5 exec_us=5000" >/proc/schedgen'
 drain
-stop INT
-out=$S/sum.out
-check_eq "$P summary: exit status 0 on Ctrl-C" "$tool_status" 0
-if [ "$K" = 6.1 ]; then blocked=-; else blocked=$(ring_row "$out" gfx | cut -d' ' -f5); fi
-check_eq "$P gfx: 10 queued, 10 run, 10 done, 9 dependencies" "$(ring_row "$out" gfx | cut -d' ' -f1-4)" "10 10 10 9"
-check_eq "$P compute: 5 queued, 5 run, 5 done, 0 dependencies" "$(ring_row "$out" compute | cut -d' ' -f1-4)" "5 5 5 0"
+pair_stop INT
+j=$S/sum.json t=$S/sum.txt
+check_eq "$P summary: exit status 0 on Ctrl-C (text, -j)" "$txt_status $json_status" "0 0"
+check_eq "$P gfx: 10 queued, 10 run, 10 done, 9 dependencies" "$(ring_json "$j" gfx | cut -d' ' -f1-4)" "10 10 10 9"
+check_eq "$P compute: 5 queued, 5 run, 5 done, 0 dependencies" "$(ring_json "$j" compute | cut -d' ' -f1-4)" "5 5 5 0"
 if [ "$K" = 6.1 ]; then
-	check_eq "$P 6.1 has no unschedulable event: BLOCKED is -" "$(ring_row "$out" gfx | cut -d' ' -f5)" "-"
+	check_eq "$P 6.1 has no unschedulable event: BLOCKED is -" "$(ring_row "$t" gfx | cut -d' ' -f5)" "-"
+	check_eq "$P 6.1 has no unschedulable event: -j blocked is null" \
+		"$(jrows "$j" ring 'select(.ring == "gfx") | .blocked')" null
 else
-	check_le "$P gfx: blocked dependencies <= dependencies" "$blocked" 9
+	check_le "$P gfx: blocked dependencies <= dependencies" "$(ring_json "$j" gfx | cut -d' ' -f5)" 9
 fi
-read -r n avg min max <<<"$(hist_stats "$out" gfx execution)"
+for r in gfx compute; do
+	check_eq "$P summary: the text's $r row says what -j does" "$(ring_row "$t" $r)" "$(ring_json "$j" $r)"
+done
+read -r n avg min max <<<"$(ring_hist "$j" gfx exec)"
 check_eq "$P gfx execution histogram counts 10 jobs" "$n" 10
 check_ge "$P gfx execution min >= exec_us 2000" "$min" 2000
 check_le "$P gfx execution max < 1 s" "$max" 999999
-read -r n avg min max <<<"$(hist_stats "$out" compute execution)"
+read -r n avg min max <<<"$(ring_hist "$j" compute exec)"
 check_eq "$P compute execution histogram counts 5 jobs" "$n" 5
 check_ge "$P compute execution min >= exec_us 5000" "$min" 5000
-read -r n avg min max <<<"$(hist_stats "$out" gfx "queue wait")"
+read -r n avg min max <<<"$(ring_hist "$j" gfx wait)"
 check_eq "$P gfx queue-wait histogram counts 10 jobs" "$n" 10
 # One job at a time (credits=1): the 10th waits for the 9 before it.
 check_ge "$P gfx max queue wait >= 9 x 2000 us" "$max" 18000
+# (Latencies differ by the two tracers' own timing: each reads the clock itself.)
+check_eq "$P summary: the text's histograms count the jobs -j's do" \
+	"$(for h in "/gfx queue wait" "/gfx execution" "/compute execution"; do hist_stats "$t" "$h" | cut -d' ' -f1; done | tr '\n' ' ')" \
+	"$(for h in "gfx wait" "gfx exec" "compute exec"; do ring_hist "$j" $h | cut -d' ' -f1; done | tr '\n' ' ')"
 pid1=$(cat "$S/wl1.pid") pid2=$(cat "$S/wl2.pid")
 if [ "$K" = 6.1 ]; then client=-; else client=42; fi
 check_eq "$P process row: pid, comm, client, 10 queued, 10 done on gfx" \
-	"$(awk -v p="$pid1" '$1 == p && $5 == "gfx" { print $2, $3, $6, $7 }' "$out")" "sh $client 10 10"
+	"$(jrows "$j" process "select(.pid == $pid1 and .ring == \"gfx\") | \"\(.comm) \(.client // \"-\") \(.queued) \(.done)\"")" \
+	"sh $client 10 10"
 check_eq "$P process row: second writer has the 5 compute jobs" \
-	"$(awk -v p="$pid2" '$1 == p && $5 == "compute" { print $2, $6, $7 }' "$out")" "sh 5 5"
+	"$(jrows "$j" process "select(.pid == $pid2 and .ring == \"compute\") | \"\(.comm) \(.queued) \(.done)\"")" "sh 5 5"
+check_eq "$P process rows: the text's say what -j does" \
+	"$(awk 'NF == 9 && $1 ~ /^[0-9]+$/ { print $1, $2, $3, $5, $6, $7 }' "$t")" \
+	"$(jrows "$j" process '"\(.pid) \(.comm) \(.client // "-") \(.ring) \(.queued) \(.done)"')"
 check_eq "$P dependency table: gfx waited 9 times on gfx's own fences" \
-	"$(awk '$2 == "gfx" && $4 == "gfx" { print $5 }' "$out")" 9
+	"$(jrows "$j" dep 'select(.ring == "gfx" and .owner_ring == "gfx") | .deps')" 9
+check_eq "$P dependency table: the text's row says the same" \
+	"$(awk '$2 == "gfx" && $4 == "gfx" { print $5 }' "$t")" 9
 
 # 3b. -e: one line per event, exact per type. The kernel's own trace
 #     buffer records the same events meanwhile: what drmsched reads with
@@ -164,27 +164,27 @@ stop INT
 check "$P -e -T: HH:MM:SS first column" awk 'NR == 2 && $1 ~ /^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]$/ { ok = 1 } END { exit !ok }' "$S/evT.out"
 
 # 3d. Filters.
-start "$S/ring.out" -r compute
+start "$S/ring.json" -r compute -j
 submit ring=gfx jobs=4 exec_us=1000
 submit ring=compute jobs=2 exec_us=1000
 drain
 stop INT
-check_eq "$P -r compute: compute counted" "$(ring_row "$S/ring.out" compute | cut -d' ' -f1-3)" "2 2 2"
-check_eq "$P -r compute: gfx absent" "$(ring_row "$S/ring.out" gfx)" ""
+check_eq "$P -r compute: compute counted" "$(ring_json "$S/ring.json" compute | cut -d' ' -f1-3)" "2 2 2"
+check_eq "$P -r compute: gfx absent" "$(jrows "$S/ring.json" ring 'select(.ring != "compute")')" ""
 
 # The other process waits for the tracer to attach before submitting.
 sh -c 'while [ ! -e "$1" ]; do sleep 0.1; done
 	echo "submit ring=gfx jobs=2 exec_us=1000" >/proc/schedgen; echo wait >/proc/schedgen' sh "$S/go" &
 other=$!
-start "$S/pid.out" -p "$other"
+start "$S/pid.json" -p "$other" -j
 touch "$S/go"
 submit ring=gfx jobs=7 exec_us=1000
 wait "$other"
 drain
 stop INT
-check_eq "$P -p PID: only that process's 2 jobs" "$(ring_row "$S/pid.out" gfx | cut -d' ' -f1-3)" "2 2 2"
+check_eq "$P -p PID: only that process's 2 jobs" "$(ring_json "$S/pid.json" gfx | cut -d' ' -f1-3)" "2 2 2"
 
-dev=$(awk '$2 == "gfx" { print $1; exit }' "$S/sum.out")
+dev=$(jrows "$S/sum.json" ring 'select(.ring == "gfx") | .dev')
 start "$S/dev.out" -d "$dev"
 submit ring=gfx jobs=1 exec_us=1000
 drain
@@ -212,7 +212,7 @@ start "$S/ms.out" -m
 submit ring=compute jobs=2 exec_us=20000
 drain
 stop INT
-read -r n avg min max <<<"$(hist_stats "$S/ms.out" compute execution)"
+read -r n avg min max <<<"$(hist_stats "$S/ms.out" "/compute execution")"
 check_ge "$P -m: execution of 20000 us jobs is >= 20 ms" "$min" 20
 check "$P -m: histogram unit is msecs" grep -q "msecs" "$S/ms.out"
 
@@ -238,50 +238,44 @@ check "$P -e | reader of 2 lines: nothing on stderr" test ! -s "$S/pipe.err"
 
 # 3j. -j: the same run traced twice, as text and as JSON lines: every line
 #     is a JSON object, and its numbers are the text's.
-start "$S/txt.out"
-txt_pid=$tool_pid
-start "$S/json.out" -j
+pair_start "$S/pair"
 submit ring=gfx jobs=4 exec_us=1000 deps=chain
 submit ring=compute jobs=2 exec_us=1000
 drain
-stop INT
-kill -INT "$txt_pid"; wait "$txt_pid"
-j=$S/json.out
+pair_stop INT
+j=$S/pair.json
 check_eq "$P -j: every line a JSON object with a type" "$(json_lines "$j")" ok
 check "$P -j: the banner goes to stderr" grep -q "^Tracing DRM GPU scheduler jobs" "$j.err"
 for r in gfx compute; do
 	check_eq "$P -j: ring $r row equals the text's" \
 		"$(jq -r --arg r $r 'select(.type == "ring" and .ring == $r) |
 			"\(.queued) \(.run) \(.done) \(.deps) \(.blocked // "-")"' "$j")" \
-		"$(ring_row "$S/txt.out" $r)"
+		"$(ring_row "$S/pair.txt" $r)"
 done
 check_eq "$P -j: gfx execution histogram: count and bucket counts" \
 	"$(jq -r 'select(.type == "ring_hist" and .ring == "gfx" and .hist == "exec") |
 		"\(.count) \([.buckets[].count] | add) \(.unit)"' "$j")" "4 4 us"
 check_eq "$P -j: process rows: pid and counts as the text's" \
 	"$(jq -r 'select(.type == "process") | "\(.pid) \(.ring) \(.queued) \(.done)"' "$j" | sort)" \
-	"$(awk 'NF == 9 && $1 ~ /^[0-9]+$/ { print $1, $5, $6, $7 }' "$S/txt.out" | sort)"
+	"$(awk 'NF == 9 && $1 ~ /^[0-9]+$/ { print $1, $5, $6, $7 }' "$S/pair.txt" | sort)"
 check_eq "$P -j: dependency row: 3 on gfx's own context" \
 	"$(jq -r 'select(.type == "dep") | "\(.ring) \(.owner_ring) \(.deps)"' "$j")" "gfx gfx 3"
 check_eq "$P -j: one ts for the whole summary" \
 	"$(jq -r '.ts' "$j" | sort -u | wc -l)" 1
 
-start "$S/txt-e.out" -e
-txt_pid=$tool_pid
-start "$S/json-e.out" -e -j
+pair_start "$S/pair-e" -e
 submit ring=gfx jobs=3 exec_us=1000 deps=chain
 drain
-stop INT
-kill -INT "$txt_pid"; wait "$txt_pid"
-j=$S/json-e.out
+pair_stop INT
+j=$S/pair-e.json
 check_eq "$P -e -j: every line a JSON object" "$(json_lines "$j")" ok
 # (Latencies differ by the two tracers' own timing: each reads the clock itself.)
 check_eq "$P -e -j: the same events as the text, by job" \
 	"$(jq -r 'select(.type == "event") | "\(.event) \(.context):\(.seqno) \(.pid) \(.comm) \(.lat_us != null)"' "$j" | sort)" \
-	"$(awk 'NR > 1 { print $2, $5, $6, $7, $8 != "-" }' "$S/txt-e.out" | sed 's/ 1$/ true/; s/ 0$/ false/' | sort)"
+	"$(awk 'NR > 1 { print $2, $5, $6, $7, $8 != "-" }' "$S/pair-e.txt" | sed 's/ 1$/ true/; s/ 0$/ false/' | sort)"
 check_eq "$P -e -j: DEP events name the fence waited on" \
 	"$(jq -r 'select(.event == "DEP") | "\(.dep_context):\(.dep_seqno)"' "$j" | sort)" \
-	"$(awk '$2 == "DEP" { print $9 }' "$S/txt-e.out" | sort)"
+	"$(awk '$2 == "DEP" { print $9 }' "$S/pair-e.txt" | sort)"
 check_eq "$P -e -j: each event's ts is within a minute of now" \
 	"$(jq -r --argjson now "$(date +%s)" 'select(.ts < $now - 60 or .ts > $now + 1)' "$j")" ""
 
@@ -335,10 +329,7 @@ check_eq "$P after rmmod: the 4 jobs are reported by ring name" \
 #    their gain since the one before: none is lost or counted twice), and -e
 #    prints every event.
 BURST=20000
-if ! insmod "$SCHEDGEN_KO" rings=gfx credits=64 2>"$S/insmod.err"; then
-	fail "$P insmod schedgen credits=64: $(cat "$S/insmod.err")"
-	exit 1
-fi
+load_module "$SCHEDGEN_KO" rings=gfx credits=64 || exit 1
 start "$S/burst.out"
 submit ring=gfx jobs=$BURST exec_us=0
 drain
@@ -346,7 +337,7 @@ stop INT
 check_eq "$P burst of $BURST: summary counts every job queued, run, done" \
 	"$(ring_row "$S/burst.out" gfx | cut -d' ' -f1-3)" "$BURST $BURST $BURST"
 check_eq "$P burst of $BURST: execution histogram counts every job" \
-	"$(hist_stats "$S/burst.out" gfx execution | cut -d' ' -f1)" "$BURST"
+	"$(hist_stats "$S/burst.out" "/gfx execution" | cut -d' ' -f1)" "$BURST"
 check "$P burst of $BURST: nothing dropped or lost (stderr empty)" test ! -s "$S/burst.out.err"
 
 timeout 600 "$T" 1 >"$S/burst-int.out" 2>"$S/burst-int.err" &

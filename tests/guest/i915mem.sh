@@ -14,24 +14,24 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-T=$PWD/bin/i915mem
-O=$PWD/build/i915mem.bpf.o
-S=${VM_SCRATCH:?}
-K=${VM_KERNEL:?}
-P="i915mem:"
-trace=/sys/kernel/tracing
+guest_init i915mem
 
-start() { start_tool "$1" "$T" "${@:2}"; }
-stop() { stop_tool "$@"; }
-
-# A memory row: "LIVE LIVE_BYTES PEAK_BYTES CREATED CREATED_B DESTROYED DESTROYED_B".
+# A memory row: "LIVE LIVE_BYTES PEAK_BYTES CREATED CREATED_B DESTROYED DESTROYED_B",
+# from the text (mem_row) or from -j (mem_json).
 mem_row() {
 	awk -v p="$2" 'NF == 10 && $2 == p && $4 ~ /^-?[0-9]+$/ { print $4, $5, $6, $7, $8, $9, $10; exit }' "$1"
 }
-# An activity row: "BINDS UNBINDS REBINDS GTT_RD GTT_WR CPU_RD CPU_WR CPU_ANY GPU_PF PREAD_B PWRITE_B".
+mem_json() {
+	jrows "$1" memory "select(.pid == $2) | \"\(.live) \(.live_bytes) \(.peak_bytes) \(.created) \(.created_bytes) \(.destroyed) \(.destroyed_bytes)\""
+}
+# An activity row: "BINDS UNBINDS REBINDS GTT_RD GTT_WR CPU_RD CPU_WR CPU_ANY GPU_PF PREAD_B PWRITE_B",
+# from the text (act_row) or from -j (act_json).
 act_row() {
 	awk -v p="$2" -v d="${3:-i915}" 'NF == 14 && $1 == d && $2 == p && $4 ~ /^[0-9]+$/ {
 		print $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14; exit }' "$1"
+}
+act_json() {
+	jrows "$1" activity "select(.pid == $2 and .driver == \"${3:-i915}\") | \"\(.binds) \(.unbinds) \(.rebinds) \(.gtt_rd_faults) \(.gtt_wr_faults) \(.cpu_rd_faults) \(.cpu_wr_faults) \(.cpu_any_faults) \(.gpu_faults) \(.pread_bytes) \(.pwrite_bytes)\""
 }
 
 # ---------------------------------------------------------------------------
@@ -42,9 +42,7 @@ expect_error "$P no driver loaded: names i915 and xe" 1 \
 # ---------------------------------------------------------------------------
 # 2. The real i915: the tool attaches against its real BTF; what its BPF
 #    reads is there, with the types the test module mirrors.
-if ! $VM_MODPROBE i915 2>"$S/modprobe.err"; then
-	fail "$P modprobe i915: $(cat "$S/modprobe.err")"
-fi
+load_module i915
 check "$P the real i915 has BTF" test -e /sys/kernel/btf/i915
 timeout 120 "$T" 1 1 >"$S/real.out" 2>"$S/real.err"
 check_eq "$P real i915: attaches, one idle interval, exits 0" "$?" 0
@@ -57,9 +55,7 @@ check_eq "$P real i915: every path the BPF reads exists (guard pages: >= 6.3 onl
 	"$([ "$K" = 6.1 ] && echo "struct i915_vma.guard: missing (struct i915_vma has no guard)")"
 if [ "$K" != 6.1 ]; then
 	# The real xe too: both drivers traced at once.
-	if ! $VM_MODPROBE xe 2>"$S/modprobe.err"; then
-		fail "$P modprobe xe: $(cat "$S/modprobe.err")"
-	fi
+	load_module xe
 	timeout 120 "$T" 1 1 >"$S/realxe.out" 2>"$S/realxe.err"
 	check_eq "$P real i915 and xe: attaches, exits 0" "$?" 0
 	check "$P real i915 and xe: says it traces both" grep -q "^Tracing Intel GPU memory (i915, xe)" "$S/realxe.out"
@@ -67,21 +63,16 @@ if [ "$K" != 6.1 ]; then
 	corepaths_in "$O" xe | grep -v '^struct \(i915_\|drm_i915\|drm_mm_node\)' >"$S/realxe.paths"
 	check_eq "$P real xe: the BPF reads 9 member paths of its types, all there" \
 		"$(grep -c ': \(size_t\|u64\|struct [a-z0-9_]*\( \*\)\?\)$' "$S/realxe.paths")" 9
-	rmmod xe 2>"$S/rmmod.err" || fail "$P rmmod xe: $(cat "$S/rmmod.err")"
+	unload_module xe
 else
 	expect_error "$P -D xe on 6.1 (no xe): names the module" 1 \
 		"^i915mem: driver xe is not loaded: 'modprobe xe'" "$T" -D xe
 fi
-if ! rmmod i915 2>"$S/rmmod.err"; then
-	fail "$P rmmod i915: $(cat "$S/rmmod.err")"
-fi
+unload_module i915
 
 # ---------------------------------------------------------------------------
 # 3. gemgen plays i915.
-if ! insmod "${GEMGEN_KO:?}" 2>"$S/insmod.err"; then
-	fail "$P insmod gemgen: $(cat "$S/insmod.err")"
-	exit 1
-fi
+load_module "${GEMGEN_KO:?}" || exit 1
 corepaths_in "$O" gemgen >"$S/mock.paths"
 check_eq "$P gemgen mirrors the real i915: the same member paths, of the same types" \
 	"$(comm -23 "$S/real.paths" "$S/mock.paths")" ""
@@ -94,8 +85,9 @@ echo >$trace/trace
 echo nohash-ptr >$trace/trace_options
 echo 1 >$trace/events/i915/enable
 
-# 3a. The summary of a known workload, and -l.
-start "$S/sum.out" -l
+# 3a. The summary of a known workload, and -l: its numbers read from -j;
+#     the text, traced at once, says the same.
+pair_start "$S/sum" -l
 write_as gemuser1 /proc/gemgen "vm
 create n=10 size=65536
 bind first=0 n=10 vm=0
@@ -108,31 +100,44 @@ bind first=0 n=2 vm=0
 shrink pages=256
 destroy first=0 n=6 async=1"
 write_as gemuser2 /proc/gemgen "create n=3 size=1048576"
-stop INT
-out=$S/sum.out
+pair_stop INT
+out=$S/sum.txt j=$S/sum.json
 a=$(pid_of gemuser1) b=$(pid_of gemuser2)
-check_eq "$P summary: exit status 0 on Ctrl-C" "$tool_status" 0
+check_eq "$P summary: exit status 0 on Ctrl-C (text, -j)" "$txt_status $json_status" "0 0"
 check_eq "$P gemuser1: 4 live, 262144 bytes, peak 655360, 10 created, 6 destroyed" \
-	"$(mem_row "$out" "$a")" "4 262144 655360 10 655360 6 393216"
+	"$(mem_json "$j" "$a")" "4 262144 655360 10 655360 6 393216"
 check_eq "$P gemuser2 (exited): 3 live, 3 MiB, created 3" \
-	"$(mem_row "$out" "$b")" "3 3145728 3145728 3 3145728 0 0"
+	"$(mem_json "$j" "$b")" "3 3145728 3145728 3 3145728 0 0"
+check_eq "$P summary: the text's memory rows say what -j does" \
+	"$(mem_row "$out" "$a") / $(mem_row "$out" "$b")" "$(mem_json "$j" "$a") / $(mem_json "$j" "$b")"
 check_eq "$P rows sorted by live bytes: gemuser2 first" \
 	"$(awk 'NF == 10 && $4 ~ /^[0-9]+$/ { print $3 }' "$out" | tr '\n' ' ')" "gemuser2 gemuser1 "
 check_eq "$P gemuser1's activity: 12 binds, 2 unbinds (eviction), 2 rebinds, faults, pread/pwrite bytes" \
-	"$(act_row "$out" "$a")" "12 2 2 0 4 2 0 0 0 200 12288"
+	"$(act_json "$j" "$a")" "12 2 2 0 4 2 0 0 0 200 12288"
+check_eq "$P summary: the text's activity row says what -j does" "$(act_row "$out" "$a")" "$(act_json "$j" "$a")"
 check_eq "$P unbinds in all: 2 by eviction + 6 by the destroying worker" \
-	"$(awk 'NF == 14 && $4 ~ /^[0-9]+$/ { u += $5 } END { print u }' "$out")" 8
+	"$(jq -rs 'map(select(.type == "activity") | .unbinds) | add' "$j")" 8
 check_eq "$P the worker's unbinds are its own row (a kworker)" \
+	"$(jrows "$j" activity 'select(.comm | startswith("kworker")) | "\(.binds) \(.unbinds)"')" "0 6"
+check_eq "$P the text's worker row says the same" \
 	"$(awk 'NF == 14 && $3 ~ /^kworker/ { print $4, $5 }' "$out")" "0 6"
 check_eq "$P address space: created by gemuser1, 12 binds, 8 unbinds, 2 rebinds, 786432 bytes, 1 eviction" \
+	"$(jrows "$j" address_space '"\(.pid) \(.comm) \(.binds) \(.unbinds) \(.rebinds) \(.bound_bytes) \(.evictions)"')" \
+	"$a gemuser1 12 8 2 786432 1"
+check_eq "$P address space: the text's row says the same" \
 	"$(awk 'NF == 9 && $2 ~ /^0x/ { print $3, $4, $5, $6, $7, $8, $9 }' "$out")" \
 	"$a gemuser1 12 8 2 786432 1"
 check "$P evictions and the shrinker, pages and bytes" grep -qx \
 	"i915: evictions: 1 for room (131072 bytes asked), 0 of ranges (0 bytes), 0 of whole address spaces; shrinker: 1 requests, target 256 pages (1048576 bytes)" "$out"
+check_eq "$P -j: evictions and the shrinker" \
+	"$(jrows "$j" evictions '"\(.evictions) \(.evict_bytes) \(.range_evictions) \(.range_bytes) \(.vm_evictions) \(.shrink_requests) \(.shrink_target_pages) \(.shrink_target_bytes)"')" \
+	"1 131072 0 0 0 1 256 1048576"
 check_eq "$P object sizes: 10 of 64 KiB, 3 of 1 MiB" \
 	"$(awk '/sizes of the objects created/ { h = 1; next } h && /->/ && $5 > 0 { print $1 ":" $5 } h && /^$/ { h = 0 }' "$out" | tr '\n' ' ')" \
 	"65536:10 1048576:3 "
 check_eq "$P lifetimes: 6 objects destroyed" \
+	"$(jrows "$j" driver_hist 'select(.hist == "lifetime") | "\(.count) \([.buckets[].count] | add)"')" "6 6"
+check_eq "$P lifetimes: the text's histogram counts 6" \
 	"$(awk '/lifetimes of the objects destroyed/ { h = 1; next } h && /->/ { n += $5 } END { print n }' "$out")" 6
 check "$P -l: 7 objects alive" grep -qx "Objects alive (created while tracing, not destroyed): 7" "$out"
 check "$P -l: gemuser1's 4, 262144 bytes" grep -qx "i915 PID $a (gemuser1) exited: 4 objects, 262144 bytes" "$out"
@@ -147,7 +152,9 @@ check_eq "$P -l names exactly the objects the kernel created and did not destroy
 check_eq "$P -l: oldest first within a process (creation order)" \
 	"$(awk '/^i915 PID/ { p = $3 } /^    0x/ && p == '"$a"' { print $1 }' "$out" | tr '\n' ' ')" \
 	"$(awk -F'obj=' '/create/ { print $2 }' "$S/objs.trace" | sed -n '7,10p' | tr '\n' ' ')"
-check_eq "$P summary: nothing on stderr" "$(cat "$out.err")" ""
+banner='^Tracing Intel GPU memory (i915\(, xe\)\?)\.\.\. Hit Ctrl-C to end\.$'
+check_eq "$P summary: nothing on stderr (text; -j: the banner alone)" \
+	"$(cat "$out.err")|$(grep -v "$banner" "$j.err")" "|"
 echo 0 >$trace/events/i915/enable
 
 # 3b. -e: one line per event, the same events as the kernel's trace buffer.
@@ -189,13 +196,13 @@ check_eq "$P -e: nothing on stderr" "$(cat "$out.err")" ""
 "$S/gemuser8" -c 'while [ ! -e "$1" ]; do sleep 0.1; done; printf "create n=2 size=8192\n" >/proc/gemgen' \
 	sh "$S/go8" &
 other=$!
-start "$S/pid.out" -p "$other"
+start "$S/pid.json" -p "$other" -j
 write_as gemuser2 /proc/gemgen "create n=2 size=4096"
 touch "$S/go8"
 wait "$other"
 stop INT
-check_eq "$P -p PID: that process's 2 objects" "$(mem_row "$S/pid.out" "$other")" "2 16384 16384 2 16384 0 0"
-check_eq "$P -p PID: no other process" "$(awk 'NF == 10 && $4 ~ /^[0-9]+$/' "$S/pid.out" | wc -l)" 1
+check_eq "$P -p PID: that process's 2 objects" "$(mem_json "$S/pid.json" "$other")" "2 16384 16384 2 16384 0 0"
+check_eq "$P -p PID: no other process" "$(jrows "$S/pid.json" memory .pid | wc -l)" 1
 start "$S/comm.out" -c gemuser5
 write_as gemuser2 /proc/gemgen "create n=2 size=4096"
 write_as gemuser5 /proc/gemgen "create n=3 size=4096
@@ -242,16 +249,13 @@ cg_write() {
 	[ -x "$S/$2" ] || cp /bin/dash "$S/$2"
 	in_cgroup "$1" "$S/$2" -c 'echo $$ >"$1"; printf "%s\n" "$2" >/proc/gemgen' "$2" "$S/$2.pid" "$3"
 }
-# jq's "A B C" of the rows of one type; the text's rows with their columns
-# joined by one space.
-jrows() { jq -r --arg t "$2" "select(.type == \$t) | $3" "$1"; }
+# The text's rows with their columns joined by one space (jrows, in
+# tests/lib.sh, gives -j's).
 trows() { awk "$2"' { $1 = $1; print }' "$1"; }
 
 # 3f. -j: the same workload traced as text and as JSON lines at once, both
 #     with -l: every line a JSON object, its numbers the text's.
-start "$S/txt.out" -l
-txt_pid=$tool_pid
-start "$S/json.out" -l -j
+pair_start "$S/pair" -l
 o=$(gem_next created) v=$(gem_next vms)
 write_as gemuserj /proc/gemgen "vm
 create n=6 size=65536
@@ -265,13 +269,11 @@ bind first=$o n=1 vm=$v
 shrink pages=16
 destroy first=$o n=3 async=1"
 write_as gemuserk /proc/gemgen "create n=2 size=1048576"
-stop INT
-kill -INT "$txt_pid"; wait "$txt_pid"
-j=$S/json.out t=$S/txt.out
-check_eq "$P -j: exit status 0 on Ctrl-C" "$tool_status" 0
+pair_stop INT
+j=$S/pair.json t=$S/pair.txt
+check_eq "$P -j: exit status 0 on Ctrl-C" "$json_status" 0
 check_eq "$P -j: every line a JSON object with a type" "$(json_lines "$j")" ok
 # (gemgen plays xe too where the kernel has xe: both drivers traced there.)
-banner='^Tracing Intel GPU memory (i915\(, xe\)\?)\.\.\. Hit Ctrl-C to end\.$'
 check_eq "$P -j: stderr is the banner alone" "$(grep -vc "$banner" "$j.err") $(wc -l <"$j.err")" "0 1"
 check_eq "$P -j: one ts for the whole summary" "$(jq -r '.ts' "$j" | sort -u | wc -l)" 1
 check_eq "$P -j: memory row of gemuserj: 3 live, peak 393216, 6 created, 3 destroyed" \
@@ -323,9 +325,7 @@ check_eq "$P -j: the text run: nothing on stderr" "$(cat "$t.err")" ""
 # 3g. -e -j: the same events as the text's -e, field for field (the text's
 #     DETAIL rebuilt from the JSON fields; lifetimes and times are each
 #     tracer's own clock readings, so only their presence is compared).
-start "$S/txt-e.out" -e
-txt_pid=$tool_pid
-start "$S/json-e.out" -e -j
+pair_start "$S/pair-e" -e
 o=$(gem_next created) v=$(gem_next vms)
 write_as gemusere /proc/gemgen "vm
 create n=3 size=8192
@@ -340,9 +340,8 @@ bind first=$o n=1 vm=$v
 evict_node vm=$v bytes=4096
 destroy first=$o n=3
 release vm=$v"
-stop INT
-kill -INT "$txt_pid"; wait "$txt_pid"
-j=$S/json-e.out t=$S/txt-e.out
+pair_stop INT
+j=$S/pair-e.json t=$S/pair-e.txt
 check_eq "$P -e -j: every line a JSON object" "$(json_lines "$j")" ok
 check_eq "$P -e -j: the banner on stderr (no header on stdout to say it attached)" \
 	"$(grep -vc "$banner" "$j.err") $(wc -l <"$j.err")" "0 1"
@@ -424,6 +423,42 @@ expect_error "$P --cgroup: no such directory" 64 "^i915mem: --cgroup /nonexisten
 expect_error "$P --cgroup: not a cgroup" 64 "^i915mem: --cgroup /proc: not a cgroup v2 directory" \
 	"$T" --cgroup /proc
 rmdir "$cg/A/sub" "$cg/A" "$cg/B" "$cg"
+# 3i. Interval totals are exact: one process creates 50 objects, binds them
+#     and destroys 30 (unbinding them first), in 20 rounds 0.2 s apart,
+#     across several 1-s interval switches. Summed over the interval
+#     summaries (-j), its creates, destroys, binds and unbinds, in objects and
+#     bytes, are the workload's, none lost or counted twice; the last
+#     summary has the 400 objects left.
+o=$(gem_next created) v=$(gem_next vms)
+start "$S/burst-int.json" -j 1
+cp /bin/dash "$S/gemburst"
+"$S/gemburst" -c 'echo $$ >"$1"; printf "vm\n" >/proc/gemgen; i=0 o=$2
+	while [ $i -lt 20 ]; do
+		printf "create n=50 size=4096\nbind first=%d n=50 vm=%d\ndestroy first=%d n=30\n" $o $3 $o >/proc/gemgen
+		sleep 0.2; o=$((o + 50)) i=$((i + 1))
+	done' sh "$S/gemburst.pid" "$o" "$v"
+sleep 1.5    # the last interval ends
+stop INT
+j=$S/burst-int.json g=$(pid_of gemburst)
+check_eq "$P burst across 1 s intervals: created, destroyed (objects, bytes) summed over intervals" \
+	"$(jq -rs --argjson p "$g" 'map(select(.type == "memory" and .pid == $p)) |
+		"\(map(.created) | add) \(map(.created_bytes) | add) \(map(.destroyed) | add) \(map(.destroyed_bytes) | add)"' "$j")" \
+	"1000 4096000 600 2457600"
+check_eq "$P burst across 1 s intervals: the last summary: 400 live, 1638400 bytes; peak 430 objects" \
+	"$(jrows "$j" memory "select(.pid == $g) | \"\(.live) \(.live_bytes)\"" | tail -1) $(jrows "$j" memory "select(.pid == $g) | .peak_bytes" | sort -n | tail -1)" \
+	"400 1638400 $((430 * 4096))"
+check_eq "$P burst across 1 s intervals: binds, unbinds, rebinds summed over intervals" \
+	"$(jq -rs --argjson p "$g" 'map(select(.type == "activity" and .pid == $p)) |
+		"\(map(.binds) | add) \(map(.unbinds) | add) \(map(.rebinds) | add)"' "$j")" "1000 600 0"
+check_eq "$P burst across 1 s intervals: the address space's binds, unbinds, bytes bound summed over intervals" \
+	"$(jq -rs 'map(select(.type == "address_space")) |
+		"\(map(.binds) | add) \(map(.unbinds) | add) \(map(.bound_bytes) | add)"' "$j")" "1000 600 4096000"
+check_ge "$P burst across 1 s intervals: spread over several summaries" "$(jq -r '.ts' "$j" | sort -u | wc -l)" 3
+check_ge "$P burst across 1 s intervals: objects created in more than one" \
+	"$(jrows "$j" memory "select(.pid == $g and .created > 0) | .ts" | sort -u | wc -l)" 2
+check_eq "$P burst across 1 s intervals: exit 0, nothing lost (no lost object, stderr the banner alone)" \
+	"$tool_status $(jrows "$j" lost .what)|$(grep -v "$banner" "$j.err")" "0 |"
+
 # ---------------------------------------------------------------------------
 # 4. xe (kernels >= 6.8): gemgen plays xe too.
 if [ "$K" != 6.1 ]; then

@@ -16,13 +16,10 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-T=$PWD/bin/i915mem
-S=${VM_SCRATCH:?}
-P="i915selftest:"
-trace=/sys/kernel/tracing
+guest_init i915mem "i915selftest:"
 params=/sys/module/i915/parameters
 
-if [ "${VM_KERNEL:?}" != 6.1 ]; then
+if [ "$K" != 6.1 ]; then
 	skip "$P the real i915's mock selftests: built for the 6.1 kernel only (tests/i915-selftest/build)"
 	exit 0
 fi
@@ -56,9 +53,7 @@ sel+=(st_timeout=100
 	st_filter='!i915_vma_mock_selftests/igt_vma_rotate_remap,!i915_vma_mock_selftests/igt_vma_partial')
 
 # What the driver needs loaded first (modprobe resolves their own).
-for m in $(modinfo -F depends "$KO" | tr , ' '); do
-	$VM_MODPROBE "$m" 2>"$S/modprobe.err" || { fail "$P modprobe $m: $(cat "$S/modprobe.err")"; exit 1; }
-done
+load_module_deps "$KO" || exit 1
 
 # The events i915mem reads, by their tracefs names, with its -e names.
 events="i915_gem_object_create:CREATE i915_gem_object_destroy:DESTROY i915_vma_bind:BIND
@@ -87,14 +82,14 @@ check "$P the module loading, its events and BTF are there" \
 	test -e $trace/events/i915/i915_gem_object_create -a -e /sys/kernel/btf/i915
 check_eq "$P the suites are held (st_hold)" "$(cat $params/st_hold 2>&1)" 120
 for ev in $events; do echo 1 >"$trace/events/i915/${ev%%:*}/enable"; done
-start_tool "$S/ev.out" "$T" -e
+start "$S/ev.out" -e
 check_eq "$P i915mem -e attaches to the module still in its init" "$?" 0
 t0=$SECONDS
 echo 0 >$params/st_hold
 wait $ins
 ins_status=$?
 suite_s=$((SECONDS - t0))
-stop_tool INT
+stop INT
 for ev in $events; do echo 0 >"$trace/events/i915/${ev%%:*}/enable"; done
 echo 0 >$trace/tracing_on
 dmesg >"$S/dmesg"
