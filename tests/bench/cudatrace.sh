@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What tracing a CUDA call costs, on this machine's kernel (host uprobes):
 # cudatrace (summary, and -e) against empty programs on the same hooks (the
-# limit) and against bpftrace doing the work of the seed tutorial's CUDA
-# monitor (../shared/seeds/003: an entry and a return probe per function,
+# limit) and against bpftrace doing the work of the CUDA monitor this
+# project's founding tutorial describes (an entry and a return probe per function,
 # per-call latency, a line per call "PID FUNCTION SIZE DURATION RESULT" with
 # the result by name and frees sized from the tracked allocations, calls
 # and a latency histogram per function), in ROUNDS interleaved rounds.
