@@ -9,6 +9,46 @@
 #include "probe.h"
 #include "runtime.h"
 #include "tool.h"
+#include <bpf/bpf.h>
+#include <unistd.h>
+
+bool kernel_has_atomic_fetch(void)
+{
+	/* A 64-bit slot on the stack, fetch-and-added, then compare-and-swapped. */
+	static const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_STX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .src_reg = BPF_REG_0,
+		  .off = -8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1, .imm = 1 },
+		{ .code = BPF_STX | BPF_ATOMIC | BPF_DW, .dst_reg = BPF_REG_10, .src_reg = BPF_REG_1,
+		  .off = -8, .imm = BPF_ADD | BPF_FETCH },
+		{ .code = BPF_STX | BPF_ATOMIC | BPF_DW, .dst_reg = BPF_REG_10, .src_reg = BPF_REG_1,
+		  .off = -8, .imm = BPF_CMPXCHG },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	static int known = -1;
+	int fd;
+
+	if (known < 0) {
+		fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, NULL, "GPL", insns,
+				   sizeof(insns) / sizeof(insns[0]), NULL);
+		known = fd >= 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	return known;
+}
+
+bool kernel_has_attach_cookie(void)
+{
+	static int known = -1;
+
+	if (known < 0)
+		known = libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_attach_cookie,
+						NULL) == 1;
+	return known;
+}
 
 bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int needs)
 {

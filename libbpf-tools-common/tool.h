@@ -58,7 +58,18 @@ bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int need
 		(skel)->rodata->filter_cg = common_env.cgroup != NULL;			\
 		(skel)->rodata->targ_ms = common_env.msecs;				\
 		(skel)->rodata->emit_events = (per_event);				\
+		(skel)->rodata->has_atomic_fetch = kernel_has_atomic_fetch();		\
 	} while (0)
+
+/*
+ * The kernel's BPF offers atomic fetch-and-add with a result and
+ * compare-and-swap (BPF_FETCH, BPF_CMPXCHG: 5.12), probed once by loading a
+ * tiny program that uses them.
+ */
+bool kernel_has_atomic_fetch(void);
+
+/* bpf_get_attach_cookie() in kprobe and uprobe programs (5.15), probed once. */
+bool kernel_has_attach_cookie(void);
 
 /*
  * Load the skeleton's programs (skel->skeleton), then put --cgroup's

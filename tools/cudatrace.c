@@ -533,7 +533,8 @@ static int load_bpf(void)
 	if (!env.stacks)
 		bpf_map__set_max_entries(skel->maps.alloc_stacks, 1);
 
-	probes_init(&probes, skel->progs.cuda_enter, skel->progs.cuda_exit, common_env.pid);
+	probes_init(&probes, skel->obj, skel->progs.cuda_enter, skel->progs.cuda_exit,
+		    common_env.pid, &libs, (__u64 *)skel->rodata->fallback_cookies);
 	return tool_load(skel->skeleton, skel->maps.cgroup_map);
 }
 

@@ -535,6 +535,14 @@ static struct bpf_program *const *hook_programs(void)
 	progs[P_P2P_RET] = skel->progs.p2p_return;
 	progs[P_PRINTF] = skel->progs.printf_entry;
 	progs[P_LOG_ERROR] = skel->progs.log_error_entry;
+	progs[P_BH_KTHREAD] = skel->progs.bh_kthread_entry;
+	progs[P_BH_MSIX_KTHREAD] = skel->progs.bh_msix_kthread_entry;
+	progs[P_P2P_GET_PAGES] = skel->progs.p2p_get_pages_entry;
+	progs[P_P2P_GET_PAGES_PERSISTENT] = skel->progs.p2p_get_pages_persistent_entry;
+	progs[P_P2P_PUT_PAGES] = skel->progs.p2p_put_pages_entry;
+	progs[P_P2P_DMA_MAP_PAGES] = skel->progs.p2p_dma_map_pages_entry;
+	progs[P_P2P_DMA_UNMAP_PAGES] = skel->progs.p2p_dma_unmap_pages_entry;
+	progs[P_P2P_PUT_PAGES_PERSISTENT] = skel->progs.p2p_put_pages_persistent_entry;
 	return progs;
 }
 
