@@ -68,7 +68,11 @@ bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int need
  */
 bool kernel_has_atomic_fetch(void);
 
-/* bpf_get_attach_cookie() in kprobe and uprobe programs (5.15), probed once. */
+/*
+ * bpf_get_attach_cookie() in kprobe and uprobe programs (5.15), probed once.
+ * Both probes answer no for what GPU_BPF_PRETEND_MISSING names
+ * ("atomic_fetch", "attach_cookie"): tests run the fallbacks on new kernels.
+ */
 bool kernel_has_attach_cookie(void);
 
 /*
