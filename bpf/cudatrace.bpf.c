@@ -522,8 +522,8 @@ int BPF_KRETPROBE(cuda_exit, long ret)
  * Kernels without bpf_get_attach_cookie (before 5.15): a pair of programs
  * per function instead, cuda_enter_N and cuda_exit_N for the function
  * whose cookie the frontend put in fallback_cookies[N]; it loads only
- * those of the functions found, and only there.  Their bodies are one
- * subprogram each, not NR_FALLBACK copies.
+ * those of the functions found, and only there.  The entries share one
+ * subprogram.
  */
 const volatile __u64 fallback_cookies[NR_FALLBACK] = {};
 
@@ -532,7 +532,11 @@ static __noinline int enter_fallback(struct pt_regs *ctx, __u64 cookie)
 	return on_enter(ctx, cookie);
 }
 
-static __noinline int exit_fallback(struct pt_regs *ctx, __u64 cookie)
+/*
+ * Inline, not a subprogram: the frontend rewrites lat_hist_add's dead
+ * compare-and-swap in each program's own instructions (tool_drop_cmpxchg()).
+ */
+static __always_inline int exit_fallback(struct pt_regs *ctx, __u64 cookie)
 {
 	return on_exit(ctx, PT_REGS_RC(ctx), cookie);
 }

@@ -54,6 +54,39 @@ bool kernel_has_atomic_fetch(void)
 	return known;
 }
 
+int tool_drop_cmpxchg(struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+
+	if (kernel_has_atomic_fetch())
+		return 0;
+	bpf_object__for_each_program(prog, obj) {
+		size_t i, n = bpf_program__insn_cnt(prog);
+		struct bpf_insn *insns;
+		int err;
+
+		insns = malloc(n * sizeof(*insns));
+		if (!insns)
+			return -ENOMEM;
+		memcpy(insns, bpf_program__insns(prog), n * sizeof(*insns));
+		for (i = 0; i < n; i++) {
+			struct bpf_insn *in = &insns[i];
+
+			if (in->code != (BPF_STX | BPF_ATOMIC | BPF_DW) || in->imm != BPF_CMPXCHG)
+				continue;
+			/* r0 = cmpxchg(dst + off, r0, src) -> r0 = *(u64 *)(dst + off) */
+			*in = (struct bpf_insn){ .code = BPF_LDX | BPF_MEM | BPF_DW,
+						 .dst_reg = BPF_REG_0, .src_reg = in->dst_reg,
+						 .off = in->off };
+		}
+		err = bpf_program__set_insns(prog, insns, n);
+		free(insns);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 bool kernel_has_attach_cookie(void)
 {
 	static int known = -1;

@@ -535,6 +535,12 @@ static int load_bpf(void)
 
 	probes_init(&probes, skel->obj, skel->progs.cuda_enter, skel->progs.cuda_exit,
 		    common_env.pid, &libs, (__u64 *)skel->rodata->fallback_cookies);
+	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
+	err = tool_drop_cmpxchg(skel->obj);
+	if (err) {
+		report_bpf_error("prepare the BPF programs", err);
+		return err;
+	}
 	return tool_load(skel->skeleton, skel->maps.cgroup_map);
 }
 

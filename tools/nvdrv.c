@@ -602,6 +602,12 @@ int main(int argc, char **argv)
 	resolve_hooks(hook_programs(), ksyms);
 	ksyms_module_free(ksyms);
 
+	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
+	err = tool_drop_cmpxchg(skel->obj);
+	if (err) {
+		report_bpf_error("prepare the BPF programs", err);
+		goto cleanup;
+	}
 	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
 	if (err)
 		goto cleanup;
