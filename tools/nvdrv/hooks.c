@@ -109,9 +109,12 @@ int attach_hooks(void)
 
 		err = 0;
 		if (h->found) {
-			err = attach_one(h->entry, h->found, false, h->cookie);
+			/* Without cookies (the role's own program), a nonzero one is refused. */
+			__u64 cookie = kernel_has_attach_cookie() ? h->cookie : 0;
+
+			err = attach_one(h->entry, h->found, false, cookie);
 			if (!err && h->ret != P_NONE)
-				err = attach_one(h->ret, h->found, true, h->cookie);
+				err = attach_one(h->ret, h->found, true, cookie);
 			if (!err) {
 				attached++;
 				continue;
