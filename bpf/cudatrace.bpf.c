@@ -179,10 +179,9 @@ struct launch_config {
 	__u64 stream;
 };
 
-SEC("uprobe")
-int BPF_KPROBE(cuda_enter)
+/* A call of the function `cookie` names begins: park its arguments. */
+static __always_inline int on_enter(struct pt_regs *ctx, __u64 cookie)
 {
-	__u64 cookie = bpf_get_attach_cookie(ctx);
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 pid = id >> 32, flags = COOKIE_FLAGS(cookie), stream_arg;
 	struct inflight_key key = { .tid = (__u32)id, .func = COOKIE_FUNC(cookie) };
@@ -267,6 +266,12 @@ int BPF_KPROBE(cuda_enter)
 	c.ts = bpf_ktime_get_ns();
 	bpf_map_update_elem(&inflight, &key, &c, BPF_ANY);
 	return 0;
+}
+
+SEC("uprobe")
+int BPF_KPROBE(cuda_enter)
+{
+	return on_enter(ctx, bpf_get_attach_cookie(ctx));
 }
 
 static __always_inline __u64 read_user_u64(__u64 addr)
@@ -430,8 +435,8 @@ static __always_inline void remember_name(const struct kname_key *kk, __u64 name
 	bpf_map_update_elem(&knames, kk, &kn, BPF_ANY);
 }
 
-SEC("uretprobe")
-int BPF_KRETPROBE(cuda_exit, long ret)
+/* The function `cookie` names returns `ret`: complete what its entry parked. */
+static __always_inline int on_exit(struct pt_regs *ctx, long ret, __u64 cookie)
 {
 	__u64 id = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns(), lat;
 	__u32 pid = id >> 32, result = (__u32)ret, func, cls, flags;
@@ -442,7 +447,7 @@ int BPF_KRETPROBE(cuda_exit, long ret)
 	struct inflight c;
 
 	/* The same thread may be inside several functions (cudaMalloc -> cuMemAlloc). */
-	key.func = COOKIE_FUNC(bpf_get_attach_cookie(ctx));
+	key.func = COOKIE_FUNC(cookie);
 	p = bpf_map_lookup_elem(&inflight, &key);
 	if (!p)
 		return 0;
@@ -506,6 +511,55 @@ int BPF_KRETPROBE(cuda_exit, long ret)
 	event_submit(e);
 	return 0;
 }
+
+SEC("uretprobe")
+int BPF_KRETPROBE(cuda_exit, long ret)
+{
+	return on_exit(ctx, ret, bpf_get_attach_cookie(ctx));
+}
+
+/*
+ * Kernels without bpf_get_attach_cookie (before 5.15): a pair of programs
+ * per function instead, cuda_enter_N and cuda_exit_N for the function
+ * whose cookie the frontend put in fallback_cookies[N]; it loads only
+ * those of the functions found, and only there.  The entries share one
+ * subprogram.
+ */
+const volatile __u64 fallback_cookies[NR_FALLBACK] = {};
+
+static __noinline int enter_fallback(struct pt_regs *ctx, __u64 cookie)
+{
+	return on_enter(ctx, cookie);
+}
+
+/*
+ * Inline, not a subprogram: the frontend rewrites lat_hist_add's dead
+ * compare-and-swap in each program's own instructions (tool_drop_cmpxchg()).
+ */
+static __always_inline int exit_fallback(struct pt_regs *ctx, __u64 cookie)
+{
+	return on_exit(ctx, PT_REGS_RC(ctx), cookie);
+}
+
+#define FALLBACK(name, n)							\
+	SEC("uprobe")								\
+	int cuda_enter_##name(struct pt_regs *ctx)				\
+	{									\
+		return enter_fallback(ctx, fallback_cookies[n]);		\
+	}									\
+	SEC("uretprobe")							\
+	int cuda_exit_##name(struct pt_regs *ctx)				\
+	{									\
+		return exit_fallback(ctx, fallback_cookies[n]);			\
+	}
+/* Named in octal: cuda_enter_00 ... cuda_enter_77 for N = 0 ... 63. */
+#define FALLBACK8(n)								\
+	FALLBACK(n##0, 8 * n + 0) FALLBACK(n##1, 8 * n + 1)			\
+	FALLBACK(n##2, 8 * n + 2) FALLBACK(n##3, 8 * n + 3)			\
+	FALLBACK(n##4, 8 * n + 4) FALLBACK(n##5, 8 * n + 5)			\
+	FALLBACK(n##6, 8 * n + 6) FALLBACK(n##7, 8 * n + 7)
+FALLBACK8(0) FALLBACK8(1) FALLBACK8(2) FALLBACK8(3)
+FALLBACK8(4) FALLBACK8(5) FALLBACK8(6) FALLBACK8(7)
 
 /* A traced process is gone: the frontend reports and forgets its allocations. */
 SEC("tp_btf/sched_process_exit")

@@ -560,6 +560,24 @@ int BPF_KPROBE(bh_entry, int irq, void *nv)
 	return 0;
 }
 
+/*
+ * Kernels without bpf_get_attach_cookie (before 5.15): one program per
+ * role instead of the cookie (the frontend loads these only there).
+ */
+SEC("kprobe")
+int BPF_KPROBE(bh_kthread_entry, int irq, void *nv)
+{
+	on_bottom_half(irq, nv, BH_KTHREAD);
+	return 0;
+}
+
+SEC("kprobe")
+int BPF_KPROBE(bh_msix_kthread_entry, int irq, void *nv)
+{
+	on_bottom_half(irq, nv, BH_MSIX_KTHREAD);
+	return 0;
+}
+
 /* nvidia_isr_bh_unlocked (void *nv): queued by the top half for MMU faults. */
 SEC("kprobe")
 int BPF_KPROBE(bh_unlocked_entry, void *nv)
@@ -577,8 +595,7 @@ int BPF_KPROBE(bh_unlocked_entry, void *nv)
  * (peer, page_table, **mapping), dma_unmap_pages (peer, page_table,
  * mapping).
  */
-SEC("kprobe")
-int BPF_KPROBE(p2p_entry, u64 a1, u64 a2, u64 a3, u64 a4)
+static __always_inline int p2p_enter(u64 a1, u64 a2, u64 a3, u64 a4, __u32 fn)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct p2p_state st = {};
@@ -586,7 +603,7 @@ int BPF_KPROBE(p2p_entry, u64 a1, u64 a2, u64 a3, u64 a4)
 
 	if (!current_wanted(id >> 32))
 		return 0;
-	st.fn = bpf_get_attach_cookie(ctx);
+	st.fn = fn;
 	switch (st.fn) {
 	case P2P_GET_PAGES:
 		st.va = a3;
@@ -619,6 +636,26 @@ int BPF_KPROBE(p2p_entry, u64 a1, u64 a2, u64 a3, u64 a4)
 		__sync_fetch_and_add(&dropped_inflight, 1);
 	return 0;
 }
+
+SEC("kprobe")
+int BPF_KPROBE(p2p_entry, u64 a1, u64 a2, u64 a3, u64 a4)
+{
+	return p2p_enter(a1, a2, a3, a4, bpf_get_attach_cookie(ctx));
+}
+
+/* Without cookies (before 5.15): one program per function. */
+#define P2P_ENTRY(name, fn)							\
+	SEC("kprobe")								\
+	int BPF_KPROBE(name, u64 a1, u64 a2, u64 a3, u64 a4)			\
+	{									\
+		return p2p_enter(a1, a2, a3, a4, fn);				\
+	}
+P2P_ENTRY(p2p_get_pages_entry, P2P_GET_PAGES)
+P2P_ENTRY(p2p_get_pages_persistent_entry, P2P_GET_PAGES_PERSISTENT)
+P2P_ENTRY(p2p_put_pages_entry, P2P_PUT_PAGES)
+P2P_ENTRY(p2p_dma_map_pages_entry, P2P_DMA_MAP_PAGES)
+P2P_ENTRY(p2p_dma_unmap_pages_entry, P2P_DMA_UNMAP_PAGES)
+P2P_ENTRY(p2p_put_pages_persistent_entry, P2P_PUT_PAGES_PERSISTENT)
 
 SEC("kretprobe")
 int BPF_KRETPROBE(p2p_return, int ret)

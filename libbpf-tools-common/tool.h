@@ -58,7 +58,32 @@ bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int need
 		(skel)->rodata->filter_cg = common_env.cgroup != NULL;			\
 		(skel)->rodata->targ_ms = common_env.msecs;				\
 		(skel)->rodata->emit_events = (per_event);				\
+		(skel)->rodata->has_atomic_fetch = kernel_has_atomic_fetch();		\
 	} while (0)
+
+/*
+ * The kernel's BPF offers atomic fetch-and-add with a result and
+ * compare-and-swap (BPF_FETCH, BPF_CMPXCHG: 5.12), probed once by loading a
+ * tiny program that uses them.
+ */
+bool kernel_has_atomic_fetch(void);
+
+/*
+ * Where the kernel lacks BPF_FETCH/BPF_CMPXCHG (before 5.12), it rejects a
+ * program holding one anywhere, even in code the verifier would prune. For a
+ * tool whose only compare-and-swap is histogram.bpf.h's (dead there, as
+ * has_atomic_fetch is false): rewrite each into a load of the same word (a
+ * compare-and-swap that never stores) in every program of `obj`, before
+ * load. Nothing to do where the kernel has them. 0 or a negative errno.
+ */
+int tool_drop_cmpxchg(struct bpf_object *obj);
+
+/*
+ * bpf_get_attach_cookie() in kprobe and uprobe programs (5.15), probed once.
+ * Both probes answer no for what GPU_BPF_PRETEND_MISSING names
+ * ("atomic_fetch", "attach_cookie"): tests run the fallbacks on new kernels.
+ */
+bool kernel_has_attach_cookie(void);
 
 /*
  * Load the skeleton's programs (skel->skeleton), then put --cgroup's

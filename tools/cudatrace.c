@@ -533,7 +533,14 @@ static int load_bpf(void)
 	if (!env.stacks)
 		bpf_map__set_max_entries(skel->maps.alloc_stacks, 1);
 
-	probes_init(&probes, skel->progs.cuda_enter, skel->progs.cuda_exit, common_env.pid);
+	probes_init(&probes, skel->obj, skel->progs.cuda_enter, skel->progs.cuda_exit,
+		    common_env.pid, &libs, (__u64 *)skel->rodata->fallback_cookies);
+	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
+	err = tool_drop_cmpxchg(skel->obj);
+	if (err) {
+		report_bpf_error("prepare the BPF programs", err);
+		return err;
+	}
 	return tool_load(skel->skeleton, skel->maps.cgroup_map);
 }
 

@@ -535,6 +535,14 @@ static struct bpf_program *const *hook_programs(void)
 	progs[P_P2P_RET] = skel->progs.p2p_return;
 	progs[P_PRINTF] = skel->progs.printf_entry;
 	progs[P_LOG_ERROR] = skel->progs.log_error_entry;
+	progs[P_BH_KTHREAD] = skel->progs.bh_kthread_entry;
+	progs[P_BH_MSIX_KTHREAD] = skel->progs.bh_msix_kthread_entry;
+	progs[P_P2P_GET_PAGES] = skel->progs.p2p_get_pages_entry;
+	progs[P_P2P_GET_PAGES_PERSISTENT] = skel->progs.p2p_get_pages_persistent_entry;
+	progs[P_P2P_PUT_PAGES] = skel->progs.p2p_put_pages_entry;
+	progs[P_P2P_DMA_MAP_PAGES] = skel->progs.p2p_dma_map_pages_entry;
+	progs[P_P2P_DMA_UNMAP_PAGES] = skel->progs.p2p_dma_unmap_pages_entry;
+	progs[P_P2P_PUT_PAGES_PERSISTENT] = skel->progs.p2p_put_pages_persistent_entry;
 	return progs;
 }
 
@@ -594,6 +602,12 @@ int main(int argc, char **argv)
 	resolve_hooks(hook_programs(), ksyms);
 	ksyms_module_free(ksyms);
 
+	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
+	err = tool_drop_cmpxchg(skel->obj);
+	if (err) {
+		report_bpf_error("prepare the BPF programs", err);
+		goto cleanup;
+	}
 	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
 	if (err)
 		goto cleanup;

@@ -19,7 +19,7 @@
 #     text; --cgroup with nvctl run in two cgroups; with an interval, a
 #     burst of calls across several summaries adds up exactly.
 #
-# Environment (from tests/vm/run): VM_KERNEL (6.1|sid), VM_SCRATCH,
+# Environment (from tests/vm/run): VM_KERNEL (6.1|sid|5.10|6.12), VM_SCRATCH,
 # VM_MODPROBE, NVIDIA_KO or NVIDIA_UNAVAILABLE (why it was not built).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
@@ -62,8 +62,11 @@ mknod -m 666 /dev/nvidiactl c 195 255
 
 # The functions nvdrv hooks, by generation: 535 has the frontend (its
 # nvidia_frontend_unlocked_ioctl calls nvidia_ioctl), 550 does not (its
-# nvidia_unlocked_ioctl has nvidia_ioctl inlined).
-if [ "$K" = 6.1 ]; then
+# nvidia_unlocked_ioctl has nvidia_ioctl inlined). The generation is the
+# loaded driver's (/proc/driver/nvidia/version), not the kernel's name: 5.10
+# builds 535 too.
+gen=$(sed -n 's/.*Kernel Module  *\([0-9]*\)\..*/\1/p' /proc/driver/nvidia/version)
+if [ "${gen:-0}" -lt 550 ]; then
 	open=nvidia_frontend_open close=nvidia_frontend_close ioctl=nvidia_frontend_unlocked_ioctl
 	also="nvidia_open nvidia_close nvidia_ioctl"
 else

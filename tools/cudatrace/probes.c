@@ -3,17 +3,66 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cudatrace/probes.h"
 #include "runtime.h"
+#include "tool.h"
 #include "uprobe_helpers.h"
 
-void probes_init(struct probes *p, struct bpf_program *enter, struct bpf_program *exit, pid_t pid)
+_Static_assert(NR_FUNCS <= NR_FALLBACK, "a per-function program for every function");
+
+static unsigned long long func_cookie(int i)
 {
+	return COOKIE(i, cuda_funcs[i].cls, cuda_funcs[i].flags, cuda_funcs[i].stream_arg);
+}
+
+/* No BPF cookies: load the programs of the functions some file has, and only those. */
+static void init_cookieless(struct probes *p, struct bpf_object *obj, const struct cuda_libs *libs,
+			    __u64 *fallback_cookies)
+{
+	char name[32];
+	int i, t;
+
+	p->cookieless = true;
+	bpf_program__set_autoload(p->enter, false);
+	bpf_program__set_autoload(p->exit, false);
+	for (i = 0; i < NR_FUNCS; i++) {
+		for (t = 0; t < libs->nr_targets && libs->targets[t].off[i] < 0; t++)
+			;
+		if (t == libs->nr_targets)
+			continue;
+		fallback_cookies[i] = func_cookie(i);
+		snprintf(name, sizeof(name), "cuda_enter_%02o", i);
+		p->fn_enter[i] = bpf_object__find_program_by_name(obj, name);
+		snprintf(name, sizeof(name), "cuda_exit_%02o", i);
+		p->fn_exit[i] = bpf_object__find_program_by_name(obj, name);
+		if (p->fn_enter[i])
+			bpf_program__set_autoload(p->fn_enter[i], true);
+		if (p->fn_exit[i])
+			bpf_program__set_autoload(p->fn_exit[i], true);
+	}
+}
+
+void probes_init(struct probes *p, struct bpf_object *obj, struct bpf_program *enter,
+		 struct bpf_program *exit, pid_t pid, const struct cuda_libs *libs,
+		 __u64 *fallback_cookies)
+{
+	struct bpf_program *prog;
+
 	p->enter = enter;
 	p->exit = exit;
 	p->pid = pid;
+	bpf_object__for_each_program(prog, obj) {
+		if (!strncmp(bpf_program__name(prog), "cuda_enter_", 11) ||
+		    !strncmp(bpf_program__name(prog), "cuda_exit_", 10))
+			bpf_program__set_autoload(prog, false);
+	}
+	if (!kernel_has_attach_cookie()) {
+		init_cookieless(p, obj, libs, fallback_cookies);
+		return;
+	}
 	/* Where the kernel can: two links per file instead of two per function. */
 	p->multi = uprobe_multi_supported();
 	if (p->multi) {
@@ -48,8 +97,7 @@ static int attach_target(struct probes *p, const struct target *t)
 		if (t->off[i] < 0)
 			continue;
 		offsets[n] = t->off[i];
-		cookies[n++] = COOKIE(i, cuda_funcs[i].cls, cuda_funcs[i].flags,
-				      cuda_funcs[i].stream_arg);
+		cookies[n++] = func_cookie(i);
 	}
 	for (ret = 0; ret < 2 && n; ret++) {
 		struct bpf_program *prog = ret ? p->exit : p->enter;
@@ -66,6 +114,12 @@ static int attach_target(struct probes *p, const struct target *t)
 			LIBBPF_OPTS(bpf_uprobe_opts, uo, .bpf_cookie = cookies[i], .retprobe = ret);
 			struct bpf_link *link;
 
+			if (p->cookieless) {
+				int f = COOKIE_FUNC(cookies[i]);
+
+				prog = ret ? p->fn_exit[f] : p->fn_enter[f];
+				uo.bpf_cookie = 0;
+			}
 			link = bpf_program__attach_uprobe_opts(prog, p->pid ? p->pid : -1, t->path,
 							       offsets[i], &uo);
 			if (!link)

@@ -14,6 +14,12 @@
 
 struct probes {
 	struct bpf_program *enter, *exit;
+	/*
+	 * Kernels without BPF cookies: the programs of function i (cuda_enter_NN,
+	 * cuda_exit_NN), NULL where no file has it; enter and exit are not loaded.
+	 */
+	struct bpf_program *fn_enter[NR_FUNCS], *fn_exit[NR_FUNCS];
+	bool cookieless;
 	pid_t pid;			/* only this process's calls; 0: every process's */
 	bool multi;			/* uprobe_multi links */
 	int link_fds[2 * MAX_TARGETS];
@@ -22,8 +28,15 @@ struct probes {
 	int nr_links;
 };
 
-/* Before the programs are loaded: their attach type, multi links where supported. */
-void probes_init(struct probes *p, struct bpf_program *enter, struct bpf_program *exit, pid_t pid);
+/*
+ * Before the programs are loaded: their attach type, multi links where
+ * supported. Where the kernel lacks BPF cookies, the per-function programs
+ * of `obj` instead (of the functions found in `libs`), each function's
+ * cookie in `fallback_cookies` (the skeleton's rodata).
+ */
+void probes_init(struct probes *p, struct bpf_object *obj, struct bpf_program *enter,
+		 struct bpf_program *exit, pid_t pid, const struct cuda_libs *libs,
+		 __u64 *fallback_cookies);
 
 /* Attach to every function found in `libs`: 0, or a negative errno after saying why. */
 int probes_attach(struct probes *p, const struct cuda_libs *libs);

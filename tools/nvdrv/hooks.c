@@ -6,6 +6,7 @@
 
 #include "nvdrv.h"
 #include "hooks.h"
+#include "tool.h"
 
 /*
  * One role: the first of its candidate functions that the module has, with
@@ -50,15 +51,28 @@ static struct bpf_program *const *progs;
 static struct bpf_link *links[NR_HOOKS * 2];
 static int nr_links;
 
+/* Without BPF cookies: the program of the shared one's role `cookie`. */
+static enum prog_id cookieless(enum prog_id id, __u64 cookie)
+{
+	if (id == P_BH)
+		return cookie == BH_MSIX_KTHREAD ? P_BH_MSIX_KTHREAD : P_BH_KTHREAD;
+	if (id == P_P2P)
+		return P_P2P_GET_PAGES + cookie;
+	return id;
+}
+
 /* Choose each role's function; programs no role uses are not loaded. */
 void resolve_hooks(struct bpf_program *const *p, const struct ksyms_module *ksyms)
 {
 	bool used[NR_PROGS] = {};
+	bool cookies = kernel_has_attach_cookie();
 	size_t i, j;
 	int id;
 
 	progs = p;
 	for (i = 0; i < NR_HOOKS; i++) {
+		if (!cookies)
+			hooks[i].entry = cookieless(hooks[i].entry, hooks[i].cookie);
 		for (j = 0; j < 3 && hooks[i].fn[j] && !hooks[i].found; j++)
 			if (ksyms_module_has(ksyms, hooks[i].fn[j]))
 				hooks[i].found = hooks[i].fn[j];
@@ -95,9 +109,12 @@ int attach_hooks(void)
 
 		err = 0;
 		if (h->found) {
-			err = attach_one(h->entry, h->found, false, h->cookie);
+			/* Without cookies (the role's own program), a nonzero one is refused. */
+			__u64 cookie = kernel_has_attach_cookie() ? h->cookie : 0;
+
+			err = attach_one(h->entry, h->found, false, cookie);
 			if (!err && h->ret != P_NONE)
-				err = attach_one(h->ret, h->found, true, h->cookie);
+				err = attach_one(h->ret, h->found, true, cookie);
 			if (!err) {
 				attached++;
 				continue;

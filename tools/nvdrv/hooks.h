@@ -16,11 +16,18 @@
 enum prog_id {
 	P_OPEN, P_OPEN_RET, P_CLOSE, P_IOCTL, P_IOCTL_RET, P_MMAP, P_MMAP_RET, P_FAULT,
 	P_ISR, P_ISR_MSIX, P_ISR_MSIX_RET, P_BH, P_BH_UNLOCKED, P_P2P, P_P2P_RET, P_PRINTF,
-	P_LOG_ERROR, NR_PROGS, P_NONE = -1,
+	P_LOG_ERROR,
+	/* Kernels without bpf_get_attach_cookie: P_BH's and P_P2P's, one per cookie. */
+	P_BH_KTHREAD, P_BH_MSIX_KTHREAD,
+	P_P2P_GET_PAGES, P_P2P_GET_PAGES_PERSISTENT, P_P2P_PUT_PAGES, P_P2P_DMA_MAP_PAGES,
+	P_P2P_DMA_UNMAP_PAGES, P_P2P_PUT_PAGES_PERSISTENT,
+	NR_PROGS, P_NONE = -1,
 };
 
 /*
  * Before loading: choose each role's function in `ksyms` (the module's),
+ * and, where the kernel lacks BPF cookies, the role's own program instead
+ * of the shared one with a cookie,
  * and load only the programs of `progs` (indexed by enum prog_id, kept for
  * attach_hooks) that a role uses.
  */
