@@ -236,8 +236,9 @@ static __always_inline __u32 job_hash(__u64 context, __u64 seqno)
 	return (__u32)((context * 0x9E3779B97F4A7C15ULL) >> (64 - JOB_SLOT_BITS)) + (__u32)seqno;
 }
 
-static __always_inline struct job_slot *job_find(__u64 context, __u64 seqno)
+static __always_inline struct job_slot *job_lookup(struct drm_sched_fence *s_fence)
 {
+	__u64 context = s_fence->finished.context, seqno = s_fence->finished.seqno;
 	__u32 h = job_hash(context, seqno), i, idx;
 	struct job_slot *slot;
 
@@ -271,11 +272,6 @@ static __always_inline struct job_slot *job_claim(__u64 context, __u64 seqno)
 	return NULL;
 }
 
-static __always_inline struct job_slot *job_lookup(struct drm_sched_fence *s_fence)
-{
-	return job_find(s_fence->finished.context, s_fence->finished.seqno);
-}
-
 /* After the job's last event: free its slot (the seqno first, so it can match nothing). */
 static __always_inline void job_release(struct job_slot *slot)
 {
@@ -283,8 +279,8 @@ static __always_inline void job_release(struct job_slot *slot)
 	slot->context = 0;
 }
 
-static __always_inline void emit_job(__u8 type, struct job_slot *job, __u64 context, __u64 seqno,
-				     __u64 dep_context, __u64 dep_seqno, __u64 latency, __u64 now)
+static __always_inline void emit(__u8 type, struct job_slot *job, struct drm_sched_fence *s_fence,
+				 struct dma_fence *dep, __u64 latency, __u64 now)
 {
 	struct drmsched_event *e;
 
@@ -298,21 +294,15 @@ static __always_inline void emit_job(__u8 type, struct job_slot *job, __u64 cont
 	e->ring = job->ring;
 	e->proc = job->proc;
 	e->pid = job->pid;
-	e->context = context;
-	e->seqno = seqno;
-	e->dep_context = dep_context;
-	e->dep_seqno = dep_seqno;
+	e->context = s_fence->finished.context;
+	e->seqno = s_fence->finished.seqno;
+	e->dep_context = dep ? dep->context : 0;
+	e->dep_seqno = dep ? dep->seqno : 0;
 	e->latency = latency;
 	event_submit(e);
 }
 
 /* A run or done of a job queued before tracing began (only an unfiltered session can tell). */
-static __always_inline void count_untracked_ring(__u32 ring)
-{
-	if (ring < MAX_RINGS && !ring_infos[ring].excluded)
-		__sync_fetch_and_add(&ring_stats[ring].untracked, 1);
-}
-
 static __always_inline void count_untracked(struct drm_gpu_scheduler *sched)
 {
 	__u32 ring;
@@ -324,39 +314,13 @@ static __always_inline void count_untracked(struct drm_gpu_scheduler *sched)
 		__sync_fetch_and_add(&ring_stats[ring].untracked, 1);
 }
 
-/* A job queued by `pid` on `ring`: its slot, the counts, its -e record. */
-static __always_inline struct job_slot *queue_job(__u32 pid, __u32 ring, __u32 proc, __u64 context,
-						  __u64 seqno)
-{
-	struct job_slot *job;
-	__u64 now = bpf_ktime_get_ns();
-
-	job = job_claim(context, seqno);
-	if (!job) {
-		__sync_fetch_and_add(&dropped_jobs, 1);
-		return NULL;
-	}
-	job->queued_ns = now;
-	job->run_ns = 0;
-	job->pid = pid;
-	job->ring = ring;
-	job->proc = proc;
-
-	__sync_fetch_and_add(&ring_stats[ring & (MAX_RINGS - 1)].queued, 1);
-	if (proc < MAX_PROCS)
-		__sync_fetch_and_add(&proc_queued[proc], 1);
-	else
-		__sync_fetch_and_add(&dropped_procs, 1);
-	emit_job(EV_QUEUE, job, context, seqno, 0, 0, 0, now);
-	return job;
-}
-
 static __always_inline int on_queue(struct drm_sched_job *sched_job)
 {
 	struct drm_gpu_scheduler *sched;
 	struct drm_sched_fence *s_fence;
+	struct job_slot *job;
 	struct submitter *s;
-	__u64 client_id = 0, context;
+	__u64 client_id = 0, context, now;
 	__u32 pid;
 
 	/* Kernels >= 6.12 type tracepoint arguments as maybe-NULL: test first. */
@@ -376,30 +340,33 @@ static __always_inline int on_queue(struct drm_sched_job *sched_job)
 	if (!s || s->excluded)
 		return 0;
 
-	queue_job(pid, s->ring, s->proc, context, s_fence->finished.seqno);
-	return 0;
-}
-
-static __always_inline void run_job(struct job_slot *job, __u64 context, __u64 seqno)
-{
-	struct ring_stats *st;
-	__u64 now, wait;
-
 	now = bpf_ktime_get_ns();
-	job->run_ns = now;
-	wait = to_units(now - job->queued_ns);
-	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
-	__sync_fetch_and_add(&st->run, 1);
-	lat_hist_add(&st->wait, wait);
-	if (job->proc < MAX_PROCS)
-		__sync_fetch_and_add(&proc_wait_sum[job->proc], wait);
-	emit_job(EV_RUN, job, context, seqno, 0, 0, wait, now);
+	job = job_claim(context, s_fence->finished.seqno);
+	if (!job) {
+		__sync_fetch_and_add(&dropped_jobs, 1);
+		return 0;
+	}
+	job->queued_ns = now;
+	job->run_ns = 0;
+	job->pid = pid;
+	job->ring = s->ring;
+	job->proc = s->proc;
+
+	__sync_fetch_and_add(&ring_stats[s->ring & (MAX_RINGS - 1)].queued, 1);
+	if (s->proc < MAX_PROCS)
+		__sync_fetch_and_add(&proc_queued[s->proc], 1);
+	else
+		__sync_fetch_and_add(&dropped_procs, 1);
+	emit(EV_QUEUE, job, s_fence, NULL, 0, now);
+	return 0;
 }
 
 static __always_inline int on_run(struct drm_sched_job *sched_job)
 {
 	struct drm_sched_fence *s_fence;
+	struct ring_stats *st;
 	struct job_slot *job;
+	__u64 now, wait;
 
 	if (!sched_job)
 		return 0;
@@ -409,16 +376,32 @@ static __always_inline int on_run(struct drm_sched_job *sched_job)
 		count_untracked(sched_job->sched);
 		return 0;
 	}
-	run_job(job, s_fence->finished.context, s_fence->finished.seqno);
+	now = bpf_ktime_get_ns();
+	job->run_ns = now;
+	wait = to_units(now - job->queued_ns);
+	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
+	__sync_fetch_and_add(&st->run, 1);
+	lat_hist_add(&st->wait, wait);
+	if (job->proc < MAX_PROCS)
+		__sync_fetch_and_add(&proc_wait_sum[job->proc], wait);
+	emit(EV_RUN, job, s_fence, NULL, wait, now);
 	return 0;
 }
 
-static __always_inline void done_job(struct job_slot *job, __u64 context, __u64 seqno)
+static __always_inline int on_done(struct drm_sched_fence *s_fence)
 {
 	struct proc_done_stats *pd;
 	struct ring_stats *st;
+	struct job_slot *job;
 	__u64 now, exec;
 
+	if (!s_fence)
+		return 0;
+	job = job_lookup(s_fence);
+	if (!job) {
+		count_untracked(s_fence->sched);
+		return 0;
+	}
 	now = bpf_ktime_get_ns();
 	/* A job that never ran (killed with its entity) signals no done event. */
 	exec = job->run_ns ? to_units(now - job->run_ns) : 0;
@@ -430,34 +413,28 @@ static __always_inline void done_job(struct job_slot *job, __u64 context, __u64 
 		__sync_fetch_and_add(&pd->done, 1);
 		__sync_fetch_and_add(&pd->exec_sum, exec);
 	}
-	emit_job(EV_DONE, job, context, seqno, 0, 0, exec, now);
+	emit(EV_DONE, job, s_fence, NULL, exec, now);
 	job_release(job);
-}
-
-static __always_inline int on_done(struct drm_sched_fence *s_fence)
-{
-	struct job_slot *job;
-
-	if (!s_fence)
-		return 0;
-	job = job_lookup(s_fence);
-	if (!job) {
-		count_untracked(s_fence->sched);
-		return 0;
-	}
-	done_job(job, s_fence->finished.context, s_fence->finished.seqno);
 	return 0;
 }
 
-static __always_inline void dep_job(struct job_slot *job, __u64 context, __u64 seqno,
-				    __u64 dep_context, __u64 dep_seqno, bool blocked)
+static __always_inline int on_dependency(struct drm_sched_job *sched_job, struct dma_fence *fence,
+					 bool blocked)
 {
 	struct dep_stats *ds, ds_init = {};
+	struct drm_sched_fence *s_fence;
 	struct dep_key dk = {};
+	struct job_slot *job;
 	struct ring_stats *st;
 
+	if (!sched_job || !fence)
+		return 0;
+	s_fence = sched_job->s_fence;
+	job = job_lookup(s_fence);
+	if (!job)
+		return 0;
 	dk.ring = job->ring & (MAX_RINGS - 1);
-	dk.context = dep_context;
+	dk.context = fence->context;
 	st = &ring_stats[dk.ring];
 	__sync_fetch_and_add(blocked ? &st->blocked : &st->deps, 1);
 
@@ -468,28 +445,11 @@ static __always_inline void dep_job(struct job_slot *job, __u64 context, __u64 s
 	}
 	if (ds) {
 		__sync_fetch_and_add(blocked ? &ds->blocked : &ds->deps, 1);
-		ds->last_seqno = dep_seqno;
+		ds->last_seqno = fence->seqno;
 	} else {
 		__sync_fetch_and_add(&dropped_deps, 1);
 	}
-	emit_job(blocked ? EV_BLOCKED : EV_DEP, job, context, seqno, dep_context, dep_seqno, 0,
-		 bpf_ktime_get_ns());
-}
-
-static __always_inline int on_dependency(struct drm_sched_job *sched_job, struct dma_fence *fence,
-					 bool blocked)
-{
-	struct drm_sched_fence *s_fence;
-	struct job_slot *job;
-
-	if (!sched_job || !fence)
-		return 0;
-	s_fence = sched_job->s_fence;
-	job = job_lookup(s_fence);
-	if (!job)
-		return 0;
-	dep_job(job, s_fence->finished.context, s_fence->finished.seqno, fence->context,
-		fence->seqno, blocked);
+	emit(blocked ? EV_BLOCKED : EV_DEP, job, s_fence, fence, 0, bpf_ktime_get_ns());
 	return 0;
 }
 
@@ -547,6 +507,142 @@ SEC("tp_btf/drm_sched_job_unschedulable")
 int BPF_PROG(blocked_new, struct drm_sched_job *sched_job, struct dma_fence *fence)
 {
 	return on_dependency(sched_job, fence, true);
+}
+
+/* The record path's per-job steps (the BTF handlers above keep their own, as verified). */
+static __always_inline struct job_slot *job_find(__u64 context, __u64 seqno)
+{
+	__u32 h = job_hash(context, seqno), i, idx;
+	struct job_slot *slot;
+
+	/* Every probe is checked: freed slots leave no marker to stop at. */
+	for (i = 0; i < JOB_PROBES; i++) {
+		idx = (h + i) & (MAX_JOBS - 1);
+		slot = bpf_map_lookup_elem(&jobs, &idx);
+		if (slot && slot->context == context && slot->seqno == seqno)
+			return slot;
+	}
+	return NULL;
+}
+
+static __always_inline void emit_job(__u8 type, struct job_slot *job, __u64 context, __u64 seqno,
+				     __u64 dep_context, __u64 dep_seqno, __u64 latency, __u64 now)
+{
+	struct drmsched_event *e;
+
+	if (!emit_events)
+		return;
+	e = event_reserve(sizeof(*e));
+	if (!e)
+		return;
+	e->ts_ns = now;
+	e->type = type;
+	e->ring = job->ring;
+	e->proc = job->proc;
+	e->pid = job->pid;
+	e->context = context;
+	e->seqno = seqno;
+	e->dep_context = dep_context;
+	e->dep_seqno = dep_seqno;
+	e->latency = latency;
+	event_submit(e);
+}
+
+static __always_inline void count_untracked_ring(__u32 ring)
+{
+	if (ring < MAX_RINGS && !ring_infos[ring].excluded)
+		__sync_fetch_and_add(&ring_stats[ring].untracked, 1);
+}
+
+/* A job queued by `pid` on `ring`: its slot, the counts, its -e record. */
+static __always_inline struct job_slot *queue_job(__u32 pid, __u32 ring, __u32 proc, __u64 context,
+						  __u64 seqno)
+{
+	struct job_slot *job;
+	__u64 now = bpf_ktime_get_ns();
+
+	job = job_claim(context, seqno);
+	if (!job) {
+		__sync_fetch_and_add(&dropped_jobs, 1);
+		return NULL;
+	}
+	job->queued_ns = now;
+	job->run_ns = 0;
+	job->pid = pid;
+	job->ring = ring;
+	job->proc = proc;
+
+	__sync_fetch_and_add(&ring_stats[ring & (MAX_RINGS - 1)].queued, 1);
+	if (proc < MAX_PROCS)
+		__sync_fetch_and_add(&proc_queued[proc & (MAX_PROCS - 1)], 1);
+	else
+		__sync_fetch_and_add(&dropped_procs, 1);
+	emit_job(EV_QUEUE, job, context, seqno, 0, 0, 0, now);
+	return job;
+}
+
+static __always_inline void run_job(struct job_slot *job, __u64 context, __u64 seqno)
+{
+	struct ring_stats *st;
+	__u64 now, wait;
+
+	now = bpf_ktime_get_ns();
+	job->run_ns = now;
+	wait = to_units(now - job->queued_ns);
+	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
+	__sync_fetch_and_add(&st->run, 1);
+	lat_hist_add(&st->wait, wait);
+	if (job->proc < MAX_PROCS)
+		__sync_fetch_and_add(&proc_wait_sum[job->proc & (MAX_PROCS - 1)], wait);
+	emit_job(EV_RUN, job, context, seqno, 0, 0, wait, now);
+}
+
+static __always_inline void done_job(struct job_slot *job, __u64 context, __u64 seqno)
+{
+	struct proc_done_stats *pd;
+	struct ring_stats *st;
+	__u64 now, exec;
+
+	now = bpf_ktime_get_ns();
+	/* A job that never ran (killed with its entity) signals no done event. */
+	exec = job->run_ns ? to_units(now - job->run_ns) : 0;
+	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
+	__sync_fetch_and_add(&st->done, 1);
+	lat_hist_add(&st->exec, exec);
+	if (job->proc < MAX_PROCS) {
+		pd = &proc_done[job->proc & (MAX_PROCS - 1)];
+		__sync_fetch_and_add(&pd->done, 1);
+		__sync_fetch_and_add(&pd->exec_sum, exec);
+	}
+	emit_job(EV_DONE, job, context, seqno, 0, 0, exec, now);
+	job_release(job);
+}
+
+static __always_inline void dep_job(struct job_slot *job, __u64 context, __u64 seqno,
+				    __u64 dep_context, __u64 dep_seqno, bool blocked)
+{
+	struct dep_stats *ds, ds_init = {};
+	struct dep_key dk = {};
+	struct ring_stats *st;
+
+	dk.ring = job->ring & (MAX_RINGS - 1);
+	dk.context = dep_context;
+	st = &ring_stats[dk.ring];
+	__sync_fetch_and_add(blocked ? &st->blocked : &st->deps, 1);
+
+	ds = bpf_map_lookup_elem(&deps, &dk);
+	if (!ds) {
+		bpf_map_update_elem(&deps, &dk, &ds_init, BPF_NOEXIST);
+		ds = bpf_map_lookup_elem(&deps, &dk);
+	}
+	if (ds) {
+		__sync_fetch_and_add(blocked ? &ds->blocked : &ds->deps, 1);
+		ds->last_seqno = dep_seqno;
+	} else {
+		__sync_fetch_and_add(&dropped_deps, 1);
+	}
+	emit_job(blocked ? EV_BLOCKED : EV_DEP, job, context, seqno, dep_context, dep_seqno, 0,
+		 bpf_ktime_get_ns());
 }
 
 /*

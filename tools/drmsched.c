@@ -681,11 +681,6 @@ int main(int argc, char **argv)
 	if (abi == ABI_NONE)
 		return 1;
 	records = env.no_btf || module_lacks_btf("gpu_sched");
-	if (records)
-		fprintf(stderr, "drmsched: reading the tracepoint records (%s)\n",
-			env.no_btf ? "--no-btf" : "module gpu_sched has no BTF");
-	else if (common_env.verbose)
-		fprintf(stderr, "drmsched: reading gpu_sched's structs (module BTF)\n");
 
 	skel = drmsched_bpf__open();
 	if (!skel) {
@@ -701,8 +696,6 @@ int main(int argc, char **argv)
 		err = set_record_fields();
 		if (err)
 			goto cleanup;
-		if (missing[0])
-			fprintf(stderr, "drmsched: not in the records, printed as '-': %s\n", missing);
 	}
 	/*
 	 * Bursts of jobs come by the thousand, faster than lines can be
@@ -716,6 +709,15 @@ int main(int argc, char **argv)
 		err = attach_records();
 	if (err)
 		goto cleanup;
+	/* Said once attached: a test waiting for the tool's first output sees it attached. */
+	if (records) {
+		fprintf(stderr, "drmsched: reading the tracepoint records (%s)\n",
+			env.no_btf ? "--no-btf" : "module gpu_sched has no BTF");
+		if (missing[0])
+			fprintf(stderr, "drmsched: not in the records, printed as '-': %s\n", missing);
+	} else if (common_env.verbose) {
+		fprintf(stderr, "drmsched: reading gpu_sched's structs (module BTF)\n");
+	}
 	start_ns = monotonic_ns();
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
