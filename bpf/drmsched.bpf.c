@@ -554,6 +554,17 @@ static __always_inline void count_untracked_ring(__u32 ring)
 		__sync_fetch_and_add(&ring_stats[ring].untracked, 1);
 }
 
+/*
+ * A process index the verifier sees bounded where it is used: without the
+ * barrier clang drops the mask after a `proc < MAX_PROCS` test and computes
+ * the address above the test.
+ */
+static __always_inline __u32 proc_slot(__u32 proc)
+{
+	barrier_var(proc);
+	return proc & (MAX_PROCS - 1);
+}
+
 /* A job queued by `pid` on `ring`: its slot, the counts, its -e record. */
 static __always_inline struct job_slot *queue_job(__u32 pid, __u32 ring, __u32 proc, __u64 context,
 						  __u64 seqno)
@@ -574,7 +585,7 @@ static __always_inline struct job_slot *queue_job(__u32 pid, __u32 ring, __u32 p
 
 	__sync_fetch_and_add(&ring_stats[ring & (MAX_RINGS - 1)].queued, 1);
 	if (proc < MAX_PROCS)
-		__sync_fetch_and_add(&proc_queued[proc & (MAX_PROCS - 1)], 1);
+		__sync_fetch_and_add(&proc_queued[proc_slot(proc)], 1);
 	else
 		__sync_fetch_and_add(&dropped_procs, 1);
 	emit_job(EV_QUEUE, job, context, seqno, 0, 0, 0, now);
@@ -593,7 +604,7 @@ static __always_inline void run_job(struct job_slot *job, __u64 context, __u64 s
 	__sync_fetch_and_add(&st->run, 1);
 	lat_hist_add(&st->wait, wait);
 	if (job->proc < MAX_PROCS)
-		__sync_fetch_and_add(&proc_wait_sum[job->proc & (MAX_PROCS - 1)], wait);
+		__sync_fetch_and_add(&proc_wait_sum[proc_slot(job->proc)], wait);
 	emit_job(EV_RUN, job, context, seqno, 0, 0, wait, now);
 }
 
@@ -610,7 +621,7 @@ static __always_inline void done_job(struct job_slot *job, __u64 context, __u64 
 	__sync_fetch_and_add(&st->done, 1);
 	lat_hist_add(&st->exec, exec);
 	if (job->proc < MAX_PROCS) {
-		pd = &proc_done[job->proc & (MAX_PROCS - 1)];
+		pd = &proc_done[proc_slot(job->proc)];
 		__sync_fetch_and_add(&pd->done, 1);
 		__sync_fetch_and_add(&pd->exec_sum, exec);
 	}
