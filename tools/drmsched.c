@@ -127,7 +127,7 @@ static void choose_programs(struct drmsched_bpf *obj)
 	bpf_program__set_autoload(obj->progs.blocked_new, !old);
 }
 
-/* The record path: its programs only; and the BTF path without them. */
+/* After choose_programs(): the record path's programs, or none of them. */
 static void choose_record_programs(struct drmsched_bpf *obj)
 {
 	struct bpf_program *btf_progs[] = {
@@ -137,8 +137,9 @@ static void choose_record_programs(struct drmsched_bpf *obj)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(btf_progs) / sizeof(btf_progs[0]); i++)
-		bpf_program__set_autoload(btf_progs[i], !records);
+	/* choose_programs() picked the BTF path's generation: only turn it all off */
+	for (i = 0; records && i < sizeof(btf_progs) / sizeof(btf_progs[0]); i++)
+		bpf_program__set_autoload(btf_progs[i], false);
 	bpf_program__set_autoload(obj->progs.tp_queue, records);
 	bpf_program__set_autoload(obj->progs.tp_run, records);
 	bpf_program__set_autoload(obj->progs.tp_done, records);
