@@ -22,6 +22,7 @@
 #define EVENTS_RINGBUF_BYTES 4096	/* the frontend sizes it for -e */
 #include "tool.bpf.h"
 #include "drmsched.h"
+#include "tp_record.bpf.h"
 
 const volatile char targ_ring[RING_NAME_LEN] = {};
 const volatile char targ_dev[DEV_NAME_LEN] = {};
@@ -506,6 +507,376 @@ SEC("tp_btf/drm_sched_job_unschedulable")
 int BPF_PROG(blocked_new, struct drm_sched_job *sched_job, struct dma_fence *fence)
 {
 	return on_dependency(sched_job, fence, true);
+}
+
+/* The record path's per-job steps (the BTF handlers above keep their own, as verified). */
+static __always_inline struct job_slot *job_find(__u64 context, __u64 seqno)
+{
+	__u32 h = job_hash(context, seqno), i, idx;
+	struct job_slot *slot;
+
+	/* Every probe is checked: freed slots leave no marker to stop at. */
+	for (i = 0; i < JOB_PROBES; i++) {
+		idx = (h + i) & (MAX_JOBS - 1);
+		slot = bpf_map_lookup_elem(&jobs, &idx);
+		if (slot && slot->context == context && slot->seqno == seqno)
+			return slot;
+	}
+	return NULL;
+}
+
+static __always_inline void emit_job(__u8 type, struct job_slot *job, __u64 context, __u64 seqno,
+				     __u64 dep_context, __u64 dep_seqno, __u64 latency, __u64 now)
+{
+	struct drmsched_event *e;
+
+	if (!emit_events)
+		return;
+	e = event_reserve(sizeof(*e));
+	if (!e)
+		return;
+	e->ts_ns = now;
+	e->type = type;
+	e->ring = job->ring;
+	e->proc = job->proc;
+	e->pid = job->pid;
+	e->context = context;
+	e->seqno = seqno;
+	e->dep_context = dep_context;
+	e->dep_seqno = dep_seqno;
+	e->latency = latency;
+	event_submit(e);
+}
+
+static __always_inline void count_untracked_ring(__u32 ring)
+{
+	if (ring < MAX_RINGS && !ring_infos[ring].excluded)
+		__sync_fetch_and_add(&ring_stats[ring].untracked, 1);
+}
+
+/*
+ * A process index the verifier sees bounded where it is used: without the
+ * barrier clang drops the mask after a `proc < MAX_PROCS` test and computes
+ * the address above the test.
+ */
+static __always_inline __u32 proc_slot(__u32 proc)
+{
+	barrier_var(proc);
+	return proc & (MAX_PROCS - 1);
+}
+
+/* A job queued by `pid` on `ring`: its slot, the counts, its -e record. */
+static __always_inline struct job_slot *queue_job(__u32 pid, __u32 ring, __u32 proc, __u64 context,
+						  __u64 seqno)
+{
+	struct job_slot *job;
+	__u64 now = bpf_ktime_get_ns();
+
+	job = job_claim(context, seqno);
+	if (!job) {
+		__sync_fetch_and_add(&dropped_jobs, 1);
+		return NULL;
+	}
+	job->queued_ns = now;
+	job->run_ns = 0;
+	job->pid = pid;
+	job->ring = ring;
+	job->proc = proc;
+
+	__sync_fetch_and_add(&ring_stats[ring & (MAX_RINGS - 1)].queued, 1);
+	if (proc < MAX_PROCS)
+		__sync_fetch_and_add(&proc_queued[proc_slot(proc)], 1);
+	else
+		__sync_fetch_and_add(&dropped_procs, 1);
+	emit_job(EV_QUEUE, job, context, seqno, 0, 0, 0, now);
+	return job;
+}
+
+static __always_inline void run_job(struct job_slot *job, __u64 context, __u64 seqno)
+{
+	struct ring_stats *st;
+	__u64 now, wait;
+
+	now = bpf_ktime_get_ns();
+	job->run_ns = now;
+	wait = to_units(now - job->queued_ns);
+	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
+	__sync_fetch_and_add(&st->run, 1);
+	lat_hist_add(&st->wait, wait);
+	if (job->proc < MAX_PROCS)
+		__sync_fetch_and_add(&proc_wait_sum[proc_slot(job->proc)], wait);
+	emit_job(EV_RUN, job, context, seqno, 0, 0, wait, now);
+}
+
+static __always_inline void done_job(struct job_slot *job, __u64 context, __u64 seqno)
+{
+	struct proc_done_stats *pd;
+	struct ring_stats *st;
+	__u64 now, exec;
+
+	now = bpf_ktime_get_ns();
+	/* A job that never ran (killed with its entity) signals no done event. */
+	exec = job->run_ns ? to_units(now - job->run_ns) : 0;
+	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
+	__sync_fetch_and_add(&st->done, 1);
+	lat_hist_add(&st->exec, exec);
+	if (job->proc < MAX_PROCS) {
+		pd = &proc_done[proc_slot(job->proc)];
+		__sync_fetch_and_add(&pd->done, 1);
+		__sync_fetch_and_add(&pd->exec_sum, exec);
+	}
+	emit_job(EV_DONE, job, context, seqno, 0, 0, exec, now);
+	job_release(job);
+}
+
+static __always_inline void dep_job(struct job_slot *job, __u64 context, __u64 seqno,
+				    __u64 dep_context, __u64 dep_seqno, bool blocked)
+{
+	struct dep_stats *ds, ds_init = {};
+	struct dep_key dk = {};
+	struct ring_stats *st;
+
+	dk.ring = job->ring & (MAX_RINGS - 1);
+	dk.context = dep_context;
+	st = &ring_stats[dk.ring];
+	__sync_fetch_and_add(blocked ? &st->blocked : &st->deps, 1);
+
+	ds = bpf_map_lookup_elem(&deps, &dk);
+	if (!ds) {
+		bpf_map_update_elem(&deps, &dk, &ds_init, BPF_NOEXIST);
+		ds = bpf_map_lookup_elem(&deps, &dk);
+	}
+	if (ds) {
+		__sync_fetch_and_add(blocked ? &ds->blocked : &ds->deps, 1);
+		ds->last_seqno = dep_seqno;
+	} else {
+		__sync_fetch_and_add(&dropped_deps, 1);
+	}
+	emit_job(blocked ? EV_BLOCKED : EV_DEP, job, context, seqno, dep_context, dep_seqno, 0,
+		 bpf_ktime_get_ns());
+}
+
+/*
+ * The record path: classic tracepoints (SEC("tracepoint"), attached by
+ * name at run time, so one program serves the event's old and new names)
+ * reading the trace record through field descriptors the frontend fills
+ * from tracefs (tp_format.h), for a gpu_sched module without BTF (DKMS
+ * builds, kernels < 5.11): no struct drm_sched_* is read.  A job is the
+ * record's `fence` (<= 6.16: &s_fence->finished, a struct dma_fence, a
+ * vmlinux type CO-RE still reads) or its fence_context:fence_seqno
+ * (>= 6.17).  Rings are keyed by name (and dev where the record has it).
+ */
+#define JOB_FIELDS(p)		\
+	TP_FIELD(p##_name);	\
+	TP_FIELD(p##_dev);	\
+	TP_FIELD(p##_fence);	\
+	TP_FIELD(p##_ctx);	\
+	TP_FIELD(p##_seqno);	\
+	TP_FIELD(p##_client);	\
+	TP_FIELD(p##_id)
+
+JOB_FIELDS(f_queue);
+JOB_FIELDS(f_run);
+JOB_FIELDS(f_done);
+JOB_FIELDS(f_dep);
+JOB_FIELDS(f_blocked);
+/* The fence waited on: <= 6.16 wait_dep's ctx/seqno; >= 6.17 add_dep's, unschedulable's */
+TP_FIELD(f_dep_dctx);
+TP_FIELD(f_dep_dseqno);
+TP_FIELD(f_blocked_dctx);
+TP_FIELD(f_blocked_dseqno);
+
+struct ring_key {
+	char name[RING_NAME_LEN];
+	char dev[DEV_NAME_LEN];
+};
+
+/* (name, dev) -> ring_infos[] index, on the record path. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_RINGS);
+	__type(key, struct ring_key);
+	__type(value, __u32);
+} ring_names SEC(".maps");
+
+/* <= 6.16: wait_dep names the job only by its id (per scheduler): (ring, id) -> fence. */
+struct job_id_key {
+	__u64 id;
+	__u32 ring;
+	__u32 pad;
+};
+
+struct job_fence {
+	__u64 context;
+	__u64 seqno;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, MAX_JOBS);
+	__type(key, struct job_id_key);
+	__type(value, struct job_fence);
+} job_ids SEC(".maps");
+
+/* The ring named in the record, named and judged against -r/-d on first sight; MAX_RINGS if full. */
+static __always_inline __u32 ring_index_rec(void *ctx, const volatile struct tp_field *f_name,
+					    const volatile struct tp_field *f_dev)
+{
+	struct ring_key key = {};
+	struct ring_info *ri;
+	__u32 *found, idx;
+
+	tp_read_str(ctx, f_name, key.name, sizeof(key.name));
+	tp_read_str(ctx, f_dev, key.dev, sizeof(key.dev));
+	found = bpf_map_lookup_elem(&ring_names, &key);
+	if (found)
+		return *found;
+	idx = __sync_fetch_and_add(&nr_rings, 1);
+	if (idx >= MAX_RINGS) {
+		__sync_fetch_and_add(&dropped_rings, 1);
+		return MAX_RINGS;
+	}
+	ring_stats[idx].wait.min = ~0ULL;
+	ring_stats[idx].exec.min = ~0ULL;
+	ri = &ring_infos[idx];
+	ri->sched = 0;
+	__builtin_memcpy(ri->name, key.name, sizeof(ri->name));
+	__builtin_memcpy(ri->dev, key.dev, sizeof(ri->dev));
+	if (targ_ring[0] && !str_eq(targ_ring, ri->name, RING_NAME_LEN))
+		ri->excluded = 1;
+	if (targ_dev[0] && !str_eq(targ_dev, ri->dev, DEV_NAME_LEN))
+		ri->excluded = 1;
+	if (bpf_map_update_elem(&ring_names, &key, &idx, BPF_NOEXIST)) {
+		found = bpf_map_lookup_elem(&ring_names, &key);
+		return found ? *found : MAX_RINGS;
+	}
+	return idx;
+}
+
+/* The job's finished fence, context:seqno, from the record: false if it has none. */
+static __always_inline bool rec_job(void *ctx, const volatile struct tp_field *f_fence,
+				    const volatile struct tp_field *f_ctx,
+				    const volatile struct tp_field *f_seqno, struct job_fence *jf)
+{
+	if (tp_has(f_fence)) {
+		struct dma_fence *fence = (void *)tp_read_u64(ctx, f_fence);
+
+		if (!fence)
+			return false;
+		jf->context = BPF_CORE_READ(fence, context);
+		jf->seqno = BPF_CORE_READ(fence, seqno);
+	} else {
+		jf->context = tp_read_u64(ctx, f_ctx);
+		jf->seqno = tp_read_u64(ctx, f_seqno);
+	}
+	return jf->context != 0;
+}
+
+SEC("tracepoint")
+int tp_queue(void *ctx)
+{
+	struct job_fence jf = {};
+	__u32 pid, ring, proc;
+	__u64 client_id;
+
+	pid = bpf_get_current_pid_tgid() >> 32;
+	if (!current_wanted(pid))
+		return 0;
+	if (!rec_job(ctx, &f_queue_fence, &f_queue_ctx, &f_queue_seqno, &jf))
+		return 0;
+	ring = ring_index_rec(ctx, &f_queue_name, &f_queue_dev);
+	if (ring >= MAX_RINGS || ring_infos[ring].excluded)
+		return 0;
+	client_id = tp_read_u64(ctx, &f_queue_client);
+	proc = proc_index(pid, ring, client_id);
+	bpf_map_update_elem(&context_ring, &jf.context, &ring, BPF_ANY);
+	if (tp_has(&f_queue_id)) {
+		struct job_id_key k = { .id = tp_read_u64(ctx, &f_queue_id), .ring = ring };
+
+		bpf_map_update_elem(&job_ids, &k, &jf, BPF_ANY);
+	}
+	queue_job(pid, ring, proc, jf.context, jf.seqno);
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_run(void *ctx)
+{
+	struct job_fence jf = {};
+	struct job_slot *job;
+
+	if (!rec_job(ctx, &f_run_fence, &f_run_ctx, &f_run_seqno, &jf))
+		return 0;
+	job = job_find(jf.context, jf.seqno);
+	if (!job) {
+		if (!process_filtered())
+			count_untracked_ring(ring_index_rec(ctx, &f_run_name, &f_run_dev));
+		return 0;
+	}
+	run_job(job, jf.context, jf.seqno);
+	return 0;
+}
+
+/* The done record names no ring: a job queued before tracing began is not counted there. */
+SEC("tracepoint")
+int tp_done(void *ctx)
+{
+	struct job_fence jf = {};
+	struct job_slot *job;
+
+	if (!rec_job(ctx, &f_done_fence, &f_done_ctx, &f_done_seqno, &jf))
+		return 0;
+	job = job_find(jf.context, jf.seqno);
+	if (job)
+		done_job(job, jf.context, jf.seqno);
+	return 0;
+}
+
+static __always_inline int rec_dependency(void *ctx, const volatile struct tp_field *f_name,
+					  const volatile struct tp_field *f_dev,
+					  const volatile struct tp_field *f_id,
+					  const volatile struct tp_field *f_fence,
+					  const volatile struct tp_field *f_ctx,
+					  const volatile struct tp_field *f_seqno,
+					  const volatile struct tp_field *f_dctx,
+					  const volatile struct tp_field *f_dseqno, bool blocked)
+{
+	struct job_fence jf = {}, *found;
+	struct job_slot *job;
+
+	if (tp_has(f_id)) {
+		/* <= 6.16: the job by (ring name, id), as its queue record gave them */
+		struct job_id_key k = { .id = tp_read_u64(ctx, f_id) };
+
+		k.ring = ring_index_rec(ctx, f_name, f_dev);
+		found = bpf_map_lookup_elem(&job_ids, &k);
+		if (!found)
+			return 0;
+		jf = *found;
+	} else if (!rec_job(ctx, f_fence, f_ctx, f_seqno, &jf)) {
+		return 0;
+	}
+	job = job_find(jf.context, jf.seqno);
+	if (!job)
+		return 0;
+	dep_job(job, jf.context, jf.seqno, tp_read_u64(ctx, f_dctx), tp_read_u64(ctx, f_dseqno),
+		blocked);
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_dep(void *ctx)
+{
+	return rec_dependency(ctx, &f_dep_name, &f_dep_dev, &f_dep_id, &f_dep_fence, &f_dep_ctx,
+			      &f_dep_seqno, &f_dep_dctx, &f_dep_dseqno, false);
+}
+
+SEC("tracepoint")
+int tp_blocked(void *ctx)
+{
+	return rec_dependency(ctx, &f_blocked_name, &f_blocked_dev, &f_blocked_id,
+			      &f_blocked_fence, &f_blocked_ctx, &f_blocked_seqno, &f_blocked_dctx,
+			      &f_blocked_dseqno, true);
 }
 
 char LICENSE[] SEC("license") = "GPL";

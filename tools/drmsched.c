@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "drmsched.h"
+#include "tp_field.h"
 #include "drmsched.skel.h"
 #include "cgroup.h"
 #include "histogram.h"
@@ -22,9 +23,11 @@
 #include "probe.h"
 #include "runtime.h"
 #include "tool.h"
+#include "tp_format.h"
 
 static struct env {
 	bool events;
+	bool no_btf;
 	char ring[RING_NAME_LEN];
 	char dev[DEV_NAME_LEN];
 } env;
@@ -33,6 +36,9 @@ static struct env {
 enum sched_abi { ABI_NONE, ABI_PRE_6_17, ABI_6_17 };
 
 static enum sched_abi abi;
+/* The record path: classic tracepoints read through tracefs formats (no module BTF needed). */
+static bool records;
+static struct bpf_link *rec_links[5];
 static struct drmsched_bpf *skel;
 static unsigned long long start_ns;
 
@@ -41,7 +47,7 @@ static const char doc[] =
 "Trace DRM GPU scheduler jobs: queue wait and execution time per ring.\n"
 "\n"
 "USAGE: drmsched [-ejmCT] [-p PID] [-c COMM] [--cgroup PATH] [-r RING] [-d DEV]\n"
-"                [interval [count]]\n"
+"                [--no-btf] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    drmsched              # summary per ring at Ctrl-C\n"
@@ -53,12 +59,17 @@ static const char doc[] =
 "    drmsched -d 0000:03:00.0  # only rings of this device\n"
 "    drmsched -p 1234      # only jobs submitted by PID 1234\n"
 "    drmsched -j | jq .    # JSON lines: one object per table row\n"
-"    drmsched --cgroup /sys/fs/cgroup/gpu.slice -C  # one cgroup's jobs, named\n";
+"    drmsched --cgroup /sys/fs/cgroup/gpu.slice -C  # one cgroup's jobs, named\n"
+"    drmsched --no-btf     # read the trace records (gpu_sched without BTF)\n";
+
+#define OPT_NO_BTF 0x200
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per job event", 0 },
 	{ "ring", 'r', "RING", 0, "Only this ring (scheduler name)", 0 },
 	{ "dev", 'd', "DEV", 0, "Only rings of this device (dev_name, e.g. 0000:03:00.0)", 0 },
+	{ "no-btf", OPT_NO_BTF, NULL, 0, "Read the tracepoints' records, not the scheduler's "
+	  "structs (the default when module gpu_sched has no BTF)", 0 },
 	{},
 };
 
@@ -73,6 +84,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'd':
 		parse_name_arg(state, arg, "device name", env.dev, sizeof(env.dev));
+		break;
+	case OPT_NO_BTF:
+		env.no_btf = true;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -98,16 +112,6 @@ static enum sched_abi detect_abi(void)
 	return ABI_NONE;
 }
 
-/* A loadable gpu_sched module must carry BTF: the handlers read its structs. */
-static bool have_sched_btf(void)
-{
-	if (!module_lacks_btf("gpu_sched"))
-		return true;
-	fprintf(stderr, "drmsched: module gpu_sched has no BTF (/sys/kernel/btf/gpu_sched): "
-		"the kernel needs CONFIG_DEBUG_INFO_BTF_MODULES=y\n");
-	return false;
-}
-
 static void choose_programs(struct drmsched_bpf *obj)
 {
 	bool old = abi == ABI_PRE_6_17;
@@ -121,6 +125,152 @@ static void choose_programs(struct drmsched_bpf *obj)
 	bpf_program__set_autoload(obj->progs.done_new, !old);
 	bpf_program__set_autoload(obj->progs.dep_new, !old);
 	bpf_program__set_autoload(obj->progs.blocked_new, !old);
+}
+
+/* After choose_programs(): the record path's programs, or none of them. */
+static void choose_record_programs(struct drmsched_bpf *obj)
+{
+	struct bpf_program *btf_progs[] = {
+		obj->progs.queue_old, obj->progs.run_old, obj->progs.done_old, obj->progs.dep_old,
+		obj->progs.queue_new, obj->progs.run_new, obj->progs.done_new, obj->progs.dep_new,
+		obj->progs.blocked_new,
+	};
+	size_t i;
+
+	/* choose_programs() picked the BTF path's generation: only turn it all off */
+	for (i = 0; records && i < sizeof(btf_progs) / sizeof(btf_progs[0]); i++)
+		bpf_program__set_autoload(btf_progs[i], false);
+	bpf_program__set_autoload(obj->progs.tp_queue, records);
+	bpf_program__set_autoload(obj->progs.tp_run, records);
+	bpf_program__set_autoload(obj->progs.tp_done, records);
+	bpf_program__set_autoload(obj->progs.tp_dep, records);
+	bpf_program__set_autoload(obj->progs.tp_blocked, records && abi == ABI_6_17);
+}
+
+/* A job's fields of one event's record, in rodata. */
+struct job_fields {
+	struct tp_field *name, *dev, *fence, *ctx, *seqno, *client, *id;
+};
+
+#define JOB_FIELDS(p)								\
+	((struct job_fields){ (struct tp_field *)&skel->rodata->p##_name,	\
+			      (struct tp_field *)&skel->rodata->p##_dev,	\
+			      (struct tp_field *)&skel->rodata->p##_fence,	\
+			      (struct tp_field *)&skel->rodata->p##_ctx,	\
+			      (struct tp_field *)&skel->rodata->p##_seqno,	\
+			      (struct tp_field *)&skel->rodata->p##_client,	\
+			      (struct tp_field *)&skel->rodata->p##_id })
+
+/* What the records lack, said once on stderr. */
+static char missing[256];
+
+static void note_missing(const char *what)
+{
+	if (strstr(missing, what))
+		return;
+	snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), "%s%s",
+		 missing[0] ? ", " : "", what);
+}
+
+/*
+ * Fill one event's descriptors: `need_ring` events name their ring; a job
+ * is its `fence` (<= 6.16) or fence_context:fence_seqno (>= 6.17), or, with
+ * `by_id`, the job id of <= 6.16's wait_dep. Non-zero: said why.
+ */
+static int get_job_fields(struct tp_format *fmt, const char *event, struct job_fields f,
+			  bool need_ring, bool by_id)
+{
+	if (tp_format_load("gpu_scheduler", event, fmt))
+		goto fail;
+	if (need_ring) {
+		if (tp_field_get(fmt, "name", TP_WANT_STR, f.name))
+			goto fail;
+		if (tp_field_get(fmt, "dev", TP_WANT_STR, f.dev))
+			note_missing("DEV");
+		if (tp_field_get(fmt, "client_id", TP_WANT_INT, f.client) && abi == ABI_6_17)
+			note_missing("CLIENT");
+	}
+	if (by_id && !tp_field_find(fmt, "fence_context"))
+		return tp_field_get(fmt, "id", TP_WANT_INT, f.id) ? -1 : 0;
+	if (tp_field_find(fmt, "fence_context"))
+		return tp_field_get(fmt, "fence_context", TP_WANT_INT, f.ctx) ||
+		       tp_field_get(fmt, "fence_seqno", TP_WANT_INT, f.seqno) ? -1 : 0;
+	if (tp_field_get(fmt, "fence", TP_WANT_INT, f.fence))
+		goto fail;
+	/* <= 6.16's queue record: the job id too, for wait_dep */
+	if (!by_id && need_ring)
+		tp_field_get(fmt, "id", TP_WANT_INT, f.id);
+	return 0;
+fail:
+	return -1;
+}
+
+/* The record path's events and fields, from tracefs. */
+static int set_record_fields(void)
+{
+	bool old = abi == ABI_PRE_6_17;
+	struct tp_format fmt;
+	struct tp_field *dctx, *dseqno;
+
+	if (get_job_fields(&fmt, old ? "drm_sched_job" : "drm_sched_job_queue",
+			   JOB_FIELDS(f_queue), true, false) ||
+	    get_job_fields(&fmt, old ? "drm_run_job" : "drm_sched_job_run", JOB_FIELDS(f_run),
+			   true, false) ||
+	    get_job_fields(&fmt, old ? "drm_sched_process_job" : "drm_sched_job_done",
+			   JOB_FIELDS(f_done), false, false) ||
+	    get_job_fields(&fmt, old ? "drm_sched_job_wait_dep" : "drm_sched_job_add_dep",
+			   JOB_FIELDS(f_dep), old, true))
+		goto fail;
+	dctx = (struct tp_field *)&skel->rodata->f_dep_dctx;
+	dseqno = (struct tp_field *)&skel->rodata->f_dep_dseqno;
+	if (tp_field_get(&fmt, "ctx", TP_WANT_INT, dctx) ||
+	    tp_field_get(&fmt, "seqno", TP_WANT_INT, dseqno))
+		goto fail;
+	if (old)
+		return 0;
+	dctx = (struct tp_field *)&skel->rodata->f_blocked_dctx;
+	dseqno = (struct tp_field *)&skel->rodata->f_blocked_dseqno;
+	if (get_job_fields(&fmt, "drm_sched_job_unschedulable", JOB_FIELDS(f_blocked), false,
+			   true) ||
+	    tp_field_get(&fmt, "ctx", TP_WANT_INT, dctx) ||
+	    tp_field_get(&fmt, "seqno", TP_WANT_INT, dseqno))
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "drmsched: %s\n", fmt.error);
+	return -1;
+}
+
+static int attach_records(void)
+{
+	bool old = abi == ABI_PRE_6_17;
+	struct {
+		struct bpf_program *prog;
+		const char *event;
+	} tps[] = {
+		{ skel->progs.tp_queue, old ? "drm_sched_job" : "drm_sched_job_queue" },
+		{ skel->progs.tp_run, old ? "drm_run_job" : "drm_sched_job_run" },
+		{ skel->progs.tp_done, old ? "drm_sched_process_job" : "drm_sched_job_done" },
+		{ skel->progs.tp_dep, old ? "drm_sched_job_wait_dep" : "drm_sched_job_add_dep" },
+		{ skel->progs.tp_blocked, old ? NULL : "drm_sched_job_unschedulable" },
+	};
+	char what[128];
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof(tps) / sizeof(tps[0]); i++) {
+		if (!tps[i].event)
+			continue;
+		rec_links[i] = bpf_program__attach_tracepoint(tps[i].prog, "gpu_scheduler",
+							      tps[i].event);
+		if (!rec_links[i]) {
+			err = -errno;
+			snprintf(what, sizeof(what), "attach to gpu_scheduler/%s", tps[i].event);
+			report_bpf_error(what, err);
+			return err;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -529,8 +679,9 @@ int main(int argc, char **argv)
 	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
 		return 1;
 	abi = detect_abi();
-	if (abi == ABI_NONE || !have_sched_btf())
+	if (abi == ABI_NONE)
 		return 1;
+	records = env.no_btf || module_lacks_btf("gpu_sched");
 
 	skel = drmsched_bpf__open();
 	if (!skel) {
@@ -541,6 +692,12 @@ int main(int argc, char **argv)
 	memcpy((char *)skel->rodata->targ_ring, env.ring, sizeof(env.ring));
 	memcpy((char *)skel->rodata->targ_dev, env.dev, sizeof(env.dev));
 	choose_programs(skel);
+	choose_record_programs(skel);
+	if (records) {
+		err = set_record_fields();
+		if (err)
+			goto cleanup;
+	}
 	/*
 	 * Bursts of jobs come by the thousand, faster than lines can be
 	 * printed: room for 131072 records (a burst of 20000 jobs with a
@@ -549,8 +706,19 @@ int main(int argc, char **argv)
 	bpf_map__set_max_entries(skel->maps.events, env.events ? 8 << 20 : 4096);
 
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the gpu_scheduler tracepoints");
+	if (!err && records)
+		err = attach_records();
 	if (err)
 		goto cleanup;
+	/* Said once attached: a test waiting for the tool's first output sees it attached. */
+	if (records) {
+		fprintf(stderr, "drmsched: reading the tracepoint records (%s)\n",
+			env.no_btf ? "--no-btf" : "module gpu_sched has no BTF");
+		if (missing[0])
+			fprintf(stderr, "drmsched: not in the records, printed as '-': %s\n", missing);
+	} else if (common_env.verbose) {
+		fprintf(stderr, "drmsched: reading gpu_sched's structs (module BTF)\n");
+	}
 	start_ns = monotonic_ns();
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
@@ -560,6 +728,8 @@ int main(int argc, char **argv)
 	report_dropped();
 	trace_loop_free(&loop);
 cleanup:
+	for (size_t i = 0; i < sizeof(rec_links) / sizeof(rec_links[0]); i++)
+		bpf_link__destroy(rec_links[i]);
 	map_snapshot_free(&was.deps);
 	drmsched_bpf__destroy(skel);
 	return err != 0;
