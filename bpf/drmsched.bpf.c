@@ -279,8 +279,8 @@ static __always_inline void job_release(struct job_slot *slot)
 	slot->context = 0;
 }
 
-static __always_inline void emit(__u8 type, struct job_slot *job, struct drm_sched_fence *s_fence,
-				 struct dma_fence *dep, __u64 latency, __u64 now)
+static __always_inline void emit_job(__u8 type, struct job_slot *job, __u64 context, __u64 seqno,
+				     __u64 dep_context, __u64 dep_seqno, __u64 latency, __u64 now)
 {
 	struct drmsched_event *e;
 
@@ -294,12 +294,22 @@ static __always_inline void emit(__u8 type, struct job_slot *job, struct drm_sch
 	e->ring = job->ring;
 	e->proc = job->proc;
 	e->pid = job->pid;
-	e->context = s_fence->finished.context;
-	e->seqno = s_fence->finished.seqno;
-	e->dep_context = dep ? dep->context : 0;
-	e->dep_seqno = dep ? dep->seqno : 0;
+	e->context = context;
+	e->seqno = seqno;
+	e->dep_context = dep_context;
+	e->dep_seqno = dep_seqno;
 	e->latency = latency;
 	event_submit(e);
+}
+
+/* A job's record on the BTF path: its fences read through the scheduler's types. */
+static __always_inline void emit(__u8 type, struct job_slot *job, struct drm_sched_fence *s_fence,
+				 struct dma_fence *dep, __u64 latency, __u64 now)
+{
+	if (!emit_events)
+		return;
+	emit_job(type, job, s_fence->finished.context, s_fence->finished.seqno,
+		 dep ? dep->context : 0, dep ? dep->seqno : 0, latency, now);
 }
 
 /* A run or done of a job queued before tracing began (only an unfiltered session can tell). */
@@ -525,28 +535,6 @@ static __always_inline struct job_slot *job_find(__u64 context, __u64 seqno)
 	return NULL;
 }
 
-static __always_inline void emit_job(__u8 type, struct job_slot *job, __u64 context, __u64 seqno,
-				     __u64 dep_context, __u64 dep_seqno, __u64 latency, __u64 now)
-{
-	struct drmsched_event *e;
-
-	if (!emit_events)
-		return;
-	e = event_reserve(sizeof(*e));
-	if (!e)
-		return;
-	e->ts_ns = now;
-	e->type = type;
-	e->ring = job->ring;
-	e->proc = job->proc;
-	e->pid = job->pid;
-	e->context = context;
-	e->seqno = seqno;
-	e->dep_context = dep_context;
-	e->dep_seqno = dep_seqno;
-	e->latency = latency;
-	event_submit(e);
-}
 
 static __always_inline void count_untracked_ring(__u32 ring)
 {
