@@ -7,7 +7,7 @@
 
 /*
  * The kernel has BPF_ATOMIC with BPF_FETCH and BPF_CMPXCHG (5.12): set by
- * tool_set_rodata() from a probe (tool.h's kernel_has_atomic_fetch()).
+ * tool_set_rodata() from a probe (probe.h's kernel_has_atomic_fetch()).
  * Where false the verifier sees the compare-and-swap code as dead and
  * prunes it, so the program loads on 5.10; counts and sums stay exact
  * there (a fetch-and-add whose result is unused is 5.10's BPF_XADD).

@@ -52,4 +52,18 @@ struct ksyms_module *ksyms_module_load(const char *module);
 bool ksyms_module_has(const struct ksyms_module *k, const char *func);
 void ksyms_module_free(struct ksyms_module *k);
 
+/*
+ * The kernel's BPF offers atomic fetch-and-add with a result and
+ * compare-and-swap (BPF_FETCH, BPF_CMPXCHG: 5.12), probed once by loading a
+ * tiny program that uses them.
+ */
+bool kernel_has_atomic_fetch(void);
+
+/*
+ * bpf_get_attach_cookie() in kprobe and uprobe programs (5.15), probed once.
+ * Both probes answer no for what GPU_BPF_PRETEND_MISSING names
+ * ("atomic_fetch", "attach_cookie"): tests run the fallbacks on new kernels.
+ */
+bool kernel_has_attach_cookie(void);
+
 #endif /* GPU_BPF_PROBE_H */

@@ -10,49 +10,6 @@
 #include "probe.h"
 #include "runtime.h"
 #include "tool.h"
-#include <bpf/bpf.h>
-#include <unistd.h>
-
-/*
- * GPU_BPF_PRETEND_MISSING="atomic_fetch,attach_cookie" (either) makes the
- * probes below say no: the fallbacks of older kernels, tested on a new one.
- */
-static bool pretend_missing(const char *feature)
-{
-	const char *s = getenv("GPU_BPF_PRETEND_MISSING");
-
-	return s && strstr(s, feature);
-}
-
-bool kernel_has_atomic_fetch(void)
-{
-	/* A 64-bit slot on the stack, fetch-and-added, then compare-and-swapped. */
-	static const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_STX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .src_reg = BPF_REG_0,
-		  .off = -8 },
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1, .imm = 1 },
-		{ .code = BPF_STX | BPF_ATOMIC | BPF_DW, .dst_reg = BPF_REG_10, .src_reg = BPF_REG_1,
-		  .off = -8, .imm = BPF_ADD | BPF_FETCH },
-		{ .code = BPF_STX | BPF_ATOMIC | BPF_DW, .dst_reg = BPF_REG_10, .src_reg = BPF_REG_1,
-		  .off = -8, .imm = BPF_CMPXCHG },
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	static int known = -1;
-	int fd;
-
-	if (known < 0 && pretend_missing("atomic_fetch"))
-		known = 0;
-	if (known < 0) {
-		fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, NULL, "GPL", insns,
-				   sizeof(insns) / sizeof(insns[0]), NULL);
-		known = fd >= 0;
-		if (fd >= 0)
-			close(fd);
-	}
-	return known;
-}
 
 int tool_drop_cmpxchg(struct bpf_object *obj)
 {
@@ -85,18 +42,6 @@ int tool_drop_cmpxchg(struct bpf_object *obj)
 			return err;
 	}
 	return 0;
-}
-
-bool kernel_has_attach_cookie(void)
-{
-	static int known = -1;
-
-	if (known < 0 && pretend_missing("attach_cookie"))
-		known = 0;
-	if (known < 0)
-		known = libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_attach_cookie,
-						NULL) == 1;
-	return known;
 }
 
 bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int needs)

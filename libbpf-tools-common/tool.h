@@ -24,6 +24,7 @@
 
 #include "maps.h"
 #include "opts.h"
+#include "probe.h"
 #include "table.h"
 #include "trace_loop.h"
 
@@ -62,13 +63,6 @@ bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int need
 	} while (0)
 
 /*
- * The kernel's BPF offers atomic fetch-and-add with a result and
- * compare-and-swap (BPF_FETCH, BPF_CMPXCHG: 5.12), probed once by loading a
- * tiny program that uses them.
- */
-bool kernel_has_atomic_fetch(void);
-
-/*
  * Where the kernel lacks BPF_FETCH/BPF_CMPXCHG (before 5.12), it rejects a
  * program holding one anywhere, even in code the verifier would prune. For a
  * tool whose only compare-and-swap is histogram.bpf.h's (dead there, as
@@ -77,13 +71,6 @@ bool kernel_has_atomic_fetch(void);
  * load. Nothing to do where the kernel has them. 0 or a negative errno.
  */
 int tool_drop_cmpxchg(struct bpf_object *obj);
-
-/*
- * bpf_get_attach_cookie() in kprobe and uprobe programs (5.15), probed once.
- * Both probes answer no for what GPU_BPF_PRETEND_MISSING names
- * ("atomic_fetch", "attach_cookie"): tests run the fallbacks on new kernels.
- */
-bool kernel_has_attach_cookie(void);
 
 /*
  * Load the skeleton's programs (skel->skeleton), then put --cgroup's

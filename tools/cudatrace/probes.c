@@ -8,7 +8,7 @@
 
 #include "cudatrace/probes.h"
 #include "runtime.h"
-#include "tool.h"
+#include "probe.h"
 #include "uprobe_helpers.h"
 
 _Static_assert(NR_FUNCS <= NR_FALLBACK, "a per-function program for every function");

@@ -6,7 +6,7 @@
 
 #include "nvdrv.h"
 #include "hooks.h"
-#include "tool.h"
+#include "probe.h"
 
 /*
  * One role: the first of its candidate functions that the module has, with
