@@ -132,6 +132,29 @@ static __always_inline bool str_eq(const volatile char *want, const char *have, 
 	return true;
 }
 
+/* A new ring's slot, its histograms' min started high (they keep the smaller); MAX_RINGS if full. */
+static __always_inline __u32 ring_slot_new(void)
+{
+	__u32 idx = __sync_fetch_and_add(&nr_rings, 1);
+
+	if (idx >= MAX_RINGS) {
+		__sync_fetch_and_add(&dropped_rings, 1);
+		return MAX_RINGS;
+	}
+	ring_stats[idx].wait.min = ~0ULL;
+	ring_stats[idx].exec.min = ~0ULL;
+	return idx;
+}
+
+/* -r and -d: a newly named ring they leave out is excluded. */
+static __always_inline void ring_judge(struct ring_info *ri)
+{
+	if (targ_ring[0] && !str_eq(targ_ring, ri->name, RING_NAME_LEN))
+		ri->excluded = 1;
+	if (targ_dev[0] && !str_eq(targ_dev, ri->dev, DEV_NAME_LEN))
+		ri->excluded = 1;
+}
+
 /* The index of the ring of `sched`, named and judged against -r/-d on first sight; MAX_RINGS if full. */
 static __always_inline __u32 ring_index(struct drm_gpu_scheduler *sched)
 {
@@ -143,14 +166,9 @@ static __always_inline __u32 ring_index(struct drm_gpu_scheduler *sched)
 	found = bpf_map_lookup_elem(&ring_ids, &key);
 	if (found)
 		return *found;
-	idx = __sync_fetch_and_add(&nr_rings, 1);
-	if (idx >= MAX_RINGS) {
-		__sync_fetch_and_add(&dropped_rings, 1);
+	idx = ring_slot_new();
+	if (idx >= MAX_RINGS)
 		return MAX_RINGS;
-	}
-	/* Histograms keep the smaller min: start it high. */
-	ring_stats[idx].wait.min = ~0ULL;
-	ring_stats[idx].exec.min = ~0ULL;
 	ri = &ring_infos[idx];
 	ri->sched = key;
 	bpf_probe_read_kernel_str(ri->name, sizeof(ri->name), BPF_CORE_READ(sched, name));
@@ -158,10 +176,7 @@ static __always_inline __u32 ring_index(struct drm_gpu_scheduler *sched)
 		dev = BPF_CORE_READ(sched, dev);
 	if (dev)
 		bpf_probe_read_kernel_str(ri->dev, sizeof(ri->dev), core_dev_name(dev));
-	if (targ_ring[0] && !str_eq(targ_ring, ri->name, RING_NAME_LEN))
-		ri->excluded = 1;
-	if (targ_dev[0] && !str_eq(targ_dev, ri->dev, DEV_NAME_LEN))
-		ri->excluded = 1;
+	ring_judge(ri);
 	if (bpf_map_update_elem(&ring_ids, &key, &idx, BPF_NOEXIST)) {
 		/* Another CPU named it first: use its slot (ours stays empty). */
 		found = bpf_map_lookup_elem(&ring_ids, &key);
@@ -719,21 +734,14 @@ static __always_inline __u32 ring_index_rec(void *ctx, const volatile struct tp_
 	found = bpf_map_lookup_elem(&ring_names, &key);
 	if (found)
 		return *found;
-	idx = __sync_fetch_and_add(&nr_rings, 1);
-	if (idx >= MAX_RINGS) {
-		__sync_fetch_and_add(&dropped_rings, 1);
+	idx = ring_slot_new();
+	if (idx >= MAX_RINGS)
 		return MAX_RINGS;
-	}
-	ring_stats[idx].wait.min = ~0ULL;
-	ring_stats[idx].exec.min = ~0ULL;
 	ri = &ring_infos[idx];
 	ri->sched = 0;
 	__builtin_memcpy(ri->name, key.name, sizeof(ri->name));
 	__builtin_memcpy(ri->dev, key.dev, sizeof(ri->dev));
-	if (targ_ring[0] && !str_eq(targ_ring, ri->name, RING_NAME_LEN))
-		ri->excluded = 1;
-	if (targ_dev[0] && !str_eq(targ_dev, ri->dev, DEV_NAME_LEN))
-		ri->excluded = 1;
+	ring_judge(ri);
 	if (bpf_map_update_elem(&ring_names, &key, &idx, BPF_NOEXIST)) {
 		found = bpf_map_lookup_elem(&ring_names, &key);
 		return found ? *found : MAX_RINGS;

@@ -112,40 +112,31 @@ static enum sched_abi detect_abi(void)
 	return ABI_NONE;
 }
 
+/*
+ * One set of programs loads: the BTF path's for this kernel's generation of
+ * events, or the record path's (attached by event name, either generation).
+ */
 static void choose_programs(struct drmsched_bpf *obj)
 {
-	bool old = abi == ABI_PRE_6_17;
+	bool btf_old = !records && abi == ABI_PRE_6_17, btf_new = !records && abi == ABI_6_17;
 
-	bpf_program__set_autoload(obj->progs.queue_old, old);
-	bpf_program__set_autoload(obj->progs.run_old, old);
-	bpf_program__set_autoload(obj->progs.done_old, old);
-	bpf_program__set_autoload(obj->progs.dep_old, old);
-	bpf_program__set_autoload(obj->progs.queue_new, !old);
-	bpf_program__set_autoload(obj->progs.run_new, !old);
-	bpf_program__set_autoload(obj->progs.done_new, !old);
-	bpf_program__set_autoload(obj->progs.dep_new, !old);
-	bpf_program__set_autoload(obj->progs.blocked_new, !old);
-}
-
-/* After choose_programs(): the record path's programs, or none of them. */
-static void choose_record_programs(struct drmsched_bpf *obj)
-{
-	struct bpf_program *btf_progs[] = {
-		obj->progs.queue_old, obj->progs.run_old, obj->progs.done_old, obj->progs.dep_old,
-		obj->progs.queue_new, obj->progs.run_new, obj->progs.done_new, obj->progs.dep_new,
-		obj->progs.blocked_new,
-	};
-	size_t i;
-
-	/* choose_programs() picked the BTF path's generation: only turn it all off */
-	for (i = 0; records && i < sizeof(btf_progs) / sizeof(btf_progs[0]); i++)
-		bpf_program__set_autoload(btf_progs[i], false);
+	bpf_program__set_autoload(obj->progs.queue_old, btf_old);
+	bpf_program__set_autoload(obj->progs.run_old, btf_old);
+	bpf_program__set_autoload(obj->progs.done_old, btf_old);
+	bpf_program__set_autoload(obj->progs.dep_old, btf_old);
+	bpf_program__set_autoload(obj->progs.queue_new, btf_new);
+	bpf_program__set_autoload(obj->progs.run_new, btf_new);
+	bpf_program__set_autoload(obj->progs.done_new, btf_new);
+	bpf_program__set_autoload(obj->progs.dep_new, btf_new);
+	bpf_program__set_autoload(obj->progs.blocked_new, btf_new);
 	bpf_program__set_autoload(obj->progs.tp_queue, records);
 	bpf_program__set_autoload(obj->progs.tp_run, records);
 	bpf_program__set_autoload(obj->progs.tp_done, records);
 	bpf_program__set_autoload(obj->progs.tp_dep, records);
 	bpf_program__set_autoload(obj->progs.tp_blocked, records && abi == ABI_6_17);
 }
+
+/* After choose_programs(): the record path's programs, or none of them. */
 
 /* A job's fields of one event's record, in rodata. */
 struct job_fields {
@@ -692,7 +683,6 @@ int main(int argc, char **argv)
 	memcpy((char *)skel->rodata->targ_ring, env.ring, sizeof(env.ring));
 	memcpy((char *)skel->rodata->targ_dev, env.dev, sizeof(env.dev));
 	choose_programs(skel);
-	choose_record_programs(skel);
 	if (records) {
 		err = set_record_fields();
 		if (err)
