@@ -25,6 +25,7 @@
 #include "maps.h"
 #include "opts.h"
 #include "probe.h"
+#include "records.h"
 #include "table.h"
 #include "trace_loop.h"
 
@@ -35,6 +36,11 @@
 #define TOOL_ARGP(options_, parser_, doc_)						\
 	{ .options = (options_), .parser = (parser_), .args_doc = "[interval [count]]",	\
 	  .doc = (doc_), .children = common_argp_child }
+
+/* The same for a tool reading tracepoints: --no-btf too (records.h). */
+#define TOOL_ARGP_RECORDS(options_, parser_, doc_)					\
+	{ .options = (options_), .parser = (parser_), .args_doc = "[interval [count]]",	\
+	  .doc = (doc_), .children = records_argp_children }
 
 /* What a tool needs besides privilege and kernel BTF. */
 #define TOOL_TRACEFS	0x1	/* tracepoints: tracefs mounted (or mountable) */

@@ -27,7 +27,6 @@
 
 static struct env {
 	bool events;
-	bool no_btf;
 	char ring[RING_NAME_LEN];
 	char dev[DEV_NAME_LEN];
 } env;
@@ -38,7 +37,6 @@ enum sched_abi { ABI_NONE, ABI_PRE_6_17, ABI_6_17 };
 static enum sched_abi abi;
 /* The record path: classic tracepoints read through tracefs formats (no module BTF needed). */
 static bool records;
-static struct bpf_link *rec_links[5];
 static struct drmsched_bpf *skel;
 static unsigned long long start_ns;
 
@@ -62,14 +60,10 @@ static const char doc[] =
 "    drmsched --cgroup /sys/fs/cgroup/gpu.slice -C  # one cgroup's jobs, named\n"
 "    drmsched --no-btf     # read the trace records (gpu_sched without BTF)\n";
 
-#define OPT_NO_BTF 0x200
-
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per job event", 0 },
 	{ "ring", 'r', "RING", 0, "Only this ring (scheduler name)", 0 },
 	{ "dev", 'd', "DEV", 0, "Only rings of this device (dev_name, e.g. 0000:03:00.0)", 0 },
-	{ "no-btf", OPT_NO_BTF, NULL, 0, "Read the tracepoints' records, not the scheduler's "
-	  "structs (the default when module gpu_sched has no BTF)", 0 },
 	{},
 };
 
@@ -84,9 +78,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'd':
 		parse_name_arg(state, arg, "device name", env.dev, sizeof(env.dev));
-		break;
-	case OPT_NO_BTF:
-		env.no_btf = true;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -152,17 +143,6 @@ struct job_fields {
 			      (struct tp_field *)&skel->rodata->p##_client,	\
 			      (struct tp_field *)&skel->rodata->p##_id })
 
-/* What the records lack, said once on stderr. */
-static char missing[256];
-
-static void note_missing(const char *what)
-{
-	if (strstr(missing, what))
-		return;
-	snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), "%s%s",
-		 missing[0] ? ", " : "", what);
-}
-
 /*
  * Fill one event's descriptors: `need_ring` events name their ring; a job
  * is its `fence` (<= 6.16) or fence_context:fence_seqno (>= 6.17), or, with
@@ -177,9 +157,9 @@ static int get_job_fields(struct tp_format *fmt, const char *event, struct job_f
 		if (tp_field_get(fmt, "name", TP_WANT_STR, f.name))
 			goto fail;
 		if (tp_field_get(fmt, "dev", TP_WANT_STR, f.dev))
-			note_missing("DEV");
+			records_missing("DEV");
 		if (tp_field_get(fmt, "client_id", TP_WANT_INT, f.client) && abi == ABI_6_17)
-			note_missing("CLIENT");
+			records_missing("CLIENT");
 	}
 	if (by_id && !tp_field_find(fmt, "fence_context"))
 		return tp_field_get(fmt, "id", TP_WANT_INT, f.id) ? -1 : 0;
@@ -235,33 +215,16 @@ fail:
 static int attach_records(void)
 {
 	bool old = abi == ABI_PRE_6_17;
-	struct {
-		struct bpf_program *prog;
-		const char *event;
-	} tps[] = {
-		{ skel->progs.tp_queue, old ? "drm_sched_job" : "drm_sched_job_queue" },
-		{ skel->progs.tp_run, old ? "drm_run_job" : "drm_sched_job_run" },
-		{ skel->progs.tp_done, old ? "drm_sched_process_job" : "drm_sched_job_done" },
-		{ skel->progs.tp_dep, old ? "drm_sched_job_wait_dep" : "drm_sched_job_add_dep" },
-		{ skel->progs.tp_blocked, old ? NULL : "drm_sched_job_unschedulable" },
+	const char *sys = "gpu_scheduler";
+	const struct record_tp tps[] = {
+		{ skel->progs.tp_queue, sys, old ? "drm_sched_job" : "drm_sched_job_queue" },
+		{ skel->progs.tp_run, sys, old ? "drm_run_job" : "drm_sched_job_run" },
+		{ skel->progs.tp_done, sys, old ? "drm_sched_process_job" : "drm_sched_job_done" },
+		{ skel->progs.tp_dep, sys, old ? "drm_sched_job_wait_dep" : "drm_sched_job_add_dep" },
+		{ skel->progs.tp_blocked, sys, old ? NULL : "drm_sched_job_unschedulable" },
 	};
-	char what[128];
-	size_t i;
-	int err;
 
-	for (i = 0; i < sizeof(tps) / sizeof(tps[0]); i++) {
-		if (!tps[i].event)
-			continue;
-		rec_links[i] = bpf_program__attach_tracepoint(tps[i].prog, "gpu_scheduler",
-							      tps[i].event);
-		if (!rec_links[i]) {
-			err = -errno;
-			snprintf(what, sizeof(what), "attach to gpu_scheduler/%s", tps[i].event);
-			report_bpf_error(what, err);
-			return err;
-		}
-	}
-	return 0;
+	return records_attach(tps, sizeof(tps) / sizeof(tps[0]));
 }
 
 /*
@@ -663,7 +626,7 @@ static void report_dropped(void)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
+	static const struct argp argp = TOOL_ARGP_RECORDS(opts, parse_arg, doc);
 	struct trace_loop loop;
 	int err;
 
@@ -672,7 +635,7 @@ int main(int argc, char **argv)
 	abi = detect_abi();
 	if (abi == ABI_NONE)
 		return 1;
-	records = env.no_btf || module_lacks_btf("gpu_sched");
+	records = records_wanted("gpu_sched");
 
 	skel = drmsched_bpf__open();
 	if (!skel) {
@@ -701,14 +664,7 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 	/* Said once attached: a test waiting for the tool's first output sees it attached. */
-	if (records) {
-		fprintf(stderr, "drmsched: reading the tracepoint records (%s)\n",
-			env.no_btf ? "--no-btf" : "module gpu_sched has no BTF");
-		if (missing[0])
-			fprintf(stderr, "drmsched: not in the records, printed as '-': %s\n", missing);
-	} else if (common_env.verbose) {
-		fprintf(stderr, "drmsched: reading gpu_sched's structs (module BTF)\n");
-	}
+	records_announce();
 	start_ns = monotonic_ns();
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
@@ -718,8 +674,7 @@ int main(int argc, char **argv)
 	report_dropped();
 	trace_loop_free(&loop);
 cleanup:
-	for (size_t i = 0; i < sizeof(rec_links) / sizeof(rec_links[0]); i++)
-		bpf_link__destroy(rec_links[i]);
+	records_detach();
 	map_snapshot_free(&was.deps);
 	drmsched_bpf__destroy(skel);
 	return err != 0;

@@ -122,7 +122,7 @@ if [ "$have_btf" = 1 ]; then
 		"$(grep -c '^drmsched: reading the tracepoint records (--no-btf)$' "$S/nobtf.sum.err")" 1
 	check "$P the BTF path says nothing on stderr" test ! -s "$S/btf.sum.err"
 	timeout 60 "$T" -v 1 1 >"$S/v.out" 2>"$S/v.err"
-	check "$P -v: the BTF path is named" grep -q "^drmsched: reading gpu_sched's structs (module BTF)$" "$S/v.err"
+	check "$P -v: the BTF path is named" grep -q "^drmsched: reading the structs of gpu_sched (module BTF)$" "$S/v.err"
 else
 	workload nobtf
 	check_shape nobtf

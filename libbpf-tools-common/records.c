@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The record path's frontend steps shared by the tracepoint tools (records.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "opts.h"
+#include "probe.h"
+#include "records.h"
+#include "runtime.h"
+
+bool records_forced;
+
+static bool in_use;
+static char why[96];		/* "--no-btf", "module amdgpu has no BTF" */
+static char btf_modules[96];	/* "amdgpu gpu_sched": whose structs the BTF path reads */
+static char missing[256];	/* "DEV, CLIENT" */
+static struct bpf_link *links[32];
+static size_t nr_links;
+
+#define OPT_NO_BTF 0x300
+
+static const struct argp_option record_options[] = {
+	{ "no-btf", OPT_NO_BTF, NULL, 0,
+	  "Read the tracepoints' records (tracefs formats), not the driver's structs through "
+	  "its BTF: the default when the driver module has no BTF (DKMS builds, Linux < 5.11)", 0 },
+	{},
+};
+
+static error_t record_parse(int key, char *arg, struct argp_state *state)
+{
+	(void)arg;
+	(void)state;
+	if (key != OPT_NO_BTF)
+		return ARGP_ERR_UNKNOWN;
+	records_forced = true;
+	return 0;
+}
+
+/* --no-btf, then the common options as its child: one list for TOOL_ARGP_RECORDS(). */
+static const struct argp record_argp = {
+	.options = record_options,
+	.parser = record_parse,
+	.children = common_argp_child,
+};
+
+const struct argp_child records_argp_children[] = {
+	{ &record_argp, 0, NULL, 0 },
+	{},
+};
+
+bool records_wanted(const char *modules)
+{
+	char list[128], *save = NULL, *m;
+
+	in_use = false;
+	snprintf(btf_modules, sizeof(btf_modules), "%s", modules);
+	if (records_forced) {
+		snprintf(why, sizeof(why), "--no-btf");
+		return in_use = true;
+	}
+	snprintf(list, sizeof(list), "%s", modules);
+	for (m = strtok_r(list, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
+		if (module_lacks_btf(m)) {
+			snprintf(why, sizeof(why), "module %s has no BTF", m);
+			return in_use = true;
+		}
+	}
+	return false;
+}
+
+bool records_in_use(void)
+{
+	return in_use;
+}
+
+void records_missing(const char *what)
+{
+	size_t len = strlen(missing);
+	const char *p = missing;
+
+	/* a whole name already there: "CLIENT" in "DEV, CLIENT" but not in "CLIENTS" */
+	while ((p = strstr(p, what))) {
+		char end = p[strlen(what)];
+
+		if ((p == missing || p[-1] == ' ') && (end == '\0' || end == ','))
+			return;
+		p++;
+	}
+	snprintf(missing + len, sizeof(missing) - len, "%s%s", len ? ", " : "", what);
+}
+
+int records_attach(const struct record_tp *tps, size_t n)
+{
+	char what[160];
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		if (!tps[i].event || !tps[i].prog)
+			continue;
+		if (nr_links == sizeof(links) / sizeof(links[0])) {
+			fprintf(stderr, "%s: too many tracepoints to attach (%zu)\n",
+				program_invocation_short_name, n);
+			return -E2BIG;
+		}
+		links[nr_links] = bpf_program__attach_tracepoint(tps[i].prog, tps[i].sys,
+								 tps[i].event);
+		if (!links[nr_links]) {
+			err = -errno;
+			snprintf(what, sizeof(what), "attach to %s/%s", tps[i].sys, tps[i].event);
+			report_bpf_error(what, err);
+			return err;
+		}
+		nr_links++;
+	}
+	return 0;
+}
+
+void records_detach(void)
+{
+	while (nr_links)
+		bpf_link__destroy(links[--nr_links]);
+}
+
+void records_announce(void)
+{
+	if (!in_use) {
+		if (common_env.verbose)
+			fprintf(stderr, "%s: reading the structs of %s (module BTF)\n",
+				program_invocation_short_name, btf_modules);
+		return;
+	}
+	fprintf(stderr, "%s: reading the tracepoint records (%s)\n", program_invocation_short_name,
+		why);
+	if (missing[0])
+		fprintf(stderr, "%s: not in the records, printed as '-': %s\n",
+			program_invocation_short_name, missing);
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The record path, frontend side: what a tracepoint tool does when it reads
+ * the trace records (tp_record.bpf.h, tp_format.h) instead of a driver's
+ * structs through the module's BTF.  Every tracepoint tool has the same
+ * option, says the same lines, attaches the same way:
+ *
+ *   static const struct argp argp = TOOL_ARGP_RECORDS(opts, parse_arg, doc);
+ *
+ *   records = records_wanted("amdgpu gpu_sched");     --no-btf, or a module without BTF
+ *   ... set_autoload per path, tp_field_get() into rodata;
+ *       an optional field the record lacks: records_missing("PASID") ...
+ *   tool_load() ...
+ *   records_attach(tps, n)                              SEC("tracepoint") programs, by event name
+ *   records_announce()                                  one line: which path, and what is '-'
+ *   ...
+ *   records_detach()
+ */
+#ifndef GPU_BPF_RECORDS_H
+#define GPU_BPF_RECORDS_H
+
+#include <argp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <bpf/libbpf.h>
+
+/* --no-btf, given on the command line. */
+extern bool records_forced;
+
+/*
+ * The common options with --no-btf, for tools that read tracepoints (their
+ * TOOL_ARGP_RECORDS() in tool.h).
+ */
+extern const struct argp_child records_argp_children[];
+
+/*
+ * Whether to read the records: --no-btf, or one of `modules` (names
+ * separated by spaces, as in /sys/module) is loaded without BTF of its own.
+ * Remembers why, for records_announce().
+ */
+bool records_wanted(const char *modules);
+
+/* The path chosen (after records_wanted()). */
+bool records_in_use(void);
+
+/*
+ * A value the records do not carry, printed as '-' (or JSON null): named
+ * once, in records_announce()'s second line ("CLIENT", "PASID").
+ */
+void records_missing(const char *what);
+
+/* A classic tracepoint program and the event it reads. */
+struct record_tp {
+	struct bpf_program *prog;
+	const char *sys, *event;	/* event NULL: not on this kernel, skipped */
+};
+
+/*
+ * Attach each program to its event (bpf_program__attach_tracepoint()): a
+ * SEC("tracepoint") program has no event in its section, so one program
+ * serves an event's old and new names.  0, or a negative errno said in one
+ * line naming the event.  The links live until records_detach().
+ */
+int records_attach(const struct record_tp *tps, size_t n);
+void records_detach(void);
+
+/*
+ * Said on stderr once attached: "TOOL: reading the tracepoint records
+ * (--no-btf | module M has no BTF)", and "TOOL: not in the records, printed
+ * as '-': ..." when records_missing() named any.  On the BTF path, with -v
+ * only: "TOOL: reading the structs of MODULES (module BTF)".
+ */
+void records_announce(void);
+
+#endif /* GPU_BPF_RECORDS_H */
