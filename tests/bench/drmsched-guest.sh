@@ -4,6 +4,12 @@
 # against bpftrace running the seed tutorial's drm_scheduler.bt in substance,
 # in ROUNDS interleaved rounds of one burst of JOBS jobs each (the real DRM
 # scheduler, driven by schedgen: exec 0 us, 64 jobs on the ring at once).
+# The record path (drmsched --no-btf: classic tracepoints, the record read
+# through tracefs's format) beside the BTF path, each with its own limit: an
+# empty program on the tp_btf hook and one on the classic tracepoint. The
+# kernel builds a classic tracepoint's record before the program runs, which
+# its run_time_ns does not count: the kernel CPU column (all of the guest's
+# system time during the burst) does.
 # Prints one "ROUND ..." line per tracer and round (tests/bench/summarize).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -21,9 +27,11 @@ bpf_stats_on
 if [ -e /sys/kernel/tracing/events/gpu_scheduler/drm_sched_job_run ]; then
 	run=drm_sched_job_run done=drm_sched_job_done id=fence_seqno fence=fence_seqno
 	empty_progs=(queue_new run_new done_new)
+	empty_tp_progs=(tp_queue_new tp_run_new tp_done_new)
 else
 	run=drm_run_job done=drm_sched_process_job id=id fence=fence
 	empty_progs=(queue_old run_old done_old)
+	empty_tp_progs=(tp_queue_old tp_run_old tp_done_old)
 fi
 cat >"$BENCH_OUT/seed.bt" <<BT
 BEGIN { printf("ready\n"); }
@@ -50,7 +58,9 @@ one() {
 	local name=$1 ready=$2 pattern=$3 printed=- want=-
 	shift 3
 	tracer_start "$name" "$ready" "$@" || return
+	round_sys_start
 	workload
+	round_sys_stop
 	tracer_stop "$name"
 	case "$pattern" in
 	"") ;;
@@ -61,8 +71,11 @@ one() {
 }
 
 for r in $(seq 1 "$ROUNDS"); do
+	one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
 	one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_drmsched.bpf.o" "${empty_progs[@]}"
+	one "empty (tracepoint)" ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_drmsched.bpf.o" "${empty_tp_progs[@]}"
 	one drmsched Tracing summary bin/drmsched
+	one "drmsched --no-btf" Tracing summary bin/drmsched --no-btf
 	one "drmsched -e" "TIME(s)" " DONE " bin/drmsched -e
 	one "bpftrace (seed script)" ready " COMPLETE " bpftrace "$BENCH_OUT/seed.bt"
 done

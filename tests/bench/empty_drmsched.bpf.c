@@ -16,4 +16,12 @@ SEC("tp_btf/drm_sched_job_done") int done_new(void *ctx) { return 0; }
 SEC("tp_btf/drm_sched_job_add_dep") int dep_new(void *ctx) { return 0; }
 SEC("tp_btf/drm_sched_job_unschedulable") int blocked_new(void *ctx) { return 0; }
 
+/* The same as classic tracepoints: the record path's limit (drmsched --no-btf) */
+SEC("tracepoint/gpu_scheduler/drm_sched_job") int tp_queue_old(void *ctx) { return 0; }
+SEC("tracepoint/gpu_scheduler/drm_run_job") int tp_run_old(void *ctx) { return 0; }
+SEC("tracepoint/gpu_scheduler/drm_sched_process_job") int tp_done_old(void *ctx) { return 0; }
+SEC("tracepoint/gpu_scheduler/drm_sched_job_queue") int tp_queue_new(void *ctx) { return 0; }
+SEC("tracepoint/gpu_scheduler/drm_sched_job_run") int tp_run_new(void *ctx) { return 0; }
+SEC("tracepoint/gpu_scheduler/drm_sched_job_done") int tp_done_new(void *ctx) { return 0; }
+
 char LICENSE[] SEC("license") = "GPL";

@@ -6,7 +6,7 @@
 #   ...the workload...
 #   tracer_stop NAME                 read its BPF programs' counters, SIGINT it
 #   round_line KERNEL NAME ROUND UNITS UNIT PRINTED WANT
-# and round_line prints the "ROUND ..." line tests/bench/summarize reads.
+# (round_sys_start/_stop around the workload add the kernel's CPU time) and round_line prints the "ROUND ..." line tests/bench/summarize reads.
 # BENCH_BIN: where measure and empty were built (build/bench).
 
 BENCH_BIN=${BENCH_BIN:-build/bench}
@@ -71,6 +71,16 @@ tracer_stop() {
 	wait "${!var}" 2>/dev/null
 }
 
+# sys_ticks: the CPU time all CPUs spent in the kernel (system, irq,
+# softirq) so far, in USER_HZ ticks: around a workload it counts what the
+# tracer costs outside its BPF programs too (a classic tracepoint's record,
+# built for every event, is not in run_time_ns).
+sys_ticks() { awk '$1 == "cpu" { print $4 + $7 + $8; exit }' /proc/stat; }
+
+# round_sys_start / round_sys_stop: the kernel CPU ms of what ran between them.
+round_sys_start() { round_sys0=$(sys_ticks); }
+round_sys_stop() { round_sys_ms=$(( ($(sys_ticks) - round_sys0) * 1000 / $(getconf CLK_TCK) )); }
+
 # field FILE KEY: KEY=VALUE from a measure stats line.
 field() { sed -n "s/.*\<$2=\([^ ]*\).*/\1/p" "$1" 2>/dev/null; }
 
@@ -83,5 +93,5 @@ round_line() {
 	# summarize splits on blanks: a tracer name's blanks travel as "~".
 	echo "ROUND kernel=$1 tracer=${2// /\~} round=$3 units=$4 unit=$5 kernel_ns=$(cat "$out.ns" 2>/dev/null || echo -)" \
 		"cpu_ms=$(field "$out.stats" cpu_ms) attach_ms=$(field "$out.stats" attach_ms)" \
-		"rss_kb=$(field "$out.stats" maxrss_kb) lost=${lost:-0} printed=$6 want=$7"
+		"rss_kb=$(field "$out.stats" maxrss_kb) sys_ms=${round_sys_ms:--} lost=${lost:-0} printed=$6 want=$7"
 }

@@ -140,10 +140,12 @@ archive_list_lines() { # "SUITE..." "COMPONENT..."
 		for (j = 1; j <= n; j++) print "deb" o, $i, s[j], comps }'
 }
 
-# The kernels of the test ground (tests/vm): 6.1 and sid by default (what
-# tests/run and tests/vm/setup do without --kernel), 5.10 and 6.12 on demand.
-# shellcheck disable=SC2034  # (read by setup)
-KERNELS_DEFAULT="6.1 sid"
+# The kernels of the test ground (tests/vm), all four by default (what
+# tests/run and tests/vm/setup do without --kernel): Debian bookworm's 6.1,
+# sid's newest, trixie's 6.12 and bullseye's 5.10 (no module BTF at all:
+# the record path and the fallbacks for BPF features 5.10 lacks).
+# shellcheck disable=SC2034  # (read by setup and tests/run)
+KERNELS_DEFAULT="6.1 sid 6.12 5.10"
 KERNELS_ALL="5.10 6.1 6.12 sid"
 is_kernel() { case " $KERNELS_ALL " in *" $1 "*) [ -n "$1" ] ;; *) return 1 ;; esac; }
 
