@@ -86,7 +86,7 @@ $(foreach t,$(TOOLS),$(eval $(call tool_link,$(t))))
 
 # Host unit tests of the common library (tests/unit): test_NAME.c, with an
 # optional NAME_test.bpf.c whose skeleton it includes.
-UNIT_TESTS := test_common test_loop test_tp_format
+UNIT_TESTS := test_common test_loop test_tp_format test_records
 UNIT_BINS := $(addprefix $(OUTPUT)/tests/,$(UNIT_TESTS))
 
 $(OUTPUT)/tests:
@@ -99,6 +99,7 @@ $(OUTPUT)/tests/%.skel.h: $(OUTPUT)/tests/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
 $(OUTPUT)/tests/test_loop: $(OUTPUT)/tests/loop_test.skel.h
+$(OUTPUT)/tests/test_records: $(OUTPUT)/tests/records_test.skel.h
 
 $(OUTPUT)/tests/test_%: tests/unit/test_%.c tests/unit/check.h $(OUTPUT)/libcommon.a | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -I$(OUTPUT)/tests $(filter %.c %.a,$^) $(LDLIBS) -o $@

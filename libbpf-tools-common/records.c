@@ -8,6 +8,8 @@
 #include "probe.h"
 #include "records.h"
 #include "runtime.h"
+#include "table.h"
+#include "tp_field.h"
 
 bool records_forced;
 
@@ -15,8 +17,12 @@ static bool in_use;
 static char why[96];		/* "--no-btf", "module amdgpu has no BTF" */
 static char btf_modules[96];	/* "amdgpu gpu_sched": whose structs the BTF path reads */
 static char missing[256];	/* "DEV, CLIENT" */
-static struct bpf_link *links[32];
+static struct bpf_link *links[64];
 static size_t nr_links;
+/* The classic events attached, for records_count_skipped(). */
+static struct record_tp classic[32];
+static size_t nr_classic;
+static struct bpf_map *counts;	/* TP_RECORD_COUNTERS()'s, once counting */
 
 #define OPT_NO_BTF 0x300
 
@@ -113,8 +119,70 @@ int records_attach(const struct record_tp *tps, size_t n)
 			return err;
 		}
 		nr_links++;
+		if (bpf_program__type(tps[i].prog) == BPF_PROG_TYPE_TRACEPOINT &&
+		    nr_classic < sizeof(classic) / sizeof(classic[0]))
+			classic[nr_classic++] = tps[i];
 	}
 	return 0;
+}
+
+int records_count_skipped(struct bpf_object *obj)
+{
+	struct bpf_program *fired = bpf_object__find_program_by_name(obj, "records_fired");
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, "records_counts");
+	char what[160];
+	size_t i;
+	int err;
+
+	if (!fired || !map || bpf_program__fd(fired) < 0)
+		return 0;
+	for (i = 0; i < nr_classic; i++) {
+		if (nr_links == sizeof(links) / sizeof(links[0]))
+			return -E2BIG;
+		links[nr_links] = bpf_program__attach_raw_tracepoint(fired, classic[i].event);
+		if (!links[nr_links]) {
+			err = -errno;
+			snprintf(what, sizeof(what), "count the firings of %s/%s", classic[i].sys,
+				 classic[i].event);
+			report_bpf_error(what, err);
+			return err;
+		}
+		nr_links++;
+	}
+	counts = nr_classic ? map : NULL;
+	return 0;
+}
+
+unsigned long long records_skipped(void)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	unsigned long long fired = 0, ran = 0;
+	__u32 key;
+	int cpu;
+
+	if (!counts || ncpu <= 0)
+		return 0;
+	__u64 vals[ncpu];
+
+	/* fired first: a firing it counts already counted its program's run (see records.h) */
+	for (key = TP_RECORD_FIRED; ; key = TP_RECORD_RAN_SLOT) {
+		if (bpf_map__lookup_elem(counts, &key, sizeof(key), vals, sizeof(vals), 0))
+			return 0;
+		for (cpu = 0; cpu < ncpu; cpu++)
+			*(key == TP_RECORD_FIRED ? &fired : &ran) += vals[cpu];
+		if (key == TP_RECORD_RAN_SLOT)
+			break;
+	}
+	return fired > ran ? fired - ran : 0;
+}
+
+void records_report_skipped(void)
+{
+	unsigned long long n = records_skipped();
+
+	report_lost("skipped", n, 0, "%llu tracepoint events not traced: the kernel skipped "
+		    "their programs while another BPF program ran on their CPU (classic "
+		    "tracepoints do not nest)", n);
 }
 
 void records_detach(void)

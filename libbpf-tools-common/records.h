@@ -65,6 +65,26 @@ int records_attach(const struct record_tp *tps, size_t n);
 void records_detach(void);
 
 /*
+ * A classic tracepoint's program is skipped, silently before Linux 6.7,
+ * when its event fires while another BPF program runs on that CPU (an
+ * interrupt over a BPF program: the kernel's bpf_prog_active), or when
+ * perf's per-context recursion guard refuses the record. To count those:
+ * the BPF object has TP_RECORD_COUNTERS() (tp_record.bpf.h) and each
+ * SEC("tracepoint") program starts with TP_RECORD_RAN(); after
+ * records_attach(), records_count_skipped(obj) attaches the object's
+ * records_fired program (a raw tracepoint: per program recursion only) to
+ * every classic event attached, after the classic programs, so that it
+ * counts each firing after its program ran. tool_trace() then reports
+ * fired - ran, a lower bound of what was skipped. 0 or a negative errno
+ * (said); nothing to do for an object without the counters.
+ */
+int records_count_skipped(struct bpf_object *obj);
+
+/* What was skipped so far (0 without the counters), and said once at the end (tool_trace()). */
+unsigned long long records_skipped(void);
+void records_report_skipped(void);
+
+/*
  * Said on stderr once attached: "TOOL: reading the tracepoint records
  * (--no-btf | module M has no BTF)", and "TOOL: not in the records, printed
  * as '-': ..." when records_missing() named any.  On the BTF path, with -v

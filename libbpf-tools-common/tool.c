@@ -124,6 +124,7 @@ int tool_trace(struct trace_loop *loop, const struct table *event_table,
 	       int (*summary)(void *ctx), const char *banner, ...)
 {
 	va_list ap;
+	int err;
 
 	if (event_table) {
 		table_header(stdout, event_table);
@@ -133,5 +134,7 @@ int tool_trace(struct trace_loop *loop, const struct table *event_table,
 	va_start(ap, banner);
 	vbanner(event_table != NULL, banner, ap);
 	va_end(ap);
-	return trace_loop_finish(loop, trace_loop_run(loop), summary);
+	err = trace_loop_finish(loop, trace_loop_run(loop), summary);
+	records_report_skipped();
+	return err;
 }

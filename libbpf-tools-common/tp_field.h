@@ -27,6 +27,10 @@
  */
 #define TP_RECORD_FIRST		8
 
+/* The slots of TP_RECORD_COUNTERS()'s per-CPU array (records.h). */
+#define TP_RECORD_FIRED		0	/* firings of the classic events, counted by a raw tracepoint */
+#define TP_RECORD_RAN_SLOT	1	/* runs of their SEC("tracepoint") programs */
+
 struct tp_field {
 	__u16 offset;		/* from the record's start (the common_type field) */
 	__u16 size;		/* 1, 2, 4 or 8 for integers; 4 for __data_loc/__rel_loc; the array's bytes */

@@ -232,4 +232,35 @@ static __always_inline __u64 tp_get_u64(const void *rec, const volatile struct t
 	return 0;
 }
 
+/*
+ * What the kernel skipped (records.h, records_count_skipped()): at file
+ * scope once, TP_RECORD_COUNTERS(); first in every SEC("tracepoint")
+ * program, before any filter, TP_RECORD_RAN().  records_fired is attached
+ * by the frontend as a raw tracepoint to each classic event, after the
+ * classic program: fired - ran is what was skipped.
+ */
+#define TP_RECORD_COUNTERS()                                                 \
+	struct {                                                             \
+		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);                     \
+		__uint(max_entries, 2);                                      \
+		__type(key, __u32);                                          \
+		__type(value, __u64);                                        \
+	} records_counts SEC(".maps");                                      \
+	SEC("raw_tp")                                                        \
+	int records_fired(void *ctx)                                         \
+	{                                                                    \
+		tp_record_count(&records_counts, TP_RECORD_FIRED);           \
+		return 0;                                                    \
+	}
+
+static __always_inline void tp_record_count(void *map, __u32 slot)
+{
+	__u64 *n = bpf_map_lookup_elem(map, &slot);
+
+	if (n)
+		*n += 1;	/* per CPU, and no program of this object nests in itself here */
+}
+
+#define TP_RECORD_RAN() tp_record_count(&records_counts, TP_RECORD_RAN_SLOT)
+
 #endif /* GPU_BPF_TP_RECORD_BPF_H */

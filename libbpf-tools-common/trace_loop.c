@@ -82,15 +82,25 @@ void trace_loop_report_lost(const struct trace_loop *loop)
 void report_recursion_misses(struct bpf_object *obj)
 {
 	unsigned long long misses = 0;
-	struct bpf_program *prog;
+	struct bpf_program *prog, *fired;
+	bool counted;
 
 	if (!obj)
 		return;
+	/*
+	 * With the record path's counters (records.h), what the classic
+	 * tracepoints' programs missed is reported from them (the kernel
+	 * counts those misses only from 6.7); the counter's own are not events.
+	 */
+	fired = bpf_object__find_program_by_name(obj, "records_fired");
+	counted = fired && bpf_program__fd(fired) >= 0;
 	bpf_object__for_each_program(prog, obj) {
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);
 		int fd = bpf_program__fd(prog);
 
+		if (counted && (prog == fired || bpf_program__type(prog) == BPF_PROG_TYPE_TRACEPOINT))
+			continue;
 		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
 			misses += info.recursion_misses;
 	}
