@@ -283,61 +283,61 @@ static bool file_delta(struct file_stats *out, const struct file_stats *now,
 	return out->queued || out->delivered || out->other;
 }
 
+/* Row i of `now` as a delta since the last summary in *d; false: nothing new. */
+static bool file_row_delta(const struct map_snapshot *now, size_t i, struct file_stats *d)
+{
+	return file_delta(d, snapshot_value(now, i),
+			  map_snapshot_find(&prev[S_FILES], snapshot_key(now, i)));
+}
+
+/* A client's two latency histograms, when they have samples. */
+static void print_file_hists(FILE *f, const struct file_stats *d)
+{
+	const char *comm = d->pid ? d->comm : "[kernel]";
+	const struct cell key[] = { CELL_U_IF(d->pid, d->pid), CELL_S(comm) };
+	char title[96];
+
+	if (d->queue_lat.count) {
+		snprintf(title, sizeof(title), "%s (pid %u) queued -> delivered:", d->comm, d->pid);
+		table_lat_hist(f, &client_hist_table, key, "queued_to_delivered", title,
+			       &d->queue_lat, time_unit());
+	}
+	if (d->vblank_lat.count) {
+		snprintf(title, sizeof(title), "%s (pid %u) vblank -> delivered:", comm, d->pid);
+		table_lat_hist(f, &client_hist_table, key, "vblank_to_delivered", title,
+			       &d->vblank_lat, time_unit());
+	}
+}
+
 static void print_files(FILE *f, const struct map_snapshot *now)
 {
-	struct map_snapshot s = *now;	/* the deltas, in now's order */
-	char title[96];
-	size_t i, n = 0;
+	struct file_stats d;
+	bool header = false;
+	size_t i;
 
-	s.keys = calloc(now->n ?: 1, now->key_size);
-	s.values = calloc(now->n ?: 1, now->value_size);
-	if (!s.keys || !s.values)
-		goto out;
 	for (i = 0; i < now->n; i++) {
-		const void *key = snapshot_key(now, i);
+		__u64 file = *(__u64 *)snapshot_key(now, i);
 
-		if (!file_delta(snapshot_value(&s, n), snapshot_value(now, i),
-				map_snapshot_find(&prev[S_FILES], key)))
+		if (!file_row_delta(now, i, &d))
 			continue;
-		memcpy(snapshot_key(&s, n++), key, now->key_size);
-	}
-	s.n = n;
-	if (!n)
-		goto out;
-	text_printf(f, "\n");
-	table_header(f, &client_table);
-	for (i = 0; i < s.n; i++) {
-		__u64 file = *(__u64 *)snapshot_key(&s, i);
-		struct file_stats *fs = snapshot_value(&s, i);
-
+		if (!header) {
+			text_printf(f, "\n");
+			table_header(f, &client_table);
+			header = true;
+		}
 		/* No file: events the kernel sends itself (fbdev page flips). */
 		table_row(f, &client_table, (struct cell[]){
-			CELL_U_IF(fs->pid, fs->pid),
-			CELL_S(file ? (fs->comm[0] ? fs->comm : "?") : "[kernel]"),
-			CELL_U(fs->queued), CELL_U(fs->delivered), CELL_U(fs->other),
-			cell_hist_avg(&fs->queue_lat), cell_hist_avg(&fs->vblank_lat),
-			fs->pid ? cell_cgroup(fs->cgroup_id) : CELL_NONE });
+			CELL_U_IF(d.pid, d.pid),
+			CELL_S(file ? (d.comm[0] ? d.comm : "?") : "[kernel]"),
+			CELL_U(d.queued), CELL_U(d.delivered), CELL_U(d.other),
+			cell_hist_avg(&d.queue_lat), cell_hist_avg(&d.vblank_lat),
+			d.pid ? cell_cgroup(d.cgroup_id) : CELL_NONE });
 	}
-	for (i = 0; i < s.n; i++) {
-		struct file_stats *fs = snapshot_value(&s, i);
-		const char *comm = fs->pid ? fs->comm : "[kernel]";
-		const struct cell key[] = { CELL_U_IF(fs->pid, fs->pid), CELL_S(comm) };
-
-		if (fs->queue_lat.count) {
-			snprintf(title, sizeof(title), "%s (pid %u) queued -> delivered:", fs->comm,
-				 fs->pid);
-			table_lat_hist(f, &client_hist_table, key, "queued_to_delivered", title,
-				       &fs->queue_lat, time_unit());
-		}
-		if (fs->vblank_lat.count) {
-			snprintf(title, sizeof(title), "%s (pid %u) vblank -> delivered:", comm, fs->pid);
-			table_lat_hist(f, &client_hist_table, key, "vblank_to_delivered", title,
-				       &fs->vblank_lat, time_unit());
-		}
+	/* The histograms under the table, in the same order. */
+	for (i = 0; i < now->n; i++) {
+		if (file_row_delta(now, i, &d))
+			print_file_hists(f, &d);
 	}
-out:
-	free(s.keys);
-	free(s.values);
 }
 
 static void explain_no_vblanks(FILE *f)
