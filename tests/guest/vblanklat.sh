@@ -16,6 +16,7 @@ cd "$(dirname "$0")/../.." || exit 1
 
 guest_init vblanklat
 W=$PWD/build/tests/vblwait
+F=$PWD/build/tests/vblflip
 # Extra arguments of every run of the tool (--no-btf for the record path).
 X=()
 start() { start_tool "$1" "$T" "${X[@]}" "${@:2}"; }
@@ -323,6 +324,32 @@ strip_drm() {
 		sh -c "test ! -e /sys/kernel/btf/drm && test -e /dev/dri/card0"
 }
 
+# flips TAG ARGS...: N page flips of vblflip traced by the default path and
+# with ARGS at once (summary and -e): the flips' events are delivered to
+# its file with no queued event (FLIPS; PID '-', COMM '?': no event queued
+# named the process), the same on both, 20 each.
+flip_row() { awk '$1 == "-" && $2 == "?" && NF == 7 { print $3, $4, $5, $6, $7; exit }' "$1"; }
+flip_ev() { awk '$2 == "DELIVERED" && $NF == "flip" { print $2, $3, $4, $5, $6, $7, $8, $9 }' "$1"; }
+flips() {
+	local tag=$1 pa ea pb eb
+	shift
+	X=()
+	start "$S/fa.sum"; pa=$tool_pid
+	start "$S/fa.ev" -e; ea=$tool_pid
+	X=("$@")
+	start "$S/fb.sum"; pb=$tool_pid
+	start "$S/fb.ev" -e; eb=$tool_pid
+	X=()
+	"$F" -n 20 >"$S/flip.out" 2>&1
+	for tool_pid in $eb $pb $ea $pa; do stop INT; done
+	check "$P $tag: vblflip got its 20 flip events" grep -q "^flipped 20 times" "$S/flip.out"
+	check_eq "$P $tag: the default path's flip row: 0 queued, 0 delivered, 20 flips, no latencies" \
+		"$(flip_row "$S/fa.sum")" "0 0 20 - -"
+	check_eq "$P $tag: the same row with $*" "$(flip_row "$S/fb.sum")" "$(flip_row "$S/fa.sum")"
+	check_eq "$P $tag -e: 20 flip deliveries" "$(flip_ev "$S/fa.ev" | wc -l)" 20
+	check_eq "$P $tag -e: the same lines with $*" "$(flip_ev "$S/fb.ev")" "$(flip_ev "$S/fa.ev")"
+}
+
 if [ "$vblanks" = 0 ]; then
 	check "$P no vblanks for $drv here: the kernel refuses vblank events" \
 		grep -q "Operation not supported" "$S/probe.err"
@@ -331,8 +358,12 @@ if [ "$vblanks" = 0 ]; then
 	no_vblanks --no-btf "$(announced --no-btf)"
 	X=()
 	no_vblanks "no atomic fetch, no cookies" "$(default_err)" env GPU_BPF_PRETEND_MISSING=atomic_fetch,attach_cookie
+	flips "flips" --no-btf
 	if [ "$have_btf" = 1 ] && strip_drm; then
 		no_vblanks "stripped drm" "$(announced "module drm has no BTF")"
+		flips "stripped drm flips" --no-btf
+		check_eq "$P stripped drm flips: the record path chosen, said once" \
+			"$(cat "$S/fa.sum.err")" "$(announced "module drm has no BTF")"
 	fi
 	exit 0
 fi
