@@ -334,8 +334,8 @@ int BPF_PROG(delivered, struct drm_file *file, int crtc, unsigned int seq)
 {
 	__u64 now = bpf_ktime_get_ns(), vtime = 0;
 
-	if (!vblank_time(file, crtc, seq, &vtime))
-		vtime = 0;
+	/* left 0 unless the device's latest vblank is this one */
+	vblank_time(file, crtc, seq, &vtime);
 	return on_delivered((__u64)file, crtc, seq, now, vtime);
 }
 

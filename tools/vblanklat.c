@@ -475,6 +475,13 @@ static int get_event_fields(struct tp_format *fmt, const char *event, volatile s
 	       tp_field_get(fmt, "seq", TP_WANT_INT, (struct tp_field *)seq) ? -1 : 0;
 }
 
+/* The longest fixed part of the records so far: one copy per event covers each. */
+static void fit_record(unsigned int *size, const struct tp_format *fmt)
+{
+	if (tp_format_fixed_size(fmt) > *size)
+		*size = tp_format_fixed_size(fmt);
+}
+
 /* The record path: where each field is in the three records (tracefs formats). */
 static int set_record_fields(void)
 {
@@ -488,17 +495,15 @@ static int set_record_fields(void)
 	    tp_field_get(&fmt, "time", TP_WANT_INT, (struct tp_field *)&r->f_vbl_time) ||
 	    tp_field_get(&fmt, "high_prec", TP_WANT_INT, (struct tp_field *)&r->f_vbl_high_prec))
 		goto fail;
-	size = tp_format_fixed_size(&fmt);
+	fit_record(&size, &fmt);
 	if (get_event_fields(&fmt, "drm_vblank_event_queued", &r->f_queued_file, &r->f_queued_crtc,
 			     &r->f_queued_seq))
 		goto fail;
-	if (tp_format_fixed_size(&fmt) > size)
-		size = tp_format_fixed_size(&fmt);
+	fit_record(&size, &fmt);
 	if (get_event_fields(&fmt, "drm_vblank_event_delivered", &r->f_deliv_file,
 			     &r->f_deliv_crtc, &r->f_deliv_seq))
 		goto fail;
-	if (tp_format_fixed_size(&fmt) > size)
-		size = tp_format_fixed_size(&fmt);
+	fit_record(&size, &fmt);
 	r->rec_size = size;
 	/* The vblank's time is the device's (drm_file -> minor -> dev): drm's types. */
 	records_missing("V->D");
@@ -522,7 +527,7 @@ static int attach_records(void)
 int main(int argc, char **argv)
 {
 	static const struct argp argp = TOOL_ARGP_RECORDS(opts, parse_arg, doc);
-	struct trace_loop loop = {};
+	struct trace_loop loop;
 	int err;
 
 	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS) || old_crtc_option())
