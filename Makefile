@@ -162,6 +162,9 @@ unit-tests: $(CUDA_TEST_PROGS) $(BIN)/cudatrace
 TEST_PROGS := $(OUTPUT)/tests/vblwait
 $(OUTPUT)/tests/vblwait: tests/vblank/vblwait.c | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -I/usr/include/libdrm $< -o $@
+TEST_PROGS += $(OUTPUT)/tests/vblflip
+$(OUTPUT)/tests/vblflip: tests/vblank/vblflip.c | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) -I/usr/include/libdrm $< -o $@
 
 # What a tool's BPF reads through CO-RE, resolved in a module's BTF (the VM
 # tests compare the test modules that play drivers with the real drivers).

@@ -4,14 +4,19 @@
  * the DRM clients that asked for them.
  *
  * The drm tracepoints (module drm) have had the same arguments from 5.5 to
- * 7.x, so they are attached as BTF-typed raw tracepoints on every kernel.
- * A client's event is matched from queued to delivered by (drm_file, crtc,
- * seq). The vblank it was for is read from the device's own vblank state
- * (drm_file -> minor -> dev -> vblank[crtc]): events are sent before the
- * drm_vblank_event tracepoint of the same vblank fires.
+ * 7.x. Two sets of programs handle them, one loaded: BTF-typed raw
+ * tracepoints where drm has BTF, classic tracepoints reading the trace
+ * records where it has none (Linux < 5.11, or --no-btf), both feeding the
+ * same on_*() functions. A client's event is matched from queued to
+ * delivered by (drm_file, crtc, seq). The vblank it was for is read from the
+ * device's own vblank state (drm_file -> minor -> dev -> vblank[crtc]):
+ * events are sent before the drm_vblank_event tracepoint of the same vblank
+ * fires. That read needs drm's types: the record path has no
+ * vblank -> delivered latency.
  */
 #include "drm_types.bpf.h"
 #include "tool.bpf.h"
+#include "tp_record.bpf.h"
 #include "vblanklat.h"
 
 const volatile int targ_crtc = -1;
@@ -78,8 +83,7 @@ static __always_inline struct vblanklat_event *new_event(__u32 type, int crtc, _
 	return e;
 }
 
-SEC("tp_btf/drm_vblank_event")
-int BPF_PROG(vblank, int crtc, unsigned int seq, s64 time, bool high_prec)
+static __always_inline int on_vblank(int crtc, __u32 seq, __u64 time, bool high_prec)
 {
 	__u32 key = crtc;
 	struct crtc_stats *st, init = {};
@@ -162,10 +166,9 @@ static __always_inline struct file_stats *stats_of(__u64 file, struct file_owner
 	return bpf_map_lookup_elem(&file_stats, &file);
 }
 
-SEC("tp_btf/drm_vblank_event_queued")
-int BPF_PROG(queued, struct drm_file *file, int crtc, unsigned int seq)
+static __always_inline int on_queued(__u64 file, int crtc, __u32 seq)
 {
-	struct pending_key pk = { .file = (__u64)file, .crtc = crtc, .seq = seq };
+	struct pending_key pk = { .file = file, .crtc = crtc, .seq = seq };
 	struct file_owner owner = {};
 	__u64 now = bpf_ktime_get_ns();
 	struct vblanklat_event *e;
@@ -253,11 +256,14 @@ static __always_inline __u64 *find_pending(struct pending_key *pk, int crtc, __u
 	return NULL;
 }
 
-SEC("tp_btf/drm_vblank_event_delivered")
-int BPF_PROG(delivered, struct drm_file *file, int crtc, unsigned int seq)
+/*
+ * A delivery at `now`; `vtime`: the timestamp of the vblank it was sent at,
+ * 0 when unknown (the record path).
+ */
+static __always_inline int on_delivered(__u64 file, int crtc, __u32 seq, __u64 now, __u64 vtime)
 {
-	struct pending_key pk = { .file = (__u64)file, .crtc = crtc, .seq = seq };
-	__u64 now = bpf_ktime_get_ns(), qlat = 0, vlat = 0, vtime;
+	struct pending_key pk = { .file = file, .crtc = crtc, .seq = seq };
+	__u64 qlat = 0, vlat = 0;
 	struct file_owner *owner;
 	struct vblanklat_event *e;
 	struct file_stats *fs;
@@ -287,7 +293,7 @@ int BPF_PROG(delivered, struct drm_file *file, int crtc, unsigned int seq)
 	} else {
 		__sync_fetch_and_add(&fs->other, 1);
 	}
-	if (vblank_time(file, crtc, seq, &vtime) && now >= vtime) {
+	if (vtime && now >= vtime) {
 		vlat = to_units(now - vtime);
 		known |= 2;
 		lat_hist_add(&fs->vblank_lat, vlat);
@@ -308,6 +314,83 @@ int BPF_PROG(delivered, struct drm_file *file, int crtc, unsigned int seq)
 		}
 	}
 	return 0;
+}
+
+/* The BTF path: the tracepoints' typed arguments, and drm's structs. */
+SEC("tp_btf/drm_vblank_event")
+int BPF_PROG(vblank, int crtc, unsigned int seq, s64 time, bool high_prec)
+{
+	return on_vblank(crtc, seq, time, high_prec);
+}
+
+SEC("tp_btf/drm_vblank_event_queued")
+int BPF_PROG(queued, struct drm_file *file, int crtc, unsigned int seq)
+{
+	return on_queued((__u64)file, crtc, seq);
+}
+
+SEC("tp_btf/drm_vblank_event_delivered")
+int BPF_PROG(delivered, struct drm_file *file, int crtc, unsigned int seq)
+{
+	__u64 now = bpf_ktime_get_ns(), vtime = 0;
+
+	/* left 0 unless the device's latest vblank is this one */
+	vblank_time(file, crtc, seq, &vtime);
+	return on_delivered((__u64)file, crtc, seq, now, vtime);
+}
+
+/*
+ * The record path: the same arguments from the trace records, at the
+ * offsets tracefs gives (the frontend fills these before load). The
+ * drm_file pointer is only a key here: drm's types are not known.
+ */
+TP_FIELD(f_vbl_crtc);
+TP_FIELD(f_vbl_seq);
+TP_FIELD(f_vbl_time);
+TP_FIELD(f_vbl_high_prec);
+TP_FIELD(f_queued_file);
+TP_FIELD(f_queued_crtc);
+TP_FIELD(f_queued_seq);
+TP_FIELD(f_deliv_file);
+TP_FIELD(f_deliv_crtc);
+TP_FIELD(f_deliv_seq);
+/* The longest fixed part of the three records: one copy of it per event. */
+const volatile __u32 rec_size = 0;
+
+TP_RECORD_BUF();
+
+SEC("tracepoint")
+int tp_vblank(void *ctx)
+{
+	const void *rec = tp_record_copy(ctx, rec_size);
+
+	if (!rec)
+		return 0;
+	return on_vblank((int)tp_get_u64(rec, &f_vbl_crtc), tp_get_u64(rec, &f_vbl_seq),
+			 tp_get_u64(rec, &f_vbl_time), tp_get_u64(rec, &f_vbl_high_prec));
+}
+
+SEC("tracepoint")
+int tp_queued(void *ctx)
+{
+	const void *rec = tp_record_copy(ctx, rec_size);
+
+	if (!rec)
+		return 0;
+	return on_queued(tp_get_u64(rec, &f_queued_file), (int)tp_get_u64(rec, &f_queued_crtc),
+			 tp_get_u64(rec, &f_queued_seq));
+}
+
+SEC("tracepoint")
+int tp_delivered(void *ctx)
+{
+	__u64 now = bpf_ktime_get_ns();
+	const void *rec = tp_record_copy(ctx, rec_size);
+
+	if (!rec)
+		return 0;
+	return on_delivered(tp_get_u64(rec, &f_deliv_file), (int)tp_get_u64(rec, &f_deliv_crtc),
+			    tp_get_u64(rec, &f_deliv_seq), now, 0);
 }
 
 char LICENSE[] SEC("license") = "GPL";

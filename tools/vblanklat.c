@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "vblanklat.h"
+#include "tp_field.h"
 #include "vblanklat.skel.h"
 #include "cgroup.h"
 #include "histogram.h"
@@ -27,6 +28,7 @@
 #include "probe.h"
 #include "runtime.h"
 #include "tool.h"
+#include "tp_format.h"
 
 static struct env {
 	bool events;
@@ -34,6 +36,7 @@ static struct env {
 } env = { .crtc = -1 };
 
 static struct vblanklat_bpf *skel;
+static bool records;		/* the record path: drm without BTF, or --no-btf */
 static unsigned long long start_ns;
 static bool seen_vblank;
 
@@ -54,7 +57,8 @@ const char *argp_program_version = "vblanklat 0.1";
 static const char doc[] =
 "Display vblank timing, missed vblanks, and vblank event latency per client.\n"
 "\n"
-"USAGE: vblanklat [-ejmCT] [-P CRTC] [-p PID] [-c COMM] [--cgroup PATH] [interval [count]]\n"
+"USAGE: vblanklat [-ejmCT] [-P CRTC] [-p PID] [-c COMM] [--cgroup PATH] [--no-btf]\n"
+"                 [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    vblanklat             # summary at Ctrl-C\n"
@@ -63,7 +67,8 @@ static const char doc[] =
 "    vblanklat -p 1234     # only the events process 1234 asked for\n"
 "    vblanklat -e          # one line per vblank and event\n"
 "    vblanklat -j          # JSON lines: one object per table row\n"
-"    vblanklat --cgroup /sys/fs/cgroup/user.slice -C  # one cgroup's clients\n";
+"    vblanklat --cgroup /sys/fs/cgroup/user.slice -C  # one cgroup's clients\n"
+"    vblanklat --no-btf    # read the trace records (no vblank -> delivered latency)\n";
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per vblank and vblank event", 0 },
@@ -278,61 +283,61 @@ static bool file_delta(struct file_stats *out, const struct file_stats *now,
 	return out->queued || out->delivered || out->other;
 }
 
+/* Row i of `now` as a delta since the last summary in *d; false: nothing new. */
+static bool file_row_delta(const struct map_snapshot *now, size_t i, struct file_stats *d)
+{
+	return file_delta(d, snapshot_value(now, i),
+			  map_snapshot_find(&prev[S_FILES], snapshot_key(now, i)));
+}
+
+/* A client's two latency histograms, when they have samples. */
+static void print_file_hists(FILE *f, const struct file_stats *d)
+{
+	const char *comm = d->pid ? d->comm : "[kernel]";
+	const struct cell key[] = { CELL_U_IF(d->pid, d->pid), CELL_S(comm) };
+	char title[96];
+
+	if (d->queue_lat.count) {
+		snprintf(title, sizeof(title), "%s (pid %u) queued -> delivered:", d->comm, d->pid);
+		table_lat_hist(f, &client_hist_table, key, "queued_to_delivered", title,
+			       &d->queue_lat, time_unit());
+	}
+	if (d->vblank_lat.count) {
+		snprintf(title, sizeof(title), "%s (pid %u) vblank -> delivered:", comm, d->pid);
+		table_lat_hist(f, &client_hist_table, key, "vblank_to_delivered", title,
+			       &d->vblank_lat, time_unit());
+	}
+}
+
 static void print_files(FILE *f, const struct map_snapshot *now)
 {
-	struct map_snapshot s = *now;	/* the deltas, in now's order */
-	char title[96];
-	size_t i, n = 0;
+	struct file_stats d;
+	bool header = false;
+	size_t i;
 
-	s.keys = calloc(now->n ?: 1, now->key_size);
-	s.values = calloc(now->n ?: 1, now->value_size);
-	if (!s.keys || !s.values)
-		goto out;
 	for (i = 0; i < now->n; i++) {
-		const void *key = snapshot_key(now, i);
+		__u64 file = *(__u64 *)snapshot_key(now, i);
 
-		if (!file_delta(snapshot_value(&s, n), snapshot_value(now, i),
-				map_snapshot_find(&prev[S_FILES], key)))
+		if (!file_row_delta(now, i, &d))
 			continue;
-		memcpy(snapshot_key(&s, n++), key, now->key_size);
-	}
-	s.n = n;
-	if (!n)
-		goto out;
-	text_printf(f, "\n");
-	table_header(f, &client_table);
-	for (i = 0; i < s.n; i++) {
-		__u64 file = *(__u64 *)snapshot_key(&s, i);
-		struct file_stats *fs = snapshot_value(&s, i);
-
+		if (!header) {
+			text_printf(f, "\n");
+			table_header(f, &client_table);
+			header = true;
+		}
 		/* No file: events the kernel sends itself (fbdev page flips). */
 		table_row(f, &client_table, (struct cell[]){
-			CELL_U_IF(fs->pid, fs->pid),
-			CELL_S(file ? (fs->comm[0] ? fs->comm : "?") : "[kernel]"),
-			CELL_U(fs->queued), CELL_U(fs->delivered), CELL_U(fs->other),
-			cell_hist_avg(&fs->queue_lat), cell_hist_avg(&fs->vblank_lat),
-			fs->pid ? cell_cgroup(fs->cgroup_id) : CELL_NONE });
+			CELL_U_IF(d.pid, d.pid),
+			CELL_S(file ? (d.comm[0] ? d.comm : "?") : "[kernel]"),
+			CELL_U(d.queued), CELL_U(d.delivered), CELL_U(d.other),
+			cell_hist_avg(&d.queue_lat), cell_hist_avg(&d.vblank_lat),
+			d.pid ? cell_cgroup(d.cgroup_id) : CELL_NONE });
 	}
-	for (i = 0; i < s.n; i++) {
-		struct file_stats *fs = snapshot_value(&s, i);
-		const char *comm = fs->pid ? fs->comm : "[kernel]";
-		const struct cell key[] = { CELL_U_IF(fs->pid, fs->pid), CELL_S(comm) };
-
-		if (fs->queue_lat.count) {
-			snprintf(title, sizeof(title), "%s (pid %u) queued -> delivered:", fs->comm,
-				 fs->pid);
-			table_lat_hist(f, &client_hist_table, key, "queued_to_delivered", title,
-				       &fs->queue_lat, time_unit());
-		}
-		if (fs->vblank_lat.count) {
-			snprintf(title, sizeof(title), "%s (pid %u) vblank -> delivered:", comm, fs->pid);
-			table_lat_hist(f, &client_hist_table, key, "vblank_to_delivered", title,
-				       &fs->vblank_lat, time_unit());
-		}
+	/* The histograms under the table, in the same order. */
+	for (i = 0; i < now->n; i++) {
+		if (file_row_delta(now, i, &d))
+			print_file_hists(f, &d);
 	}
-out:
-	free(s.keys);
-	free(s.values);
 }
 
 static void explain_no_vblanks(FILE *f)
@@ -449,9 +454,79 @@ static bool old_crtc_option(void)
 	return true;
 }
 
+/* The BTF path's programs, or the record path's (attached by event name). */
+static void choose_programs(void)
+{
+	bpf_program__set_autoload(skel->progs.vblank, !records);
+	bpf_program__set_autoload(skel->progs.queued, !records);
+	bpf_program__set_autoload(skel->progs.delivered, !records);
+	bpf_program__set_autoload(skel->progs.tp_vblank, records);
+	bpf_program__set_autoload(skel->progs.tp_queued, records);
+	bpf_program__set_autoload(skel->progs.tp_delivered, records);
+}
+
+/* The fields of a queued or delivered record: the drm_file, the CRTC, the sequence. */
+static int get_event_fields(struct tp_format *fmt, const char *event, volatile struct tp_field *file,
+			    volatile struct tp_field *crtc, volatile struct tp_field *seq)
+{
+	return tp_format_load("drm", event, fmt) ||
+	       tp_field_get(fmt, "file", TP_WANT_INT, (struct tp_field *)file) ||
+	       tp_field_get(fmt, "crtc", TP_WANT_INT, (struct tp_field *)crtc) ||
+	       tp_field_get(fmt, "seq", TP_WANT_INT, (struct tp_field *)seq) ? -1 : 0;
+}
+
+/* The longest fixed part of the records so far: one copy per event covers each. */
+static void fit_record(unsigned int *size, const struct tp_format *fmt)
+{
+	if (tp_format_fixed_size(fmt) > *size)
+		*size = tp_format_fixed_size(fmt);
+}
+
+/* The record path: where each field is in the three records (tracefs formats). */
+static int set_record_fields(void)
+{
+	struct vblanklat_bpf__rodata *r = skel->rodata;
+	unsigned int size = 0;
+	struct tp_format fmt;
+
+	if (tp_format_load("drm", "drm_vblank_event", &fmt) ||
+	    tp_field_get(&fmt, "crtc", TP_WANT_INT, (struct tp_field *)&r->f_vbl_crtc) ||
+	    tp_field_get(&fmt, "seq", TP_WANT_INT, (struct tp_field *)&r->f_vbl_seq) ||
+	    tp_field_get(&fmt, "time", TP_WANT_INT, (struct tp_field *)&r->f_vbl_time) ||
+	    tp_field_get(&fmt, "high_prec", TP_WANT_INT, (struct tp_field *)&r->f_vbl_high_prec))
+		goto fail;
+	fit_record(&size, &fmt);
+	if (get_event_fields(&fmt, "drm_vblank_event_queued", &r->f_queued_file, &r->f_queued_crtc,
+			     &r->f_queued_seq))
+		goto fail;
+	fit_record(&size, &fmt);
+	if (get_event_fields(&fmt, "drm_vblank_event_delivered", &r->f_deliv_file,
+			     &r->f_deliv_crtc, &r->f_deliv_seq))
+		goto fail;
+	fit_record(&size, &fmt);
+	r->rec_size = size;
+	/* The vblank's time is the device's (drm_file -> minor -> dev): drm's types. */
+	records_missing("V->D");
+	return 0;
+fail:
+	fprintf(stderr, "vblanklat: %s\n", fmt.error);
+	return -1;
+}
+
+static int attach_records(void)
+{
+	const struct record_tp tps[] = {
+		{ skel->progs.tp_vblank, "drm", "drm_vblank_event" },
+		{ skel->progs.tp_queued, "drm", "drm_vblank_event_queued" },
+		{ skel->progs.tp_delivered, "drm", "drm_vblank_event_delivered" },
+	};
+
+	return records_attach(tps, sizeof(tps) / sizeof(tps[0]));
+}
+
 int main(int argc, char **argv)
 {
-	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
+	static const struct argp argp = TOOL_ARGP_RECORDS(opts, parse_arg, doc);
 	struct trace_loop loop;
 	int err;
 
@@ -462,11 +537,8 @@ int main(int argc, char **argv)
 			"display driver, e.g. 'modprobe i915', 'modprobe amdgpu', 'modprobe bochs'\n");
 		return 1;
 	}
-	if (module_lacks_btf("drm")) {
-		fprintf(stderr, "vblanklat: module drm has no BTF (/sys/kernel/btf/drm): the kernel "
-			"needs CONFIG_DEBUG_INFO_BTF_MODULES=y\n");
-		return 1;
-	}
+	/* Only drm's types are read: a DKMS driver over an in-tree drm keeps the BTF path. */
+	records = records_wanted("drm");
 
 	skel = vblanklat_bpf__open();
 	if (!skel) {
@@ -476,10 +548,25 @@ int main(int argc, char **argv)
 	tool_set_rodata(skel, env.events);
 	skel->rodata->targ_crtc = env.crtc;
 	skel->rodata->idle_ns = vblank_off_delay_ns();
-
+	choose_programs();
+	if (records) {
+		err = set_record_fields();
+		if (err)
+			goto cleanup;
+	}
+	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
+	err = tool_drop_cmpxchg(skel->obj);
+	if (err) {
+		report_bpf_error("prepare the BPF programs", err);
+		goto cleanup;
+	}
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the drm vblank tracepoints");
+	if (!err && records)
+		err = attach_records();
 	if (err)
 		goto cleanup;
+	/* Said once attached: a test waiting for the tool's first output sees it attached. */
+	records_announce();
 	start_ns = monotonic_ns();
 
 	/* Missed vblanks always come through the ring buffer. */
@@ -491,6 +578,7 @@ int main(int argc, char **argv)
 		    (unsigned long long)skel->bss->dropped);
 	trace_loop_free(&loop);
 cleanup:
+	records_detach();
 	map_snapshot_free_all(prev, NR_SNAPS);
 	vblanklat_bpf__destroy(skel);
 	return err != 0;

@@ -12,7 +12,8 @@ expect_error "vblanklat: CRTC not a number" 64 "invalid CRTC 'a'" $t -P a
 expect_error "vblanklat: -c with a number (the old CRTC option) says to use -P" 1 \
 	"-c is the process name \(COMM\) in every tool; for CRTC 1 use -P 1" $t -c 1
 check "vblanklat: --help lists its options" sh -c \
-	"$t --help | grep -q -- '--events' && $t --help | grep -q -- '--crtc' && $t --help | grep -q -- '--milliseconds'"
+	"$t --help | grep -q -- '--events' && $t --help | grep -q -- '--crtc' && $t --help | grep -q -- '--milliseconds' &&
+	 $t --help | grep -q -- '--no-btf'"
 
 if [ -e /sys/kernel/tracing/events/drm ] || [ -e /sys/module/drm ]; then
 	skip "vblanklat: no-driver error: this host has drm"

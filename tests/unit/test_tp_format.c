@@ -328,6 +328,48 @@ static void test_510_612(void)
 }
 
 /*
+ * What vblanklat's record path reads (tools/vblanklat.c, set_record_fields)
+ * in each kernel's drm events: the same integers at the same offsets from
+ * 5.10 to sid.
+ */
+static void test_vblank_fields(void)
+{
+	static const char *const kernels[] = { "6.1", "sid", "5.10", "6.12" };
+	static const char *const delivery[] = { "drm_vblank_event_queued", "drm_vblank_event_delivered" };
+	struct tp_field out;
+	char what[96];
+	int i, j;
+
+	for (i = 0; i < 4; i++) {
+		if (!has_fixtures(kernels[i])) {
+			printf("SKIP tp_format %s vblank events: no fixtures\n", kernels[i]);
+			continue;
+		}
+		use_kernel(kernels[i], i);
+		snprintf(what, sizeof(what), "%s drm_vblank_event", kernels[i]);
+		if (load(what, "drm", "drm_vblank_event")) {
+			check_field(what, "crtc", 8, 4, S);
+			check_field(what, "seq", 12, 4, 0);
+			check_field(what, "time", 16, 8, S);
+			check_field(what, "high_prec", 24, 1, 0);
+			CHECK(what, tp_field_get(&fmt, "high_prec", TP_WANT_INT, &out) == 0 &&
+			      tp_format_fixed_size(&fmt) == 25, "%s, fixed size %u", fmt.error,
+			      tp_format_fixed_size(&fmt));
+		}
+		for (j = 0; j < 2; j++) {
+			snprintf(what, sizeof(what), "%s %s", kernels[i], delivery[j]);
+			if (!load(what, "drm", delivery[j]))
+				continue;
+			check_field(what, "file", 8, 8, P);
+			check_field(what, "crtc", 16, 4, S);
+			check_field(what, "seq", 20, 4, 0);
+			CHECK(what, tp_field_get(&fmt, "file", TP_WANT_INT, &out) == 0 && out.size == 8,
+			      "%s", fmt.error);
+		}
+	}
+}
+
+/*
  * Every format under DIR/events parses, its fields within 65535 bytes and
  * not overlapping (a parser that misread one would likely collide).
  */
@@ -545,6 +587,7 @@ int main(void)
 	test_61();
 	test_sid();
 	test_510_612();
+	test_vblank_fields();
 	test_all();
 	test_malformed();
 	test_load_errors();
