@@ -358,10 +358,12 @@ TP_FIELD(f_deliv_seq);
 const volatile __u32 rec_size = 0;
 
 TP_RECORD_BUF();
+TP_RECORD_COUNTERS();
 
 SEC("tracepoint")
 int tp_vblank(void *ctx)
 {
+	TP_RECORD_RAN();
 	const void *rec = tp_record_copy(ctx, rec_size);
 
 	if (!rec)
@@ -373,6 +375,7 @@ int tp_vblank(void *ctx)
 SEC("tracepoint")
 int tp_queued(void *ctx)
 {
+	TP_RECORD_RAN();
 	const void *rec = tp_record_copy(ctx, rec_size);
 
 	if (!rec)
@@ -385,6 +388,8 @@ SEC("tracepoint")
 int tp_delivered(void *ctx)
 {
 	__u64 now = bpf_ktime_get_ns();
+
+	TP_RECORD_RAN();
 	const void *rec = tp_record_copy(ctx, rec_size);
 
 	if (!rec)

@@ -521,7 +521,8 @@ static int attach_records(void)
 		{ skel->progs.tp_delivered, "drm", "drm_vblank_event_delivered" },
 	};
 
-	return records_attach(tps, sizeof(tps) / sizeof(tps[0]));
+	return records_attach(tps, sizeof(tps) / sizeof(tps[0])) ?:
+	       records_count_skipped(skel->obj);
 }
 
 int main(int argc, char **argv)
