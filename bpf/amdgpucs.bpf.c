@@ -20,6 +20,7 @@
 #include "drm_types.bpf.h"
 #include "tool.bpf.h"
 #include "amdgpucs.h"
+#include "tp_record.bpf.h"
 #include "sched_record.bpf.h"
 
 const volatile char targ_ring[RING_NAME_LEN] = {};
@@ -28,6 +29,7 @@ __u64 dropped_jobs = 0;
 __u64 dropped_rows = 0;
 __u64 dropped_rings = 0;
 __u64 untracked_runs = 0;	/* run of a job submitted before tracing began */
+__u64 odd_done_fences = 0;	/* record path: done events whose fences were not where expected */
 
 struct ring_info ring_infos[MAX_RINGS] = {};
 struct move_stats moves[NR_PLACEMENTS][NR_PLACEMENTS] = {};
@@ -175,12 +177,14 @@ static __always_inline bool name_is(const char *name, const volatile char *want)
  */
 static __always_inline __u32 ring_slot_new(void)
 {
-	__u32 i;
+	__u32 i, slot;
 	__u8 one = 1;
 
+	/* The key a copy: the counter, its address taken, would lose its bounds on the stack. */
 #pragma clang loop unroll(disable)
 	for (i = 0; i < MAX_RINGS; i++) {
-		if (!bpf_map_update_elem(&ring_slots, &i, &one, BPF_NOEXIST))
+		slot = i;
+		if (!bpf_map_update_elem(&ring_slots, &slot, &one, BPF_NOEXIST))
 			return i;
 	}
 	__sync_fetch_and_add(&dropped_rings, 1);
@@ -643,7 +647,8 @@ int BPF_PROG(cs_bo_status, u64 total_bo, u64 total_size)
  *
  * Classic tracepoints reading the records through descriptors the frontend
  * fills from tracefs (tp_record.bpf.h), for an amdgpu or gpu_sched without
- * BTF: no amdgpu or drm_sched struct is read. What the records lack: the
+ * BTF: no amdgpu or drm_sched struct is read (the done event is a raw
+ * tracepoint, its fences found by their place). What the records lack: the
  * ring's scheduler (rings are keyed by name: two GPUs' rings of one name
  * are one row) and the job's pasid (interrupts name no process). 6.1's
  * CS and run records keep context and seqno as 32 bits (sid's: 64).
@@ -656,9 +661,6 @@ TP_FIELD(f_cs_seqno);
 TP_FIELD(f_cs_ibs);
 TP_FIELD(f_run_ctx);
 TP_FIELD(f_run_seqno);
-TP_FIELD(f_done_fence);
-TP_FIELD(f_done_ctx);
-TP_FIELD(f_done_seqno);
 TP_FIELD(f_bc_bo);
 TP_FIELD(f_bc_pages);
 TP_FIELD(f_bc_prefer);
@@ -742,13 +744,16 @@ int tp_run_job(void *ctx)
 	return 0;
 }
 
-SEC("tracepoint")
-int tp_done(void *ctx)
+/* A raw tracepoint, attached by name (see sched_record.bpf.h). */
+SEC("raw_tp")
+int raw_done(struct bpf_raw_tracepoint_args *ctx)
 {
 	__u64 context, seqno;
 
-	if (rec_sched_fence(ctx, &f_done_fence, &f_done_ctx, &f_done_seqno, &context, &seqno))
+	if (raw_sched_finished(ctx->args[0], &context, &seqno))
 		on_done(context, seqno);
+	else if (ctx->args[0])
+		__sync_fetch_and_add(&odd_done_fences, 1);
 	return 0;
 }
 

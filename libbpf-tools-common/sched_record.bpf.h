@@ -1,36 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A DRM scheduler job's finished fence, context:seqno, from a gpu_scheduler
- * trace record (the record path, tp_record.bpf.h): <= 6.16's records carry
- * `fence`, &s_fence->finished, a struct dma_fence (vmlinux's type: CO-RE
- * reads it without gpu_sched's BTF); >= 6.17's carry fence_context and
- * fence_seqno.  The frontend fills the descriptors with sched_fence_fields()
- * (sched_record.h): one of the two kinds is present.
+ * The DRM scheduler's done event without gpu_sched's BTF, as a raw
+ * tracepoint: its one argument is the job's struct drm_sched_fence *.
+ *
+ * Why not the classic tracepoint and its record: fences signal in
+ * interrupts, and the kernel skips a classic tracepoint's (or kprobe's)
+ * program that fires while any such program runs on the same CPU
+ * (bpf_prog_active; silently before 6.7): jobs would lose their done when
+ * it interrupted, say, the CS ioctl's program. A raw tracepoint's program
+ * is skipped only by itself.
+ *
+ * Without gpu_sched's BTF the struct's layout is not known, but its first
+ * member is the scheduled fence and the next the finished one, both a
+ * struct dma_fence (vmlinux's type, read with CO-RE), and
+ * drm_sched_fence_init() numbers them context and context + 1, one seqno:
+ * the finished fence is taken where it should be and used only when it
+ * says so.
  */
 #ifndef GPU_BPF_SCHED_RECORD_BPF_H
 #define GPU_BPF_SCHED_RECORD_BPF_H
 
 #include "kernel_types.bpf.h"
-#include "tp_record.bpf.h"
 
-/* The job's finished fence from the record: false if it names none. */
-static __always_inline bool rec_sched_fence(void *ctx, const volatile struct tp_field *f_fence,
-					    const volatile struct tp_field *f_ctx,
-					    const volatile struct tp_field *f_seqno,
-					    __u64 *context, __u64 *seqno)
+/* The finished fence of `s_fence` (a struct drm_sched_fence *): false if it is not where expected. */
+static __always_inline bool raw_sched_finished(__u64 s_fence, __u64 *context, __u64 *seqno)
 {
-	if (tp_has(f_fence)) {
-		struct dma_fence *fence = (void *)tp_read_u64(ctx, f_fence);
+	struct dma_fence *scheduled = (void *)s_fence, *finished;
 
-		if (!fence)
-			return false;
-		*context = BPF_CORE_READ(fence, context);
-		*seqno = BPF_CORE_READ(fence, seqno);
-	} else {
-		*context = tp_read_u64(ctx, f_ctx);
-		*seqno = tp_read_u64(ctx, f_seqno);
-	}
-	return *context != 0;
+	if (!scheduled)
+		return false;
+	finished = (void *)scheduled + bpf_core_type_size(struct dma_fence);
+	*context = BPF_CORE_READ(finished, context);
+	*seqno = BPF_CORE_READ(finished, seqno);
+	return *context && *context == BPF_CORE_READ(scheduled, context) + 1 &&
+	       *seqno == BPF_CORE_READ(scheduled, seqno);
 }
 
 #endif /* GPU_BPF_SCHED_RECORD_BPF_H */

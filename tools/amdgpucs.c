@@ -619,6 +619,9 @@ static void report_dropped(void)
 		    "first %d not counted", (unsigned long long)bss->dropped_rings, MAX_RINGS);
 	report_lost("untracked_runs", bss->untracked_runs, 0, "%llu jobs ran that were "
 		    "submitted before tracing began", (unsigned long long)bss->untracked_runs);
+	report_lost("odd_done_fences", bss->odd_done_fences, 0, "%llu jobs' done not counted: "
+		    "gpu_sched's struct drm_sched_fence is not laid out as expected (use its BTF)",
+		    (unsigned long long)bss->odd_done_fences);
 }
 
 /*
@@ -634,7 +637,7 @@ static void choose_programs(struct amdgpucs_bpf *obj)
 		obj->progs.cs_bo_status,
 	};
 	struct bpf_program *rec_progs[] = {
-		obj->progs.tp_cs_ioctl, obj->progs.tp_run_job, obj->progs.tp_done,
+		obj->progs.tp_cs_ioctl, obj->progs.tp_run_job, obj->progs.raw_done,
 		obj->progs.tp_bo_create, obj->progs.tp_bo_move, obj->progs.tp_vm_flush,
 		obj->progs.tp_iv, obj->progs.tp_vm_bo_map, obj->progs.tp_vm_bo_unmap,
 		obj->progs.tp_vm_bo_update, obj->progs.tp_bo_list_set, obj->progs.tp_cs_bo_status,
@@ -652,12 +655,6 @@ static void choose_programs(struct amdgpucs_bpf *obj)
 
 #define F(x) ((struct tp_field *)&skel->rodata->x)
 
-/* One field of a record into rodata; on failure fmt->error says why. */
-static int field(struct tp_format *fmt, const char *name, enum tp_want want, struct tp_field *out)
-{
-	return tp_field_get(fmt, name, want, out);
-}
-
 /* The record path's events and fields, from tracefs. Non-zero: said why. */
 static int set_record_fields(void)
 {
@@ -666,53 +663,50 @@ static int set_record_fields(void)
 	skel->rodata->page_size = sysconf(_SC_PAGESIZE);
 	/* 6.1's context and seqno are unsigned int (of the u64 fence's), sid's u64 */
 	if (tp_format_load("amdgpu", "amdgpu_cs_ioctl", &fmt) ||
-	    field(&fmt, "ring", TP_WANT_STR, F(f_cs_ring)) ||
-	    field(&fmt, "context", TP_WANT_INT, F(f_cs_ctx)) ||
-	    field(&fmt, "seqno", TP_WANT_INT, F(f_cs_seqno)) ||
-	    field(&fmt, "num_ibs", TP_WANT_INT, F(f_cs_ibs)))
+	    tp_field_get(&fmt, "ring", TP_WANT_STR, F(f_cs_ring)) ||
+	    tp_field_get(&fmt, "context", TP_WANT_INT, F(f_cs_ctx)) ||
+	    tp_field_get(&fmt, "seqno", TP_WANT_INT, F(f_cs_seqno)) ||
+	    tp_field_get(&fmt, "num_ibs", TP_WANT_INT, F(f_cs_ibs)))
 		goto fail;
 	if (tp_format_load("amdgpu", "amdgpu_sched_run_job", &fmt) ||
-	    field(&fmt, "context", TP_WANT_INT, F(f_run_ctx)) ||
-	    field(&fmt, "seqno", TP_WANT_INT, F(f_run_seqno)))
-		goto fail;
-	if (tp_format_load("gpu_scheduler", done_event, &fmt) ||
-	    sched_fence_fields(&fmt, F(f_done_fence), F(f_done_ctx), F(f_done_seqno)))
+	    tp_field_get(&fmt, "context", TP_WANT_INT, F(f_run_ctx)) ||
+	    tp_field_get(&fmt, "seqno", TP_WANT_INT, F(f_run_seqno)))
 		goto fail;
 	/* pages: the buffer's size in CPU pages (size / PAGE_SIZE: amdgpu rounds sizes up to it) */
 	if (tp_format_load("amdgpu", "amdgpu_bo_create", &fmt) ||
-	    field(&fmt, "bo", TP_WANT_INT, F(f_bc_bo)) ||
-	    field(&fmt, "pages", TP_WANT_INT, F(f_bc_pages)) ||
-	    field(&fmt, "prefer", TP_WANT_INT, F(f_bc_prefer)) ||
-	    field(&fmt, "allow", TP_WANT_INT, F(f_bc_allow)))
+	    tp_field_get(&fmt, "bo", TP_WANT_INT, F(f_bc_bo)) ||
+	    tp_field_get(&fmt, "pages", TP_WANT_INT, F(f_bc_pages)) ||
+	    tp_field_get(&fmt, "prefer", TP_WANT_INT, F(f_bc_prefer)) ||
+	    tp_field_get(&fmt, "allow", TP_WANT_INT, F(f_bc_allow)))
 		goto fail;
 	if (tp_format_load("amdgpu", "amdgpu_bo_move", &fmt) ||
-	    field(&fmt, "bo", TP_WANT_INT, F(f_bm_bo)) ||
-	    field(&fmt, "bo_size", TP_WANT_INT, F(f_bm_size)) ||
-	    field(&fmt, "new_placement", TP_WANT_INT, F(f_bm_new)) ||
-	    field(&fmt, "old_placement", TP_WANT_INT, F(f_bm_old)))
+	    tp_field_get(&fmt, "bo", TP_WANT_INT, F(f_bm_bo)) ||
+	    tp_field_get(&fmt, "bo_size", TP_WANT_INT, F(f_bm_size)) ||
+	    tp_field_get(&fmt, "new_placement", TP_WANT_INT, F(f_bm_new)) ||
+	    tp_field_get(&fmt, "old_placement", TP_WANT_INT, F(f_bm_old)))
 		goto fail;
 	if (tp_format_load("amdgpu", "amdgpu_vm_flush", &fmt) ||
-	    field(&fmt, "ring", TP_WANT_STR, F(f_fl_ring)) ||
-	    field(&fmt, "vmid", TP_WANT_INT, F(f_fl_vmid)) ||
-	    field(&fmt, "pd_addr", TP_WANT_INT, F(f_fl_pd_addr)))
+	    tp_field_get(&fmt, "ring", TP_WANT_STR, F(f_fl_ring)) ||
+	    tp_field_get(&fmt, "vmid", TP_WANT_INT, F(f_fl_vmid)) ||
+	    tp_field_get(&fmt, "pd_addr", TP_WANT_INT, F(f_fl_pd_addr)))
 		goto fail;
 	if (tp_format_load("amdgpu", "amdgpu_iv", &fmt) ||
-	    field(&fmt, "client_id", TP_WANT_INT, F(f_iv_client)) ||
-	    field(&fmt, "src_id", TP_WANT_INT, F(f_iv_src)) ||
-	    field(&fmt, "ring_id", TP_WANT_INT, F(f_iv_ring)) ||
-	    field(&fmt, "vmid", TP_WANT_INT, F(f_iv_vmid)) ||
-	    field(&fmt, "pasid", TP_WANT_INT, F(f_iv_pasid)))
+	    tp_field_get(&fmt, "client_id", TP_WANT_INT, F(f_iv_client)) ||
+	    tp_field_get(&fmt, "src_id", TP_WANT_INT, F(f_iv_src)) ||
+	    tp_field_get(&fmt, "ring_id", TP_WANT_INT, F(f_iv_ring)) ||
+	    tp_field_get(&fmt, "vmid", TP_WANT_INT, F(f_iv_vmid)) ||
+	    tp_field_get(&fmt, "pasid", TP_WANT_INT, F(f_iv_pasid)))
 		goto fail;
 	if (tp_format_load("amdgpu", "amdgpu_vm_bo_map", &fmt) ||
-	    field(&fmt, "start", TP_WANT_INT, F(f_map_start)) ||
-	    field(&fmt, "last", TP_WANT_INT, F(f_map_last)))
+	    tp_field_get(&fmt, "start", TP_WANT_INT, F(f_map_start)) ||
+	    tp_field_get(&fmt, "last", TP_WANT_INT, F(f_map_last)))
 		goto fail;
 	if (tp_format_load("amdgpu", "amdgpu_vm_bo_unmap", &fmt) ||
-	    field(&fmt, "start", TP_WANT_INT, F(f_unmap_start)) ||
-	    field(&fmt, "last", TP_WANT_INT, F(f_unmap_last)))
+	    tp_field_get(&fmt, "start", TP_WANT_INT, F(f_unmap_start)) ||
+	    tp_field_get(&fmt, "last", TP_WANT_INT, F(f_unmap_last)))
 		goto fail;
 	if (tp_format_load("amdgpu", "amdgpu_bo_list_set", &fmt) ||
-	    field(&fmt, "bo_size", TP_WANT_INT, F(f_bl_size)))
+	    tp_field_get(&fmt, "bo_size", TP_WANT_INT, F(f_bl_size)))
 		goto fail;
 	/* The CS ioctl's record has no pasid: interrupts are not attributed to a process. */
 	records_missing("interrupts' PROCESS");
@@ -722,13 +716,15 @@ fail:
 	return -1;
 }
 
+static struct bpf_link *done_link;
+
+/* The record path's programs: the done event's raw tracepoint, then the records'. */
 static int attach_records(void)
 {
 	const char *a = "amdgpu";
 	const struct record_tp tps[] = {
 		{ skel->progs.tp_cs_ioctl, a, "amdgpu_cs_ioctl" },
 		{ skel->progs.tp_run_job, a, "amdgpu_sched_run_job" },
-		{ skel->progs.tp_done, "gpu_scheduler", done_event },
 		{ skel->progs.tp_bo_create, a, "amdgpu_bo_create" },
 		{ skel->progs.tp_bo_move, a, "amdgpu_bo_move" },
 		{ skel->progs.tp_vm_flush, a, "amdgpu_vm_flush" },
@@ -740,6 +736,16 @@ static int attach_records(void)
 		{ skel->progs.tp_cs_bo_status, a, "amdgpu_cs_bo_status" },
 	};
 
+	char what[96];
+	int err;
+
+	done_link = bpf_program__attach_raw_tracepoint(skel->progs.raw_done, done_event);
+	if (!done_link) {
+		err = -errno;
+		snprintf(what, sizeof(what), "attach to raw tracepoint %s", done_event);
+		report_bpf_error(what, err);
+		return err;
+	}
 	return records_attach(tps, sizeof(tps) / sizeof(tps[0]));
 }
 
@@ -795,6 +801,7 @@ int main(int argc, char **argv)
 	report_dropped();
 cleanup:
 	records_detach();
+	bpf_link__destroy(done_link);
 	trace_loop_free(&loop);
 	map_snapshot_free_all(prev, NR_SNAPS);
 	amdgpucs_bpf__destroy(skel);

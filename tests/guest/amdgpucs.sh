@@ -89,7 +89,7 @@ if [ "$btf" = 1 ]; then
 		"$(grep -c '^struct amdgpu_' "$S/real.paths") $(grep -c ': missing' "$S/real.paths")" "16 0"
 	timeout 120 "$T" --no-btf 1 1 >"$S/real-rec.out" 2>"$S/real-rec.err"
 	check_eq "$P real amdgpu --no-btf: every field it reads in the real formats, one idle interval, exits 0" \
-		"$? $(cat "$S/real-rec.out")" "0 no submissions"
+		"$? $(grep -cx "no submissions" "$S/real-rec.out")" "0 1"
 	check_eq "$P real amdgpu --no-btf: says the path, and what is '-', once, and nothing else" \
 		"$(rec_lines "$S/real-rec.err" --no-btf) $(wc -l <"$S/real-rec.err")" "1|1 2"
 else
@@ -435,7 +435,7 @@ if [ "$btf" = 1 ]; then
 			check "$P stripped: no /sys/kernel/btf/amdgpu" test ! -e /sys/kernel/btf/amdgpu
 			timeout 120 "$T" 1 1 >"$S/dkms-real.out" 2>"$S/dkms-real.err"
 			check_eq "$P stripped amdgpu: the record path, one idle interval, exits 0" \
-				"$? $(cat "$S/dkms-real.out")" "0 no submissions"
+				"$? $(grep -cx "no submissions" "$S/dkms-real.out")" "0 1"
 			check_eq "$P stripped amdgpu: says so (module amdgpu), and what is '-', once, nothing else" \
 				"$(rec_lines "$S/dkms-real.err" "module amdgpu has no BTF") $(wc -l <"$S/dkms-real.err")" "1|1 2"
 			unload_module amdgpu
