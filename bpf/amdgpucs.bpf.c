@@ -9,10 +9,19 @@
  * fence (context:seqno of the finished fence), which every kernel's events
  * carry, rather than by the job id that 6.17 removed. Counters only grow:
  * the frontend prints what changed since its previous summary.
+ *
+ * A second set of programs, the record path (SEC("tracepoint"), at the
+ * end), reads the same events' trace records for an amdgpu or gpu_sched
+ * without BTF (DKMS builds, Linux < 5.11); both paths share the counting
+ * below. Neither uses an atomic that BPF before 5.12 lacks (a fetch-and-add
+ * whose result is used, an atomic or): only the histograms' compare-and-swap,
+ * which the frontend drops there (tool_drop_cmpxchg()).
  */
 #include "drm_types.bpf.h"
 #include "tool.bpf.h"
 #include "amdgpucs.h"
+#include "tp_record.bpf.h"
+#include "sched_record.bpf.h"
 
 const volatile char targ_ring[RING_NAME_LEN] = {};
 
@@ -20,9 +29,9 @@ __u64 dropped_jobs = 0;
 __u64 dropped_rows = 0;
 __u64 dropped_rings = 0;
 __u64 untracked_runs = 0;	/* run of a job submitted before tracing began */
+__u64 odd_done_fences = 0;	/* record path: done events whose fences were not where expected */
 
 struct ring_info ring_infos[MAX_RINGS] = {};
-__u32 nr_rings = 0;
 struct move_stats moves[NR_PLACEMENTS][NR_PLACEMENTS] = {};
 
 struct {
@@ -31,6 +40,14 @@ struct {
 	__type(key, __u64);	/* struct drm_gpu_scheduler * */
 	__type(value, __u32);
 } ring_ids SEC(".maps");
+
+/* ring_infos[] indices handed out: a key is an index, claimed by its insertion. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_RINGS);
+	__type(key, __u32);
+	__type(value, __u8);
+} ring_slots SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -153,6 +170,34 @@ static __always_inline bool name_is(const char *name, const volatile char *want)
 	return true;
 }
 
+/*
+ * A new ring's index; MAX_RINGS if all are taken. Claimed by inserting it
+ * into ring_slots, which only one CPU can do: a counter's fetch-and-add
+ * would do it in one instruction, but BPF before 5.12 has none.
+ */
+static __always_inline __u32 ring_slot_new(void)
+{
+	__u32 i, slot;
+	__u8 one = 1;
+
+	/* The key a copy: the counter, its address taken, would lose its bounds on the stack. */
+#pragma clang loop unroll(disable)
+	for (i = 0; i < MAX_RINGS; i++) {
+		slot = i;
+		if (!bpf_map_update_elem(&ring_slots, &slot, &one, BPF_NOEXIST))
+			return i;
+	}
+	__sync_fetch_and_add(&dropped_rings, 1);
+	return MAX_RINGS;
+}
+
+/* A new ring's name (ring_infos[idx].name, set) judged against -r. */
+static __always_inline void ring_judge(__u32 idx)
+{
+	if (idx < MAX_RINGS && targ_ring[0] && !name_is(ring_infos[idx].name, targ_ring))
+		ring_infos[idx].excluded = 1;
+}
+
 /* The ring of a scheduler, named on first sight; MAX_RINGS: none (table full). */
 static __always_inline __u32 ring_of(struct drm_gpu_scheduler *sched)
 {
@@ -165,15 +210,12 @@ static __always_inline __u32 ring_of(struct drm_gpu_scheduler *sched)
 	id = bpf_map_lookup_elem(&ring_ids, &key);
 	if (id)
 		return *id;
-	idx = __sync_fetch_and_add(&nr_rings, 1);
-	if (idx >= MAX_RINGS) {
-		__sync_fetch_and_add(&dropped_rings, 1);
+	idx = ring_slot_new();
+	if (idx >= MAX_RINGS)
 		return MAX_RINGS;
-	}
 	ring = (void *)sched - bpf_core_field_offset(struct amdgpu_ring, sched);
 	bpf_core_read_str(ring_infos[idx].name, sizeof(ring_infos[idx].name), &ring->name);
-	if (targ_ring[0] && !name_is(ring_infos[idx].name, targ_ring))
-		ring_infos[idx].excluded = 1;
+	ring_judge(idx);
 	if (bpf_map_update_elem(&ring_ids, &key, &idx, BPF_NOEXIST)) {
 		/* Another CPU named it first: its index stands (this one stays unused). */
 		id = bpf_map_lookup_elem(&ring_ids, &key);
@@ -236,59 +278,43 @@ static __always_inline void emit(__u32 type, __u32 ring, __u32 pid, __u64 contex
 
 /* ---- submissions -------------------------------------------------------- */
 
-SEC("tp_btf/amdgpu_cs_ioctl")
-int BPF_PROG(cs_ioctl, struct amdgpu_job *job)
+/* A CS ioctl's job, by its finished fence, on `ring`, from the current process. */
+static __always_inline void on_submit(__u32 pid, __u32 ring, __u64 context, __u64 seqno,
+				      __u32 num_ibs, __u32 pasid)
 {
-	__u32 pid = bpf_get_current_pid_tgid() >> 32, pasid;
-	struct drm_sched_fence *s_fence;
 	struct job_state st = {};
-	struct job_key key;
+	struct job_key key = { .context = context, .seqno = seqno };
 	struct row_stats *r;
 
-	if (!job || !current_wanted(pid))
-		return 0;
-	s_fence = job->base.s_fence;
-	if (!s_fence)
-		return 0;
-	st.row.ring = ring_of(job->base.sched);
-	if (ring_excluded(st.row.ring))
-		return 0;
+	if (ring_excluded(ring))
+		return;
+	st.row.ring = ring;
 	st.row.pid = pid;
 	st.submit_ns = bpf_ktime_get_ns();
-	key.context = s_fence->finished.context;
-	key.seqno = s_fence->finished.seqno;
 	if (bpf_map_update_elem(&jobs, &key, &st, BPF_ANY))
 		__sync_fetch_and_add(&dropped_jobs, 1);
 	r = row_of(&st.row);
 	if (r) {
 		__sync_fetch_and_add(&r->submits, 1);
-		__sync_fetch_and_add(&r->ibs, job->num_ibs);
+		__sync_fetch_and_add(&r->ibs, num_ibs);
 	}
-	pasid = job->pasid;
 	if (pasid)
 		bpf_map_update_elem(&pasid_pids, &pasid, &pid, BPF_ANY);
-	emit(EV_SUBMIT, st.row.ring, pid, key.context, key.seqno, 0, job->num_ibs, 0, 0, 0, 0);
-	return 0;
+	emit(EV_SUBMIT, ring, pid, context, seqno, 0, num_ibs, 0, 0, 0, 0);
 }
 
-SEC("tp_btf/amdgpu_sched_run_job")
-int BPF_PROG(sched_run_job, struct amdgpu_job *job)
+static __always_inline void on_run(__u64 context, __u64 seqno)
 {
-	struct drm_sched_fence *s_fence;
+	struct job_key key = { .context = context, .seqno = seqno };
 	struct job_state *st;
 	struct row_stats *r;
-	struct job_key key;
 	__u64 now, lat;
 
-	if (!job || !(s_fence = job->base.s_fence))
-		return 0;
-	key.context = s_fence->finished.context;
-	key.seqno = s_fence->finished.seqno;
 	st = bpf_map_lookup_elem(&jobs, &key);
 	if (!st) {
 		if (!process_filtered() && !targ_ring[0])
 			__sync_fetch_and_add(&untracked_runs, 1);
-		return 0;
+		return;
 	}
 	now = bpf_ktime_get_ns();
 	st->run_ns = now;
@@ -298,24 +324,19 @@ int BPF_PROG(sched_run_job, struct amdgpu_job *job)
 		__sync_fetch_and_add(&r->runs, 1);
 		lat_hist_add(&r->submit_run, lat);
 	}
-	emit(EV_RUN, st->row.ring, st->row.pid, key.context, key.seqno, lat, 0, 0, 0, 0, 0);
-	return 0;
+	emit(EV_RUN, st->row.ring, st->row.pid, context, seqno, lat, 0, 0, 0, 0, 0);
 }
 
-static __always_inline int on_done(struct drm_sched_fence *s_fence)
+static __always_inline void on_done(__u64 context, __u64 seqno)
 {
+	struct job_key key = { .context = context, .seqno = seqno };
 	struct job_state *st;
 	struct row_stats *r;
-	struct job_key key;
 	__u64 lat = 0;
 
-	if (!s_fence)
-		return 0;
-	key.context = s_fence->finished.context;
-	key.seqno = s_fence->finished.seqno;
 	st = bpf_map_lookup_elem(&jobs, &key);
 	if (!st)	/* not a CS submission (or before tracing) */
-		return 0;
+		return;
 	r = bpf_map_lookup_elem(&rows, &st->row);
 	if (st->run_ns)
 		lat = to_units(bpf_ktime_get_ns() - st->run_ns);
@@ -324,8 +345,41 @@ static __always_inline int on_done(struct drm_sched_fence *s_fence)
 		if (st->run_ns)
 			lat_hist_add(&r->run_done, lat);
 	}
-	emit(EV_DONE, st->row.ring, st->row.pid, key.context, key.seqno, lat, 0, 0, 0, 0, 0);
+	emit(EV_DONE, st->row.ring, st->row.pid, context, seqno, lat, 0, 0, 0, 0, 0);
 	bpf_map_delete_elem(&jobs, &key);
+}
+
+SEC("tp_btf/amdgpu_cs_ioctl")
+int BPF_PROG(cs_ioctl, struct amdgpu_job *job)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct drm_sched_fence *s_fence;
+
+	if (!job || !current_wanted(pid))
+		return 0;
+	s_fence = job->base.s_fence;
+	if (!s_fence)
+		return 0;
+	on_submit(pid, ring_of(job->base.sched), s_fence->finished.context,
+		  s_fence->finished.seqno, job->num_ibs, job->pasid);
+	return 0;
+}
+
+SEC("tp_btf/amdgpu_sched_run_job")
+int BPF_PROG(sched_run_job, struct amdgpu_job *job)
+{
+	struct drm_sched_fence *s_fence;
+
+	if (!job || !(s_fence = job->base.s_fence))
+		return 0;
+	on_run(s_fence->finished.context, s_fence->finished.seqno);
+	return 0;
+}
+
+static __always_inline int on_done_fence(struct drm_sched_fence *s_fence)
+{
+	if (s_fence)
+		on_done(s_fence->finished.context, s_fence->finished.seqno);
 	return 0;
 }
 
@@ -333,72 +387,65 @@ static __always_inline int on_done(struct drm_sched_fence *s_fence)
 SEC("tp_btf/drm_sched_process_job")
 int BPF_PROG(done_old, struct drm_sched_fence *s_fence)
 {
-	return on_done(s_fence);
+	return on_done_fence(s_fence);
 }
 
 /* Linux >= 6.17 */
 SEC("tp_btf/drm_sched_job_done")
 int BPF_PROG(done_new, struct drm_sched_fence *s_fence)
 {
-	return on_done(s_fence);
+	return on_done_fence(s_fence);
 }
 
 /* ---- buffers ------------------------------------------------------------ */
 
-SEC("tp_btf/amdgpu_bo_create")
-int BPF_PROG(bo_create, struct amdgpu_bo *bo)
+/* A buffer created by `pid`: preferred `domain`, `allowed` domains, `size` bytes. */
+static __always_inline void on_bo_create(__u32 pid, __u64 addr, __u32 domain, __u32 allowed,
+					 __u64 size)
 {
-	__u32 pid = bpf_get_current_pid_tgid() >> 32;
-	struct bo_owner owner;
+	struct bo_owner owner = { .pid = pid, .domain = domain, .size = size };
+	struct bo_key key = { .pid = pid, .domain = domain };
 	struct bo_stats *s, zero = {};
-	struct bo_key key;
-	__u64 addr = (__u64)bo;
 
-	if (!bo || !current_wanted(pid))
-		return 0;
-	key.pid = pid;
-	key.domain = bo->preferred_domains;
-	owner.pid = pid;
-	owner.domain = key.domain;
-	owner.size = bo->tbo.base.size;
 	bpf_map_update_elem(&bo_owners, &addr, &owner, BPF_ANY);
 	s = bpf_map_lookup_elem(&bo_rows, &key);
 	if (!s) {
 		bpf_get_current_comm(zero.comm, sizeof(zero.comm));
 		zero.cgroup_id = bpf_get_current_cgroup_id();
+		zero.allowed = allowed;
 		if (bpf_map_update_elem(&bo_rows, &key, &zero, BPF_NOEXIST) == -E2BIG)
 			__sync_fetch_and_add(&dropped_rows, 1);
 		s = bpf_map_lookup_elem(&bo_rows, &key);
 	}
 	if (s) {
 		__sync_fetch_and_add(&s->count, 1);
-		__sync_fetch_and_add(&s->bytes, owner.size);
-		__sync_fetch_and_or(&s->allowed, bo->allowed_domains);
+		__sync_fetch_and_add(&s->bytes, size);
+		/*
+		 * No atomic or before 5.12: a plain one, written only when a
+		 * domain is new to the row, so only the first buffers of two
+		 * threads allowing different domains, at once, could lose one.
+		 */
+		if ((s->allowed | allowed) != s->allowed)
+			s->allowed |= allowed;
 	}
-	emit(EV_BO_CREATE, MAX_RINGS, pid, addr, 0, owner.size, key.domain, bo->allowed_domains,
-	     0, 0, 0);
-	return 0;
+	emit(EV_BO_CREATE, MAX_RINGS, pid, addr, 0, size, domain, allowed, 0, 0, 0);
 }
 
 #define TTM_PL_SYSTEM	0
 #define TTM_PL_TT	1
 #define TTM_PL_VRAM	2
 
-SEC("tp_btf/amdgpu_bo_move")
-int BPF_PROG(bo_move, struct amdgpu_bo *bo, u32 new_placement, u32 old_placement)
+static __always_inline void on_bo_move(__u64 addr, __u64 size, __u32 new_placement,
+				       __u32 old_placement)
 {
-	__u64 addr = (__u64)bo, size;
 	struct bo_owner *owner;
 	struct bo_stats *s;
 	struct bo_key key;
 
-	if (!bo)
-		return 0;
 	owner = bpf_map_lookup_elem(&bo_owners, &addr);
 	/* With -p or -c, only the buffers of the processes traced. */
 	if (!owner && process_filtered())
-		return 0;
-	size = bo->tbo.base.size;
+		return;
 	if (new_placement < NR_PLACEMENTS && old_placement < NR_PLACEMENTS) {
 		__u32 from = old_placement, to = new_placement;
 
@@ -423,23 +470,62 @@ int BPF_PROG(bo_move, struct amdgpu_bo *bo, u32 new_placement, u32 old_placement
 	}
 	emit(EV_BO_MOVE, MAX_RINGS, owner ? owner->pid : 0, addr, 0, size, old_placement,
 	     new_placement, 0, 0, 0);
+}
+
+SEC("tp_btf/amdgpu_bo_create")
+int BPF_PROG(bo_create, struct amdgpu_bo *bo)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+
+	if (!bo || !current_wanted(pid))
+		return 0;
+	on_bo_create(pid, (__u64)bo, bo->preferred_domains, bo->allowed_domains,
+		     bo->tbo.base.size);
+	return 0;
+}
+
+SEC("tp_btf/amdgpu_bo_move")
+int BPF_PROG(bo_move, struct amdgpu_bo *bo, u32 new_placement, u32 old_placement)
+{
+	if (bo)
+		on_bo_move((__u64)bo, bo->tbo.base.size, new_placement, old_placement);
 	return 0;
 }
 
 /* ---- VM flushes and interrupts -------------------------------------------- */
 
+static __always_inline void on_vm_flush(__u32 idx, __u32 vmid, __u64 pd_addr)
+{
+	if (ring_excluded(idx))
+		return;
+	__sync_fetch_and_add(&ring_infos[idx & (MAX_RINGS - 1)].flushes, 1);
+	emit(EV_VM_FLUSH, idx, bpf_get_current_pid_tgid() >> 32, 0, 0, pd_addr, vmid, 0, 0, 0, 0);
+}
+
+static __always_inline void on_iv(struct iv_key *key)
+{
+	__u64 one = 1, *n;
+	int err;
+
+	n = bpf_map_lookup_elem(&ivs, key);
+	if (!n) {
+		err = bpf_map_update_elem(&ivs, key, &one, BPF_NOEXIST);
+		if (err == -E2BIG)
+			__sync_fetch_and_add(&dropped_rows, 1);
+		else if (err)	/* another CPU added it first */
+			n = bpf_map_lookup_elem(&ivs, key);
+	}
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	emit(EV_IV, MAX_RINGS, 0, 0, 0, 0, key->client_id, key->src_id, key->ring_id, key->vmid,
+	     key->pasid);
+}
+
 SEC("tp_btf/amdgpu_vm_flush")
 int BPF_PROG(vm_flush, struct amdgpu_ring *ring, unsigned int vmid, u64 pd_addr)
 {
-	__u32 idx;
-
-	if (!ring)
-		return 0;
-	idx = ring_of(&ring->sched);
-	if (ring_excluded(idx))
-		return 0;
-	__sync_fetch_and_add(&ring_infos[idx & (MAX_RINGS - 1)].flushes, 1);
-	emit(EV_VM_FLUSH, idx, bpf_get_current_pid_tgid() >> 32, 0, 0, pd_addr, vmid, 0, 0, 0, 0);
+	if (ring)
+		on_vm_flush(ring_of(&ring->sched), vmid, pd_addr);
 	return 0;
 }
 
@@ -447,8 +533,6 @@ SEC("tp_btf/amdgpu_iv")
 int BPF_PROG(iv, unsigned int ih, struct amdgpu_iv_entry *entry)
 {
 	struct iv_key key;
-	__u64 one = 1, *n;
-	int err;
 
 	if (!entry)
 		return 0;
@@ -457,18 +541,7 @@ int BPF_PROG(iv, unsigned int ih, struct amdgpu_iv_entry *entry)
 	key.ring_id = entry->ring_id;
 	key.vmid = entry->vmid;
 	key.pasid = entry->pasid;
-	n = bpf_map_lookup_elem(&ivs, &key);
-	if (!n) {
-		err = bpf_map_update_elem(&ivs, &key, &one, BPF_NOEXIST);
-		if (err == -E2BIG)
-			__sync_fetch_and_add(&dropped_rows, 1);
-		else if (err)	/* another CPU added it first */
-			n = bpf_map_lookup_elem(&ivs, &key);
-	}
-	if (n)
-		__sync_fetch_and_add(n, 1);
-	emit(EV_IV, MAX_RINGS, 0, 0, 0, 0, key.client_id, key.src_id, key.ring_id, key.vmid,
-	     key.pasid);
+	on_iv(&key);
 	return 0;
 }
 
@@ -488,15 +561,12 @@ static __always_inline struct vm_stats *vm_row(__u32 pid)
 	return bpf_map_lookup_elem(&vm_rows, &pid);
 }
 
-static __always_inline int on_mapping(__u32 type, struct amdgpu_bo_va_mapping *mapping)
+/* A mapping of GPU pages start..last (inclusive) made or removed by `pid`. */
+static __always_inline void on_mapping(__u32 type, __u32 pid, __u64 start, __u64 last)
 {
-	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	__u64 bytes = (last - start + 1) * GPU_PAGE_SIZE;
 	struct vm_stats *v;
-	__u64 bytes;
 
-	if (!mapping || !current_wanted(pid))
-		return 0;
-	bytes = (mapping->last - mapping->start + 1) * GPU_PAGE_SIZE;
 	v = vm_row(pid);
 	if (v && type == EV_VM_MAP) {
 		__sync_fetch_and_add(&v->maps, 1);
@@ -505,24 +575,34 @@ static __always_inline int on_mapping(__u32 type, struct amdgpu_bo_va_mapping *m
 		__sync_fetch_and_add(&v->unmaps, 1);
 		__sync_fetch_and_add(&v->unmapped_bytes, bytes);
 	}
-	emit(type, MAX_RINGS, pid, mapping->start * GPU_PAGE_SIZE, 0, bytes, 0, 0, 0, 0, 0);
+	emit(type, MAX_RINGS, pid, start * GPU_PAGE_SIZE, 0, bytes, 0, 0, 0, 0, 0);
+}
+
+static __always_inline int on_mapping_btf(__u32 type, struct amdgpu_bo_va_mapping *mapping)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+
+	if (mapping && current_wanted(pid))
+		on_mapping(type, pid, mapping->start, mapping->last);
 	return 0;
 }
 
 SEC("tp_btf/amdgpu_vm_bo_map")
 int BPF_PROG(vm_bo_map, void *bo_va, struct amdgpu_bo_va_mapping *mapping)
 {
-	return on_mapping(EV_VM_MAP, mapping);
+	return on_mapping_btf(EV_VM_MAP, mapping);
 }
 
 SEC("tp_btf/amdgpu_vm_bo_unmap")
 int BPF_PROG(vm_bo_unmap, void *bo_va, struct amdgpu_bo_va_mapping *mapping)
 {
-	return on_mapping(EV_VM_UNMAP, mapping);
+	return on_mapping_btf(EV_VM_UNMAP, mapping);
 }
 
-SEC("tp_btf/amdgpu_vm_bo_update")
-int BPF_PROG(vm_bo_update, struct amdgpu_bo_va_mapping *mapping)
+/* A page-table update, a buffer put on a BO list (its size), a BO list made. */
+enum vm_count { VM_UPDATE, VM_LIST_ENTRY, VM_LIST };
+
+static __always_inline int on_vm_count(enum vm_count what, __u64 bytes)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
 	struct vm_stats *v;
@@ -530,40 +610,237 @@ int BPF_PROG(vm_bo_update, struct amdgpu_bo_va_mapping *mapping)
 	if (!current_wanted(pid))
 		return 0;
 	v = vm_row(pid);
-	if (v)
+	if (!v)
+		return 0;
+	if (what == VM_UPDATE) {
 		__sync_fetch_and_add(&v->updates, 1);
+	} else if (what == VM_LIST_ENTRY) {
+		__sync_fetch_and_add(&v->list_entries, 1);
+		__sync_fetch_and_add(&v->list_bytes, bytes);
+	} else {
+		__sync_fetch_and_add(&v->lists, 1);
+	}
 	return 0;
+}
+
+SEC("tp_btf/amdgpu_vm_bo_update")
+int BPF_PROG(vm_bo_update, struct amdgpu_bo_va_mapping *mapping)
+{
+	return on_vm_count(VM_UPDATE, 0);
 }
 
 SEC("tp_btf/amdgpu_bo_list_set")
 int BPF_PROG(bo_list_set, void *list, struct amdgpu_bo *bo)
 {
-	__u32 pid = bpf_get_current_pid_tgid() >> 32;
-	struct vm_stats *v;
-
-	if (!bo || !current_wanted(pid))
-		return 0;
-	v = vm_row(pid);
-	if (v) {
-		__sync_fetch_and_add(&v->list_entries, 1);
-		__sync_fetch_and_add(&v->list_bytes, bo->tbo.base.size);
-	}
-	return 0;
+	return bo ? on_vm_count(VM_LIST_ENTRY, bo->tbo.base.size) : 0;
 }
 
 /* After a BO list's buffers (amdgpu_bo_list_set): one per list created. */
 SEC("tp_btf/amdgpu_cs_bo_status")
 int BPF_PROG(cs_bo_status, u64 total_bo, u64 total_size)
 {
+	return on_vm_count(VM_LIST, 0);
+}
+
+/*
+ * ---- the record path -------------------------------------------------------
+ *
+ * Classic tracepoints reading the records through descriptors the frontend
+ * fills from tracefs (tp_record.bpf.h), for an amdgpu or gpu_sched without
+ * BTF: no amdgpu or drm_sched struct is read (the done event is a raw
+ * tracepoint, its fences found by their place). What the records lack: the
+ * ring's scheduler (rings are keyed by name: two GPUs' rings of one name
+ * are one row) and the job's pasid (interrupts name no process). 6.1's
+ * CS and run records keep context and seqno as 32 bits (sid's: 64).
+ */
+const volatile __u32 page_size = 4096;	/* amdgpu_bo_create's pages are CPU pages */
+
+TP_FIELD(f_cs_ring);
+TP_FIELD(f_cs_ctx);
+TP_FIELD(f_cs_seqno);
+TP_FIELD(f_cs_ibs);
+TP_FIELD(f_run_ctx);
+TP_FIELD(f_run_seqno);
+TP_FIELD(f_bc_bo);
+TP_FIELD(f_bc_pages);
+TP_FIELD(f_bc_prefer);
+TP_FIELD(f_bc_allow);
+TP_FIELD(f_bm_bo);
+TP_FIELD(f_bm_size);
+TP_FIELD(f_bm_new);
+TP_FIELD(f_bm_old);
+TP_FIELD(f_fl_ring);
+TP_FIELD(f_fl_vmid);
+TP_FIELD(f_fl_pd_addr);
+TP_FIELD(f_iv_client);
+TP_FIELD(f_iv_src);
+TP_FIELD(f_iv_ring);
+TP_FIELD(f_iv_vmid);
+TP_FIELD(f_iv_pasid);
+TP_FIELD(f_map_start);
+TP_FIELD(f_map_last);
+TP_FIELD(f_unmap_start);
+TP_FIELD(f_unmap_last);
+TP_FIELD(f_bl_size);
+
+/* Ring name -> ring_infos[] index, on the record path. */
+struct ring_name {
+	char name[RING_NAME_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_RINGS);
+	__type(key, struct ring_name);
+	__type(value, __u32);
+} ring_names SEC(".maps");
+
+/* The ring the record names, named and judged against -r on first sight; MAX_RINGS: none. */
+static __always_inline __u32 ring_of_rec(void *ctx, const volatile struct tp_field *f_ring)
+{
+	struct ring_name key = {};
+	__u32 *id, idx;
+
+	if (tp_read_str(ctx, f_ring, key.name, sizeof(key.name)) <= 1)
+		return MAX_RINGS;
+	id = bpf_map_lookup_elem(&ring_names, &key);
+	if (id)
+		return *id;
+	idx = ring_slot_new();
+	if (idx >= MAX_RINGS)
+		return MAX_RINGS;
+	__builtin_memcpy(ring_infos[idx].name, key.name, sizeof(key.name));
+	ring_judge(idx);
+	if (bpf_map_update_elem(&ring_names, &key, &idx, BPF_NOEXIST)) {
+		id = bpf_map_lookup_elem(&ring_names, &key);
+		return id ? *id : MAX_RINGS;
+	}
+	return idx;
+}
+
+SEC("tracepoint")
+int tp_cs_ioctl(void *ctx)
+{
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
-	struct vm_stats *v;
+	__u64 context;
 
 	if (!current_wanted(pid))
 		return 0;
-	v = vm_row(pid);
-	if (v)
-		__sync_fetch_and_add(&v->lists, 1);
+	context = tp_read_u64(ctx, &f_cs_ctx);
+	if (!context)
+		return 0;
+	on_submit(pid, ring_of_rec(ctx, &f_cs_ring), context, tp_read_u64(ctx, &f_cs_seqno),
+		  tp_read_u64(ctx, &f_cs_ibs), 0);
 	return 0;
+}
+
+SEC("tracepoint")
+int tp_run_job(void *ctx)
+{
+	__u64 context = tp_read_u64(ctx, &f_run_ctx);
+
+	if (context)
+		on_run(context, tp_read_u64(ctx, &f_run_seqno));
+	return 0;
+}
+
+/* A raw tracepoint, attached by name (see sched_record.bpf.h). */
+SEC("raw_tp")
+int raw_done(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u64 context, seqno;
+
+	if (raw_sched_finished(ctx->args[0], &context, &seqno))
+		on_done(context, seqno);
+	else if (ctx->args[0])
+		__sync_fetch_and_add(&odd_done_fences, 1);
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_bo_create(void *ctx)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	__u64 bo = tp_read_u64(ctx, &f_bc_bo);
+
+	if (!bo || !current_wanted(pid))
+		return 0;
+	on_bo_create(pid, bo, tp_read_u64(ctx, &f_bc_prefer), tp_read_u64(ctx, &f_bc_allow),
+		     tp_read_u64(ctx, &f_bc_pages) * page_size);
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_bo_move(void *ctx)
+{
+	__u64 bo = tp_read_u64(ctx, &f_bm_bo);
+
+	if (bo)
+		on_bo_move(bo, tp_read_u64(ctx, &f_bm_size), tp_read_u64(ctx, &f_bm_new),
+			   tp_read_u64(ctx, &f_bm_old));
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_vm_flush(void *ctx)
+{
+	on_vm_flush(ring_of_rec(ctx, &f_fl_ring), tp_read_u64(ctx, &f_fl_vmid),
+		    tp_read_u64(ctx, &f_fl_pd_addr));
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_iv(void *ctx)
+{
+	struct iv_key key;
+
+	key.client_id = tp_read_u64(ctx, &f_iv_client);
+	key.src_id = tp_read_u64(ctx, &f_iv_src);
+	key.ring_id = tp_read_u64(ctx, &f_iv_ring);
+	key.vmid = tp_read_u64(ctx, &f_iv_vmid);
+	key.pasid = tp_read_u64(ctx, &f_iv_pasid);
+	on_iv(&key);
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_vm_bo_map(void *ctx)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+
+	if (current_wanted(pid))
+		on_mapping(EV_VM_MAP, pid, tp_read_u64(ctx, &f_map_start),
+			   tp_read_u64(ctx, &f_map_last));
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_vm_bo_unmap(void *ctx)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+
+	if (current_wanted(pid))
+		on_mapping(EV_VM_UNMAP, pid, tp_read_u64(ctx, &f_unmap_start),
+			   tp_read_u64(ctx, &f_unmap_last));
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_vm_bo_update(void *ctx)
+{
+	return on_vm_count(VM_UPDATE, 0);
+}
+
+SEC("tracepoint")
+int tp_bo_list_set(void *ctx)
+{
+	return on_vm_count(VM_LIST_ENTRY, tp_read_u64(ctx, &f_bl_size));
+}
+
+SEC("tracepoint")
+int tp_cs_bo_status(void *ctx)
+{
+	return on_vm_count(VM_LIST, 0);
 }
 
 char LICENSE[] SEC("license") = "GPL";

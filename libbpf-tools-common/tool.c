@@ -29,12 +29,27 @@ int tool_drop_cmpxchg(struct bpf_object *obj)
 		for (i = 0; i < n; i++) {
 			struct bpf_insn *in = &insns[i];
 
-			if (in->code != (BPF_STX | BPF_ATOMIC | BPF_DW) || in->imm != BPF_CMPXCHG)
+			if (in->code == (BPF_STX | BPF_ATOMIC | BPF_DW) && in->imm == BPF_CMPXCHG) {
+				/* r0 = cmpxchg(dst + off, r0, src) -> r0 = *(u64 *)(dst + off) */
+				*in = (struct bpf_insn){ .code = BPF_LDX | BPF_MEM | BPF_DW,
+							 .dst_reg = BPF_REG_0, .src_reg = in->dst_reg,
+							 .off = in->off };
 				continue;
-			/* r0 = cmpxchg(dst + off, r0, src) -> r0 = *(u64 *)(dst + off) */
-			*in = (struct bpf_insn){ .code = BPF_LDX | BPF_MEM | BPF_DW,
-						 .dst_reg = BPF_REG_0, .src_reg = in->dst_reg,
-						 .off = in->off };
+			}
+			/*
+			 * Any other atomic but a plain add (fetch, or, xchg) would be
+			 * refused at load, dead or not: say which program, before a
+			 * kernel that has them (GPU_BPF_PRETEND_MISSING) hides it.
+			 */
+			if (BPF_CLASS(in->code) == BPF_STX && BPF_MODE(in->code) == BPF_ATOMIC &&
+			    in->imm != BPF_ADD && bpf_program__autoload(prog)) {
+				fprintf(stderr, "%s: BPF program %s holds an atomic operation (0x%x) "
+					"that BPF before Linux 5.12 lacks\n",
+					program_invocation_short_name, bpf_program__name(prog),
+					(unsigned int)in->imm);
+				free(insns);
+				return -EOPNOTSUPP;
+			}
 		}
 		err = bpf_program__set_insns(prog, insns, n);
 		free(insns);

@@ -74,7 +74,9 @@ bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int need
  * tool whose only compare-and-swap is histogram.bpf.h's (dead there, as
  * has_atomic_fetch is false): rewrite each into a load of the same word (a
  * compare-and-swap that never stores) in every program of `obj`, before
- * load. Nothing to do where the kernel has them. 0 or a negative errno.
+ * load. Nothing to do where the kernel has them. 0 or a negative errno;
+ * -EOPNOTSUPP, said in one line, when a program that loads holds another
+ * atomic the kernel lacks (a fetch-and-add whose result is used, an atomic or).
  */
 int tool_drop_cmpxchg(struct bpf_object *obj);
 

@@ -10,6 +10,10 @@
  * system being evictions, charged to the buffer's creator; VM flushes per
  * ring; interrupts per source, with the process that owns the address
  * space (pasid) where a submission named it.
+ *
+ * Where amdgpu or gpu_sched has no BTF (DKMS builds, Linux < 5.11), or
+ * with --no-btf, the same tables come from the events' trace records
+ * (records.h); the pasid's process is then unknown ('-').
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +22,7 @@
 #include <unistd.h>
 
 #include "amdgpucs.h"
+#include "tp_field.h"
 #include "amdgpucs.skel.h"
 #include "cgroup.h"
 #include "histogram.h"
@@ -25,7 +30,9 @@
 #include "output.h"
 #include "probe.h"
 #include "runtime.h"
+#include "sched_record.h"
 #include "tool.h"
+#include "tp_format.h"
 
 static struct env {
 	bool events;
@@ -33,6 +40,10 @@ static struct env {
 } env;
 
 static struct amdgpucs_bpf *skel;
+/* The record path: classic tracepoints read through tracefs formats (no module BTF needed). */
+static bool records;
+/* The scheduler's done event: renamed in 6.17. */
+static const char *done_event;
 static unsigned long long start_ns, last_summary_ns;
 
 /* The previous summary's counters: each summary prints what changed. */
@@ -49,7 +60,8 @@ const char *argp_program_version = "amdgpucs 0.1";
 static const char doc[] =
 "AMD GPU command submissions, buffers, migrations and interrupts per process.\n"
 "\n"
-"USAGE: amdgpucs [-ejmCT] [-r RING] [-p PID] [-c COMM] [--cgroup PATH] [interval [count]]\n"
+"USAGE: amdgpucs [-ejmCT] [-r RING] [-p PID] [-c COMM] [--cgroup PATH] [--no-btf]\n"
+"                [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    amdgpucs              # summary at Ctrl-C\n"
@@ -58,7 +70,8 @@ static const char doc[] =
 "    amdgpucs -p 1234      # only what process 1234 submits and creates\n"
 "    amdgpucs -e           # one line per event\n"
 "    amdgpucs -j           # JSON lines: one object per table row\n"
-"    amdgpucs --cgroup /sys/fs/cgroup/gpu.slice -C  # one cgroup's work, named\n";
+"    amdgpucs --cgroup /sys/fs/cgroup/gpu.slice -C  # one cgroup's work, named\n"
+"    amdgpucs --no-btf     # read the trace records (amdgpu-dkms: no module BTF)\n";
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per event", 0 },
@@ -215,7 +228,7 @@ static void print_flushes(FILE *f)
 	bool header = false;
 	__u32 r;
 
-	for (r = 0; r < MAX_RINGS && r < skel->bss->nr_rings; r++) {
+	for (r = 0; r < MAX_RINGS; r++) {
 		__u64 n = skel->bss->ring_infos[r].flushes - prev_flushes[r];
 
 		if (!n)
@@ -606,13 +619,140 @@ static void report_dropped(void)
 		    "first %d not counted", (unsigned long long)bss->dropped_rings, MAX_RINGS);
 	report_lost("untracked_runs", bss->untracked_runs, 0, "%llu jobs ran that were "
 		    "submitted before tracing began", (unsigned long long)bss->untracked_runs);
+	report_lost("odd_done_fences", bss->odd_done_fences, 0, "%llu jobs' done not counted: "
+		    "gpu_sched's struct drm_sched_fence is not laid out as expected (use its BTF)",
+		    (unsigned long long)bss->odd_done_fences);
+}
+
+/*
+ * One set of programs loads: the BTF path's (with this kernel's done
+ * event) or the record path's (attached by event name).
+ */
+static void choose_programs(struct amdgpucs_bpf *obj)
+{
+	struct bpf_program *btf_progs[] = {
+		obj->progs.cs_ioctl, obj->progs.sched_run_job, obj->progs.bo_create,
+		obj->progs.bo_move, obj->progs.vm_flush, obj->progs.iv, obj->progs.vm_bo_map,
+		obj->progs.vm_bo_unmap, obj->progs.vm_bo_update, obj->progs.bo_list_set,
+		obj->progs.cs_bo_status,
+	};
+	struct bpf_program *rec_progs[] = {
+		obj->progs.tp_cs_ioctl, obj->progs.tp_run_job, obj->progs.raw_done,
+		obj->progs.tp_bo_create, obj->progs.tp_bo_move, obj->progs.tp_vm_flush,
+		obj->progs.tp_iv, obj->progs.tp_vm_bo_map, obj->progs.tp_vm_bo_unmap,
+		obj->progs.tp_vm_bo_update, obj->progs.tp_bo_list_set, obj->progs.tp_cs_bo_status,
+	};
+	bool new_done = !strcmp(done_event, "drm_sched_job_done");
+	size_t i;
+
+	for (i = 0; i < sizeof(btf_progs) / sizeof(btf_progs[0]); i++)
+		bpf_program__set_autoload(btf_progs[i], !records);
+	bpf_program__set_autoload(obj->progs.done_new, !records && new_done);
+	bpf_program__set_autoload(obj->progs.done_old, !records && !new_done);
+	for (i = 0; i < sizeof(rec_progs) / sizeof(rec_progs[0]); i++)
+		bpf_program__set_autoload(rec_progs[i], records);
+}
+
+#define F(x) ((struct tp_field *)&skel->rodata->x)
+
+/* The record path's events and fields, from tracefs. Non-zero: said why. */
+static int set_record_fields(void)
+{
+	struct tp_format fmt;
+
+	skel->rodata->page_size = sysconf(_SC_PAGESIZE);
+	/* 6.1's context and seqno are unsigned int (of the u64 fence's), sid's u64 */
+	if (tp_format_load("amdgpu", "amdgpu_cs_ioctl", &fmt) ||
+	    tp_field_get(&fmt, "ring", TP_WANT_STR, F(f_cs_ring)) ||
+	    tp_field_get(&fmt, "context", TP_WANT_INT, F(f_cs_ctx)) ||
+	    tp_field_get(&fmt, "seqno", TP_WANT_INT, F(f_cs_seqno)) ||
+	    tp_field_get(&fmt, "num_ibs", TP_WANT_INT, F(f_cs_ibs)))
+		goto fail;
+	if (tp_format_load("amdgpu", "amdgpu_sched_run_job", &fmt) ||
+	    tp_field_get(&fmt, "context", TP_WANT_INT, F(f_run_ctx)) ||
+	    tp_field_get(&fmt, "seqno", TP_WANT_INT, F(f_run_seqno)))
+		goto fail;
+	/* pages: the buffer's size in CPU pages (size / PAGE_SIZE: amdgpu rounds sizes up to it) */
+	if (tp_format_load("amdgpu", "amdgpu_bo_create", &fmt) ||
+	    tp_field_get(&fmt, "bo", TP_WANT_INT, F(f_bc_bo)) ||
+	    tp_field_get(&fmt, "pages", TP_WANT_INT, F(f_bc_pages)) ||
+	    tp_field_get(&fmt, "prefer", TP_WANT_INT, F(f_bc_prefer)) ||
+	    tp_field_get(&fmt, "allow", TP_WANT_INT, F(f_bc_allow)))
+		goto fail;
+	if (tp_format_load("amdgpu", "amdgpu_bo_move", &fmt) ||
+	    tp_field_get(&fmt, "bo", TP_WANT_INT, F(f_bm_bo)) ||
+	    tp_field_get(&fmt, "bo_size", TP_WANT_INT, F(f_bm_size)) ||
+	    tp_field_get(&fmt, "new_placement", TP_WANT_INT, F(f_bm_new)) ||
+	    tp_field_get(&fmt, "old_placement", TP_WANT_INT, F(f_bm_old)))
+		goto fail;
+	if (tp_format_load("amdgpu", "amdgpu_vm_flush", &fmt) ||
+	    tp_field_get(&fmt, "ring", TP_WANT_STR, F(f_fl_ring)) ||
+	    tp_field_get(&fmt, "vmid", TP_WANT_INT, F(f_fl_vmid)) ||
+	    tp_field_get(&fmt, "pd_addr", TP_WANT_INT, F(f_fl_pd_addr)))
+		goto fail;
+	if (tp_format_load("amdgpu", "amdgpu_iv", &fmt) ||
+	    tp_field_get(&fmt, "client_id", TP_WANT_INT, F(f_iv_client)) ||
+	    tp_field_get(&fmt, "src_id", TP_WANT_INT, F(f_iv_src)) ||
+	    tp_field_get(&fmt, "ring_id", TP_WANT_INT, F(f_iv_ring)) ||
+	    tp_field_get(&fmt, "vmid", TP_WANT_INT, F(f_iv_vmid)) ||
+	    tp_field_get(&fmt, "pasid", TP_WANT_INT, F(f_iv_pasid)))
+		goto fail;
+	if (tp_format_load("amdgpu", "amdgpu_vm_bo_map", &fmt) ||
+	    tp_field_get(&fmt, "start", TP_WANT_INT, F(f_map_start)) ||
+	    tp_field_get(&fmt, "last", TP_WANT_INT, F(f_map_last)))
+		goto fail;
+	if (tp_format_load("amdgpu", "amdgpu_vm_bo_unmap", &fmt) ||
+	    tp_field_get(&fmt, "start", TP_WANT_INT, F(f_unmap_start)) ||
+	    tp_field_get(&fmt, "last", TP_WANT_INT, F(f_unmap_last)))
+		goto fail;
+	if (tp_format_load("amdgpu", "amdgpu_bo_list_set", &fmt) ||
+	    tp_field_get(&fmt, "bo_size", TP_WANT_INT, F(f_bl_size)))
+		goto fail;
+	/* The CS ioctl's record has no pasid: interrupts are not attributed to a process. */
+	records_missing("interrupts' PROCESS");
+	return 0;
+fail:
+	fprintf(stderr, "amdgpucs: %s\n", fmt.error);
+	return -1;
+}
+
+static struct bpf_link *done_link;
+
+/* The record path's programs: the done event's raw tracepoint, then the records'. */
+static int attach_records(void)
+{
+	const char *a = "amdgpu";
+	const struct record_tp tps[] = {
+		{ skel->progs.tp_cs_ioctl, a, "amdgpu_cs_ioctl" },
+		{ skel->progs.tp_run_job, a, "amdgpu_sched_run_job" },
+		{ skel->progs.tp_bo_create, a, "amdgpu_bo_create" },
+		{ skel->progs.tp_bo_move, a, "amdgpu_bo_move" },
+		{ skel->progs.tp_vm_flush, a, "amdgpu_vm_flush" },
+		{ skel->progs.tp_iv, a, "amdgpu_iv" },
+		{ skel->progs.tp_vm_bo_map, a, "amdgpu_vm_bo_map" },
+		{ skel->progs.tp_vm_bo_unmap, a, "amdgpu_vm_bo_unmap" },
+		{ skel->progs.tp_vm_bo_update, a, "amdgpu_vm_bo_update" },
+		{ skel->progs.tp_bo_list_set, a, "amdgpu_bo_list_set" },
+		{ skel->progs.tp_cs_bo_status, a, "amdgpu_cs_bo_status" },
+	};
+
+	char what[96];
+	int err;
+
+	done_link = bpf_program__attach_raw_tracepoint(skel->progs.raw_done, done_event);
+	if (!done_link) {
+		err = -errno;
+		snprintf(what, sizeof(what), "attach to raw tracepoint %s", done_event);
+		report_bpf_error(what, err);
+		return err;
+	}
+	return records_attach(tps, sizeof(tps) / sizeof(tps[0]));
 }
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
+	static const struct argp argp = TOOL_ARGP_RECORDS(opts, parse_arg, doc);
 	struct trace_loop loop = {};
-	bool new_done;
 	int err;
 
 	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
@@ -622,17 +762,12 @@ int main(int argc, char **argv)
 			"'modprobe amdgpu'\n");
 		return 1;
 	}
-	if (module_lacks_btf("amdgpu") || module_lacks_btf("gpu_sched")) {
-		fprintf(stderr, "amdgpucs: module amdgpu or gpu_sched has no BTF (/sys/kernel/btf/): "
-			"the kernel needs CONFIG_DEBUG_INFO_BTF_MODULES=y\n");
-		return 1;
-	}
-	/* The scheduler's done event: renamed in 6.17. */
-	new_done = tracepoint_exists("gpu_scheduler", "drm_sched_job_done");
-	if (!new_done && !tracepoint_exists("gpu_scheduler", "drm_sched_process_job")) {
+	done_event = sched_done_event();
+	if (!done_event) {
 		fprintf(stderr, "amdgpucs: no gpu_scheduler done event (module gpu-sched)\n");
 		return 1;
 	}
+	records = records_wanted("amdgpu gpu_sched");
 
 	skel = amdgpucs_bpf__open();
 	if (!skel) {
@@ -641,13 +776,23 @@ int main(int argc, char **argv)
 	}
 	tool_set_rodata(skel, env.events);
 	memcpy((char *)skel->rodata->targ_ring, env.ring, sizeof(env.ring));
-	bpf_program__set_autoload(skel->progs.done_new, new_done);
-	bpf_program__set_autoload(skel->progs.done_old, !new_done);
-	bpf_map__set_max_entries(skel->maps.events, env.events ? 4 << 20 : 4096);
-
-	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the amdgpu tracepoints");
+	choose_programs(skel);
+	err = records ? set_record_fields() : 0;
 	if (err)
 		goto cleanup;
+	bpf_map__set_max_entries(skel->maps.events, env.events ? 4 << 20 : 4096);
+	/* Its only compare-and-swap is the histograms' min/max (before 5.12; said if not). */
+	err = tool_drop_cmpxchg(skel->obj);
+	if (err)
+		goto cleanup;
+
+	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the amdgpu tracepoints");
+	if (!err && records)
+		err = attach_records();
+	if (err)
+		goto cleanup;
+	/* Said once attached: a test waiting for the tool's first output sees it attached. */
+	records_announce();
 	start_ns = last_summary_ns = monotonic_ns();
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
@@ -655,6 +800,8 @@ int main(int argc, char **argv)
 			 "Tracing amdgpu command submission");
 	report_dropped();
 cleanup:
+	records_detach();
+	bpf_link__destroy(done_link);
 	trace_loop_free(&loop);
 	map_snapshot_free_all(prev, NR_SNAPS);
 	amdgpucs_bpf__destroy(skel);

@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
 # amdgpucs on a real kernel, run inside the VM by tests/run (one boot per
-# kernel). Two proofs:
-#  1. Real layouts: with the real amdgpu loaded the tool loads and attaches,
-#     and every member path its BPF reads is, in the real amdgpu's BTF, what
-#     it is in the test module's (tests/btf/corepaths on both).
+# kernel). Four proofs:
+#  1. Real layouts: with the real amdgpu loaded the tool loads and attaches
+#     on both paths, and every member path its BPF reads is, in the real
+#     amdgpu's BTF, what it is in the test module's (tests/btf/corepaths on
+#     both); the record path finds every field it reads in the real amdgpu's
+#     formats.
 #  2. Exact numbers on the real scheduler: amdgen (tests/kmod: schedgen
 #     playing amdgpu) submits jobs of known shape through the kernel's real
 #     DRM scheduler and fires amdgpu's own events; counts, bytes and latency
 #     bounds must be the workload's.
+#  3. The record path (--no-btf) traces the same workload at once as the
+#     BTF path: the same rows, the same -e events; so does the BTF path with
+#     5.10's fallbacks (GPU_BPF_PRETEND_MISSING). Then gpu-sched and amdgpu
+#     without their .BTF (a DKMS build's): the tool picks the record path
+#     by itself and says so, and counts the same.
+#  4. Where the kernel has no module BTF (5.10), everything runs on the
+#     record path, whose rows lack only the pasid's process.
+# What each kernel has is read from it (/sys/kernel/btf), not from its name.
 #
-# Environment (from tests/vm/run and tests/run): VM_KERNEL (6.1|sid),
-# VM_SCRATCH (writable dir), VM_MODPROBE, AMDGEN_KO.
+# Environment (from tests/vm/run and tests/run): VM_KERNEL, VM_SCRATCH
+# (writable dir), VM_MODPROBE, VM_MODDIR, AMDGEN_KO.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
@@ -24,6 +34,38 @@ sub_json() {
 }
 # "count avg min max" of RING's histogram KIND ("submit_to_run" or "run_to_done") in -j output.
 ring_hist() { jhist_stats "$1" ".type == \"ring_hist\" and .ring == \"$2\" and .hist == \"$3\""; }
+# norm FILE: the -j summary rows two tracers of one workload share: no
+# times, latencies or rates; interrupts without the pasid's process (the
+# records lack it); histograms by their counts.
+norm() {
+	jq -c 'with_entries(select(.key | test("^ts$|avg|rate|^min|^max|^buckets$|^sum") | not)) |
+		if .type == "interrupt" then del(.pid, .comm) else . end' "$1" | sort
+}
+# ev_norm FILE: -e -j events without their times and latencies.
+ev_norm() {
+	jq -c 'select(.type == "event") | with_entries(select(.key | test("^time|^ts$|^wait|^exec") | not))' "$1" | sort
+}
+# quiet FILE.err: what a tracer said on stderr besides its banner and the
+# record path's two lines (checked on their own).
+quiet() {
+	grep -v -e '^Tracing amdgpu' -e '^amdgpucs: reading the tracepoint records (' \
+		-e "^amdgpucs: not in the records, printed as '-': interrupts' PROCESS$" "$1"
+}
+# rec_lines FILE.err WHY: the record path's two lines, once each, for WHY.
+rec_lines() {
+	printf '%s|%s' "$(grep -c "^amdgpucs: reading the tracepoint records ($2)$" "$1")" \
+		"$(grep -c "^amdgpucs: not in the records, printed as '-': interrupts' PROCESS$" "$1")"
+}
+# strip_ko MODULE OUT: this kernel's MODULE.ko without its .BTF (a DKMS build's).
+strip_ko() {
+	local ko
+	ko=$(find "${VM_MODDIR:?}" -name "$1.ko*" | head -1)
+	case "$ko" in
+	*.xz) xz -dc "$ko" >"$S/$1.ko" ;;
+	*.zst) zstd -qdc "$ko" >"$S/$1.ko" ;;
+	*) cp "$ko" "$S/$1.ko" ;;
+	esac && objcopy --remove-section=.BTF "$S/$1.ko" "$2"
+}
 
 # ---------------------------------------------------------------------------
 # 1. No driver.
@@ -33,40 +75,66 @@ expect_error "$P no amdgpu loaded: names the module" 1 \
 # ---------------------------------------------------------------------------
 # 2. The real amdgpu.
 load_module amdgpu
+# The BTF path needs both modules' BTF (5.10 has none: only the record path runs).
+btf=1
+[ -e /sys/kernel/btf/amdgpu ] && [ -e /sys/kernel/btf/gpu_sched ] || btf=0
+[ "$btf" = 0 ] && echo "note: $K: amdgpu has no BTF: only the record path runs"
 timeout 120 "$T" 1 1 >"$S/real.out" 2>"$S/real.err"
 check_eq "$P real amdgpu: attaches, one idle interval, exits 0" "$?" 0
 check "$P real amdgpu: no submissions" grep -qx "no submissions" "$S/real.out"
-check_eq "$P real amdgpu: nothing on stderr" "$(cat "$S/real.err")" ""
-corepaths_in "$O" amdgpu >"$S/real.paths"
-check_eq "$P real amdgpu: the member paths the BPF reads of amdgpu's types, all there" \
-	"$(grep -c '^struct amdgpu_' "$S/real.paths") $(grep -c ': missing' "$S/real.paths")" "16 0"
+if [ "$btf" = 1 ]; then
+	check_eq "$P real amdgpu: nothing on stderr" "$(cat "$S/real.err")" ""
+	corepaths_in "$O" amdgpu >"$S/real.paths"
+	check_eq "$P real amdgpu: the member paths the BPF reads of amdgpu's types, all there" \
+		"$(grep -c '^struct amdgpu_' "$S/real.paths") $(grep -c ': missing' "$S/real.paths")" "16 0"
+	timeout 120 "$T" --no-btf 1 1 >"$S/real-rec.out" 2>"$S/real-rec.err"
+	check_eq "$P real amdgpu --no-btf: every field it reads in the real formats, one idle interval, exits 0" \
+		"$? $(grep -cx "no submissions" "$S/real-rec.out")" "0 1"
+	check_eq "$P real amdgpu --no-btf: says the path, and what is '-', once, and nothing else" \
+		"$(rec_lines "$S/real-rec.err" --no-btf) $(wc -l <"$S/real-rec.err")" "1|1 2"
+else
+	check_eq "$P real amdgpu without BTF: the record path, said once, and what is '-', nothing else" \
+		"$(rec_lines "$S/real.err" "module amdgpu has no BTF") $(wc -l <"$S/real.err")" "1|1 2"
+fi
 unload_module amdgpu
 
 # ---------------------------------------------------------------------------
 # 3. amdgen plays amdgpu on the real scheduler.
 load_module "${AMDGEN_KO:?}" rings=gfx,sdma || exit 1
-corepaths_in "$O" amdgen >"$S/mock.paths"
-check_eq "$P amdgen mirrors the real amdgpu: the same member paths, of the same types" \
-	"$(grep '^struct amdgpu_' "$S/real.paths" | comm -23 - "$S/mock.paths")" ""
+if [ "$btf" = 1 ]; then
+	corepaths_in "$O" amdgen >"$S/mock.paths"
+	check_eq "$P amdgen mirrors the real amdgpu: the same member paths, of the same types" \
+		"$(grep '^struct amdgpu_' "$S/real.paths" | comm -23 - "$S/mock.paths")" ""
+fi
+# What the tool says on its own about its path: nothing on the BTF path;
+# else the record path's lines (amdgen plays amdgpu: gpu_sched is the module named).
+auto_why="module gpu_sched has no BTF"
 
-# The summary of a known workload: its numbers read from -j; the text,
-# traced at once, says the same.
-pair_start "$S/sum"
-write_as amduser1 /proc/amdgen "submit ring=gfx jobs=10 exec_us=2000 ibs=3 pasid=42
+# The summary workload, from a process called NAME; FIRST: the number
+# amdgen gives the first of its buffers (it numbers them from 0 since loaded).
+sum_workload() {
+	local f=${2:-0}
+	write_as "$1" /proc/amdgen "submit ring=gfx jobs=10 exec_us=2000 ibs=3 pasid=42
 submit ring=sdma jobs=4 exec_us=1000
 bo n=5 size=1048576 domain=4
 bo n=2 size=65536 domain=2
-move first=0 n=2 to=2
-move first=0 n=1 to=4
+move first=$f n=2 to=2
+move first=$f n=1 to=4
 iv n=6 client=1 src=2 ring=0 vmid=3 pasid=42
 vm_flush ring=gfx n=3
 map n=3 size=65536
 unmap n=1 size=65536
 update n=5
-bo_list first=0 n=4
+bo_list first=$f n=4
 wait"
+}
+
+# The summary of a known workload: its numbers read from -j; the text,
+# traced at once, says the same.
+pair_start "$S/sum"
+sum_workload amduser1
 pair_stop INT
-j=$S/sum.json t=$S/sum.txt u=$(pid_of amduser1)
+j=$S/sum.json t=$S/sum.txt u=$(pid_of amduser1) u1=$(pid_of amduser1)
 check_eq "$P summary: exit status 0 (text, -j)" "$txt_status $json_status" "0 0"
 check_eq "$P gfx: 10 submitted with 3 IBs each, 10 run, 10 done" "$(sub_json "$j" gfx "$u")" "10 30 10 10"
 check_eq "$P sdma: 4 submitted, run, done" "$(sub_json "$j" sdma "$u")" "4 4 4 4"
@@ -98,11 +166,18 @@ check_eq "$P moves: VRAM -> GTT twice (evictions), GTT -> VRAM once" \
 check_eq "$P moves: the text's rows say the same" \
 	"$(awk '$1 ~ /^(VRAM|GTT)$/ && $2 ~ /^(VRAM|GTT)$/ { print $1, $2, $3, $4, $6 }' "$t" | tr '\n' '|')" \
 	"GTT VRAM 1 1048576 |VRAM GTT 2 2097152 eviction|"
-check_eq "$P interrupts: 6 from client 1 src 2, pasid 42 named by its submitter" \
-	"$(jrows "$j" interrupt 'select(.client == 1 and .src == 2) | "\(.ring_id) \(.vmid) \(.pasid) \(.count) \(.pid) \(.comm)"')" \
-	"0 3 42 6 $u (exited)"
-check_eq "$P interrupts: the text's row says the same" \
-	"$(awk 'NF >= 8 && $1 == 1 && $2 == 2 { print $3, $4, $5, $6, $8, $9 }' "$t")" "0 3 42 6 $u (exited)"
+# The pasid's process: from the CS ioctl's job on the BTF path; the records have no pasid there.
+iv_row() { jrows "$1" interrupt 'select(.client == 1 and .src == 2) | "\(.ring_id) \(.vmid) \(.pasid) \(.count) \(.pid) \(.comm)"'; }
+iv_text() { awk 'NF >= 8 && $1 == 1 && $2 == 2 { print $3, $4, $5, $6, $8, $9 }' "$1"; }
+if [ "$btf" = 1 ]; then
+	check_eq "$P interrupts: 6 from client 1 src 2, pasid 42 named by its submitter" \
+		"$(iv_row "$j")" "0 3 42 6 $u (exited)"
+	check_eq "$P interrupts: the text's row says the same" "$(iv_text "$t")" "0 3 42 6 $u (exited)"
+else
+	check_eq "$P interrupts: 6 from client 1 src 2, pasid 42, its process unknown (null)" \
+		"$(iv_row "$j")" "0 3 42 6 null null"
+	check_eq "$P interrupts: the text's row says the same ('-')" "$(iv_text "$t")" "0 3 42 6 - "
+fi
 check_eq "$P GPU VM: 3 mappings of 64 KiB, 1 unmapped, 5 page-table updates, a BO list of 4 buffers (4 MiB)" \
 	"$(jrows "$j" vm "select(.pid == $u) | \"\(.maps) \(.mapped_bytes) \(.unmaps) \(.unmapped_bytes) \(.pt_updates) \(.bo_lists) \(.listed_bos) \(.listed_bytes)\"")" \
 	"3 196608 1 65536 5 1 4 4194304"
@@ -110,28 +185,55 @@ check_eq "$P GPU VM: the text's row says the same" \
 	"$(awk -v p="$u" 'NF == 10 && $1 == p && $3 ~ /^[0-9]+$/ { print $3, $4, $5, $6, $7, $8, $9, $10 }' "$t")" \
 	"3 196608 1 65536 5 1 4 4194304"
 check_eq "$P summary: nothing on stderr (text; -j: the banner alone)" \
-	"$(cat "$t.err")|$(grep -v '^Tracing amdgpu' "$j.err")" "|"
+	"$(quiet "$t.err")|$(quiet "$j.err")" "|"
+if [ "$btf" = 1 ]; then
+	check_eq "$P summary: the BTF path says nothing of records" \
+		"$(grep -c '^amdgpucs: .*records' "$t.err" "$j.err" | cut -d: -f2 | tr '\n' ' ')" "0 0 "
+else
+	check_eq "$P summary: the record path chosen by itself, said once, and what is '-' (text, -j)" \
+		"$(rec_lines "$t.err" "$auto_why") $(rec_lines "$j.err" "$auto_why")" "1|1 1|1"
+fi
 
 # -e: one line per event; the fences are the kernel's.
+# With module BTF, the BTF path and the record path trace it at once too (-e -j).
 echo >$trace/trace
 echo 1 >$trace/events/amdgpu/enable
+if [ "$btf" = 1 ]; then
+	start "$S/ev-btf.json" -e -j || exit 1
+	ev_btf=$tool_pid
+	start "$S/ev-rec.json" --no-btf -e -j || exit 1
+	ev_rec=$tool_pid
+fi
 start "$S/ev.out" -e
 write_as amduser2 /proc/amdgen "submit ring=gfx jobs=3 exec_us=1000 ibs=2
 bo n=1 size=4096 domain=4
 move first=7 n=1 to=2
+iv n=1 client=2 src=7 ring=1 vmid=2 pasid=9
+vm_flush ring=gfx n=1
+map n=1 size=8192
+unmap n=1 size=8192
 wait"
 stop INT
+if [ "$btf" = 1 ]; then
+	tool_pid=$ev_rec; stop INT
+	tool_pid=$ev_btf; stop INT
+	check_eq "$P --no-btf -e at once: the same events, fields and all (times and latencies aside)" \
+		"$(ev_norm "$S/ev-rec.json")" "$(ev_norm "$S/ev-btf.json")"
+	check_eq "$P --no-btf -e: 3 SUBMIT RUN DONE, BO_CREATE BO_MOVE IV VM_FLUSH VM_MAP VM_UNMAP" \
+		"$(jq -r 'select(.type == "event") | .event' "$S/ev-rec.json" | sort | uniq -c | awk '{ printf "%s %s ", $2, $1 }')" \
+		"BO_CREATE 1 BO_MOVE 1 DONE 3 IV 1 RUN 3 SUBMIT 3 VM_FLUSH 1 VM_MAP 1 VM_UNMAP 1 "
+fi
 echo 0 >$trace/events/amdgpu/enable
 out=$S/ev.out
-check_eq "$P -e: SUBMIT RUN DONE BO_CREATE BO_MOVE lines" \
-	"$(awk 'NR > 1 { n[$2]++ } END { print n["SUBMIT"], n["RUN"], n["DONE"], n["BO_CREATE"], n["BO_MOVE"] }' "$out")" \
-	"3 3 3 1 1"
+check_eq "$P -e: SUBMIT RUN DONE BO_CREATE BO_MOVE IV VM_FLUSH lines" \
+	"$(awk 'NR > 1 { n[$2]++ } END { print n["SUBMIT"], n["RUN"], n["DONE"], n["BO_CREATE"], n["BO_MOVE"], n["IV"], n["VM_FLUSH"] }' "$out")" \
+	"3 3 3 1 1 1 1"
 check_eq "$P -e: the submitted fences are the kernel's (amdgpu_cs_ioctl context:seqno)" \
 	"$(awk '$2 == "SUBMIT" { sub(/fence=/, "", $6); print $6 }' "$out" | tr '\n' ' ')" \
 	"$(grep 'amdgpu_cs_ioctl:' $trace/trace | sed 's/.*context=\([0-9]*\), seqno=\([0-9]*\).*/\1:\2/' | tr '\n' ' ')"
 check_eq "$P -e: every DONE took >= 1000 us" "$(awk '$2 == "DONE" { sub(/.*exec=/, ""); if ($0 + 0 >= 1000) n++ } END { print n }' "$out")" 3
 check "$P -e: the move is an eviction" grep -q ' BO_MOVE .* bytes=4096 from=VRAM to=GTT eviction$' "$out"
-check_eq "$P -e: nothing on stderr" "$(cat "$out.err")" ""
+check_eq "$P -e: nothing on stderr" "$(quiet "$out.err")" ""
 
 # Filters.
 start "$S/ring.json" -r sdma -j
@@ -193,7 +295,7 @@ check_ge "$P burst, 1 s intervals: spread over several summaries" "$(jq -r '.ts'
 check_ge "$P burst, 1 s intervals: the submissions themselves in more than one" \
 	"$(jrows "$j" submission 'select(.ring == "gfx" and .submits > 0) | .ts' | sort -u | wc -l)" 2
 check_eq "$P burst, 1 s intervals: nothing lost (no lost object, stderr the banner alone)" \
-	"$(jrows "$j" lost .what)|$(grep -v '^Tracing amdgpu' "$j.err")" "|"
+	"$(jrows "$j" lost .what)|$(quiet "$j.err")" "|"
 
 # -j: the same workload traced as text and as JSON lines at once.
 pair_start "$S/pair"
@@ -225,8 +327,9 @@ check_eq "$P -j: the move is an eviction" \
 check_eq "$P -j: vm row: 2 maps of 4 KiB, a BO list of 2" \
 	"$(jq -r --argjson p "$u" 'select(.type == "vm" and .pid == $p) |
 		"\(.maps) \(.mapped_bytes) \(.bo_lists) \(.listed_bos) \(.listed_bytes)"' "$j")" "2 8192 1 2 131072"
-check_eq "$P -j: interrupts: 2 of src 5, pasid 43 named by its submitter" \
-	"$(jq -r 'select(.type == "interrupt" and .src == 5) | "\(.count) \(.pasid) \(.pid)"' "$j")" "2 43 $u"
+check_eq "$P -j: interrupts: 2 of src 5, pasid 43 named by its submitter (the records: unknown)" \
+	"$(jq -r 'select(.type == "interrupt" and .src == 5) | "\(.count) \(.pasid) \(.pid)"' "$j")" \
+	"2 43 $([ "$btf" = 1 ] && echo "$u" || echo null)"
 check_eq "$P -j: 2 VM flushes on gfx" "$(jq -r 'select(.type == "vm_flush") | "\(.ring) \(.vm_flushes)"' "$j")" "gfx 2"
 
 pair_start "$S/pair-e" -e
@@ -262,4 +365,108 @@ check_eq "$P --cgroup B -j -C: its 5 submissions, no buffers" \
 	"$(jq -r 'select(.type == "submission") | "\(.comm) \(.submits) \(.cgroup)"' "$S/cg-B.out")
 $(jq -r 'select(.type == "buffer")' "$S/cg-B.out" | wc -l)" "amdcgB 5 /amdgpucs-test/B
 0"
+
+# ---------------------------------------------------------------------------
+# 4. The record path (--no-btf) and the BTF path on the summary's workload at
+# once: the same rows. (Two tracers only: on 7.x, whose tracepoints run
+# preemptible, a BTF program preempted by another ring's run of the same
+# event misses it, and more tracers make that likelier: the tool says so.)
+if [ "$btf" = 1 ]; then
+	start "$S/at-btf.json" -j || exit 1
+	at_btf=$tool_pid
+	start "$S/rec.json" --no-btf -j || exit 1
+	rec_json=$tool_pid
+	# amdgen's buffers 0-14 were made above: these are 15-21.
+	sum_workload amduser10 15
+	tool_pid=$rec_json; stop INT; rec_json_status=$tool_status
+	tool_pid=$at_btf; stop INT
+	u=$(pid_of amduser10)
+	check_eq "$P --no-btf at once: exit status 0" "$rec_json_status" 0
+	check_eq "$P --no-btf at once: the workload's submissions" \
+		"$(jrows "$S/rec.json" submission '"\(.ring) \(.submits) \(.ibs) \(.run) \(.done)"' | tr '\n' ' ')" \
+		"gfx 10 30 10 10 sdma 4 4 4 4 "
+	check_eq "$P --no-btf at once: the same -j rows (submissions, flushes, buffers, VM, moves, interrupts, histogram counts)" \
+		"$(norm "$S/rec.json")" "$(norm "$S/at-btf.json")"
+	check_eq "$P --no-btf: the interrupt's process unknown (null), the BTF path's named" \
+		"$(iv_row "$S/rec.json")|$(iv_row "$S/at-btf.json")" "0 3 42 6 null null|0 3 42 6 $u (exited)"
+	check_eq "$P --no-btf: says the path and what is '-', once each" \
+		"$(rec_lines "$S/rec.json.err" --no-btf)" "1|1"
+	check_eq "$P --no-btf: nothing else on stderr, the BTF path nothing but its banner" \
+		"$(quiet "$S/rec.json.err")|$(quiet "$S/at-btf.json.err")" "|"
+fi
+
+# ---------------------------------------------------------------------------
+# 5. 5.10's fallbacks on this kernel (no atomic fetch or compare-and-swap,
+# no attach cookies: GPU_BPF_PRETEND_MISSING), on each path there is, next
+# to the tool as it is: the same rows.
+pretend="env GPU_BPF_PRETEND_MISSING=atomic_fetch,attach_cookie $T"
+start "$S/fb-ref.json" -j || exit 1
+fb_ref=$tool_pid
+start_tool "$S/fb-rec.json" $pretend --no-btf -j || exit 1
+fb_rec=$tool_pid
+if [ "$btf" = 1 ]; then
+	start_tool "$S/fb-btf.json" $pretend -j || exit 1
+	fb_btf=$tool_pid
+fi
+# amdgen's buffers 0-21 were made above (0-14 without module BTF): these follow.
+write_as amduser9 /proc/amdgen "submit ring=gfx jobs=6 exec_us=500 ibs=2
+submit ring=sdma jobs=3 exec_us=500
+bo n=2 size=8192 domain=4
+bo n=1 size=4096 domain=2
+move first=$([ "$btf" = 1 ] && echo 22 || echo 15) n=1 to=2
+iv n=3 client=3 src=4 ring=0 vmid=1 pasid=7
+vm_flush ring=sdma n=2
+map n=2 size=4096
+update n=1
+wait"
+for p in ${fb_btf:-} $fb_rec $fb_ref; do tool_pid=$p; stop INT; done
+check_eq "$P fallbacks, record path: the workload's submissions" \
+	"$(jrows "$S/fb-rec.json" submission '"\(.ring) \(.submits) \(.ibs) \(.run) \(.done)"' | tr '\n' ' ')" \
+	"gfx 6 12 6 6 sdma 3 3 3 3 "
+check_eq "$P fallbacks, record path: the same rows as the tool as it is" \
+	"$(norm "$S/fb-rec.json")" "$(norm "$S/fb-ref.json")"
+if [ "$btf" = 1 ]; then
+	check_eq "$P fallbacks, BTF path: the same rows as the tool as it is" \
+		"$(norm "$S/fb-btf.json")" "$(norm "$S/fb-ref.json")"
+	check_eq "$P fallbacks, BTF path: nothing on stderr but the banner" "$(quiet "$S/fb-btf.json.err")" ""
+fi
 rmmod amdgen
+
+# ---------------------------------------------------------------------------
+# 6. A DKMS build's modules: gpu-sched and amdgpu without their .BTF. The
+# tool picks the record path by itself, says so in one line, and counts
+# what the BTF path counted in 3.
+if [ "$btf" = 1 ]; then
+	unload_module gpu_sched
+	if strip_ko gpu-sched "$S/gpu-sched-nobtf.ko" 2>"$S/strip.err" &&
+		strip_ko amdgpu "$S/amdgpu-nobtf.ko" 2>>"$S/strip.err" &&
+		load_module "$S/gpu-sched-nobtf.ko"; then
+		check "$P stripped: no /sys/kernel/btf/gpu_sched" test ! -e /sys/kernel/btf/gpu_sched
+		if load_module "$S/amdgpu-nobtf.ko"; then
+			check "$P stripped: no /sys/kernel/btf/amdgpu" test ! -e /sys/kernel/btf/amdgpu
+			timeout 120 "$T" 1 1 >"$S/dkms-real.out" 2>"$S/dkms-real.err"
+			check_eq "$P stripped amdgpu: the record path, one idle interval, exits 0" \
+				"$? $(grep -cx "no submissions" "$S/dkms-real.out")" "0 1"
+			check_eq "$P stripped amdgpu: says so (module amdgpu), and what is '-', once, nothing else" \
+				"$(rec_lines "$S/dkms-real.err" "module amdgpu has no BTF") $(wc -l <"$S/dkms-real.err")" "1|1 2"
+			unload_module amdgpu
+		fi
+		load_module "$AMDGEN_KO" rings=gfx,sdma || exit 1
+		pair_start "$S/dkms"
+		sum_workload amduser1
+		pair_stop INT
+		check_eq "$P stripped gpu-sched: exit status 0 (text, -j)" "$txt_status $json_status" "0 0"
+		check_eq "$P stripped gpu-sched: the record path chosen by itself, said once, what is '-' (text, -j)" \
+			"$(rec_lines "$S/dkms.txt.err" "$auto_why") $(rec_lines "$S/dkms.json.err" "$auto_why")" "1|1 1|1"
+		check_eq "$P stripped gpu-sched: the rows of the BTF path in 3 (pids aside)" \
+			"$(norm "$S/dkms.json" | jq -c 'del(.pid)' | sort)" "$(norm "$S/sum.json" | jq -c 'del(.pid)' | sort)"
+		check_eq "$P stripped gpu-sched: the text's submission rows too" \
+			"$(sub_row "$S/dkms.txt" gfx "$(pid_of amduser1)") / $(sub_row "$S/dkms.txt" sdma "$(pid_of amduser1)")" \
+			"$(sub_row "$S/sum.txt" gfx "$u1") / $(sub_row "$S/sum.txt" sdma "$u1")"
+		check_eq "$P stripped gpu-sched: the interrupt's process '-' in the text, null in -j" \
+			"$(iv_text "$S/dkms.txt")/$(iv_row "$S/dkms.json")" "0 3 42 6 - /0 3 42 6 null null"
+		rmmod amdgen
+	else
+		fail "$P strip and load gpu-sched and amdgpu: $(cat "$S/strip.err")"
+	fi
+fi
