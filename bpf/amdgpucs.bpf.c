@@ -718,9 +718,13 @@ static __always_inline __u32 ring_of_rec(void *ctx, const volatile struct tp_fie
 	return idx;
 }
 
+/* What the kernel skips of the classic events (records.h). */
+TP_RECORD_COUNTERS();
+
 SEC("tracepoint")
 int tp_cs_ioctl(void *ctx)
 {
+	TP_RECORD_RAN();
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
 	__u64 context;
 
@@ -737,6 +741,7 @@ int tp_cs_ioctl(void *ctx)
 SEC("tracepoint")
 int tp_run_job(void *ctx)
 {
+	TP_RECORD_RAN();
 	__u64 context = tp_read_u64(ctx, &f_run_ctx);
 
 	if (context)
@@ -760,6 +765,7 @@ int raw_done(struct bpf_raw_tracepoint_args *ctx)
 SEC("tracepoint")
 int tp_bo_create(void *ctx)
 {
+	TP_RECORD_RAN();
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
 	__u64 bo = tp_read_u64(ctx, &f_bc_bo);
 
@@ -773,6 +779,7 @@ int tp_bo_create(void *ctx)
 SEC("tracepoint")
 int tp_bo_move(void *ctx)
 {
+	TP_RECORD_RAN();
 	__u64 bo = tp_read_u64(ctx, &f_bm_bo);
 
 	if (bo)
@@ -784,6 +791,7 @@ int tp_bo_move(void *ctx)
 SEC("tracepoint")
 int tp_vm_flush(void *ctx)
 {
+	TP_RECORD_RAN();
 	on_vm_flush(ring_of_rec(ctx, &f_fl_ring), tp_read_u64(ctx, &f_fl_vmid),
 		    tp_read_u64(ctx, &f_fl_pd_addr));
 	return 0;
@@ -792,6 +800,7 @@ int tp_vm_flush(void *ctx)
 SEC("tracepoint")
 int tp_iv(void *ctx)
 {
+	TP_RECORD_RAN();
 	struct iv_key key;
 
 	key.client_id = tp_read_u64(ctx, &f_iv_client);
@@ -806,6 +815,7 @@ int tp_iv(void *ctx)
 SEC("tracepoint")
 int tp_vm_bo_map(void *ctx)
 {
+	TP_RECORD_RAN();
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
 
 	if (current_wanted(pid))
@@ -817,6 +827,7 @@ int tp_vm_bo_map(void *ctx)
 SEC("tracepoint")
 int tp_vm_bo_unmap(void *ctx)
 {
+	TP_RECORD_RAN();
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
 
 	if (current_wanted(pid))
@@ -828,18 +839,21 @@ int tp_vm_bo_unmap(void *ctx)
 SEC("tracepoint")
 int tp_vm_bo_update(void *ctx)
 {
+	TP_RECORD_RAN();
 	return on_vm_count(VM_UPDATE, 0);
 }
 
 SEC("tracepoint")
 int tp_bo_list_set(void *ctx)
 {
+	TP_RECORD_RAN();
 	return on_vm_count(VM_LIST_ENTRY, tp_read_u64(ctx, &f_bl_size));
 }
 
 SEC("tracepoint")
 int tp_cs_bo_status(void *ctx)
 {
+	TP_RECORD_RAN();
 	return on_vm_count(VM_LIST, 0);
 }
 

@@ -746,7 +746,8 @@ static int attach_records(void)
 		report_bpf_error(what, err);
 		return err;
 	}
-	return records_attach(tps, sizeof(tps) / sizeof(tps[0]));
+	return records_attach(tps, sizeof(tps) / sizeof(tps[0])) ?:
+	       records_count_skipped(skel->obj);
 }
 
 int main(int argc, char **argv)
