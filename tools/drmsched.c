@@ -650,6 +650,13 @@ int main(int argc, char **argv)
 		err = set_record_fields();
 		if (err)
 			goto cleanup;
+		/* <= 6.16's records name no device: -d would match nothing, silently. */
+		err = env.dev[0] && !(skel->rodata->f_queue_dev.flags & TP_FIELD_PRESENT);
+		if (err) {
+			fprintf(stderr, "drmsched: -d: the gpu_scheduler records of this kernel name "
+				"no device (kernels before 6.17, read without gpu_sched's BTF)\n");
+			goto cleanup;
+		}
 	}
 	/*
 	 * Bursts of jobs come by the thousand, faster than lines can be
@@ -657,6 +664,17 @@ int main(int argc, char **argv)
 	 * dependency each is 80000). Without -e nothing is sent.
 	 */
 	bpf_map__set_max_entries(skel->maps.events, env.events ? 8 << 20 : 4096);
+	/*
+	 * Before 5.12 jobs take their slots through job_claims, and the
+	 * compare-and-swap that does it elsewhere (dead there) must go.
+	 */
+	if (kernel_has_atomic_fetch())
+		bpf_map__set_max_entries(skel->maps.job_claims, 1);
+	err = tool_drop_cmpxchg(skel->obj);
+	if (err) {
+		report_bpf_error("prepare the BPF programs", err);
+		goto cleanup;
+	}
 
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the gpu_scheduler tracepoints");
 	if (!err && records)
