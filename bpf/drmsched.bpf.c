@@ -34,7 +34,7 @@ struct proc_info proc_infos[MAX_PROCS];
 __u64 proc_queued[MAX_PROCS];
 __u64 proc_wait_sum[MAX_PROCS];
 struct proc_done_stats proc_done[MAX_PROCS];
-__u32 nr_rings = 0;		/* slots of ring_infos[] handed out (may exceed MAX_RINGS) */
+__u32 nr_rings = 0;		/* rows of ring_infos[] in use: [0, nr_rings) */
 __u32 nr_procs = 0;
 
 /* What did not fit, reported by the frontend. */
@@ -52,7 +52,7 @@ struct job_slot {
 	__u32 pid;
 	__u32 proc;
 	__u32 ring;
-	__u32 pad;
+	__u32 idx;		/* its own index in jobs, for job_claims */
 };
 
 struct {
@@ -61,6 +61,37 @@ struct {
 	__type(key, __u32);
 	__type(value, struct job_slot);
 } jobs SEC(".maps");
+
+/*
+ * The rows of ring_infos[] and proc_infos[] handed out, and, without
+ * has_atomic_fetch (kernels < 5.12), the job slots taken: a row or slot is
+ * someone's once its index is in here.  A hash map's BPF_NOEXIST insert is
+ * the one arbiter between CPUs that tracing programs have on every kernel
+ * from 5.10: no fetch-and-add or compare-and-swap before 5.12, no
+ * bpf_spin_lock in tracing programs.  Rows are named once per session, so
+ * they take it on every kernel; jobs, by the thousand a second, only where
+ * there is no compare-and-swap (the frontend sizes job_claims to 1 elsewhere).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_RINGS);
+	__type(key, __u32);
+	__type(value, __u8);
+} ring_claims SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_PROCS);
+	__type(key, __u32);
+	__type(value, __u8);
+} proc_claims SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_JOBS);
+	__type(key, __u32);
+	__type(value, __u8);
+} job_claims SEC(".maps");
 
 /* struct drm_gpu_scheduler address -> ring_infos[] index. */
 struct {
@@ -132,10 +163,36 @@ static __always_inline bool str_eq(const volatile char *want, const char *have, 
 	return true;
 }
 
+/*
+ * A new row of a table of `max` rows, `*nr` of them in use: claimed in
+ * `claims`, `max` if the table is full.  Rows are taken in order, so the
+ * ones in use are always [0, *nr) (a CPU starts from *nr, which lags the
+ * claims by at most the CPUs claiming at that moment, and takes the first
+ * free row from there); more than ROW_CLAIM_TRIES CPUs claiming at once
+ * makes the last ones count as a full table.
+ */
+#define ROW_CLAIM_TRIES	64
+
+static __always_inline __u32 row_claim(void *claims, __u32 *nr, __u32 max)
+{
+	__u32 idx = *nr, i;
+	__u8 one = 1;
+
+	for (i = 0; i < ROW_CLAIM_TRIES; i++, idx++) {
+		if (idx >= max)
+			break;
+		if (!bpf_map_update_elem(claims, &idx, &one, BPF_NOEXIST)) {
+			__sync_fetch_and_add(nr, 1);	/* result unused: no BPF_FETCH */
+			return idx;
+		}
+	}
+	return max;
+}
+
 /* A new ring's slot, its histograms' min started high (they keep the smaller); MAX_RINGS if full. */
 static __always_inline __u32 ring_slot_new(void)
 {
-	__u32 idx = __sync_fetch_and_add(&nr_rings, 1);
+	__u32 idx = row_claim(&ring_claims, &nr_rings, MAX_RINGS);
 
 	if (idx >= MAX_RINGS) {
 		__sync_fetch_and_add(&dropped_rings, 1);
@@ -195,7 +252,7 @@ static __always_inline __u32 proc_index(__u32 pid, __u32 ring, __u64 client_id)
 	found = bpf_map_lookup_elem(&proc_ids, &key);
 	if (found)
 		return *found;
-	idx = __sync_fetch_and_add(&nr_procs, 1);
+	idx = row_claim(&proc_claims, &nr_procs, MAX_PROCS);
 	if (idx >= MAX_PROCS)
 		return NO_PROC;
 	pi = &proc_infos[idx];
@@ -267,6 +324,25 @@ static __always_inline struct job_slot *job_lookup(struct drm_sched_fence *s_fen
 	return NULL;
 }
 
+/*
+ * Take the free slot `idx` for `context`, unless another CPU takes it first:
+ * by compare-and-swap, or, before 5.12, by its index in job_claims (the
+ * compare-and-swap is dead code there, rewritten by tool_drop_cmpxchg()).
+ */
+static __always_inline bool job_slot_take(struct job_slot *slot, __u32 idx, __u64 context)
+{
+	__u8 one = 1;
+
+	if (slot->context)
+		return false;
+	if (has_atomic_fetch)
+		return __sync_val_compare_and_swap(&slot->context, 0, context) == 0;
+	if (bpf_map_update_elem(&job_claims, &idx, &one, BPF_NOEXIST))
+		return false;
+	slot->context = context;
+	return true;
+}
+
 static __always_inline struct job_slot *job_claim(__u64 context, __u64 seqno)
 {
 	__u32 h = job_hash(context, seqno), i, idx;
@@ -279,19 +355,27 @@ static __always_inline struct job_slot *job_claim(__u64 context, __u64 seqno)
 		slot = bpf_map_lookup_elem(&jobs, &idx);
 		if (!slot)
 			break;
-		if (!slot->context && __sync_val_compare_and_swap(&slot->context, 0, context) == 0) {
+		if (job_slot_take(slot, idx, context)) {
 			slot->seqno = seqno;
+			slot->idx = idx;
 			return slot;
 		}
 	}
 	return NULL;
 }
 
-/* After the job's last event: free its slot (the seqno first, so it can match nothing). */
+/*
+ * After the job's last event: free its slot (the seqno first, so it can
+ * match nothing; the claim last, so no one takes a slot still being cleared).
+ */
 static __always_inline void job_release(struct job_slot *slot)
 {
+	__u32 idx = slot->idx;
+
 	slot->seqno = 0;
 	slot->context = 0;
+	if (!has_atomic_fetch)
+		bpf_map_delete_elem(&job_claims, &idx);
 }
 
 static __always_inline void emit_job(__u8 type, struct job_slot *job, __u64 context, __u64 seqno,
@@ -668,6 +752,7 @@ static __always_inline void dep_job(struct job_slot *job, __u64 context, __u64 s
  * record's `fence` (<= 6.16: &s_fence->finished, a struct dma_fence, a
  * vmlinux type CO-RE still reads) or its fence_context:fence_seqno
  * (>= 6.17).  Rings are keyed by name (and dev where the record has it).
+ * The done event alone is a raw tracepoint (raw_done, below).
  */
 #define JOB_FIELDS(p)		\
 	TP_FIELD(p##_name);	\
@@ -680,7 +765,6 @@ static __always_inline void dep_job(struct job_slot *job, __u64 context, __u64 s
 
 JOB_FIELDS(f_queue);
 JOB_FIELDS(f_run);
-JOB_FIELDS(f_done);
 JOB_FIELDS(f_dep);
 JOB_FIELDS(f_blocked);
 /* The fence waited on: <= 6.16 wait_dep's ctx/seqno; >= 6.17 add_dep's, unschedulable's */
@@ -813,14 +897,45 @@ int tp_run(void *ctx)
 	return 0;
 }
 
-/* The done record names no ring: a job queued before tracing began is not counted there. */
-SEC("tracepoint")
-int tp_done(void *ctx)
+/*
+ * The finished fence of a struct drm_sched_fence (a module type, unread
+ * without its BTF): it follows the `scheduled` fence, and from 6.4 both
+ * follow a ktime_t `deadline`.  The fences tell which layout this is:
+ * drm_sched_fence_init() gives them one seqno and contexts n, n + 1.
+ */
+static __always_inline bool sched_fence_finished(void *s_fence, struct job_fence *jf)
+{
+	__u32 fence_size = bpf_core_type_size(struct dma_fence), skip;
+	struct dma_fence *scheduled, *finished;
+
+	for (skip = 0; skip <= 8; skip += 8) {
+		scheduled = s_fence + skip;
+		finished = s_fence + skip + fence_size;
+		jf->context = BPF_CORE_READ(finished, context);
+		jf->seqno = BPF_CORE_READ(finished, seqno);
+		if (jf->context && jf->context == BPF_CORE_READ(scheduled, context) + 1 &&
+		    jf->seqno == BPF_CORE_READ(scheduled, seqno))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Jobs finish in interrupts (their hardware fence's), where a classic
+ * tracepoint's program is skipped if another BPF program was running on
+ * that CPU (the kernel's bpf_prog_active: a burst under qemu lost a fifth
+ * of its done events so): done is a raw tracepoint, its argument the
+ * struct drm_sched_fence. Its record names no ring: a job queued before
+ * tracing began is not counted there.
+ */
+SEC("raw_tp")
+int raw_done(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct job_fence jf = {};
 	struct job_slot *job;
+	void *s_fence = (void *)ctx->args[0];
 
-	if (!rec_job(ctx, &f_done_fence, &f_done_ctx, &f_done_seqno, &jf))
+	if (!s_fence || !sched_fence_finished(s_fence, &jf))
 		return 0;
 	job = job_find(jf.context, jf.seqno);
 	if (job)

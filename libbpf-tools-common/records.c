@@ -110,8 +110,13 @@ int records_attach(const struct record_tp *tps, size_t n)
 				program_invocation_short_name, n);
 			return -E2BIG;
 		}
-		links[nr_links] = bpf_program__attach_tracepoint(tps[i].prog, tps[i].sys,
-								 tps[i].event);
+		/* SEC("raw_tp") programs take the event's arguments, by its name alone. */
+		if (bpf_program__type(tps[i].prog) == BPF_PROG_TYPE_RAW_TRACEPOINT)
+			links[nr_links] = bpf_program__attach_raw_tracepoint(tps[i].prog,
+									     tps[i].event);
+		else
+			links[nr_links] = bpf_program__attach_tracepoint(tps[i].prog, tps[i].sys,
+									 tps[i].event);
 		if (!links[nr_links]) {
 			err = -errno;
 			snprintf(what, sizeof(what), "attach to %s/%s", tps[i].sys, tps[i].event);

@@ -49,7 +49,7 @@ bool records_in_use(void);
  */
 void records_missing(const char *what);
 
-/* A classic tracepoint program and the event it reads. */
+/* A classic tracepoint program (or a SEC("raw_tp") one) and the event it reads. */
 struct record_tp {
 	struct bpf_program *prog;
 	const char *sys, *event;	/* event NULL: not on this kernel, skipped */
@@ -58,7 +58,10 @@ struct record_tp {
 /*
  * Attach each program to its event (bpf_program__attach_tracepoint()): a
  * SEC("tracepoint") program has no event in its section, so one program
- * serves an event's old and new names.  0, or a negative errno said in one
+ * serves an event's old and new names.  A SEC("raw_tp") program attaches
+ * as a raw tracepoint (bpf_program__attach_raw_tracepoint()): it runs where
+ * a classic one is skipped, in an interrupt that came while another BPF
+ * program ran on that CPU (the kernel's bpf_prog_active).  0, or a negative errno said in one
  * line naming the event.  The links live until records_detach().
  */
 int records_attach(const struct record_tp *tps, size_t n);

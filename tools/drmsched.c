@@ -122,7 +122,7 @@ static void choose_programs(struct drmsched_bpf *obj)
 	bpf_program__set_autoload(obj->progs.blocked_new, btf_new);
 	bpf_program__set_autoload(obj->progs.tp_queue, records);
 	bpf_program__set_autoload(obj->progs.tp_run, records);
-	bpf_program__set_autoload(obj->progs.tp_done, records);
+	bpf_program__set_autoload(obj->progs.raw_done, records);
 	bpf_program__set_autoload(obj->progs.tp_dep, records);
 	bpf_program__set_autoload(obj->progs.tp_blocked, records && abi == ABI_6_17);
 }
@@ -187,8 +187,6 @@ static int set_record_fields(void)
 			   JOB_FIELDS(f_queue), true, false) ||
 	    get_job_fields(&fmt, old ? "drm_run_job" : "drm_sched_job_run", JOB_FIELDS(f_run),
 			   true, false) ||
-	    get_job_fields(&fmt, old ? "drm_sched_process_job" : "drm_sched_job_done",
-			   JOB_FIELDS(f_done), false, false) ||
 	    get_job_fields(&fmt, old ? "drm_sched_job_wait_dep" : "drm_sched_job_add_dep",
 			   JOB_FIELDS(f_dep), old, true))
 		goto fail;
@@ -219,7 +217,7 @@ static int attach_records(void)
 	const struct record_tp tps[] = {
 		{ skel->progs.tp_queue, sys, old ? "drm_sched_job" : "drm_sched_job_queue" },
 		{ skel->progs.tp_run, sys, old ? "drm_run_job" : "drm_sched_job_run" },
-		{ skel->progs.tp_done, sys, old ? "drm_sched_process_job" : "drm_sched_job_done" },
+		{ skel->progs.raw_done, sys, old ? "drm_sched_process_job" : "drm_sched_job_done" },
 		{ skel->progs.tp_dep, sys, old ? "drm_sched_job_wait_dep" : "drm_sched_job_add_dep" },
 		{ skel->progs.tp_blocked, sys, old ? NULL : "drm_sched_job_unschedulable" },
 	};
@@ -650,6 +648,13 @@ int main(int argc, char **argv)
 		err = set_record_fields();
 		if (err)
 			goto cleanup;
+		/* <= 6.16's records name no device: -d would match nothing, silently. */
+		err = env.dev[0] && !(skel->rodata->f_queue_dev.flags & TP_FIELD_PRESENT);
+		if (err) {
+			fprintf(stderr, "drmsched: -d: the gpu_scheduler records of this kernel name "
+				"no device (kernels before 6.17, read without gpu_sched's BTF)\n");
+			goto cleanup;
+		}
 	}
 	/*
 	 * Bursts of jobs come by the thousand, faster than lines can be
@@ -657,6 +662,17 @@ int main(int argc, char **argv)
 	 * dependency each is 80000). Without -e nothing is sent.
 	 */
 	bpf_map__set_max_entries(skel->maps.events, env.events ? 8 << 20 : 4096);
+	/*
+	 * Before 5.12 jobs take their slots through job_claims, and the
+	 * compare-and-swap that does it elsewhere (dead there) must go.
+	 */
+	if (kernel_has_atomic_fetch())
+		bpf_map__set_max_entries(skel->maps.job_claims, 1);
+	err = tool_drop_cmpxchg(skel->obj);
+	if (err) {
+		report_bpf_error("prepare the BPF programs", err);
+		goto cleanup;
+	}
 
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the gpu_scheduler tracepoints");
 	if (!err && records)

@@ -6,7 +6,9 @@
 # -e events by job; then gpu-sched's .BTF section is removed (objcopy on a
 # copy, insmod'ed, as a DKMS build has it) and drmsched must pick the
 # record path by itself and count the same.  On 5.10 (no module BTF at all)
-# only the record path runs.
+# only the record path runs.  A third pair of tracers reads the records as
+# on kernels before 5.12 (GPU_BPF_PRETEND_MISSING: job slots and table rows
+# claimed without compare-and-swap or fetch-and-add): the same rows again.
 #
 # Environment (tests/vm/run): VM_KERNEL, VM_SCRATCH, VM_MODPROBE,
 # VM_MODDIR, SCHEDGEN_KO.
@@ -99,15 +101,24 @@ if [ "$have_btf" = 1 ]; then
 	btf_sum=$tool_pid
 	start "$S/btf.ev" -e || exit 1
 	btf_ev=$tool_pid
+	export GPU_BPF_PRETEND_MISSING=atomic_fetch,attach_cookie
+	start "$S/old.sum" --no-btf || exit 1
+	old_sum=$tool_pid
+	start "$S/old.ev" -e --no-btf || exit 1
+	old_ev=$tool_pid
+	unset GPU_BPF_PRETEND_MISSING
 	workload nobtf --no-btf
-	tool_pid=$btf_ev; stop_tool INT
-	tool_pid=$btf_sum; stop_tool INT
+	for tool_pid in $btf_ev $btf_sum $old_ev $old_sum; do stop_tool INT; done
 	check_shape btf
 	check_shape nobtf
+	check_shape old
 	check_same btf nobtf
+	check_same btf old
 	# EVENT RING JOB PID DEP (<= 6.16: the job's fence read through the record's pointer)
 	check_eq "$P --no-btf -e: the same events by job as the BTF path" \
 		"$(ev_rows "$S/nobtf.ev")" "$(ev_rows "$S/btf.ev")"
+	check_eq "$P --no-btf -e as before 5.12: the same events by job as the BTF path" \
+		"$(ev_rows "$S/old.ev")" "$(ev_rows "$S/btf.ev")"
 	if [ -e $TR/events/gpu_scheduler/drm_run_job ]; then
 		# <= 6.16: the record has no device
 		check_eq "$P --no-btf: DEV is -" "$(awk '$2 == "gfx" && NF == 9 { print $1; exit }' "$S/nobtf.sum")" "-"
