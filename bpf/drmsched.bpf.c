@@ -23,6 +23,7 @@
 #include "tool.bpf.h"
 #include "drmsched.h"
 #include "tp_record.bpf.h"
+#include "sched_record.bpf.h"
 
 const volatile char targ_ring[RING_NAME_LEN] = {};
 const volatile char targ_dev[DEV_NAME_LEN] = {};
@@ -852,9 +853,13 @@ static __always_inline bool rec_job(void *ctx, const volatile struct tp_field *f
 	return jf->context != 0;
 }
 
+/* What the kernel skips of the classic events (records.h). */
+TP_RECORD_COUNTERS();
+
 SEC("tracepoint")
 int tp_queue(void *ctx)
 {
+	TP_RECORD_RAN();
 	struct job_fence jf = {};
 	__u32 pid, ring, proc;
 	__u64 client_id;
@@ -882,6 +887,7 @@ int tp_queue(void *ctx)
 SEC("tracepoint")
 int tp_run(void *ctx)
 {
+	TP_RECORD_RAN();
 	struct job_fence jf = {};
 	struct job_slot *job;
 
@@ -898,29 +904,6 @@ int tp_run(void *ctx)
 }
 
 /*
- * The finished fence of a struct drm_sched_fence (a module type, unread
- * without its BTF): it follows the `scheduled` fence, and from 6.4 both
- * follow a ktime_t `deadline`.  The fences tell which layout this is:
- * drm_sched_fence_init() gives them one seqno and contexts n, n + 1.
- */
-static __always_inline bool sched_fence_finished(void *s_fence, struct job_fence *jf)
-{
-	__u32 fence_size = bpf_core_type_size(struct dma_fence), skip;
-	struct dma_fence *scheduled, *finished;
-
-	for (skip = 0; skip <= 8; skip += 8) {
-		scheduled = s_fence + skip;
-		finished = s_fence + skip + fence_size;
-		jf->context = BPF_CORE_READ(finished, context);
-		jf->seqno = BPF_CORE_READ(finished, seqno);
-		if (jf->context && jf->context == BPF_CORE_READ(scheduled, context) + 1 &&
-		    jf->seqno == BPF_CORE_READ(scheduled, seqno))
-			return true;
-	}
-	return false;
-}
-
-/*
  * Jobs finish in interrupts (their hardware fence's), where a classic
  * tracepoint's program is skipped if another BPF program was running on
  * that CPU (the kernel's bpf_prog_active: a burst under qemu lost a fifth
@@ -933,9 +916,8 @@ int raw_done(struct bpf_raw_tracepoint_args *ctx)
 {
 	struct job_fence jf = {};
 	struct job_slot *job;
-	void *s_fence = (void *)ctx->args[0];
 
-	if (!s_fence || !sched_fence_finished(s_fence, &jf))
+	if (!raw_sched_finished(ctx->args[0], &jf.context, &jf.seqno))
 		return 0;
 	job = job_find(jf.context, jf.seqno);
 	if (job)
@@ -978,6 +960,7 @@ static __always_inline int rec_dependency(void *ctx, const volatile struct tp_fi
 SEC("tracepoint")
 int tp_dep(void *ctx)
 {
+	TP_RECORD_RAN();
 	return rec_dependency(ctx, &f_dep_name, &f_dep_dev, &f_dep_id, &f_dep_fence, &f_dep_ctx,
 			      &f_dep_seqno, &f_dep_dctx, &f_dep_dseqno, false);
 }
@@ -985,6 +968,7 @@ int tp_dep(void *ctx)
 SEC("tracepoint")
 int tp_blocked(void *ctx)
 {
+	TP_RECORD_RAN();
 	return rec_dependency(ctx, &f_blocked_name, &f_blocked_dev, &f_blocked_id,
 			      &f_blocked_fence, &f_blocked_ctx, &f_blocked_seqno, &f_blocked_dctx,
 			      &f_blocked_dseqno, true);

@@ -11,8 +11,8 @@
  * is skipped only by itself.
  *
  * Without gpu_sched's BTF the struct's layout is not known, but its first
- * member is the scheduled fence and the next the finished one, both a
- * struct dma_fence (vmlinux's type, read with CO-RE), and
+ * members are the scheduled fence and the finished one (after a deadline
+ * from 6.4), both a struct dma_fence (vmlinux's type, read with CO-RE), and
  * drm_sched_fence_init() numbers them context and context + 1, one seqno:
  * the finished fence is taken where it should be and used only when it
  * says so.
@@ -22,18 +22,29 @@
 
 #include "kernel_types.bpf.h"
 
-/* The finished fence of `s_fence` (a struct drm_sched_fence *): false if it is not where expected. */
+/*
+ * The finished fence of `s_fence` (a struct drm_sched_fence *), its
+ * context and seqno: false if it is not where expected.  It follows the
+ * `scheduled` fence, and from 6.4 both follow a ktime_t `deadline`: the
+ * fences tell which layout this is (one seqno, contexts n and n + 1).
+ */
 static __always_inline bool raw_sched_finished(__u64 s_fence, __u64 *context, __u64 *seqno)
 {
-	struct dma_fence *scheduled = (void *)s_fence, *finished;
+	__u32 fence_size = bpf_core_type_size(struct dma_fence), skip;
+	struct dma_fence *scheduled, *finished;
 
-	if (!scheduled)
+	if (!s_fence)
 		return false;
-	finished = (void *)scheduled + bpf_core_type_size(struct dma_fence);
-	*context = BPF_CORE_READ(finished, context);
-	*seqno = BPF_CORE_READ(finished, seqno);
-	return *context && *context == BPF_CORE_READ(scheduled, context) + 1 &&
-	       *seqno == BPF_CORE_READ(scheduled, seqno);
+	for (skip = 0; skip <= 8; skip += 8) {
+		scheduled = (void *)(s_fence + skip);
+		finished = (void *)(s_fence + skip + fence_size);
+		*context = BPF_CORE_READ(finished, context);
+		*seqno = BPF_CORE_READ(finished, seqno);
+		if (*context && *context == BPF_CORE_READ(scheduled, context) + 1 &&
+		    *seqno == BPF_CORE_READ(scheduled, seqno))
+			return true;
+	}
+	return false;
 }
 
 #endif /* GPU_BPF_SCHED_RECORD_BPF_H */

@@ -222,7 +222,8 @@ static int attach_records(void)
 		{ skel->progs.tp_blocked, sys, old ? NULL : "drm_sched_job_unschedulable" },
 	};
 
-	return records_attach(tps, sizeof(tps) / sizeof(tps[0]));
+	return records_attach(tps, sizeof(tps) / sizeof(tps[0])) ?:
+	       records_count_skipped(skel->obj);
 }
 
 /*
