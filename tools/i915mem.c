@@ -46,7 +46,7 @@ static struct env {
 static const char *const driver_names[NR_DRIVERS] = { [DRV_I915] = "i915", [DRV_XE] = "xe" };
 /* The event that every version of each driver has. */
 static const char *const driver_events[NR_DRIVERS] = {
-	[DRV_I915] = "i915_gem_object_create", [DRV_XE] = "xe_bo_create",
+	[DRV_I915] = "i915_gem_object_create", [DRV_XE] = "xe_vm_create",
 };
 
 static struct i915mem_bpf *skel;
