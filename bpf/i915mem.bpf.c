@@ -15,6 +15,7 @@
 #include "kernel_types.bpf.h"
 #include "tool.bpf.h"
 #include "i915mem.h"
+#include "tp_record.bpf.h"
 
 #define E2BIG 7
 
@@ -186,6 +187,29 @@ static __always_inline void emit(__u8 type, __u8 driver, __u32 pid, __u64 obj, _
 
 /* ---- what the handlers of both drivers share ---------------------------- */
 
+/*
+ * p->live_bytes += size; the sum, for the peak. A compare-and-swap rather
+ * than a fetch-and-add with a result: before 5.12 the kernel has neither
+ * and rejects a program holding one even where has_atomic_fetch makes it
+ * dead, and the frontend rewrites compare-and-swaps only
+ * (tool_drop_cmpxchg()). There, and after 4 lost races, the sum is read
+ * back after the add: another CPU's update of the same process may be in it
+ * (the peak may miss an extreme only when its threads create at once).
+ */
+static __always_inline __s64 live_add(struct proc_stats *p, __s64 size)
+{
+	__s64 old;
+	int i;
+
+	for (i = 0; has_atomic_fetch && i < 4; i++) {
+		old = p->live_bytes;
+		if (__sync_val_compare_and_swap(&p->live_bytes, old, old + size) == old)
+			return old + size;
+	}
+	__sync_fetch_and_add(&p->live_bytes, size);
+	return p->live_bytes;
+}
+
 static __always_inline void on_create(__u32 driver, __u64 obj, __u64 size)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
@@ -212,8 +236,10 @@ static __always_inline void on_create(__u32 driver, __u64 obj, __u64 size)
 		__sync_fetch_and_add(&p->created, 1);
 		__sync_fetch_and_add(&p->created_bytes, size);
 		__sync_fetch_and_add(&p->live, 1);
-		live = __sync_fetch_and_add(&p->live_bytes, size) + size;
-		for (i = 0; i < 4; i++) {
+		live = live_add(p, size);
+		if (!has_atomic_fetch && live > p->peak_bytes)
+			p->peak_bytes = live;
+		for (i = 0; has_atomic_fetch && i < 4; i++) {
 			__s64 peak = p->peak_bytes;
 
 			if (live <= peak || __sync_val_compare_and_swap(&p->peak_bytes, peak, live) == peak)
@@ -382,6 +408,15 @@ static __always_inline void on_evict(__u8 type, __u32 driver, __u64 vm, __u64 by
 	emit(type, driver, pid, 0, vm, bytes, 0, flags, 0, 0, 0);
 }
 
+static __always_inline void on_shrink(__u64 target)
+{
+	if (!driver_wanted(DRV_I915))
+		return;
+	count(DRV_I915, EV_SHRINK);
+	__sync_fetch_and_add(&drivers[DRV_I915].shrink_pages, target);
+	emit(EV_SHRINK, DRV_I915, bpf_get_current_pid_tgid() >> 32, 0, 0, 0, 0, target, 0, 0, 0);
+}
+
 static __always_inline void on_vm(__u8 type, __u32 driver, __u64 vm)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
@@ -482,11 +517,7 @@ int BPF_PROG(i915_pwrite, struct drm_i915_gem_object *obj, u64 offset, u64 len)
 SEC("tp_btf/i915_gem_shrink")
 int BPF_PROG(i915_shrink, void *i915, unsigned long target, unsigned int flags)
 {
-	if (!driver_wanted(DRV_I915))
-		return 0;
-	count(DRV_I915, EV_SHRINK);
-	__sync_fetch_and_add(&drivers[DRV_I915].shrink_pages, target);
-	emit(EV_SHRINK, DRV_I915, bpf_get_current_pid_tgid() >> 32, 0, 0, 0, 0, target, 0, 0, 0);
+	on_shrink(target);
 	return 0;
 }
 
@@ -523,6 +554,151 @@ SEC("tp_btf/i915_ppgtt_release")
 int BPF_PROG(i915_vm_free, struct i915_address_space *vm)
 {
 	on_vm(EV_VM_FREE, DRV_I915, (__u64)vm);
+	return 0;
+}
+
+/*
+ * The record path: i915's events as classic tracepoints (SEC("tracepoint"),
+ * attached by name at run time) reading the trace records through field
+ * descriptors the frontend fills from tracefs (tp_format.h), for an i915
+ * without BTF (DKMS backports, kernels < 5.11): no struct of i915's is
+ * read. Every record has what the BTF path reads (object, address space,
+ * sizes, the binding's range inside its guard pages, flags) but unbind's,
+ * which has no object size: the object table's, SIZE_UNKNOWN for an object
+ * created before tracing.
+ */
+TP_FIELD(f_create_obj);
+TP_FIELD(f_create_size);
+TP_FIELD(f_destroy_obj);
+TP_FIELD(f_bind_obj);
+TP_FIELD(f_bind_vm);
+TP_FIELD(f_bind_offset);
+TP_FIELD(f_bind_size);
+TP_FIELD(f_bind_flags);
+TP_FIELD(f_unbind_obj);
+TP_FIELD(f_unbind_vm);
+TP_FIELD(f_unbind_offset);
+TP_FIELD(f_unbind_size);
+TP_FIELD(f_fault_obj);
+TP_FIELD(f_fault_index);
+TP_FIELD(f_fault_gtt);
+TP_FIELD(f_fault_write);
+TP_FIELD(f_pread_obj);
+TP_FIELD(f_pread_offset);
+TP_FIELD(f_pread_len);
+TP_FIELD(f_pwrite_obj);
+TP_FIELD(f_pwrite_offset);
+TP_FIELD(f_pwrite_len);
+TP_FIELD(f_shrink_target);
+TP_FIELD(f_evict_vm);
+TP_FIELD(f_evict_size);
+TP_FIELD(f_evict_flags);
+TP_FIELD(f_evict_node_vm);
+TP_FIELD(f_evict_node_size);
+TP_FIELD(f_evict_node_flags);
+TP_FIELD(f_evict_vm_vm);
+TP_FIELD(f_vm_create_vm);
+TP_FIELD(f_vm_free_vm);
+
+SEC("tracepoint")
+int tp_i915_create(void *ctx)
+{
+	on_create(DRV_I915, tp_read_u64(ctx, &f_create_obj), tp_read_u64(ctx, &f_create_size));
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_i915_destroy(void *ctx)
+{
+	on_destroy(DRV_I915, tp_read_u64(ctx, &f_destroy_obj));
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_i915_bind(void *ctx)
+{
+	on_bind(DRV_I915, tp_read_u64(ctx, &f_bind_obj), tp_read_u64(ctx, &f_bind_vm),
+		tp_read_u64(ctx, &f_bind_offset), tp_read_u64(ctx, &f_bind_size),
+		tp_read_u64(ctx, &f_bind_flags), false);
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_i915_unbind(void *ctx)
+{
+	on_unbind(DRV_I915, tp_read_u64(ctx, &f_unbind_obj), tp_read_u64(ctx, &f_unbind_vm),
+		  tp_read_u64(ctx, &f_unbind_offset), tp_read_u64(ctx, &f_unbind_size),
+		  SIZE_UNKNOWN);
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_i915_fault(void *ctx)
+{
+	__u8 kind = (tp_read_u64(ctx, &f_fault_gtt) ? FAULT_GTT : 0) |
+		    (tp_read_u64(ctx, &f_fault_write) ? FAULT_WRITE : 0);
+
+	on_fault(DRV_I915, tp_read_u64(ctx, &f_fault_obj), tp_read_u64(ctx, &f_fault_index), kind);
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_i915_pread(void *ctx)
+{
+	on_rw(EV_PREAD, tp_read_u64(ctx, &f_pread_obj), tp_read_u64(ctx, &f_pread_offset),
+	      tp_read_u64(ctx, &f_pread_len));
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_i915_pwrite(void *ctx)
+{
+	on_rw(EV_PWRITE, tp_read_u64(ctx, &f_pwrite_obj), tp_read_u64(ctx, &f_pwrite_offset),
+	      tp_read_u64(ctx, &f_pwrite_len));
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_i915_shrink(void *ctx)
+{
+	on_shrink(tp_read_u64(ctx, &f_shrink_target));
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_i915_evict(void *ctx)
+{
+	on_evict(EV_EVICT, DRV_I915, tp_read_u64(ctx, &f_evict_vm), tp_read_u64(ctx, &f_evict_size),
+		 tp_read_u64(ctx, &f_evict_flags));
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_i915_evict_node(void *ctx)
+{
+	on_evict(EV_EVICT_NODE, DRV_I915, tp_read_u64(ctx, &f_evict_node_vm),
+		 tp_read_u64(ctx, &f_evict_node_size), tp_read_u64(ctx, &f_evict_node_flags));
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_i915_evict_vm(void *ctx)
+{
+	on_evict(EV_EVICT_VM, DRV_I915, tp_read_u64(ctx, &f_evict_vm_vm), 0, 0);
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_i915_vm_create(void *ctx)
+{
+	on_vm(EV_VM_CREATE, DRV_I915, tp_read_u64(ctx, &f_vm_create_vm));
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_i915_vm_free(void *ctx)
+{
+	on_vm(EV_VM_FREE, DRV_I915, tp_read_u64(ctx, &f_vm_free_vm));
 	return 0;
 }
 

@@ -41,6 +41,13 @@ enum i915mem_event_type {
 #define FAULT_GPU	5	/* xe_vma_pagefault */
 #define NR_FAULT_KINDS	6
 
+/*
+ * The size of an object created before tracing, where nothing read said it:
+ * the record path's unbind (its record has the binding's size, not the
+ * object's). Printed as '-'.
+ */
+#define SIZE_UNKNOWN	((__u64)-1)
+
 /* A GEM object (or xe BO) created while tracing, by its address. */
 struct gem_obj {
 	__u64 size;

@@ -111,6 +111,27 @@ bool module_lacks_btf(const char *name)
 	return path_exists("%s/sys/module/%s/initstate%s", name, "") && !btf_exists(name);
 }
 
+bool tracepoint_module(const char *event, char *module, size_t len)
+{
+	char path[PATH_MAX], line[512], name[256], mod[128], want[256];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/kallsyms", root);
+	snprintf(want, sizeof(want), "__tracepoint_%s", event);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	/* "ADDR TYPE NAME\t[MODULE]": only module symbols have the fourth column */
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %*c %255s [%127[^]]]", name, mod) == 2 &&
+			!strcmp(name, want);
+	fclose(f);
+	if (found)
+		snprintf(module, len, "%s", mod);
+	return found;
+}
+
 struct ksyms_module {
 	char **names;	/* sorted */
 	size_t n;

@@ -8,6 +8,7 @@
 #define GPU_BPF_PROBE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * Look up kernel files under `root` instead of "/" (unit tests point it at
@@ -39,6 +40,15 @@ bool btf_exists(const char *name);
  * reads of its types cannot work: the kernel lacks CONFIG_DEBUG_INFO_BTF_MODULES.
  */
 bool module_lacks_btf(const char *name);
+
+/*
+ * The module that defines the trace event EVENT (its __tracepoint_EVENT in
+ * /proc/kallsyms), into module[len]: a driver's events may come from a
+ * module of another name (a renamed DKMS build, a test module playing the
+ * driver), whose BTF is the one that counts. false when built in or not
+ * found.
+ */
+bool tracepoint_module(const char *event, char *module, size_t len);
 
 /*
  * The function symbols of a loaded module, from /proc/kallsyms (where

@@ -17,12 +17,14 @@
  * the cgroup of each process row, recorded where the row was first seen.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "i915mem.h"
+#include "tp_field.h"
 #include "i915mem.skel.h"
 #include "cgroup.h"
 #include "histogram.h"
@@ -31,6 +33,7 @@
 #include "probe.h"
 #include "runtime.h"
 #include "tool.h"
+#include "tp_format.h"
 
 #define MAX_LEAKS_LISTED 50	/* objects listed per process; the rest counted */
 
@@ -43,10 +46,12 @@ static struct env {
 static const char *const driver_names[NR_DRIVERS] = { [DRV_I915] = "i915", [DRV_XE] = "xe" };
 /* The event that every version of each driver has. */
 static const char *const driver_events[NR_DRIVERS] = {
-	[DRV_I915] = "i915_gem_object_create", [DRV_XE] = "xe_bo_create",
+	[DRV_I915] = "i915_gem_object_create", [DRV_XE] = "xe_vm_create",
 };
 
 static struct i915mem_bpf *skel;
+static bool records;		/* the record path: SEC("tracepoint") programs (--no-btf) */
+static bool xe_left_out;	/* ... which leaves xe out: said once attached */
 static unsigned long long start_ns;
 static long page_size;
 
@@ -107,32 +112,35 @@ struct hook {
 	const char *event;	/* a trace event of the driver's, or (fentry) a function */
 	struct bpf_program *(*prog)(void);
 	bool fentry;
+	struct bpf_program *(*rec)(void);	/* the record path's twin; NULL: none */
 };
 
-#define HOOK(drv, ev, name) { drv, ev, prog_##name, false }
-#define FENTRY(drv, func, name) { drv, func, prog_##name, true }
+#define I915(ev, name) { DRV_I915, ev, prog_##name, false, prog_tp_##name }
+#define HOOK(drv, ev, name) { drv, ev, prog_##name, false, NULL }
+#define FENTRY(drv, func, name) { drv, func, prog_##name, true, NULL }
 #define PROG(name) static struct bpf_program *prog_##name(void) { return skel->progs.name; }
-PROG(i915_create) PROG(i915_destroy) PROG(i915_bind) PROG(i915_unbind) PROG(i915_fault)
-PROG(i915_pread) PROG(i915_pwrite) PROG(i915_shrink) PROG(i915_evict) PROG(i915_evict_node)
-PROG(i915_evict_vm) PROG(i915_vm_create) PROG(i915_vm_free)
+#define PROG2(name) PROG(name) PROG(tp_##name)
+PROG2(i915_create) PROG2(i915_destroy) PROG2(i915_bind) PROG2(i915_unbind) PROG2(i915_fault)
+PROG2(i915_pread) PROG2(i915_pwrite) PROG2(i915_shrink) PROG2(i915_evict)
+PROG2(i915_evict_node) PROG2(i915_evict_vm) PROG2(i915_vm_create) PROG2(i915_vm_free)
 PROG(xe_create) PROG(xe_destroy) PROG(xe_vma_bind) PROG(xe_vma_rebind_worker)
 PROG(xe_vma_rebind_exec) PROG(xe_vma_unbind) PROG(xe_vma_evict) PROG(xe_vma_pagefault)
 PROG(xe_cpu_fault) PROG(xe_move) PROG(xe_vm_create) PROG(xe_vm_free)
 
 static const struct hook hooks[] = {
-	HOOK(DRV_I915, "i915_gem_object_create", i915_create),
-	HOOK(DRV_I915, "i915_gem_object_destroy", i915_destroy),
-	HOOK(DRV_I915, "i915_vma_bind", i915_bind),
-	HOOK(DRV_I915, "i915_vma_unbind", i915_unbind),
-	HOOK(DRV_I915, "i915_gem_object_fault", i915_fault),
-	HOOK(DRV_I915, "i915_gem_object_pread", i915_pread),
-	HOOK(DRV_I915, "i915_gem_object_pwrite", i915_pwrite),
-	HOOK(DRV_I915, "i915_gem_shrink", i915_shrink),
-	HOOK(DRV_I915, "i915_gem_evict", i915_evict),
-	HOOK(DRV_I915, "i915_gem_evict_node", i915_evict_node),
-	HOOK(DRV_I915, "i915_gem_evict_vm", i915_evict_vm),
-	HOOK(DRV_I915, "i915_ppgtt_create", i915_vm_create),
-	HOOK(DRV_I915, "i915_ppgtt_release", i915_vm_free),
+	I915("i915_gem_object_create", i915_create),
+	I915("i915_gem_object_destroy", i915_destroy),
+	I915("i915_vma_bind", i915_bind),
+	I915("i915_vma_unbind", i915_unbind),
+	I915("i915_gem_object_fault", i915_fault),
+	I915("i915_gem_object_pread", i915_pread),
+	I915("i915_gem_object_pwrite", i915_pwrite),
+	I915("i915_gem_shrink", i915_shrink),
+	I915("i915_gem_evict", i915_evict),
+	I915("i915_gem_evict_node", i915_evict_node),
+	I915("i915_gem_evict_vm", i915_evict_vm),
+	I915("i915_ppgtt_create", i915_vm_create),
+	I915("i915_ppgtt_release", i915_vm_free),
 	HOOK(DRV_XE, "xe_bo_create", xe_create),
 	/* xe has no destroy event: where its BOs end (TTM's destroy callback) */
 	FENTRY(DRV_XE, "xe_ttm_bo_destroy", xe_destroy),
@@ -149,9 +157,43 @@ static const struct hook hooks[] = {
 };
 
 /*
- * Load the programs of the drivers that are there (and wanted); of those,
- * skip any event this kernel lacks, saying which. The drivers traced: a
- * bit per driver; 0 when there is nothing to trace (said why).
+ * The path: the record path when --no-btf says so, or when a module that
+ * defines the drivers' events (i915, xe, or one playing them: its
+ * __tracepoint_ symbols say which) has no BTF. xe's records do not name
+ * its buffer objects, so the record path traces i915 alone. The drivers
+ * left to trace, or 0 (said why).
+ */
+static unsigned int choose_path(unsigned int loaded)
+{
+	char modules[128] = "", mod[64];
+	int d;
+
+	for (d = 0; d < NR_DRIVERS; d++) {
+		if (!(loaded & (1u << d)))
+			continue;
+		if (!tracepoint_module(driver_events[d], mod, sizeof(mod)))
+			snprintf(mod, sizeof(mod), "%s", driver_names[d]);
+		if (!strstr(modules, mod))
+			snprintf(modules + strlen(modules), sizeof(modules) - strlen(modules), "%s%s",
+				 modules[0] ? " " : "", mod);
+	}
+	records = records_wanted(modules);
+	if (!records || !(loaded & (1u << DRV_XE)))
+		return loaded;
+	if (env.driver == DRV_XE) {
+		fprintf(stderr, "i915mem: xe cannot be traced without its BTF (its trace records do "
+			"not name the buffer objects)\n");
+		return 0;
+	}
+	xe_left_out = true;
+	return loaded & ~(1u << DRV_XE);
+}
+
+/*
+ * Load the programs of the drivers that are there (and wanted), of the
+ * path chosen; of those, skip any event this kernel lacks, saying which.
+ * The drivers traced: a bit per driver; 0 when there is nothing to trace
+ * (said why).
  */
 static unsigned int choose_hooks(void)
 {
@@ -174,18 +216,12 @@ static unsigned int choose_hooks(void)
 			"'modprobe i915' or 'modprobe xe'\n");
 		return 0;
 	}
-	for (d = 0; d < NR_DRIVERS; d++) {
-		if (!(loaded & (1u << d)) || (env.driver >= 0 && env.driver != d)) {
+	for (d = 0; d < NR_DRIVERS; d++)
+		if (env.driver >= 0 && env.driver != d)
 			loaded &= ~(1u << d);
-			continue;
-		}
-		if (module_lacks_btf(driver_names[d])) {
-			fprintf(stderr, "i915mem: module %s has no BTF (/sys/kernel/btf/%s): the kernel "
-				"needs CONFIG_DEBUG_INFO_BTF_MODULES=y\n", driver_names[d],
-				driver_names[d]);
-			return 0;
-		}
-	}
+	loaded = choose_path(loaded);
+	if (!loaded)
+		return 0;
 	for (i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
 		const struct hook *h = &hooks[i];
 		bool on = loaded & (1u << h->driver);
@@ -199,7 +235,9 @@ static unsigned int choose_hooks(void)
 				"destruction is not traced\n", driver_names[h->driver], h->event);
 			on = false;
 		}
-		bpf_program__set_autoload(h->prog(), on);
+		bpf_program__set_autoload(h->prog(), on && !records);
+		if (h->rec)
+			bpf_program__set_autoload(h->rec(), on && records);
 		if (on)
 			traced |= 1u << h->driver;
 	}
@@ -207,6 +245,91 @@ static unsigned int choose_hooks(void)
 		fprintf(stderr, "i915mem: %s: none of the events this tool reads\n",
 			env.driver >= 0 ? driver_names[env.driver] : "i915, xe");
 	return traced;
+}
+
+/* ---- the record path ---------------------------------------------------- */
+
+/* A field of an event's record, and its descriptor in rodata. */
+struct rec_field {
+	const char *event, *name;
+	size_t rodata;		/* offsetof() in the skeleton's rodata */
+};
+
+#define RF(ev, name, f) { ev, name, offsetof(struct i915mem_bpf__rodata, f) }
+
+/* Every field the record path reads: the same in 5.10, 6.1, 6.12 and 7.x. */
+static const struct rec_field rec_fields[] = {
+	RF("i915_gem_object_create", "obj", f_create_obj),
+	RF("i915_gem_object_create", "size", f_create_size),
+	RF("i915_gem_object_destroy", "obj", f_destroy_obj),
+	RF("i915_vma_bind", "obj", f_bind_obj),
+	RF("i915_vma_bind", "vm", f_bind_vm),
+	RF("i915_vma_bind", "offset", f_bind_offset),
+	RF("i915_vma_bind", "size", f_bind_size),
+	RF("i915_vma_bind", "flags", f_bind_flags),
+	RF("i915_vma_unbind", "obj", f_unbind_obj),
+	RF("i915_vma_unbind", "vm", f_unbind_vm),
+	RF("i915_vma_unbind", "offset", f_unbind_offset),
+	RF("i915_vma_unbind", "size", f_unbind_size),
+	RF("i915_gem_object_fault", "obj", f_fault_obj),
+	RF("i915_gem_object_fault", "index", f_fault_index),
+	RF("i915_gem_object_fault", "gtt", f_fault_gtt),
+	RF("i915_gem_object_fault", "write", f_fault_write),
+	RF("i915_gem_object_pread", "obj", f_pread_obj),
+	RF("i915_gem_object_pread", "offset", f_pread_offset),
+	RF("i915_gem_object_pread", "len", f_pread_len),
+	RF("i915_gem_object_pwrite", "obj", f_pwrite_obj),
+	RF("i915_gem_object_pwrite", "offset", f_pwrite_offset),
+	RF("i915_gem_object_pwrite", "len", f_pwrite_len),
+	RF("i915_gem_shrink", "target", f_shrink_target),
+	RF("i915_gem_evict", "vm", f_evict_vm),
+	RF("i915_gem_evict", "size", f_evict_size),
+	RF("i915_gem_evict", "flags", f_evict_flags),
+	RF("i915_gem_evict_node", "vm", f_evict_node_vm),
+	RF("i915_gem_evict_node", "size", f_evict_node_size),
+	RF("i915_gem_evict_node", "flags", f_evict_node_flags),
+	RF("i915_gem_evict_vm", "vm", f_evict_vm_vm),
+	RF("i915_ppgtt_create", "vm", f_vm_create_vm),
+	RF("i915_ppgtt_release", "vm", f_vm_free_vm),
+};
+
+/* The loaded programs' fields, from tracefs. Non-zero: said why. */
+static int set_record_fields(void)
+{
+	struct tp_format fmt = {};
+	size_t i;
+
+	for (i = 0; i < sizeof(rec_fields) / sizeof(rec_fields[0]); i++) {
+		const struct rec_field *f = &rec_fields[i];
+
+		if (strcmp(fmt.event, f->event) && tp_format_load("i915", f->event, &fmt)) {
+			/* an event this kernel lacks was said and is not loaded */
+			if (!tracepoint_exists("i915", f->event))
+				continue;
+			goto fail;
+		}
+		if (tp_field_get(&fmt, f->name, TP_WANT_INT,
+				 (struct tp_field *)((char *)skel->rodata + f->rodata)))
+			goto fail;
+	}
+	/* the unbind record has the binding's size, not its object's */
+	records_missing("BYTES of a fault on an object created before tracing (-e)");
+	return 0;
+fail:
+	fprintf(stderr, "i915mem: %s\n", fmt.error);
+	return -1;
+}
+
+static int attach_records(void)
+{
+	struct record_tp tps[sizeof(hooks) / sizeof(hooks[0])];
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
+		if (hooks[i].rec && bpf_program__autoload(hooks[i].rec()))
+			tps[n++] = (struct record_tp){ hooks[i].rec(), driver_names[hooks[i].driver],
+						       hooks[i].event };
+	return records_attach(tps, n);
 }
 
 /* ---- summaries ---------------------------------------------------------- */
@@ -722,7 +845,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	c[EC_COMM] = CELL_S(e->comm);
 	if (e->obj)
 		c[EC_OBJECT] = cell_hex(obj, sizeof(obj), e->obj);
-	c[EC_BYTES] = CELL_U(e->size);
+	c[EC_BYTES] = CELL_U_IF(e->size != SIZE_UNKNOWN, e->size);
 	c[EC_CREATOR] = CELL_U_IF(e->creator, e->creator);
 	c[EC_CGROUP] = cell_cgroup(e->cgroup_id);
 	switch (e->type) {
@@ -810,7 +933,7 @@ static void report_dropped(void)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
+	static const struct argp argp = TOOL_ARGP_RECORDS(opts, parse_arg, doc);
 	struct trace_loop loop = {};
 	unsigned int traced;
 	int err;
@@ -831,12 +954,29 @@ int main(int argc, char **argv)
 	}
 	tool_set_rodata(skel, env.events);
 	skel->rodata->targ_driver = env.driver;
+	if (records && set_record_fields()) {
+		err = 1;
+		goto cleanup;
+	}
 	/* Objects come and go by the thousand when a game loads a level. */
 	bpf_map__set_max_entries(skel->maps.events, env.events ? 4 << 20 : 4096);
 
+	/* before 5.12: the peak's compare-and-swaps (dead there) out of the programs */
+	err = tool_drop_cmpxchg(skel->obj);
+	if (err) {
+		report_bpf_error("prepare BPF programs", err);
+		goto cleanup;
+	}
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the i915/xe tracepoints");
+	if (!err && records)
+		err = attach_records();
 	if (err)
 		goto cleanup;
+	/* Said once attached: a test waiting for the tool's first output sees it attached. */
+	if (xe_left_out)
+		fprintf(stderr, "i915mem: xe not traced: without its BTF (its trace records do not "
+			"name the buffer objects)\n");
+	records_announce();
 	start_ns = monotonic_ns();
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
@@ -847,6 +987,7 @@ int main(int argc, char **argv)
 			 traced & (1u << DRV_XE) ? "xe" : "");
 	report_dropped();
 cleanup:
+	records_detach();
 	trace_loop_free(&loop);
 	map_snapshot_free(&prev_procs);
 	map_snapshot_free(&prev_vms);
