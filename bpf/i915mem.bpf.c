@@ -600,9 +600,13 @@ TP_FIELD(f_evict_vm_vm);
 TP_FIELD(f_vm_create_vm);
 TP_FIELD(f_vm_free_vm);
 
+/* What the kernel skips of the classic events (records.h). */
+TP_RECORD_COUNTERS();
+
 SEC("tracepoint")
 int tp_i915_create(void *ctx)
 {
+	TP_RECORD_RAN();
 	on_create(DRV_I915, tp_read_u64(ctx, &f_create_obj), tp_read_u64(ctx, &f_create_size));
 	return 0;
 }
@@ -610,6 +614,7 @@ int tp_i915_create(void *ctx)
 SEC("tracepoint")
 int tp_i915_destroy(void *ctx)
 {
+	TP_RECORD_RAN();
 	on_destroy(DRV_I915, tp_read_u64(ctx, &f_destroy_obj));
 	return 0;
 }
@@ -617,6 +622,7 @@ int tp_i915_destroy(void *ctx)
 SEC("tracepoint")
 int tp_i915_bind(void *ctx)
 {
+	TP_RECORD_RAN();
 	on_bind(DRV_I915, tp_read_u64(ctx, &f_bind_obj), tp_read_u64(ctx, &f_bind_vm),
 		tp_read_u64(ctx, &f_bind_offset), tp_read_u64(ctx, &f_bind_size),
 		tp_read_u64(ctx, &f_bind_flags), false);
@@ -626,6 +632,7 @@ int tp_i915_bind(void *ctx)
 SEC("tracepoint")
 int tp_i915_unbind(void *ctx)
 {
+	TP_RECORD_RAN();
 	on_unbind(DRV_I915, tp_read_u64(ctx, &f_unbind_obj), tp_read_u64(ctx, &f_unbind_vm),
 		  tp_read_u64(ctx, &f_unbind_offset), tp_read_u64(ctx, &f_unbind_size),
 		  SIZE_UNKNOWN);
@@ -635,6 +642,7 @@ int tp_i915_unbind(void *ctx)
 SEC("tracepoint")
 int tp_i915_fault(void *ctx)
 {
+	TP_RECORD_RAN();
 	__u8 kind = (tp_read_u64(ctx, &f_fault_gtt) ? FAULT_GTT : 0) |
 		    (tp_read_u64(ctx, &f_fault_write) ? FAULT_WRITE : 0);
 
@@ -645,6 +653,7 @@ int tp_i915_fault(void *ctx)
 SEC("tracepoint")
 int tp_i915_pread(void *ctx)
 {
+	TP_RECORD_RAN();
 	on_rw(EV_PREAD, tp_read_u64(ctx, &f_pread_obj), tp_read_u64(ctx, &f_pread_offset),
 	      tp_read_u64(ctx, &f_pread_len));
 	return 0;
@@ -653,6 +662,7 @@ int tp_i915_pread(void *ctx)
 SEC("tracepoint")
 int tp_i915_pwrite(void *ctx)
 {
+	TP_RECORD_RAN();
 	on_rw(EV_PWRITE, tp_read_u64(ctx, &f_pwrite_obj), tp_read_u64(ctx, &f_pwrite_offset),
 	      tp_read_u64(ctx, &f_pwrite_len));
 	return 0;
@@ -661,6 +671,7 @@ int tp_i915_pwrite(void *ctx)
 SEC("tracepoint")
 int tp_i915_shrink(void *ctx)
 {
+	TP_RECORD_RAN();
 	on_shrink(tp_read_u64(ctx, &f_shrink_target));
 	return 0;
 }
@@ -668,6 +679,7 @@ int tp_i915_shrink(void *ctx)
 SEC("tracepoint")
 int tp_i915_evict(void *ctx)
 {
+	TP_RECORD_RAN();
 	on_evict(EV_EVICT, DRV_I915, tp_read_u64(ctx, &f_evict_vm), tp_read_u64(ctx, &f_evict_size),
 		 tp_read_u64(ctx, &f_evict_flags));
 	return 0;
@@ -676,6 +688,7 @@ int tp_i915_evict(void *ctx)
 SEC("tracepoint")
 int tp_i915_evict_node(void *ctx)
 {
+	TP_RECORD_RAN();
 	on_evict(EV_EVICT_NODE, DRV_I915, tp_read_u64(ctx, &f_evict_node_vm),
 		 tp_read_u64(ctx, &f_evict_node_size), tp_read_u64(ctx, &f_evict_node_flags));
 	return 0;
@@ -684,6 +697,7 @@ int tp_i915_evict_node(void *ctx)
 SEC("tracepoint")
 int tp_i915_evict_vm(void *ctx)
 {
+	TP_RECORD_RAN();
 	on_evict(EV_EVICT_VM, DRV_I915, tp_read_u64(ctx, &f_evict_vm_vm), 0, 0);
 	return 0;
 }
@@ -691,6 +705,7 @@ int tp_i915_evict_vm(void *ctx)
 SEC("tracepoint")
 int tp_i915_vm_create(void *ctx)
 {
+	TP_RECORD_RAN();
 	on_vm(EV_VM_CREATE, DRV_I915, tp_read_u64(ctx, &f_vm_create_vm));
 	return 0;
 }
@@ -698,6 +713,7 @@ int tp_i915_vm_create(void *ctx)
 SEC("tracepoint")
 int tp_i915_vm_free(void *ctx)
 {
+	TP_RECORD_RAN();
 	on_vm(EV_VM_FREE, DRV_I915, tp_read_u64(ctx, &f_vm_free_vm));
 	return 0;
 }

@@ -329,7 +329,7 @@ static int attach_records(void)
 		if (hooks[i].rec && bpf_program__autoload(hooks[i].rec()))
 			tps[n++] = (struct record_tp){ hooks[i].rec(), driver_names[hooks[i].driver],
 						       hooks[i].event };
-	return records_attach(tps, n);
+	return records_attach(tps, n) ?: records_count_skipped(skel->obj);
 }
 
 /* ---- summaries ---------------------------------------------------------- */
