@@ -59,6 +59,6 @@ for spec in $tracepoint_tools; do
 		bind+="mount --bind $S/bad-format $f && "
 	done
 	expect_error "$P $t --no-btf: a format file that cannot be parsed: one line naming it" 1 \
-		"^$t: /sys/kernel/tracing/events/$sys/[a-z_]+/format:[0-9]+: cannot parse" \
+		"^$t: /sys/kernel/tracing/events/$sys/[a-z0-9_]+/format:[0-9]+: cannot parse" \
 		in_ns "${bind}true" "bin/$t" --no-btf
 done
