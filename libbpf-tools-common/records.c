@@ -158,26 +158,29 @@ int records_count_skipped(struct bpf_object *obj)
 	return 0;
 }
 
-unsigned long long records_skipped(void)
+/* One slot of TP_RECORD_COUNTERS()'s per-CPU array, summed over CPUs; false if unreadable. */
+static bool count_sum(__u32 slot, unsigned long long *sum)
 {
-	int ncpu = libbpf_num_possible_cpus();
-	unsigned long long fired = 0, ran = 0;
-	__u32 key;
-	int cpu;
+	int ncpu = libbpf_num_possible_cpus(), cpu;
 
-	if (!counts || ncpu <= 0)
-		return 0;
+	if (ncpu <= 0)
+		return false;
 	__u64 vals[ncpu];
 
+	if (bpf_map__lookup_elem(counts, &slot, sizeof(slot), vals, sizeof(vals), 0))
+		return false;
+	for (*sum = 0, cpu = 0; cpu < ncpu; cpu++)
+		*sum += vals[cpu];
+	return true;
+}
+
+unsigned long long records_skipped(void)
+{
+	unsigned long long fired, ran;
+
 	/* fired first: a firing it counts already counted its program's run (see records.h) */
-	for (key = TP_RECORD_FIRED; ; key = TP_RECORD_RAN_SLOT) {
-		if (bpf_map__lookup_elem(counts, &key, sizeof(key), vals, sizeof(vals), 0))
-			return 0;
-		for (cpu = 0; cpu < ncpu; cpu++)
-			*(key == TP_RECORD_FIRED ? &fired : &ran) += vals[cpu];
-		if (key == TP_RECORD_RAN_SLOT)
-			break;
-	}
+	if (!counts || !count_sum(TP_RECORD_FIRED, &fired) || !count_sum(TP_RECORD_RAN_SLOT, &ran))
+		return 0;
 	return fired > ran ? fired - ran : 0;
 }
 
