@@ -75,8 +75,9 @@ $(foreach t,$(TOOLS),$(call tool_extra_objs,$(t))): $(OUTPUT)/%.o: tools/%.c $(w
 	$(CC) $(CFLAGS) -c $< -o $@
 
 # An archive, so each tool links only the common objects it uses.
+# Made afresh: `ar r` would keep the objects of a source since removed.
 $(OUTPUT)/libcommon.a: $(COMMON_OBJS)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^
 
 define tool_link
 $(BIN)/$(1): $(OUTPUT)/$(1).o $(call tool_extra_objs,$(1)) $(OUTPUT)/libcommon.a | $(BIN)
@@ -86,7 +87,7 @@ $(foreach t,$(TOOLS),$(eval $(call tool_link,$(t))))
 
 # Host unit tests of the common library (tests/unit): test_NAME.c, with an
 # optional NAME_test.bpf.c whose skeleton it includes.
-UNIT_TESTS := test_common test_loop test_tp_format test_records
+UNIT_TESTS := test_common test_loop test_tp_format test_records test_metrics
 UNIT_BINS := $(addprefix $(OUTPUT)/tests/,$(UNIT_TESTS))
 
 $(OUTPUT)/tests:

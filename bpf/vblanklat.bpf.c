@@ -57,7 +57,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, MAX_FILES);
-	__type(key, __u64);
+	__type(key, struct client_key);
 	__type(value, struct file_stats);
 } file_stats SEC(".maps");
 
@@ -144,10 +144,11 @@ static __always_inline int on_vblank(int crtc, __u32 seq, __u64 time, bool high_
 
 static __always_inline struct file_stats *stats_of(__u64 file, struct file_owner *owner)
 {
+	struct client_key key = { .file = file, .pid = owner ? owner->pid : 0 };
 	struct file_stats *fs;
 	__u32 zero = 0;
 
-	fs = bpf_map_lookup_elem(&file_stats, &file);
+	fs = bpf_map_lookup_elem(&file_stats, &key);
 	if (fs)
 		return fs;
 	fs = bpf_map_lookup_elem(&file_stats_init, &zero);
@@ -161,9 +162,9 @@ static __always_inline struct file_stats *stats_of(__u64 file, struct file_owner
 		fs->cgroup_id = owner->cgroup_id;
 		__builtin_memcpy(fs->comm, owner->comm, sizeof(fs->comm));
 	}
-	if (bpf_map_update_elem(&file_stats, &file, fs, BPF_NOEXIST))
+	if (bpf_map_update_elem(&file_stats, &key, fs, BPF_NOEXIST))
 		__sync_fetch_and_add(&dropped, 1);
-	return bpf_map_lookup_elem(&file_stats, &file);
+	return bpf_map_lookup_elem(&file_stats, &key);
 }
 
 static __always_inline int on_queued(__u64 file, int crtc, __u32 seq)

@@ -35,7 +35,19 @@ struct crtc_stats {
 	__u32 first_seq, last_seq;
 };
 
-/* Per DRM client (struct drm_file), per interval. */
+/*
+ * A client: an open DRM file and the process that queued on it. The pid is
+ * part of the key because the kernel reuses a closed file's memory for the
+ * next open: keyed by the pointer alone, a new client's events would be
+ * summed into the row of the process that closed it.
+ */
+struct client_key {
+	__u64 file;
+	__u32 pid;	/* 0: no owner seen (events the kernel sends itself) */
+	__u32 pad;
+};
+
+/* Per client, per interval. */
 struct file_stats {
 	__u64 cgroup_id;	/* the process that queued events on it: its cgroup, */
 	__u32 pid;		/* PID */

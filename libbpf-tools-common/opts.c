@@ -11,7 +11,7 @@ struct common_env common_env;
 
 enum {
 	OPT_MSECS = 'm', OPT_PID = 'p', OPT_COMM = 'c', OPT_TIMESTAMP = 'T', OPT_VERBOSE = 'v', OPT_JSON = 'j',
-	OPT_SHOW_CGROUP = 'C', OPT_CGROUP = 0x100,
+	OPT_SHOW_CGROUP = 'C', OPT_CGROUP = 0x100, OPT_PROMETHEUS,
 };
 
 static const struct argp_option common_options[] = {
@@ -22,6 +22,9 @@ static const struct argp_option common_options[] = {
 	{ "cgroup", OPT_CGROUP, "PATH", 0,
 	  "Trace only tasks in this cgroup v2 directory or below it", 0 },
 	{ "show-cgroup", OPT_SHOW_CGROUP, NULL, 0, "Show each process's cgroup", 0 },
+	{ "prometheus", OPT_PROMETHEUS, "FILE", 0,
+	  "Write metrics to FILE in Prometheus' text format (node_exporter's textfile "
+	  "collector), replaced every interval (default 10 s) and at exit", 0 },
 	{ "timestamp", OPT_TIMESTAMP, NULL, 0, "Include wall-clock time on output", 0 },
 	{ "verbose", OPT_VERBOSE, NULL, 0, "Verbose debug output (libbpf messages)", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
@@ -85,6 +88,11 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 		common_env.cgroup = arg;
 		break;
 	}
+	case OPT_PROMETHEUS:
+		if (!arg[0])
+			argp_failure(state, argp_err_exit_status, 0, "--prometheus: empty FILE");
+		common_env.prometheus = arg;
+		break;
 	case OPT_SHOW_CGROUP:
 		common_env.show_cgroup = true;
 		break;

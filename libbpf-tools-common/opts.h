@@ -23,6 +23,7 @@ struct common_env {
 	const char *cgroup;	/* --cgroup: only tasks in this cgroup v2 or below */
 	int cgroup_fd;		/* ... opened (valid when cgroup is set) */
 	bool show_cgroup;	/* -C: a CGROUP column where work is per process */
+	const char *prometheus;	/* --prometheus: the metrics file (metrics.h) */
 	long interval;		/* seconds between summaries (0: at exit) */
 	long count;		/* summaries to print (0: until Ctrl-C) */
 	int nr_positional;	/* positional args seen so far */

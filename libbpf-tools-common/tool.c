@@ -66,6 +66,8 @@ bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int need
 	runtime_init(common_env.verbose);
 	if (!runtime_preflight())
 		return false;
+	if (common_env.prometheus && !metrics_path_writable(common_env.prometheus))
+		return false;
 	if ((needs & TOOL_TRACEFS) && !tracefs_path()) {
 		fprintf(stderr, "%s: cannot find or mount tracefs at /sys/kernel/tracing: %s\n",
 			program_invocation_short_name, strerror(errno));
@@ -146,6 +148,16 @@ int tool_trace(struct trace_loop *loop, const struct table *event_table,
 		summary = NULL;
 	}
 	loop->on_interval = summary;
+	if (loop->metrics_path) {
+		if (!loop->write_metrics) {
+			fprintf(stderr, "%s: --prometheus: this tool has no metrics\n",
+				program_invocation_short_name);
+			return -EINVAL;
+		}
+		err = trace_loop_write_metrics(loop);
+		if (err)
+			return err;
+	}
 	va_start(ap, banner);
 	vbanner(event_table != NULL, banner, ap);
 	va_end(ap);

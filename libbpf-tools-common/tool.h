@@ -102,7 +102,9 @@ int tool_start(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map, const 
 	((struct trace_loop){ .obj = (skel)->obj, .lost_events = &(skel)->bss->lost_events,	\
 			      .events = (skel)->maps.events,					\
 			      .on_event = (on_event_),						\
-			      .interval = common_env.interval, .count = common_env.count })
+			      .interval = common_env.interval, .count = common_env.count,	\
+			      .metrics_path = common_env.prometheus,				\
+			      .metrics_interval = common_env.interval ?: METRICS_DEFAULT_INTERVAL })
 
 /*
  * A summary's snapshots of `maps` (map_snapshot_all()); a failure is said
@@ -118,6 +120,10 @@ int tool_snapshot(struct bpf_map *const *maps, struct map_snapshot *now, size_t 
  * With `event_table` (-e), per-event lines: its header first, no
  * summaries; else `summary` every interval and at the end. `loop`'s events
  * and on_event are the caller's (a tool may read records without -e too).
+ *
+ * With --prometheus, loop->write_metrics (the tool's) writes the file
+ * before tracing starts (a path that cannot be written ends the tool then),
+ * every interval and at the end.
  *
  * The banner "BANNER... Hit Ctrl-C to end." tells a person the tool has
  * attached: on stdout above summaries; on stderr with -j, whose stdout is

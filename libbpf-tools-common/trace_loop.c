@@ -8,6 +8,7 @@
 
 #include "trace_loop.h"
 #include "output.h"
+#include "records.h"
 #include "runtime.h"
 #include "table.h"
 
@@ -15,7 +16,7 @@
 
 int trace_loop_run(struct trace_loop *loop)
 {
-	unsigned long long next = 0, now;
+	unsigned long long next = 0, next_metrics = 0, now;
 	long printed = 0;
 	int err;
 
@@ -27,6 +28,8 @@ int trace_loop_run(struct trace_loop *loop)
 	}
 	if (loop->interval)
 		next = monotonic_ns() + loop->interval * 1000000000ULL;
+	if (loop->metrics_path)
+		next_metrics = monotonic_ns() + loop->metrics_interval * 1000000000ULL;
 	/* The banner or header printed before the loop: a reader waits for it. */
 	output_flush();
 
@@ -44,10 +47,13 @@ int trace_loop_run(struct trace_loop *loop)
 			nanosleep(&ts, NULL);
 		}
 		output_flush();
-		if (!loop->interval)
-			continue;
 		now = monotonic_ns();
-		if (now < next)
+		if (next_metrics && now >= next_metrics) {
+			next_metrics += loop->metrics_interval * 1000000000ULL;
+			/* A failure is said once; the next interval tries again. */
+			trace_loop_write_metrics(loop);
+		}
+		if (!loop->interval || now < next)
 			continue;
 		next += loop->interval * 1000000000ULL;
 		if (loop->on_interval) {
@@ -79,14 +85,14 @@ void trace_loop_report_lost(const struct trace_loop *loop)
 		    (unsigned long long)lost);
 }
 
-void report_recursion_misses(struct bpf_object *obj)
+unsigned long long recursion_misses(struct bpf_object *obj)
 {
 	unsigned long long misses = 0;
 	struct bpf_program *prog, *fired;
 	bool counted;
 
 	if (!obj)
-		return;
+		return 0;
 	/*
 	 * With the record path's counters (records.h), what the classic
 	 * tracepoints' programs missed is reported from them (the kernel
@@ -104,9 +110,40 @@ void report_recursion_misses(struct bpf_object *obj)
 		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
 			misses += info.recursion_misses;
 	}
+	return misses;
+}
+
+void report_recursion_misses(struct bpf_object *obj)
+{
+	unsigned long long misses;
+
+	if (!obj)
+		return;
+	misses = recursion_misses(obj);
 	report_lost("recursion_misses", misses, 0, "%llu events not traced: the kernel "
 		    "skipped them while the same BPF program was still running on their CPU",
 		    misses);
+}
+
+int trace_loop_write_metrics(struct trace_loop *loop)
+{
+	static const char *const reasons[] = { "ring_buffer_full", "recursion", "tracepoint_skipped",
+					       NULL };
+	unsigned long long lost[] = { trace_loop_lost(loop), recursion_misses(loop->obj),
+				      records_skipped() };
+	char tool[64] = "";
+	char *end;
+
+	if (!loop->metrics_path || !loop->write_metrics)
+		return 0;
+	/* Named after the skeleton's object ("drmsched_bpf"), not the binary's file name. */
+	if (loop->obj)
+		snprintf(tool, sizeof(tool), "%s", bpf_object__name(loop->obj));
+	end = strstr(tool, "_bpf");
+	if (end)
+		*end = '\0';
+	return metrics_write_file(loop->metrics_path, tool[0] ? tool : program_invocation_short_name,
+				  loop->write_metrics, loop->ctx, reasons, lost);
 }
 
 int trace_loop_finish(struct trace_loop *loop, int err, int (*final_summary)(void *ctx))
@@ -118,6 +155,8 @@ int trace_loop_finish(struct trace_loop *loop, int err, int (*final_summary)(voi
 	}
 	if (final_summary && !loop->count_reached)
 		err = final_summary(loop->ctx);
+	/* The totals at exit: what a last scrape should see. */
+	trace_loop_write_metrics(loop);
 	trace_loop_report_lost(loop);
 	report_recursion_misses(loop->obj);
 	return err;

@@ -12,6 +12,8 @@
 #include <linux/types.h>
 #include <bpf/libbpf.h>
 
+#include "metrics.h"
+
 struct trace_loop {
 	/* Per-event records: the skeleton's `events` map, and its handler. */
 	struct bpf_map *events;
@@ -29,6 +31,15 @@ struct trace_loop {
 	 * recursion guard) are reported, never silent.
 	 */
 	struct bpf_object *obj;
+	/*
+	 * --prometheus (metrics.h): the tool's families, written to
+	 * `metrics_path` before the loop, every `metrics_interval` seconds
+	 * and at the end, with what was lost (the ring buffer, recursion
+	 * misses, skipped records).
+	 */
+	metrics_fn write_metrics;
+	const char *metrics_path;
+	long metrics_interval;
 	/* Filled in by trace_loop_run(). */
 	struct ring_buffer *rb;
 	bool count_reached;	/* stopped after `count` intervals were printed */
@@ -65,5 +76,11 @@ void trace_loop_free(struct trace_loop *loop);
  * `obj`'s programs (trace_loop_finish() does it for loop->obj).
  */
 void report_recursion_misses(struct bpf_object *obj);
+
+/* Those misses so far. */
+unsigned long long recursion_misses(struct bpf_object *obj);
+
+/* --prometheus: write the metrics file now (trace_loop_run() does it on time). 0 or -errno. */
+int trace_loop_write_metrics(struct trace_loop *loop);
 
 #endif /* GPU_BPF_TRACE_LOOP_H */

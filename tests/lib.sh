@@ -241,3 +241,57 @@ cgroup_tracers_stop() {
 	for p in "${cg_pids[@]}"; do kill -INT "$p"; wait "$p"; done
 	rmdir "$cg_dir/A" "$cg_dir/B" "$cg_dir"
 }
+
+# --prometheus against the real thing (Debian's prometheus and
+# prometheus-node-exporter, installed by tests/install-deps): prom_start runs
+# node_exporter with only its textfile collector, reading $PROM_FILES/*.prom,
+# and Prometheus scraping it every second, both on loopback, their data in
+# $VM_SCRATCH/prom. Fails (status 1, said) when either does not come up.
+prom_start() {
+	local d=${VM_SCRATCH:?}/prom i
+	PROM_FILES=$d/textfile PROM_API=http://127.0.0.1:19090/api/v1
+	mkdir -p "$PROM_FILES" "$d/data"
+	ip link set lo up 2>/dev/null
+	cat >"$d/prometheus.yml" <<-EOC
+	global: { scrape_interval: 1s, evaluation_interval: 1s }
+	scrape_configs:
+	  - job_name: node
+	    static_configs: [ { targets: ['127.0.0.1:19100'] } ]
+	EOC
+	prometheus-node-exporter --web.listen-address=127.0.0.1:19100 --collector.disable-defaults \
+		--collector.textfile --collector.textfile.directory="$PROM_FILES" >"$d/node.log" 2>&1 &
+	prom_pids=($!)
+	prometheus --config.file="$d/prometheus.yml" --storage.tsdb.path="$d/data" \
+		--web.listen-address=127.0.0.1:19090 >"$d/prometheus.log" 2>&1 &
+	prom_pids+=($!)
+	for i in $(seq 1 1200); do
+		curl -sf "$PROM_API/query?query=up" 2>/dev/null | jq -e '.data.result[0].value[1] == "1"' \
+			>/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	echo "FAIL ${P:-} Prometheus did not come up: $(tail -2 "$d/prometheus.log" "$d/node.log")"
+	return 1
+}
+prom_stop() { kill "${prom_pids[@]}" 2>/dev/null; wait "${prom_pids[@]}" 2>/dev/null; }
+
+# prom_query EXPR [FIELDS]: Prometheus' answer to the instant query EXPR,
+# one line per series, sorted: the values of the labels FIELDS (space
+# separated, default none) and then the sample's value.
+prom_query() {
+	curl -sf --data-urlencode "query=$1" "$PROM_API/query" |
+		jq -r --arg f "${2:-}" '.data.result[] | [(($f | split(" ") | map(select(. != ""))) as $ls |
+			.metric as $m | $ls | map($m[.] // "-"))[], .value[1]] | join(" ")' | sort
+}
+
+# check_prom NAME EXPR FIELDS WANT: check_eq of prom_query EXPR FIELDS with
+# WANT (lines joined by ";"), once Prometheus has it: scrapes lag the file
+# by up to two seconds, so the answer is asked again for up to 30 s.
+check_prom() {
+	local got i
+	for i in $(seq 1 60); do
+		got=$(prom_query "$2" "$3" | paste -sd';')
+		[ "$got" = "$4" ] && break
+		sleep 0.5
+	done
+	check_eq "$1" "$got" "$4"
+}

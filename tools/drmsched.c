@@ -556,6 +556,80 @@ static int print_summary(void *ctx)
 	return 0;
 }
 
+/*
+ * --prometheus: the counters since start, per ring and per comm (a
+ * process's rows summed by name: labels are never pids).
+ */
+static int write_metrics(struct metrics *m, void *ctx)
+{
+	const struct drmsched_bpf__bss *bss = skel->bss;
+	struct metrics_rows procs = { .label_names = { "device", "ring", "comm", "cgroup" } };
+	double unit = metrics_time_unit();
+	__u32 rings[MAX_RINGS], i;
+	size_t n = 0;
+	int err = 0;
+
+	(void)ctx;
+	for (i = 0; i < nr_rings(); i++)
+		if (!ring_info(i)->excluded)
+			rings[n++] = i;
+	qsort(rings, n, sizeof(rings[0]), cmp_ring_idx);
+#define RING_LABELS(r) LABELS({ "device", ring_dev(r) }, { "ring", ring_info(r)->name })
+#define RING_FAMILY(name, field, help)						\
+	do {									\
+		metrics_family(m, name, METRIC_COUNTER, help);			\
+		for (i = 0; i < n; i++)						\
+			metrics_u64(m, RING_LABELS(rings[i]), bss->ring_stats[rings[i]].field); \
+	} while (0)
+	RING_FAMILY("jobs_queued_total", queued, "Jobs pushed to the ring's entities");
+	RING_FAMILY("jobs_run_total", run, "Jobs handed to the hardware");
+	RING_FAMILY("jobs_done_total", done, "Jobs whose finished fence signalled");
+	RING_FAMILY("jobs_untimed_total", untracked,
+		    "Jobs that ran or finished but were queued before tracing began");
+	RING_FAMILY("dependencies_total", deps, "Dependencies of the ring's jobs");
+	if (abi == ABI_6_17)
+		RING_FAMILY("dependencies_blocked_total", blocked,
+			    "Dependencies found unsignalled when the job was to run (Linux >= 6.17)");
+	metrics_family(m, "queue_wait_seconds", METRIC_HISTOGRAM, "Time from queued to run");
+	for (i = 0; i < n; i++)
+		metrics_lat_hist(m, RING_LABELS(rings[i]), &bss->ring_stats[rings[i]].wait, unit);
+	metrics_family(m, "execution_seconds", METRIC_HISTOGRAM, "Time from run to done");
+	for (i = 0; i < n; i++)
+		metrics_lat_hist(m, RING_LABELS(rings[i]), &bss->ring_stats[rings[i]].exec, unit);
+#undef RING_FAMILY
+#undef RING_LABELS
+
+	if (!common_env.show_cgroup)
+		procs.label_names[3] = NULL;
+	for (i = 0; i < nr_procs() && !err; i++) {
+		const struct proc_info *pi = &bss->proc_infos[i];
+		const char *labels[] = { ring_dev(pi->ring), ring_info(pi->ring)->name, pi->comm,
+					 common_env.show_cgroup ? cgroup_name(pi->cgroup_id) : "" };
+		const unsigned long long v[] = { bss->proc_queued[i], bss->proc_done[i].done,
+						 bss->proc_wait_sum[i], bss->proc_done[i].exec_sum };
+
+		if (!ring_info(pi->ring)->excluded)
+			err = metrics_rows_add(&procs, labels, v, 4);
+	}
+	metrics_rows_family(m, &procs, 0, 1, "process_jobs_queued_total", METRIC_COUNTER,
+			    "Jobs queued, per ring and process name");
+	metrics_rows_family(m, &procs, 1, 1, "process_jobs_done_total", METRIC_COUNTER,
+			    "Jobs done, per ring and process name");
+	metrics_rows_family(m, &procs, 2, unit, "process_queue_wait_seconds_total", METRIC_COUNTER,
+			    "Queue wait of the jobs done, summed, per ring and process name");
+	metrics_rows_family(m, &procs, 3, unit, "process_execution_seconds_total", METRIC_COUNTER,
+			    "Execution of the jobs done, summed, per ring and process name");
+	metrics_rows_free(&procs);
+
+	metrics_family(m, "dropped_total", METRIC_COUNTER,
+		       "Events a full table of the tool had no room for, by table");
+	metrics_u64(m, LABELS({ "table", "jobs" }), bss->dropped_jobs);
+	metrics_u64(m, LABELS({ "table", "rings" }), bss->dropped_rings);
+	metrics_u64(m, LABELS({ "table", "processes" }), bss->dropped_procs);
+	metrics_u64(m, LABELS({ "table", "deps" }), bss->dropped_deps);
+	return err;
+}
+
 static const char *const event_names[] = {
 	[EV_QUEUE] = "QUEUE", [EV_RUN] = "RUN", [EV_DONE] = "DONE",
 	[EV_DEP] = "DEP", [EV_BLOCKED] = "BLOCKED",
@@ -685,6 +759,7 @@ int main(int argc, char **argv)
 	start_ns = monotonic_ns();
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
+	loop.write_metrics = write_metrics;
 	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
 			 "Tracing DRM GPU scheduler jobs (%s events)",
 			 abi == ABI_6_17 ? "Linux >= 6.17" : "Linux <= 6.16");

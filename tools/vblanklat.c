@@ -249,8 +249,8 @@ static void print_missed(FILE *f)
 
 static int cmp_file(const void *a, const void *b)
 {
-	const struct file_stats *fa = (const void *)((const char *)a + sizeof(__u64));
-	const struct file_stats *fb = (const void *)((const char *)b + sizeof(__u64));
+	const struct file_stats *fa = (const void *)((const char *)a + sizeof(struct client_key));
+	const struct file_stats *fb = (const void *)((const char *)b + sizeof(struct client_key));
 
 	return fa->pid < fb->pid ? -1 : fa->pid > fb->pid;
 }
@@ -316,7 +316,7 @@ static void print_files(FILE *f, const struct map_snapshot *now)
 	size_t i;
 
 	for (i = 0; i < now->n; i++) {
-		__u64 file = *(__u64 *)snapshot_key(now, i);
+		__u64 file = ((const struct client_key *)snapshot_key(now, i))->file;
 
 		if (!file_row_delta(now, i, &d))
 			continue;

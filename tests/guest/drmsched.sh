@@ -347,6 +347,47 @@ expect_error "$P --cgroup: not a cgroup" 64 "^drmsched: --cgroup /proc: not a cg
 	"$T" --cgroup /proc
 rmdir "$cg/A/sub" "$cg/A" "$cg/B" "$cg"
 
+# 3l. --prometheus, read back through the real node_exporter and Prometheus:
+#     counters are totals since start (two submissions a summary apart add
+#     up), per ring and per comm, and the histograms count the jobs.
+expect_error "$P --prometheus: a directory that is not there" 1 \
+	"^drmsched: --prometheus /nonexistent/d.prom: cannot create a file beside it: No such file or directory$" \
+	"$T" --prometheus /nonexistent/d.prom
+if prom_start; then
+	prom=$PROM_FILES/drmsched.prom
+	start "$S/prom.out" --prometheus "$prom" 1
+	check "$P --prometheus: the file is there once attached" test -s "$prom"
+	write_as gfxwork /proc/schedgen "submit ring=gfx jobs=6 exec_us=2000 deps=chain"
+	drain
+	check_prom "$P --prometheus: Prometheus has gfx's first 6 jobs" \
+		'gpubpf_drmsched_jobs_done_total' ring "gfx 6"
+	write_as gfxwork /proc/schedgen "submit ring=gfx jobs=4 exec_us=2000"
+	write_as compwork /proc/schedgen "submit ring=compute jobs=5 exec_us=1000"
+	drain
+	stop INT
+	check_eq "$P --prometheus: exit 0 on Ctrl-C" "$tool_status" 0
+	check_prom "$P --prometheus: jobs queued, run and done per ring are totals since start" \
+		'{__name__=~"gpubpf_drmsched_jobs_(queued|run|done)_total"}' "__name__ ring" \
+		"gpubpf_drmsched_jobs_done_total compute 5;gpubpf_drmsched_jobs_done_total gfx 10;gpubpf_drmsched_jobs_queued_total compute 5;gpubpf_drmsched_jobs_queued_total gfx 10;gpubpf_drmsched_jobs_run_total compute 5;gpubpf_drmsched_jobs_run_total gfx 10"
+	check_prom "$P --prometheus: gfx's chain of 6: 5 dependencies" \
+		'gpubpf_drmsched_dependencies_total' ring "compute 0;gfx 5"
+	check_prom "$P --prometheus: execution histogram: every job counted, none under 1.024 ms" \
+		'gpubpf_drmsched_execution_seconds_bucket{le=~"0.001024|\\+Inf"}' "ring le" \
+		"compute +Inf 5;compute 0.001024 0;gfx +Inf 10;gfx 0.001024 0"
+	check_prom "$P --prometheus: execution sum >= the jobs' 25 ms" \
+		'sum(gpubpf_drmsched_execution_seconds_sum) >= bool 0.025' "" "1"
+	check_prom "$P --prometheus: queue wait counts every job" \
+		'gpubpf_drmsched_queue_wait_seconds_count' ring "compute 5;gfx 10"
+	check_prom "$P --prometheus: per comm, never per pid" \
+		'gpubpf_drmsched_process_jobs_done_total' "comm ring pid" "compwork compute - 5;gfxwork gfx - 10"
+	check_prom "$P --prometheus: nothing lost, by reason" \
+		'gpubpf_drmsched_events_lost_total' reason "recursion 0;ring_buffer_full 0;tracepoint_skipped 0"
+	check_prom "$P --prometheus: node_exporter parsed the file" 'node_textfile_scrape_error' "" "0"
+	check "$P --prometheus: promtool check metrics is clean" sh -c "promtool check metrics <'$prom'"
+	check "$P --prometheus: the text summaries still printed" grep -q "^DEV  *RING" "$S/prom.out"
+	prom_stop
+fi
+
 # 3i. The driver unloaded mid-trace: what was gathered is still reported.
 start "$S/rmmod.out"
 submit ring=compute jobs=4 exec_us=1000

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "metrics.h"
+#include "opts.h"
+
+#define PREFIX "gpubpf_"
+
+void metrics_family(struct metrics *m, const char *name, const char *type, const char *help)
+{
+	snprintf(m->family, sizeof(m->family), PREFIX "%s_%s", m->tool, name);
+	/* HELP text escapes only backslash and newline; ours have neither. */
+	fprintf(m->f, "# HELP %s %s\n# TYPE %s %s\n", m->family, help, m->family, type);
+}
+
+/* Length of the valid UTF-8 sequence at s (0: not one). */
+static int utf8_len(const unsigned char *s)
+{
+	int len, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0 && s[0] >= 0xc2)
+		len = 2;
+	else if ((s[0] & 0xf0) == 0xe0)
+		len = 3;
+	else if ((s[0] & 0xf8) == 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	for (i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+void metrics_escape(char *out, size_t size, const char *value)
+{
+	const unsigned char *s = (const unsigned char *)value;
+	size_t o = 0;
+	int len;
+
+	/* Prometheus rejects a file whose label values are not UTF-8. */
+	while (*s && o + 5 < size) {
+		len = utf8_len(s);
+		if (len > 1) {
+			memcpy(out + o, s, len);
+			o += len;
+			s += len;
+			continue;
+		}
+		if (*s == '\\' || *s == '"') {
+			out[o++] = '\\';
+			out[o++] = *s;
+		} else if (*s == '\n') {
+			out[o++] = '\\';
+			out[o++] = 'n';
+		} else {
+			out[o++] = len == 1 && *s >= 0x20 && *s < 0x7f ? *s : '?';
+		}
+		s++;
+	}
+	out[o] = '\0';
+}
+
+static void put_labels(FILE *f, const struct label *labels, const char *le)
+{
+	char esc[METRICS_LABEL_LEN * 2];
+	const char *sep = "{";
+
+	for (; labels && labels->name; labels++) {
+		metrics_escape(esc, sizeof(esc), labels->value);
+		fprintf(f, "%s%s=\"%s\"", sep, labels->name, esc);
+		sep = ",";
+	}
+	if (le) {
+		fprintf(f, "%sle=\"%s\"", sep, le);
+		sep = ",";
+	}
+	if (sep[0] == ',')
+		fputc('}', f);
+}
+
+void metrics_u64(struct metrics *m, const struct label *labels, unsigned long long value)
+{
+	fputs(m->family, m->f);
+	put_labels(m->f, labels, NULL);
+	fprintf(m->f, " %llu\n", value);
+}
+
+void metrics_double(struct metrics *m, const struct label *labels, double value)
+{
+	fputs(m->family, m->f);
+	put_labels(m->f, labels, NULL);
+	fprintf(m->f, " %.9g\n", value);
+}
+
+void metrics_lat_hist(struct metrics *m, const struct label *labels, const struct lat_hist *h,
+		      double unit_s)
+{
+	unsigned long long cum = 0;
+	char le[32];
+	int i;
+
+	/* Every bucket, empty ones too: a series' buckets never change. */
+	for (i = 0; i < MAX_SLOTS - 1; i++) {
+		cum += h->slots[i];
+		snprintf(le, sizeof(le), "%.9g", (double)(2ULL << i) * unit_s);
+		fprintf(m->f, "%s_bucket", m->family);
+		put_labels(m->f, labels, le);
+		fprintf(m->f, " %llu\n", cum);
+	}
+	/* +Inf is the count: the last slot is open-ended. */
+	fprintf(m->f, "%s_bucket", m->family);
+	put_labels(m->f, labels, "+Inf");
+	fprintf(m->f, " %llu\n", (unsigned long long)h->count);
+	fprintf(m->f, "%s_sum", m->family);
+	put_labels(m->f, labels, NULL);
+	fprintf(m->f, " %.9g\n", (double)h->sum * unit_s);
+	fprintf(m->f, "%s_count", m->family);
+	put_labels(m->f, labels, NULL);
+	fprintf(m->f, " %llu\n", (unsigned long long)h->count);
+}
+
+double metrics_time_unit(void)
+{
+	return common_env.msecs ? 1e-3 : 1e-6;
+}
+
+static int nr_labels(const struct metrics_rows *r)
+{
+	int n = 0;
+
+	while (n < METRICS_MAX_LABELS && r->label_names[n])
+		n++;
+	return n;
+}
+
+int metrics_rows_add(struct metrics_rows *r, const char *const *label_values,
+		     const unsigned long long *values, int nr)
+{
+	int nl = nr_labels(r), i;
+	struct metrics_row key = {}, *row = NULL;
+	size_t j;
+
+	for (i = 0; i < nl; i++)
+		snprintf(key.labels[i], METRICS_LABEL_LEN, "%s", label_values[i]);
+	for (j = 0; j < r->n && !row; j++)
+		if (!memcmp(r->rows[j].labels, key.labels, sizeof(key.labels)))
+			row = &r->rows[j];
+	if (!row) {
+		if (r->n == r->cap) {
+			size_t cap = r->cap ? r->cap * 2 : 16;
+			struct metrics_row *rows = realloc(r->rows, cap * sizeof(*rows));
+
+			if (!rows)
+				return -ENOMEM;
+			r->rows = rows;
+			r->cap = cap;
+		}
+		row = &r->rows[r->n++];
+		*row = key;
+	}
+	for (i = 0; i < nr && i < METRICS_MAX_VALUES; i++)
+		row->values[i] += values[i];
+	return 0;
+}
+
+void metrics_rows_family(struct metrics *m, const struct metrics_rows *r, int idx, double scale,
+			 const char *name, const char *type, const char *help)
+{
+	struct label labels[METRICS_MAX_LABELS + 1] = {};
+	int nl = nr_labels(r), i;
+	size_t j;
+
+	metrics_family(m, name, type, help);
+	for (j = 0; j < r->n; j++) {
+		for (i = 0; i < nl; i++)
+			labels[i] = (struct label){ r->label_names[i], r->rows[j].labels[i] };
+		if (scale == 1)
+			metrics_u64(m, labels, r->rows[j].values[idx]);
+		else
+			metrics_double(m, labels, r->rows[j].values[idx] * scale);
+	}
+}
+
+void metrics_rows_free(struct metrics_rows *r)
+{
+	free(r->rows);
+	r->rows = NULL;
+	r->n = r->cap = 0;
+}
+
+/* Say a failure once per errno: a full disk every 10 s is one line, not a flood. */
+static void report_write_error(const char *path, const char *what, int err)
+{
+	static int last_err;
+
+	if (err == last_err)
+		return;
+	last_err = err;
+	if (!err)	/* written again: the next failure is news */
+		return;
+	fprintf(stderr, "%s: --prometheus %s: %s: %s\n", program_invocation_short_name, path,
+		what, strerror(err));
+}
+
+/* mkstemp() of a temporary beside `path` into tmp; the fd, or -errno said on stderr. */
+static int create_beside(const char *path, char *tmp, size_t size)
+{
+	int fd;
+
+	if (snprintf(tmp, size, "%s.XXXXXX", path) >= (int)size) {
+		report_write_error(path, "cannot write", ENAMETOOLONG);
+		return -ENAMETOOLONG;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fd = -errno;
+		report_write_error(path, "cannot create a file beside it", -fd);
+	}
+	return fd;
+}
+
+bool metrics_path_writable(const char *path)
+{
+	char tmp[4096];
+	int fd = create_beside(path, tmp, sizeof(tmp));
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	unlink(tmp);
+	return true;
+}
+
+int metrics_write_file(const char *path, const char *tool, metrics_fn fn, void *ctx,
+		       const char *const *lost_reasons, const unsigned long long *lost)
+{
+	/* The temporary name does not end in .prom: the textfile collector skips it. */
+	char tmp[4096];
+	struct metrics m = { .tool = tool };
+	int fd, err = 0, i;
+
+	fd = create_beside(path, tmp, sizeof(tmp));
+	if (fd < 0)
+		return fd;
+	/* Readable by node_exporter, which does not run as root. */
+	fchmod(fd, 0644);
+	m.f = fdopen(fd, "w");
+	if (!m.f) {
+		err = errno;
+		close(fd);
+		goto out;
+	}
+	err = -fn(&m, ctx);
+	if (!err && lost_reasons) {
+		metrics_family(&m, "events_lost_total", METRIC_COUNTER,
+			       "Events the tool could not trace, by reason");
+		for (i = 0; lost_reasons[i]; i++)
+			metrics_u64(&m, LABELS({ "reason", lost_reasons[i] }), lost[i]);
+	}
+	if (fflush(m.f) || ferror(m.f) || fsync(fileno(m.f)))
+		err = err ?: errno ?: EIO;
+	if (fclose(m.f) && !err)
+		err = errno;
+	if (!err && rename(tmp, path))
+		err = errno;
+out:
+	if (err) {
+		report_write_error(path, "cannot write", err);
+		unlink(tmp);
+	} else {
+		report_write_error(path, NULL, 0);
+	}
+	return -err;
+}
