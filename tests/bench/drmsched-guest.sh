@@ -10,6 +10,8 @@
 # kernel builds a classic tracepoint's record before the program runs, which
 # its run_time_ns does not count: the kernel CPU column (all of the guest's
 # system time during the burst) does.
+# drmsched with --prometheus (the metrics file rewritten every second) beside
+# drmsched printing the same 1 s summaries without it.
 # Prints one "ROUND ..." line per tracer and round (tests/bench/summarize).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -65,6 +67,7 @@ one() {
 	case "$pattern" in
 	"") ;;
 	summary) printed=$(awk '$2 == "gfx" && $3 ~ /^[0-9]+$/ { print $5; exit }' "$BENCH_OUT/$name.out"); want=$JOBS ;;
+	summaries) printed=$(awk '$2 == "gfx" && $3 ~ /^[0-9]+$/ { d += $5 } END { print d + 0 }' "$BENCH_OUT/$name.out"); want=$JOBS ;;
 	*) printed=$(grep -c -- "$pattern" "$BENCH_OUT/$name.out"); want=$JOBS ;;
 	esac
 	round_line "$K" "$name" "$r" "$JOBS" job "${printed:-0}" "$want"
@@ -76,6 +79,9 @@ for r in $(seq 1 "$ROUNDS"); do
 	one "empty (tracepoint)" ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_drmsched.bpf.o" "${empty_tp_progs[@]}"
 	one drmsched Tracing summary bin/drmsched
 	one "drmsched --no-btf" Tracing summary bin/drmsched --no-btf
+	# What --prometheus adds: the file rewritten every second beside the summaries.
+	one "drmsched 1" Tracing summaries bin/drmsched 1
+	one "drmsched --prometheus 1" Tracing summaries bin/drmsched --prometheus "$BENCH_OUT/drmsched.prom" 1
 	one "drmsched -e" "TIME(s)" " DONE " bin/drmsched -e
 	one "bpftrace (seed script)" ready " COMPLETE " bpftrace "$BENCH_OUT/seed.bt"
 done
