@@ -8,6 +8,7 @@
 
 #include "metrics.h"
 #include "opts.h"
+#include "untrusted.h"
 
 #define PREFIX "gpubpf_"
 
@@ -18,27 +19,6 @@ void metrics_family(struct metrics *m, const char *name, const char *type, const
 	fprintf(m->f, "# HELP %s %s\n# TYPE %s %s\n", m->family, help, m->family, type);
 }
 
-/* Length of the valid UTF-8 sequence at s (0: not one). */
-static int utf8_len(const unsigned char *s)
-{
-	int len, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0 && s[0] >= 0xc2)
-		len = 2;
-	else if ((s[0] & 0xf0) == 0xe0)
-		len = 3;
-	else if ((s[0] & 0xf8) == 0xf0 && s[0] <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	for (i = 1; i < len; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
 void metrics_escape(char *out, size_t size, const char *value)
 {
 	const unsigned char *s = (const unsigned char *)value;
@@ -47,7 +27,7 @@ void metrics_escape(char *out, size_t size, const char *value)
 
 	/* Prometheus rejects a file whose label values are not UTF-8. */
 	while (*s && o + 5 < size) {
-		len = utf8_len(s);
+		len = utf8_len(s, strlen((const char *)s));
 		if (len > 1) {
 			memcpy(out + o, s, len);
 			o += len;

@@ -10,6 +10,7 @@
 #include "opts.h"
 #include "output.h"
 #include "table.h"
+#include "untrusted.h"
 
 bool json_output(void)
 {
@@ -26,36 +27,6 @@ static const char *json_unit(const char *unit)
 	if (!strcmp(unit, "nsecs"))
 		return "ns";
 	return unit;
-}
-
-/* Length of the valid UTF-8 sequence at s (n bytes left), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms, UTF-16 surrogates and beyond U+10FFFF are not UTF-8. */
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
 }
 
 /*
@@ -178,14 +149,16 @@ static void json_fields(FILE *f, const struct table *t, const struct cell *cells
 	}
 }
 
-static void text_cell(FILE *f, const struct column *col, const struct cell *c)
+/* `ends_line`: the row's last text column, where a string may keep its spaces. */
+static void text_cell(FILE *f, const struct column *col, const struct cell *c, bool ends_line)
 {
-	char buf[64];
+	char buf[1024];
 	const char *s = buf;
 
 	switch (c->kind) {
 	case CELL_STR:
-		s = c->s;
+		/* Whatever a traced process chose: it must not split the row or drive a terminal. */
+		text_escape(buf, sizeof(buf), c->s, sizeof(buf), ends_line);
 		break;
 	case CELL_U64:
 		snprintf(buf, sizeof(buf), "%llu", c->u);
@@ -208,15 +181,18 @@ static void text_cell(FILE *f, const struct column *col, const struct cell *c)
 static void text_row(FILE *f, const struct table *t, const struct cell *cells)
 {
 	bool first = true;
-	int i;
+	int i, last = -1;
 
+	for (i = 0; i < t->nr_cols; i++)
+		if (shown(&t->cols[i], COL_JSON_ONLY))
+			last = i;
 	for (i = 0; i < t->nr_cols; i++) {
 		if (!shown(&t->cols[i], COL_JSON_ONLY))
 			continue;
 		if (!first)
 			fputc(' ', f);
 		first = false;
-		text_cell(f, &t->cols[i], &cells[i]);
+		text_cell(f, &t->cols[i], &cells[i], i == last);
 	}
 	fputc('\n', f);
 }
@@ -317,7 +293,7 @@ void table_lat_hist(FILE *f, const struct table *t, const struct cell *cells,
 		    const char *unit)
 {
 	if (!json_output()) {
-		fprintf(f, "\n%s\n", title);
+		fprintf(f, "\n%s\n", text_safe(title));
 		print_lat_hist(f, h, unit);
 		return;
 	}
@@ -341,7 +317,7 @@ void table_log2_hist(FILE *f, const struct table *t, const struct cell *cells,
 	int i;
 
 	if (!json_output()) {
-		fprintf(f, "\n%s\n", title);
+		fprintf(f, "\n%s\n", text_safe(title));
 		print_log2_hist(f, slots, nr_slots, unit);
 		return;
 	}

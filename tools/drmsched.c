@@ -24,6 +24,7 @@
 #include "runtime.h"
 #include "tool.h"
 #include "tp_format.h"
+#include "untrusted.h"
 
 static struct env {
 	bool events;
@@ -406,7 +407,7 @@ static void print_rings(FILE *f, const __u32 *rows, size_t n)
 
 		if (st->untracked)
 			text_printf(f, "%s/%s: %llu jobs were queued before tracing began (not timed)\n",
-				    ring_dev(rows[i]), ring_info(rows[i])->name,
+				    text_safe(ring_dev(rows[i])), text_safe(ring_info(rows[i])->name),
 				    (unsigned long long)st->untracked);
 	}
 	for (i = 0; i < n; i++) {

@@ -13,6 +13,7 @@
 #include "output.h"
 #include "probe.h"
 #include "table.h"
+#include "untrusted.h"
 
 static void test_parse_long(void)
 {
@@ -223,6 +224,52 @@ static void put_row(FILE *f, const void *arg)
 		CELL_S("1:2"), CELL_U(2), CELL_S("/x") });
 }
 
+/* The forged name of issue 23: quote, backslash, newline, bad byte, ESC[2J. */
+#define HOSTILE "a\"b\\c\nd\xff\x1b[2J"
+
+static void put_hostile_row(FILE *f, const void *arg)
+{
+	table_row(f, &test_table, (struct cell[]){ CELL_U(42), CELL_S(HOSTILE), CELL_NONE,
+		CELL_S("1 2"), CELL_U(2), CELL_S(arg) });
+}
+
+static void test_untrusted_text(void)
+{
+	char out[64];
+	const char *row;
+	int fields = 0;
+	const char *p;
+
+	CHECK_STR("text escape: backslash doubled; newline, bad byte and ESC as \\xNN",
+		  text_escape(out, sizeof(out), HOSTILE, 64, false), "a\"b\\\\c\\x0ad\\xff\\x1b[2J");
+	CHECK_STR("text escape: a space in a column", text_escape(out, sizeof(out), "Web Content", 64, false),
+		  "Web\\x20Content");
+	CHECK_STR("text escape: spaces kept where the string ends the line",
+		  text_escape(out, sizeof(out), "Web Content\t", 64, true), "Web Content\\x09");
+	CHECK_STR("text escape: C1 controls (CSI U+009B) escaped, other UTF-8 kept",
+		  text_escape(out, sizeof(out), "\xc2\x9b" "2J caf\xc3\xa9\x7f", 64, true),
+		  "\\xc2\\x9b2J caf\xc3\xa9\\x7f");
+	CHECK_STR("text escape: cut at a whole escape", text_escape(out, 6, "ab\x1b", 64, true), "ab");
+	CHECK_STR("text escape: at most max bytes of the input", text_escape(out, sizeof(out), "abcdef", 3, true), "abc");
+
+	common_env.json = false;
+	common_env.show_cgroup = true;
+	row = printed(put_hostile_row, "/x y");
+	CHECK("table text row: a hostile name stays on its line", strchr(row, '\n') == row + strlen(row) - 1,
+	      "%s", row);
+	for (p = row; *p; p++)
+		if ((unsigned char)*p < 0x20 && *p != '\n')
+			break;
+	CHECK("table text row: no control byte", !*p, "byte 0x%02x in %s", (unsigned char)*p, row);
+	for (p = row; *p; p++)
+		fields += (p == row || p[-1] == ' ') && *p != ' ' && *p != '\n';
+	/* PID NAME WAIT JOB(2 words: '1 2' is the tool's own, escaped too) CGROUP(ends the line: kept) */
+	CHECK_STR("table text row: the name one field; the last column keeps its spaces", row,
+		  "42    a\"b\\\\c\\x0ad\\xff\\x1b[2J        - 1\\x202 /x y\n");
+	CHECK("table text row: fields counted", fields == 6, "%d fields", fields);
+	common_env.show_cgroup = false;
+}
+
 static void test_table_output(void)
 {
 	/* Strings the kernel may hand over: quotes, control bytes, bad UTF-8. */
@@ -265,5 +312,6 @@ int main(void)
 	test_probe();
 	test_reader_gone();
 	test_table_output();
+	test_untrusted_text();
 	return check_failures ? 1 : 0;
 }

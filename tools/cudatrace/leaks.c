@@ -11,6 +11,7 @@
 #include "opts.h"
 #include "output.h"
 #include "table.h"
+#include "untrusted.h"
 
 struct leak {
 	struct alloc_key k;
@@ -55,7 +56,7 @@ static bool format_stack(const struct leak_source *src, const struct alloc_key *
 			snprintf(frame, sizeof(frame), "0x%llx (%s)", (unsigned long long)st.ips[i],
 				 file ? file : "unknown");
 		if (tn < tsize)
-			tn += snprintf(text + tn, tsize - tn, "      %s\n", frame);
+			tn += snprintf(text + tn, tsize - tn, "      %s\n", text_safe(frame));
 		if (jn < jsize)
 			jn += snprintf(joined + jn, jsize - jn, "%s%s", i ? ";" : "", frame);
 	}
@@ -116,13 +117,14 @@ static void print_leak_proc(FILE *f, __u32 pid, const char *comm, const char *st
 	if (cgroup)
 		snprintf(cg, sizeof(cg), " (cgroup %s)", cgroup);
 	if (!strcmp(state, "exited") && !allocs)
-		fprintf(f, "PID %u (%s) exited: no allocations left%s\n", pid, comm, cg);
+		fprintf(f, "PID %u (%s) exited: no allocations left%s\n", pid, text_safe(comm),
+			text_safe(cg));
 	else if (!strcmp(state, "exited"))
 		fprintf(f, "PID %u (%s) exited: %zu allocations, %llu bytes never freed%s\n", pid,
-			comm, allocs, bytes, cg);
+			text_safe(comm), allocs, bytes, text_safe(cg));
 	else
-		fprintf(f, "PID %u (%s): %zu allocations, %llu bytes outstanding%s\n", pid, comm,
-			allocs, bytes, cg);
+		fprintf(f, "PID %u (%s): %zu allocations, %llu bytes outstanding%s\n", pid,
+			text_safe(comm), allocs, bytes, text_safe(cg));
 }
 
 int print_leaks(const struct leak_source *src, __u32 pid, const char *exit_comm,
