@@ -388,6 +388,30 @@ if prom_start; then
 	prom_stop
 fi
 
+# 3m. A hostile process name (issue 23): quote, backslash, newline, a byte
+#     that is not UTF-8 and a terminal's clear-screen. The text keeps one
+#     line per row, the name one column, and no control byte; -j keeps the
+#     name exactly (the bad byte as U+FFFD).
+hostile=$(printf 'a"b\\c\nd\377\033[2J')
+escaped='a"b\\c\x0ad\xff\x1b[2J'
+start "$S/hn.ev" -e; hn_ev=$tool_pid
+start "$S/hn.json" -j; hn_json=$tool_pid
+start "$S/hn.sum"
+write_as "$hostile" /proc/schedgen "submit ring=gfx jobs=3 exec_us=1000"
+drain
+for tool_pid in $hn_ev $hn_json $tool_pid; do stop INT; done
+check_eq "$P hostile name -e: 9 lines of 9 columns, the name escaped in COMM" \
+	"$(awk '$2 ~ /^(QUEUE|RUN|DONE)$/ && NF == 9 { print $7 }' "$S/hn.ev" | sort | uniq -c | sed 's/^ *//')" \
+	"9 $escaped"
+check_eq "$P hostile name -e: no other lines than the header and those 9" "$(wc -l <"$S/hn.ev")" 10
+check_eq "$P hostile name: no control byte in the text outputs" \
+	"$(cat "$S/hn.ev" "$S/hn.sum" | tr -d '\n' | LC_ALL=C grep -c '[[:cntrl:]]')" 0
+check_eq "$P hostile name summary: one process row, the name one column" \
+	"$(awk 'NF == 9 && $1 ~ /^[0-9]+$/ { print $2, $6 }' "$S/hn.sum")" "$escaped 3"
+check_eq "$P hostile name -j: the name exact, the bad byte U+FFFD" \
+	"$(jrows "$S/hn.json" process '.comm' | od -An -c | tr -s ' ')" \
+	"$(printf 'a"b\\c\nd\357\277\275\033[2J\n' | od -An -c | tr -s ' ')"
+
 # 3i. The driver unloaded mid-trace: what was gathered is still reported.
 start "$S/rmmod.out"
 submit ring=compute jobs=4 exec_us=1000
