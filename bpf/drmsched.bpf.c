@@ -201,6 +201,8 @@ static __always_inline __u32 ring_slot_new(void)
 	}
 	ring_stats[idx].wait.min = ~0ULL;
 	ring_stats[idx].exec.min = ~0ULL;
+	ring_stats[idx].waiting.min = ~0ULL;
+	ring_stats[idx].on_hw.min = ~0ULL;
 	return idx;
 }
 
@@ -471,7 +473,22 @@ static __always_inline int on_queue(struct drm_sched_job *sched_job)
 	return 0;
 }
 
-static __always_inline int on_run(struct drm_sched_job *sched_job)
+/* A job's run: the queue depth the event records with it (struct ring_stats). */
+static __always_inline void count_depth(struct ring_stats *st, __u32 waiting, __s32 on_hw)
+{
+	lat_hist_add(&st->waiting, waiting);
+	lat_hist_add(&st->on_hw, on_hw > 0 ? on_hw : 0);
+}
+
+/* The same values the tracepoint records: its TP_fast_assign reads these fields. */
+static __always_inline __s32 sched_on_hw(struct drm_gpu_scheduler *sched)
+{
+	if (bpf_core_field_exists(sched->credit_count))
+		return BPF_CORE_READ(sched, credit_count.counter);
+	return BPF_CORE_READ(sched, hw_rq_count.counter);
+}
+
+static __always_inline int on_run(struct drm_sched_job *sched_job, struct drm_sched_entity *entity)
 {
 	struct drm_sched_fence *s_fence;
 	struct ring_stats *st;
@@ -492,6 +509,10 @@ static __always_inline int on_run(struct drm_sched_job *sched_job)
 	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
 	__sync_fetch_and_add(&st->run, 1);
 	lat_hist_add(&st->wait, wait);
+	/* (newer verifiers know the entity argument may be NULL) */
+	if (entity)
+		count_depth(st, BPF_CORE_READ(entity, job_queue.job_count.counter),
+			    sched_on_hw(sched_job->sched));
 	if (job->proc < MAX_PROCS)
 		__sync_fetch_and_add(&proc_wait_sum[job->proc], wait);
 	emit(EV_RUN, job, s_fence, NULL, wait, now);
@@ -573,7 +594,7 @@ int BPF_PROG(queue_old, struct drm_sched_job *sched_job, struct drm_sched_entity
 SEC("tp_btf/drm_run_job")
 int BPF_PROG(run_old, struct drm_sched_job *sched_job, struct drm_sched_entity *entity)
 {
-	return on_run(sched_job);
+	return on_run(sched_job, entity);
 }
 
 SEC("tp_btf/drm_sched_process_job")
@@ -598,7 +619,7 @@ int BPF_PROG(queue_new, struct drm_sched_job *sched_job, struct drm_sched_entity
 SEC("tp_btf/drm_sched_job_run")
 int BPF_PROG(run_new, struct drm_sched_job *sched_job, struct drm_sched_entity *entity)
 {
-	return on_run(sched_job);
+	return on_run(sched_job, entity);
 }
 
 SEC("tp_btf/drm_sched_job_done")
@@ -680,7 +701,9 @@ static __always_inline struct job_slot *queue_job(__u32 pid, __u32 ring, __u32 p
 	return job;
 }
 
-static __always_inline void run_job(struct job_slot *job, __u64 context, __u64 seqno)
+/* `waiting` < 0: the record has no queue depth. */
+static __always_inline void run_job(struct job_slot *job, __u64 context, __u64 seqno,
+				    __s64 waiting, __s32 on_hw)
 {
 	struct ring_stats *st;
 	__u64 now, wait;
@@ -691,6 +714,8 @@ static __always_inline void run_job(struct job_slot *job, __u64 context, __u64 s
 	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
 	__sync_fetch_and_add(&st->run, 1);
 	lat_hist_add(&st->wait, wait);
+	if (waiting >= 0)
+		count_depth(st, waiting, on_hw);
 	if (job->proc < MAX_PROCS)
 		__sync_fetch_and_add(&proc_wait_sum[proc_slot(job->proc)], wait);
 	emit_job(EV_RUN, job, context, seqno, 0, 0, wait, now);
@@ -766,6 +791,8 @@ static __always_inline void dep_job(struct job_slot *job, __u64 context, __u64 s
 
 JOB_FIELDS(f_queue);
 JOB_FIELDS(f_run);
+TP_FIELD(f_run_waiting);	/* job_count */
+TP_FIELD(f_run_on_hw);		/* hw_job_count */
 JOB_FIELDS(f_dep);
 JOB_FIELDS(f_blocked);
 /* The fence waited on: <= 6.16 wait_dep's ctx/seqno; >= 6.17 add_dep's, unschedulable's */
@@ -899,7 +926,9 @@ int tp_run(void *ctx)
 			count_untracked_ring(ring_index_rec(ctx, &f_run_name, &f_run_dev));
 		return 0;
 	}
-	run_job(job, jf.context, jf.seqno);
+	run_job(job, jf.context, jf.seqno,
+		tp_has(&f_run_waiting) ? (__s64)tp_read_u64(ctx, &f_run_waiting) : -1,
+		tp_read_s64(ctx, &f_run_on_hw));
 	return 0;
 }
 

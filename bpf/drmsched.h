@@ -53,6 +53,13 @@ struct ring_stats {
 	__u64 run __attribute__((aligned(CACHE_LINE)));
 	__u64 untracked;	/* ran or finished but queued before tracing began */
 	struct lat_hist wait;	/* queue -> run */
+	/*
+	 * Queue depth as each job ran, what the events record (job_count,
+	 * hw_job_count): the jobs still queued behind it in its entity, and
+	 * the jobs on the hardware (credits from 6.7), itself included.
+	 */
+	struct lat_hist waiting;
+	struct lat_hist on_hw;
 	/* written where jobs complete */
 	__u64 done __attribute__((aligned(CACHE_LINE)));
 	struct lat_hist exec;	/* run -> done */

@@ -17,12 +17,25 @@ struct drm_sched_fence {
 	u64 drm_client_id;		/* Linux >= 6.17 */
 } __core;
 
+typedef struct {
+	int counter;
+} atomic_t;
+
 struct drm_gpu_scheduler {
 	const char *name;
 	struct device *dev;
+	atomic_t hw_rq_count;		/* jobs on the hardware, Linux <= 6.6 */
+	atomic_t credit_count;		/* their credits, Linux >= 6.7 */
 } __core;
 
-struct drm_sched_entity;
+/* include/drm/spsc_queue.h: an entity's queue of jobs not yet run */
+struct spsc_queue {
+	atomic_t job_count;
+} __core;
+
+struct drm_sched_entity {
+	struct spsc_queue job_queue;
+} __core;
 
 struct drm_sched_job {
 	struct drm_gpu_scheduler *sched;

@@ -80,8 +80,9 @@ void metrics_double(struct metrics *m, const struct label *labels, double value)
 	fprintf(m->f, " %.9g\n", value);
 }
 
-void metrics_lat_hist(struct metrics *m, const struct label *labels, const struct lat_hist *h,
-		      double unit_s)
+/* Buckets at le_of(i) for slots 0 .. MAX_SLOTS - 2, +Inf, _sum (times `scale`), _count. */
+static void put_hist(struct metrics *m, const struct label *labels, const struct lat_hist *h,
+		     double scale, bool whole)
 {
 	unsigned long long cum = 0;
 	char le[32];
@@ -90,7 +91,10 @@ void metrics_lat_hist(struct metrics *m, const struct label *labels, const struc
 	/* Every bucket, empty ones too: a series' buckets never change. */
 	for (i = 0; i < MAX_SLOTS - 1; i++) {
 		cum += h->slots[i];
-		snprintf(le, sizeof(le), "%.9g", (double)(2ULL << i) * unit_s);
+		if (whole)
+			snprintf(le, sizeof(le), "%llu", (2ULL << i) - 1);
+		else
+			snprintf(le, sizeof(le), "%.9g", (double)(2ULL << i) * scale);
 		fprintf(m->f, "%s_bucket", m->family);
 		put_labels(m->f, labels, le);
 		fprintf(m->f, " %llu\n", cum);
@@ -101,10 +105,25 @@ void metrics_lat_hist(struct metrics *m, const struct label *labels, const struc
 	fprintf(m->f, " %llu\n", (unsigned long long)h->count);
 	fprintf(m->f, "%s_sum", m->family);
 	put_labels(m->f, labels, NULL);
-	fprintf(m->f, " %.9g\n", (double)h->sum * unit_s);
+	if (whole)
+		fprintf(m->f, " %llu\n", (unsigned long long)h->sum);
+	else
+		fprintf(m->f, " %.9g\n", (double)h->sum * scale);
 	fprintf(m->f, "%s_count", m->family);
 	put_labels(m->f, labels, NULL);
 	fprintf(m->f, " %llu\n", (unsigned long long)h->count);
+}
+
+void metrics_lat_hist(struct metrics *m, const struct label *labels, const struct lat_hist *h,
+		      double unit_s)
+{
+	/* A value recorded as v units was below v + 1: a slot ends below 2^(i+1). */
+	put_hist(m, labels, h, unit_s, false);
+}
+
+void metrics_count_hist(struct metrics *m, const struct label *labels, const struct lat_hist *h)
+{
+	put_hist(m, labels, h, 1, true);
 }
 
 double metrics_time_unit(void)

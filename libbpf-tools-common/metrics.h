@@ -63,6 +63,12 @@ void metrics_double(struct metrics *m, const struct label *labels, double value)
 void metrics_lat_hist(struct metrics *m, const struct label *labels, const struct lat_hist *h,
 		      double unit_s);
 
+/*
+ * The same for a histogram of counts (a queue's depth): whole numbers, so
+ * a slot's le is its inclusive upper end (1, 3, 7, ...); _sum as is.
+ */
+void metrics_count_hist(struct metrics *m, const struct label *labels, const struct lat_hist *h);
+
 /* The seconds one unit of the tools' latency histograms is (-m: msecs). */
 double metrics_time_unit(void);
 

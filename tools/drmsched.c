@@ -187,8 +187,15 @@ static int set_record_fields(void)
 	if (get_job_fields(&fmt, old ? "drm_sched_job" : "drm_sched_job_queue",
 			   JOB_FIELDS(f_queue), true, false) ||
 	    get_job_fields(&fmt, old ? "drm_run_job" : "drm_sched_job_run", JOB_FIELDS(f_run),
-			   true, false) ||
-	    get_job_fields(&fmt, old ? "drm_sched_job_wait_dep" : "drm_sched_job_add_dep",
+			   true, false))
+		goto fail;
+	/* Every kernel from 5.10 to 7.x records them; without them, no depth table. */
+	if (tp_field_get(&fmt, "job_count", TP_WANT_INT,
+			 (struct tp_field *)&skel->rodata->f_run_waiting) ||
+	    tp_field_get(&fmt, "hw_job_count", TP_WANT_INT,
+			 (struct tp_field *)&skel->rodata->f_run_on_hw))
+		records_missing("DEPTH");
+	if (get_job_fields(&fmt, old ? "drm_sched_job_wait_dep" : "drm_sched_job_add_dep",
 			   JOB_FIELDS(f_dep), old, true))
 		goto fail;
 	dctx = (struct tp_field *)&skel->rodata->f_dep_dctx;
@@ -297,6 +304,8 @@ static void ring_stats_delta(struct ring_stats *out, const struct ring_stats *no
 	out->untracked = now->untracked - then->untracked;
 	lat_hist_delta(&out->wait, &now->wait, then->wait.count ? &then->wait : NULL);
 	lat_hist_delta(&out->exec, &now->exec, then->exec.count ? &then->exec : NULL);
+	lat_hist_delta(&out->waiting, &now->waiting, then->waiting.count ? &then->waiting : NULL);
+	lat_hist_delta(&out->on_hw, &now->on_hw, then->on_hw.count ? &then->on_hw : NULL);
 }
 
 /*
@@ -427,6 +436,62 @@ static void print_rings(FILE *f, const __u32 *rows, size_t n)
 	}
 }
 
+/*
+ * Queue depth as jobs ran: how many were queued behind each in its entity,
+ * how many were on the hardware (credits from 6.7), itself included.
+ */
+static const struct column depth_cols[] = {
+	{ "DEV", "dev", -12, 0 },
+	{ "RING", "ring", -12, 0 },
+	{ "RUN", "run", 7, 0 },
+	{ "BEHIND", "behind_avg", 7, 0 },
+	{ "MAX", "behind_max", 5, 0 },
+	{ "ON_HW", "on_hw_avg", 7, 0 },
+	{ "MAX", "on_hw_max", 5, 0 },
+};
+static const struct table depth_table = TABLE("depth", depth_cols);
+
+static struct cell depth_avg(const struct lat_hist *h)
+{
+	return h->count ? CELL_F((double)h->sum / h->count, 2) : CELL_NONE;
+}
+
+static void print_depths(FILE *f, const __u32 *rows, size_t n)
+{
+	char title[128];
+	bool header = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct ring_stats *st = &sum.rings[rows[i]];
+
+		if (!st->waiting.count)
+			continue;
+		if (!header) {
+			text_printf(f, "\nQueue depth as jobs ran:\n");
+			table_header(f, &depth_table);
+			header = true;
+		}
+		table_row(f, &depth_table, (struct cell[]){
+			CELL_S(ring_dev(rows[i])), CELL_S(ring_info(rows[i])->name),
+			CELL_U(st->waiting.count), depth_avg(&st->waiting), CELL_U(st->waiting.max),
+			depth_avg(&st->on_hw), CELL_U(st->on_hw.max) });
+	}
+	for (i = 0; i < n; i++) {
+		const struct ring_stats *st = &sum.rings[rows[i]];
+		const struct cell key[] = { CELL_S(ring_dev(rows[i])), CELL_S(ring_info(rows[i])->name) };
+
+		if (!st->waiting.count)
+			continue;
+		snprintf(title, sizeof(title), "%s/%s jobs queued behind a job as it ran:",
+			 ring_dev(rows[i]), ring_info(rows[i])->name);
+		table_lat_hist(f, &ring_hist_table, key, "behind", title, &st->waiting, "jobs");
+		snprintf(title, sizeof(title), "%s/%s jobs on the hardware as one ran:",
+			 ring_dev(rows[i]), ring_info(rows[i])->name);
+		table_lat_hist(f, &ring_hist_table, key, "on_hw", title, &st->on_hw, "jobs");
+	}
+}
+
 /* Processes sorted by ring, pid, DRM client. */
 static int cmp_proc(const void *a, const void *b)
 {
@@ -551,6 +616,7 @@ static int print_summary(void *ctx)
 		text_printf(f, "no jobs\n");
 	else
 		print_rings(f, rings, nr);
+	print_depths(f, rings, nr);
 	print_procs(f, procs, np);
 	print_deps(f);
 	fflush(f);
@@ -597,6 +663,14 @@ static int write_metrics(struct metrics *m, void *ctx)
 	metrics_family(m, "execution_seconds", METRIC_HISTOGRAM, "Time from run to done");
 	for (i = 0; i < n; i++)
 		metrics_lat_hist(m, RING_LABELS(rings[i]), &bss->ring_stats[rings[i]].exec, unit);
+	metrics_family(m, "jobs_behind", METRIC_HISTOGRAM,
+		       "Jobs queued behind each job in its entity as it ran");
+	for (i = 0; i < n; i++)
+		metrics_count_hist(m, RING_LABELS(rings[i]), &bss->ring_stats[rings[i]].waiting);
+	metrics_family(m, "jobs_on_hardware", METRIC_HISTOGRAM,
+		       "Jobs (credits from Linux 6.7) on the hardware as each job ran, itself included");
+	for (i = 0; i < n; i++)
+		metrics_count_hist(m, RING_LABELS(rings[i]), &bss->ring_stats[rings[i]].on_hw);
 #undef RING_FAMILY
 #undef RING_LABELS
 

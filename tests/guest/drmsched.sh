@@ -412,6 +412,35 @@ check_eq "$P hostile name -j: the name exact, the bad byte U+FFFD" \
 	"$(jrows "$S/hn.json" process '.comm' | od -An -c | tr -s ' ')" \
 	"$(printf 'a"b\\c\nd\357\277\275\033[2J\n' | od -An -c | tr -s ' ')"
 
+# 3n. Queue depth as jobs ran (the seed's job_count and hw_job_count): 10
+#     gfx jobs held behind one 300 ms compute job, so all 10 are queued when
+#     the first runs; one at a time on the ring (credits=1): 9, 8 ... 0
+#     behind, each alone on the hardware.
+#     The record path (--no-btf), traced at once, reads the same from the
+#     records; the text's table says what -j does.
+start "$S/depth.txt"; depth_txt=$tool_pid
+start "$S/depth-rec.json" -j --no-btf; depth_rec=$tool_pid
+start "$S/depth.json" -j --prometheus "$S/depth.prom"
+submit ring=compute jobs=1 exec_us=300000
+submit ring=gfx jobs=10 exec_us=1000 deps=ring:compute
+drain
+for tool_pid in $depth_txt $depth_rec $tool_pid; do stop INT; done
+depth_row() { jrows "$1" depth 'select(.ring == "gfx") | "\(.run) \(.behind_avg) \(.behind_max) \(.on_hw_avg) \(.on_hw_max)"'; }
+check_eq "$P depth: gfx: 10 runs, 4.5 behind on average, at most 9; 1 on the hardware, at most 1" \
+	"$(depth_row "$S/depth.json")" "10 4.5 9 1 1"
+check_eq "$P depth: the on-hardware histogram: count 10, min 1, max 1" \
+	"$(jhist_stats "$S/depth.json" '.type == "ring_hist" and .ring == "gfx" and .hist == "on_hw"' | awk '{ print $1, $3, $4 }')" "10 1 1"
+check_eq "$P depth: the record path reads the same" "$(depth_row "$S/depth-rec.json")" "10 4.5 9 1 1"
+check_eq "$P depth: the text's row" \
+	"$(awk '/^Queue depth as jobs ran:/ { t = 1 } t && $2 == "gfx" && NF == 7 { print $3, $4, $5, $6, $7; exit }' "$S/depth.txt")" \
+	"10 4.50 9 1.00 1"
+check_eq "$P depth: the behind histogram: 0..1 twice, 2..3 twice, 4..7 four times, 8..15 twice" \
+	"$(jrows "$S/depth.json" ring_hist 'select(.ring == "gfx" and .hist == "behind") | [.buckets[] | "\(.lo)-\(.hi):\(.count)"] | join(" ")')" \
+	"0-1:2 2-3:2 4-7:4 8-15:2"
+check_eq "$P depth: --prometheus: the same as a histogram of whole jobs" \
+	"$(grep -E '^gpubpf_drmsched_jobs_behind_(sum|count|bucket\{.*ring="gfx",le="(1|3|7|15)"\})' "$S/depth.prom" |
+		grep 'ring="gfx"' | awk '{ print $2 }' | paste -sd' ')" "2 4 8 10 45 10"
+
 # 3i. The driver unloaded mid-trace: what was gathered is still reported.
 start "$S/rmmod.out"
 submit ring=compute jobs=4 exec_us=1000

@@ -78,6 +78,8 @@ static int write_sample(struct metrics *m, void *ctx)
 	metrics_u64(m, NO_LABELS, 7);
 	metrics_family(m, "wait_seconds", METRIC_HISTOGRAM, "Wait");
 	metrics_lat_hist(m, LABELS({ "ring", "gfx" }), &h, 1e-6);
+	metrics_family(m, "depth", METRIC_HISTOGRAM, "Depth");
+	metrics_count_hist(m, LABELS({ "ring", "gfx" }), &h);
 	/* Two processes of one name on gfx: one row. */
 	metrics_rows_add(&rows, (const char *const[]){ "gfx", "worker" }, a, 2);
 	metrics_rows_add(&rows, (const char *const[]){ "gfx", "worker" }, b, 2);
@@ -120,6 +122,7 @@ static void test_file(void)
 	CHECK_STR("file: TYPE lines in order", lines_with(text, "# TYPE"),
 		  "# TYPE gpubpf_t_jobs_total counter\n"
 		  "# TYPE gpubpf_t_wait_seconds histogram\n"
+		  "# TYPE gpubpf_t_depth histogram\n"
 		  "# TYPE gpubpf_t_process_jobs_total counter\n"
 		  "# TYPE gpubpf_t_process_wait_seconds_total counter\n"
 		  "# TYPE gpubpf_t_events_lost_total counter\n");
@@ -134,6 +137,12 @@ static void test_file(void)
 			   "gpubpf_t_wait_seconds_sum{ring=\"gfx\"} 7e-06\n"
 			   "gpubpf_t_wait_seconds_count{ring=\"gfx\"} 3\n") != NULL,
 	      "\n%s", lines_with(text, "gpubpf_t_wait"));
+	CHECK("file: a histogram of counts: le the slot's inclusive end, _sum whole",
+	      strstr(text, "gpubpf_t_depth_bucket{ring=\"gfx\",le=\"1\"} 1\n"
+			   "gpubpf_t_depth_bucket{ring=\"gfx\",le=\"3\"} 3\n"
+			   "gpubpf_t_depth_bucket{ring=\"gfx\",le=\"7\"} 3\n") != NULL &&
+	      strstr(text, "gpubpf_t_depth_sum{ring=\"gfx\"} 7\n") != NULL,
+	      "\n%s", lines_with(text, "gpubpf_t_depth"));
 	snprintf(cmd, sizeof(cmd), "test $(grep -c '^gpubpf_t_wait_seconds_bucket' %s) = %d", path,
 		 MAX_SLOTS);
 	CHECK("file: every bucket, empty ones too (a series' buckets never change)",
