@@ -70,7 +70,7 @@ static void json_key(FILE *f, const char *key, bool is_time)
 	fprintf(f, ",\"%s%s%s\":", key, is_time ? "_" : "", is_time ? time_unit_short() : "");
 }
 
-static void json_cell(FILE *f, const struct cell *c)
+void json_put_cell(FILE *f, const struct cell *c)
 {
 	switch (c->kind) {
 	case CELL_STR:
@@ -145,7 +145,7 @@ static void json_fields(FILE *f, const struct table *t, const struct cell *cells
 		if ((t->cols[i].flags & COL_SPARSE) && cells[i].kind == CELL_NA)
 			continue;
 		json_key(f, t->cols[i].key, t->cols[i].flags & COL_TIME);
-		json_cell(f, &cells[i]);
+		json_put_cell(f, &cells[i]);
 	}
 }
 

@@ -143,4 +143,7 @@ void json_lost(const char *what, unsigned long long count, long long limit);
 /* JSON string escaping of `s` (at most `max` bytes, NUL-terminated or not). */
 void json_put_string(FILE *f, const char *s, size_t max);
 
+/* A cell as a JSON value: a string, a number, true/false or null. */
+void json_put_cell(FILE *f, const struct cell *c);
+
 #endif /* GPU_BPF_TABLE_H */

@@ -16,6 +16,7 @@
 #include "drmsched.h"
 #include "tp_field.h"
 #include "drmsched.skel.h"
+#include "drmsched/jobs_timeline.h"
 #include "cgroup.h"
 #include "histogram.h"
 #include "maps.h"
@@ -23,11 +24,13 @@
 #include "probe.h"
 #include "runtime.h"
 #include "tool.h"
+#include "timeline.h"
 #include "tp_format.h"
 #include "untrusted.h"
 
 static struct env {
 	bool events;
+	const char *timeline;	/* --timeline FILE */
 	char ring[RING_NAME_LEN];
 	char dev[DEV_NAME_LEN];
 } env;
@@ -46,7 +49,7 @@ static const char doc[] =
 "Trace DRM GPU scheduler jobs: queue wait and execution time per ring.\n"
 "\n"
 "USAGE: drmsched [-ejmCT] [-p PID] [-c COMM] [--cgroup PATH] [-r RING] [-d DEV]\n"
-"                [--no-btf] [interval [count]]\n"
+"                [--no-btf] [--timeline FILE] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    drmsched              # summary per ring at Ctrl-C\n"
@@ -59,12 +62,17 @@ static const char doc[] =
 "    drmsched -p 1234      # only jobs submitted by PID 1234\n"
 "    drmsched -j | jq .    # JSON lines: one object per table row\n"
 "    drmsched --cgroup /sys/fs/cgroup/gpu.slice -C  # one cgroup's jobs, named\n"
-"    drmsched --no-btf     # read the trace records (gpu_sched without BTF)\n";
+"    drmsched --no-btf     # read the trace records (gpu_sched without BTF)\n"
+"    drmsched --timeline jobs.json  # the jobs as a timeline for ui.perfetto.dev\n";
+
+enum { OPT_TIMELINE = 0x200 };
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per job event", 0 },
 	{ "ring", 'r', "RING", 0, "Only this ring (scheduler name)", 0 },
 	{ "dev", 'd', "DEV", 0, "Only rings of this device (dev_name, e.g. 0000:03:00.0)", 0 },
+	{ "timeline", OPT_TIMELINE, "FILE", 0,
+	  "Write the jobs to FILE as a timeline (Trace Event Format: ui.perfetto.dev opens it)", 0 },
 	{},
 };
 
@@ -79,6 +87,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'd':
 		parse_name_arg(state, arg, "device name", env.dev, sizeof(env.dev));
+		break;
+	case OPT_TIMELINE:
+		env.timeline = arg;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -737,6 +748,10 @@ static int handle_event(void *ctx, void *data, size_t size)
 	(void)ctx;
 	if (size < sizeof(*e) || e->type > EV_BLOCKED)
 		return 0;
+	jobs_timeline_event(e, (struct job_names){ ring_dev(e->ring), ring_info(e->ring)->name,
+						   proc_comm(e->proc) });
+	if (!env.events)
+		return 0;
 	has_dep = e->type == EV_DEP || e->type == EV_BLOCKED;
 	has_lat = e->type == EV_RUN || e->type == EV_DONE;
 	snprintf(job, sizeof(job), "%llu:%llu", (unsigned long long)e->context,
@@ -780,6 +795,8 @@ int main(int argc, char **argv)
 
 	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
 		return 1;
+	if (env.timeline && timeline_open(env.timeline))
+		return 1;
 	abi = detect_abi();
 	if (abi == ABI_NONE)
 		return 1;
@@ -790,7 +807,8 @@ int main(int argc, char **argv)
 		report_bpf_error("open BPF object", -errno);
 		return 1;
 	}
-	tool_set_rodata(skel, env.events);
+	/* The timeline is drawn from the per-event records, with or without -e's lines. */
+	tool_set_rodata(skel, env.events || env.timeline);
 	memcpy((char *)skel->rodata->targ_ring, env.ring, sizeof(env.ring));
 	memcpy((char *)skel->rodata->targ_dev, env.dev, sizeof(env.dev));
 	choose_programs(skel);
@@ -811,7 +829,7 @@ int main(int argc, char **argv)
 	 * printed: room for 131072 records (a burst of 20000 jobs with a
 	 * dependency each is 80000). Without -e nothing is sent.
 	 */
-	bpf_map__set_max_entries(skel->maps.events, env.events ? 8 << 20 : 4096);
+	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 8 << 20 : 4096);
 	/*
 	 * Before 5.12 jobs take their slots through job_claims, and the
 	 * compare-and-swap that does it elsewhere (dead there) must go.
@@ -839,6 +857,9 @@ int main(int argc, char **argv)
 			 "Tracing DRM GPU scheduler jobs (%s events)",
 			 abi == ABI_6_17 ? "Linux >= 6.17" : "Linux <= 6.16");
 	report_dropped();
+	jobs_timeline_report();
+	if (timeline_close() && !err)
+		err = -EIO;
 	trace_loop_free(&loop);
 cleanup:
 	records_detach();

@@ -441,6 +441,41 @@ check_eq "$P depth: --prometheus: the same as a histogram of whole jobs" \
 	"$(grep -E '^gpubpf_drmsched_jobs_behind_(sum|count|bucket\{.*ring="gfx",le="(1|3|7|15)"\})' "$S/depth.prom" |
 		grep 'ring="gfx"' | awk '{ print $2 }' | paste -sd' ')" "2 4 8 10 45 10"
 
+# 3o. --timeline: the same jobs as -e's (traced at once), as slices a
+#     timeline viewer reads: one per job on its ring's track, named by the
+#     submitting process, lasting its execution; never overlapping on a
+#     track; a flow from each submitter to its job and along gfx's chain.
+expect_error "$P --timeline: a directory that is not there" 1 \
+	"^drmsched: --timeline /nonexistent/t.json: No such file or directory$" \
+	"$T" --timeline /nonexistent/t.json
+start "$S/tl.ev" -e; tl_ev=$tool_pid
+start "$S/tl.out" --timeline "$S/tl.json"
+write_as tlgfx /proc/schedgen "submit ring=gfx jobs=10 exec_us=2000 deps=chain"
+write_as tlcomp /proc/schedgen "submit ring=compute jobs=5 exec_us=1000"
+drain
+for tool_pid in $tl_ev $tool_pid; do stop INT; done
+tl=$S/tl.json
+check_eq "$P --timeline: the file is JSON (an array of events)" "$(jq -r 'type' "$tl" 2>&1)" array
+check_eq "$P --timeline: job slices per ring track and name" \
+	"$(jq -r '(map(select(.ph == "M" and .name == "thread_name")) | map({key: "\(.pid):\(.tid)", value: .args.name}) | from_entries) as $t |
+		.[] | select(.ph == "X" and .cat == "job") | "\($t["\(.pid):\(.tid)"]) \(.name)"' "$tl" | sort | uniq -c | sed 's/^ *//' | paste -sd,)" \
+	"5 compute tlcomp,10 gfx tlgfx"
+check_eq "$P --timeline: the jobs are -e's (context:seqno)" \
+	"$(jq -r '.[] | select(.ph == "X" and .cat == "job") | .args.job' "$tl" | sort | paste -sd' ')" \
+	"$(awk '$2 == "DONE" { print $5 }' "$S/tl.ev" | sort | paste -sd' ')"
+check_eq "$P --timeline: each slice lasts its job's execution (>= exec_us), its args say so" \
+	"$(jq -r '.[] | select(.ph == "X" and .cat == "job") | select(.dur < (if .name == "tlgfx" then 2000 else 1000 end) or .dur != .args.exec_us) | .args.job' "$tl")" ""
+check_eq "$P --timeline: no two slices of a track overlap" \
+	"$(jq -r '[.[] | select(.ph == "X")] | group_by("\(.pid):\(.tid)") | map(sort_by(.ts) | . as $s |
+		[range(1; length) | select($s[.].ts < $s[. - 1].ts + $s[. - 1].dur)] | length) | add' "$tl")" 0
+check_eq "$P --timeline: flows: 15 submissions and 9 links of gfx's chain, each begun and ended" \
+	"$(jq -r '[.[] | select(.ph == "s")] | length' "$tl") $(jq -r '[.[] | select(.ph == "f")] | length' "$tl") $(jq -r '[.[] | select(.ph == "s" or .ph == "f") | .id] | group_by(.) | map(select(length != 2)) | length' "$tl")" \
+	"24 24 0"
+check_eq "$P --timeline: the queued counter of each ring ends at 0" \
+	"$(jq -r '[.[] | select(.ph == "C")] | group_by(.name) | map("\(.[0].name)=\(max_by(.ts).args.value)") | join(" ")' "$tl")" \
+	"compute queued=0 gfx queued=0"
+check "$P --timeline: the summary still printed" grep -q "^DEV  *RING" "$S/tl.out"
+
 # 3i. The driver unloaded mid-trace: what was gathered is still reported.
 start "$S/rmmod.out"
 submit ring=compute jobs=4 exec_us=1000

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "timeline.h"
+
+static FILE *out;
+static const char *out_path;
+static bool any;	/* an event written: the next one follows a comma */
+
+int timeline_open(const char *path)
+{
+	out = fopen(path, "w");
+	if (!out) {
+		fprintf(stderr, "%s: --timeline %s: %s\n", program_invocation_short_name, path,
+			strerror(errno));
+		return -errno;
+	}
+	out_path = path;
+	fputs("[\n", out);
+	any = false;
+	return 0;
+}
+
+bool timeline_on(void)
+{
+	return out != NULL;
+}
+
+int timeline_close(void)
+{
+	int err = 0;
+
+	if (!out)
+		return 0;
+	fputs("\n]\n", out);
+	if (fflush(out) || ferror(out))
+		err = -errno ?: -EIO;
+	if (fclose(out) && !err)
+		err = -errno;
+	out = NULL;
+	if (err)
+		fprintf(stderr, "%s: --timeline %s: %s\n", program_invocation_short_name, out_path,
+			strerror(-err));
+	return err;
+}
+
+/* Timestamps in microseconds, exact to the nanosecond. */
+static void put_ts(const char *key, __u64 ns)
+{
+	fprintf(out, ",\"%s\":%llu.%03llu", key, (unsigned long long)(ns / 1000),
+		(unsigned long long)(ns % 1000));
+}
+
+static void begin(const char *ph, __u32 pid, __u32 tid, const char *name, const char *cat)
+{
+	fprintf(out, "%s{\"ph\":\"%s\",\"pid\":%u,\"tid\":%u,\"name\":", any ? ",\n" : "", ph,
+		pid, tid);
+	any = true;
+	json_put_string(out, name, 256);
+	if (cat) {
+		fputs(",\"cat\":", out);
+		json_put_string(out, cat, 64);
+	}
+}
+
+static void put_args(struct timeline_args args)
+{
+	int i;
+
+	if (!args.n)
+		return;
+	fputs(",\"args\":{", out);
+	for (i = 0; i < args.n; i++) {
+		if (i)
+			fputc(',', out);
+		json_put_string(out, args.keys[i], 64);
+		fputc(':', out);
+		json_put_cell(out, &args.vals[i]);
+	}
+	fputc('}', out);
+}
+
+static void end(void)
+{
+	fputc('}', out);
+}
+
+static void metadata(const char *what, __u32 pid, __u32 tid, const char *name, int sort)
+{
+	char sort_what[32];
+
+	begin("M", pid, tid, what, NULL);
+	fputs(",\"args\":{\"name\":", out);
+	json_put_string(out, name, 256);
+	fputc('}', out);
+	end();
+	snprintf(sort_what, sizeof(sort_what), "%s_sort_index", !strcmp(what, "process_name") ?
+		 "process" : "thread");
+	begin("M", pid, tid, sort_what, NULL);
+	fprintf(out, ",\"args\":{\"sort_index\":%d}", sort);
+	end();
+}
+
+void timeline_process(__u32 pid, const char *name, int sort)
+{
+	if (out)
+		metadata("process_name", pid, pid, name, sort);
+}
+
+void timeline_thread(__u32 pid, __u32 tid, const char *name, int sort)
+{
+	if (out)
+		metadata("thread_name", pid, tid, name, sort);
+}
+
+void timeline_slice(__u32 pid, __u32 tid, const char *name, const char *cat, __u64 ts_ns,
+		    __u64 dur_ns, struct timeline_args args)
+{
+	if (!out)
+		return;
+	begin("X", pid, tid, name, cat);
+	put_ts("ts", ts_ns);
+	put_ts("dur", dur_ns);
+	put_args(args);
+	end();
+}
+
+void timeline_instant(__u32 pid, __u32 tid, const char *name, const char *cat, __u64 ts_ns,
+		      struct timeline_args args)
+{
+	if (!out)
+		return;
+	begin("i", pid, tid, name, cat);
+	fputs(",\"s\":\"t\"", out);
+	put_ts("ts", ts_ns);
+	put_args(args);
+	end();
+}
+
+void timeline_counter(__u32 pid, const char *name, __u64 ts_ns, long long value)
+{
+	if (!out)
+		return;
+	begin("C", pid, pid, name, NULL);
+	put_ts("ts", ts_ns);
+	fprintf(out, ",\"args\":{\"value\":%lld}", value);
+	end();
+}
+
+void timeline_flow(__u64 id, __u32 pid, __u32 tid, __u64 ts_ns, __u32 to_pid, __u32 to_tid,
+		   __u64 to_ns)
+{
+	if (!out)
+		return;
+	begin("s", pid, tid, "flow", "flow");
+	fprintf(out, ",\"id\":%llu", (unsigned long long)id);
+	put_ts("ts", ts_ns);
+	end();
+	/* bp "e": bound to the slice that encloses (starts at) to_ns. */
+	begin("f", to_pid, to_tid, "flow", "flow");
+	fprintf(out, ",\"id\":%llu,\"bp\":\"e\"", (unsigned long long)id);
+	put_ts("ts", to_ns);
+	end();
+}
+
+int timeline_lane(struct timeline_lanes *l, __u64 start, __u64 end, bool *overlapped)
+{
+	int i;
+
+	for (i = 0; i < TIMELINE_MAX_LANES; i++) {
+		if (i >= l->used || l->end[i] <= start) {
+			if (i >= l->used)
+				l->used = i + 1;
+			l->end[i] = end;
+			return i;
+		}
+	}
+	*overlapped = true;
+	i = TIMELINE_MAX_LANES - 1;
+	if (end > l->end[i])
+		l->end[i] = end;
+	return i;
+}
