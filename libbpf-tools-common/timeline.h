@@ -81,7 +81,7 @@ void timeline_flow(__u64 id, __u32 pid, __u32 tid, __u64 ts_ns, __u32 to_pid, __
  * [start, end), its number returned. Past TIMELINE_MAX_LANES, the last lane
  * (and *overlapped set).
  */
-#define TIMELINE_MAX_LANES 32
+#define TIMELINE_MAX_LANES 64
 struct timeline_lanes {
 	__u64 end[TIMELINE_MAX_LANES];
 	int used;	/* lanes named so far */

@@ -520,10 +520,12 @@ check_ge "$P burst of $BURST, 1 s intervals: spread over several summaries" \
 	"$(grep -c '^DEV  *RING' "$S/burst-int.out")" 3
 quiet "$P burst of $BURST, 1 s intervals: nothing dropped or lost" "$S/burst-int.err"
 
-start "$S/burst-e.out" -e
+start "$S/burst-e.out" -e --timeline "$S/burst.json"
 submit ring=gfx jobs=$BURST exec_us=0
 drain
 stop INT
+check_eq "$P -e --timeline burst of $BURST: a slice for every job, none drawn over another" \
+	"$(jq -r '[.[] | select(.ph == "X" and .cat == "job")] | length' "$S/burst.json")" "$BURST"
 for ev in QUEUE RUN DONE; do
 	check_eq "$P -e burst of $BURST: every $ev line printed" \
 		"$(awk -v e=$ev '$2 == e' "$S/burst-e.out" | wc -l)" "$BURST"
