@@ -67,7 +67,7 @@ one() {
 	case "$pattern" in
 	"") ;;
 	summary) printed=$(awk '$2 == "gfx" && $3 ~ /^[0-9]+$/ { print $5; exit }' "$BENCH_OUT/$name.out"); want=$JOBS ;;
-	summaries) printed=$(awk '$2 == "gfx" && $3 ~ /^[0-9]+$/ { d += $5 } END { print d + 0 }' "$BENCH_OUT/$name.out"); want=$JOBS ;;
+	summaries) printed=$(awk '$2 == "gfx" && NF == 9 && $3 ~ /^[0-9]+$/ { d += $5 } END { print d + 0 }' "$BENCH_OUT/$name.out"); want=$JOBS ;;
 	*) printed=$(grep -c -- "$pattern" "$BENCH_OUT/$name.out"); want=$JOBS ;;
 	esac
 	round_line "$K" "$name" "$r" "$JOBS" job "${printed:-0}" "$want"
