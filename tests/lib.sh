@@ -250,6 +250,8 @@ cgroup_tracers_stop() {
 prom_start() {
 	local d=${VM_SCRATCH:?}/prom i
 	PROM_FILES=$d/textfile PROM_API=http://127.0.0.1:19090/api/v1
+	# Afresh each time: no series of an earlier run in the answers.
+	rm -rf "$d"
 	mkdir -p "$PROM_FILES" "$d/data"
 	ip link set lo up 2>/dev/null
 	cat >"$d/prometheus.yml" <<-EOC

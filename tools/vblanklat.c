@@ -384,6 +384,103 @@ static int print_summary(void *ctx)
 	return 0;
 }
 
+/* --prometheus: one client row per comm (labels are never pids), its histograms merged. */
+struct comm_hists {
+	char comm[COMM_LEN + 1];
+	const char *cgroup;
+	struct lat_hist queue_lat, vblank_lat;
+};
+
+static struct comm_hists *comm_row(struct comm_hists *rows, size_t *n, const char *comm,
+				   const char *cgroup)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp(rows[i].comm, comm) && !strcmp(rows[i].cgroup, cgroup))
+			return &rows[i];
+	memset(&rows[*n], 0, sizeof(rows[*n]));
+	snprintf(rows[*n].comm, sizeof(rows[*n].comm), "%s", comm);
+	rows[*n].cgroup = cgroup;
+	lat_hist_reset(&rows[*n].queue_lat);
+	lat_hist_reset(&rows[*n].vblank_lat);
+	return &rows[(*n)++];
+}
+
+static int write_metrics(struct metrics *m, void *ctx)
+{
+	struct bpf_map *maps[NR_SNAPS] = { skel->maps.crtc_stats, skel->maps.file_stats };
+	struct metrics_rows clients = { .label_names = { "comm", "cgroup" } };
+	struct map_snapshot now[NR_SNAPS];
+	struct comm_hists *hists;
+	double unit = metrics_time_unit();
+	size_t i, nh = 0;
+	int err;
+
+	(void)ctx;
+	err = tool_snapshot(maps, now, NR_SNAPS);
+	if (err)
+		return err;
+	map_snapshot_sort(&now[S_CRTCS], cmp_u32_key);
+#define CRTC_FAMILY(name, field, help)							\
+	do {										\
+		metrics_family(m, name, METRIC_COUNTER, help);				\
+		for (i = 0; i < now[S_CRTCS].n; i++) {					\
+			const struct crtc_stats *st = snapshot_value(&now[S_CRTCS], i);	\
+			char crtc[16];							\
+											\
+			snprintf(crtc, sizeof(crtc), "%u", *(__u32 *)snapshot_key(&now[S_CRTCS], i)); \
+			metrics_u64(m, LABELS({ "crtc", crtc }), st->field);		\
+		}									\
+	} while (0)
+	CRTC_FAMILY("vblanks_total", vblanks, "Vblanks traced, per CRTC");
+	CRTC_FAMILY("missed_vblanks_total", missed, "Vblanks skipped while the interrupt ran");
+	CRTC_FAMILY("resumed_vblanks_total", resumed,
+		    "Vblanks skipped while the interrupt was off (idle)");
+#undef CRTC_FAMILY
+
+	if (!common_env.show_cgroup)
+		clients.label_names[1] = NULL;
+	hists = calloc(now[S_FILES].n + 1, sizeof(*hists));
+	for (i = 0; hists && i < now[S_FILES].n && !err; i++) {
+		const struct client_key *k = snapshot_key(&now[S_FILES], i);
+		const struct file_stats *fs = snapshot_value(&now[S_FILES], i);
+		const char *comm = !k->file ? "[kernel]" : fs->comm[0] ? fs->comm : "?";
+		const char *cg = common_env.show_cgroup && fs->pid ? cgroup_name(fs->cgroup_id) : "";
+		const unsigned long long v[] = { fs->queued, fs->delivered, fs->other };
+		struct comm_hists *h = comm_row(hists, &nh, comm, cg);
+
+		err = metrics_rows_add(&clients, (const char *const[]){ comm, cg }, v, 3);
+		lat_hist_merge(&h->queue_lat, &fs->queue_lat);
+		lat_hist_merge(&h->vblank_lat, &fs->vblank_lat);
+	}
+	metrics_rows_family(m, &clients, 0, 1, "events_queued_total", METRIC_COUNTER,
+			    "Vblank events clients asked for, per process name");
+	metrics_rows_family(m, &clients, 1, 1, "events_delivered_total", METRIC_COUNTER,
+			    "Vblank events delivered to the clients that asked");
+	metrics_rows_family(m, &clients, 2, 1, "flips_total", METRIC_COUNTER,
+			    "Events delivered without a queued one: page flips");
+	metrics_rows_free(&clients);
+#define COMM_HIST(name, field, help)							\
+	do {										\
+		metrics_family(m, name, METRIC_HISTOGRAM, help);			\
+		for (i = 0; i < nh; i++)						\
+			metrics_lat_hist(m, common_env.show_cgroup ?			\
+					 LABELS({ "comm", hists[i].comm }, { "cgroup", hists[i].cgroup }) : \
+					 LABELS({ "comm", hists[i].comm }), &hists[i].field, unit); \
+	} while (0)
+	COMM_HIST("queue_to_delivery_seconds", queue_lat, "Time from a vblank event queued to delivered");
+	COMM_HIST("vblank_to_delivery_seconds", vblank_lat,
+		  "Time from the vblank to its event delivered (BTF path only)");
+#undef COMM_HIST
+	free(hists);
+	map_snapshot_free_all(now, NR_SNAPS);
+	metrics_family(m, "dropped_total", METRIC_COUNTER,
+		       "Events that found the tool's tracking map full");
+	metrics_u64(m, NO_LABELS, skel->bss->dropped);
+	return err ?: (hists ? 0 : -ENOMEM);
+}
+
 static const char *const event_names[] = {
 	[EV_VBLANK] = "VBLANK", [EV_QUEUED] = "QUEUED", [EV_DELIVERED] = "DELIVERED",
 	[EV_MISSED] = "MISSED",
@@ -572,6 +669,7 @@ int main(int argc, char **argv)
 
 	/* Missed vblanks always come through the ring buffer. */
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
+	loop.write_metrics = write_metrics;
 	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
 			 "Tracing vblanks and vblank events");
 	report_lost("events", skel->bss->dropped, MAX_FILES, "%llu events not tracked "

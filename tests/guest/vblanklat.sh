@@ -237,6 +237,32 @@ exact() {
 			(.event == \"DELIVERED\" and .queue_lat_us >= 0 and $vdj))) | .event" \
 			"$S/json-e.out" | sort | uniq -c | awk '{ print $2, $1 }' | tr '\n' ' ')" "DELIVERED 3 QUEUED 3 "
 
+	# 6b. --prometheus, read back through the real node_exporter and
+	#     Prometheus: two clients of one name an interval apart are one
+	#     row (labels are never pids) whose counters add up.
+	if prom_start; then
+		start "$S/prom.out" --prometheus "$PROM_FILES/vblanklat.prom" 1
+		cp "$W" "$S/promwait"
+		"$S/promwait" -n 5 >/dev/null
+		sleep 1.5
+		"$S/promwait" -n 7 >/dev/null
+		stop INT
+		check_prom "$P --prometheus: promwait's 12 events queued and delivered, one row, no pid" \
+			'{__name__=~"gpubpf_vblanklat_events_(queued|delivered)_total", comm="promwait"}' "__name__ pid" \
+			"gpubpf_vblanklat_events_delivered_total - 12;gpubpf_vblanklat_events_queued_total - 12"
+		check_prom "$P --prometheus: its queued -> delivered histogram counts 12" \
+			'gpubpf_vblanklat_queue_to_delivery_seconds_count{comm="promwait"}' "" 12
+		check_prom "$P --prometheus: vblank -> delivered only where drm's types are read" \
+			'gpubpf_vblanklat_vblank_to_delivery_seconds_count{comm="promwait"}' "" "$([ "$rec" = 1 ] && echo 0 || echo 12)"
+		check_prom "$P --prometheus: CRTC 0 had at least the 12 vblanks waited for" \
+			'gpubpf_vblanklat_vblanks_total{crtc="0"} >= bool 12' "" 1
+		check_prom "$P --prometheus: nothing lost" 'sum(gpubpf_vblanklat_events_lost_total)' "" 0
+		check_prom "$P --prometheus: node_exporter parsed the file" 'node_textfile_scrape_error' "" 0
+		check "$P --prometheus: promtool check metrics is clean" \
+			sh -c "promtool check metrics <'$PROM_FILES/vblanklat.prom'"
+		prom_stop
+	fi
+
 	# 7. --cgroup: clients in two cgroups, traced unfiltered and filtered.
 	cg=/sys/fs/cgroup/vblanklat-test
 	cgroup_tracers_start "$cg"
