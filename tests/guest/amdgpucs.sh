@@ -430,6 +430,36 @@ if [ "$btf" = 1 ]; then
 		"$(norm "$S/fb-btf.json")" "$(norm "$S/fb-ref.json")"
 	check_eq "$P fallbacks, BTF path: nothing on stderr but the banner" "$(quiet "$S/fb-btf.json.err")" ""
 fi
+
+# 5b. --prometheus, read back through the real node_exporter and Prometheus:
+#     submissions and evicted bytes per ring and comm, totals since start
+#     (two batches a summary apart add up), never per pid.
+if prom_start; then
+	start "$S/prom.out" --prometheus "$PROM_FILES/amdgpucs.prom" 1
+	# amdgen's buffers 0-24 were made above (0-17 without module BTF): these follow.
+	write_as amdprom /proc/amdgen "submit ring=gfx jobs=4 exec_us=500 ibs=2
+bo n=3 size=1048576 domain=4
+move first=$([ "$btf" = 1 ] && echo 25 || echo 18) n=2 to=2
+wait"
+	sleep 1.5
+	write_as amdprom /proc/amdgen "submit ring=gfx jobs=3 exec_us=500 ibs=1
+submit ring=sdma jobs=2 exec_us=500
+wait"
+	stop INT
+	check_prom "$P --prometheus: submissions and IBs per ring of amdprom, one row, no pid" \
+		'{__name__=~"gpubpf_amdgpucs_(submissions|ibs|jobs_done)_total", comm="amdprom"}' "__name__ ring pid" \
+		"gpubpf_amdgpucs_ibs_total gfx - 11;gpubpf_amdgpucs_ibs_total sdma - 2;gpubpf_amdgpucs_jobs_done_total gfx - 7;gpubpf_amdgpucs_jobs_done_total sdma - 2;gpubpf_amdgpucs_submissions_total gfx - 7;gpubpf_amdgpucs_submissions_total sdma - 2"
+	check_prom "$P --prometheus: buffers created and evicted, in bytes, per comm and domain" \
+		'{__name__=~"gpubpf_amdgpucs_buffers_(created|evicted)(_bytes)?_total", comm="amdprom"}' "__name__ domain" \
+		"gpubpf_amdgpucs_buffers_created_bytes_total VRAM 3145728;gpubpf_amdgpucs_buffers_created_total VRAM 3;gpubpf_amdgpucs_buffers_evicted_bytes_total VRAM 2097152;gpubpf_amdgpucs_buffers_evicted_total VRAM 2"
+	check_prom "$P --prometheus: gfx's run -> done histogram counts its 7 jobs" \
+		'gpubpf_amdgpucs_run_to_done_seconds_count{ring="gfx"}' "" 7
+	check_prom "$P --prometheus: nothing lost" 'sum(gpubpf_amdgpucs_events_lost_total)' "" 0
+	check_prom "$P --prometheus: node_exporter parsed the file" 'node_textfile_scrape_error' "" 0
+	check "$P --prometheus: promtool check metrics is clean" \
+		sh -c "promtool check metrics <'$PROM_FILES/amdgpucs.prom'"
+	prom_stop
+fi
 rmmod amdgen
 
 # ---------------------------------------------------------------------------
