@@ -641,6 +641,28 @@ stop INT
 check_eq "$P --no-btf, $pretend missing: exact counts, peak too" \
 	"$(mem_row "$S/a-old.out" "$(pid_of gemuseru)")" "4 16384 16384 4 16384 0 0"
 
+# 5a. --prometheus, read back through the real node_exporter and Prometheus:
+#     live bytes per comm (two processes of one name, an interval apart, one
+#     row: labels are never pids), objects created per comm, binds.
+if prom_start; then
+	start "$S/prom.out" --prometheus "$PROM_FILES/i915mem.prom" 1
+	write_as gemprom /proc/gemgen "create n=4 size=65536"
+	sleep 1.5
+	write_as gemprom /proc/gemgen "create n=2 size=1048576"
+	stop INT
+	check_prom "$P --prometheus: gemprom's live objects and bytes, created, one row, no pid" \
+		'{__name__=~"gpubpf_i915mem_(live_objects|live_bytes|objects_created_total|objects_created_bytes_total)", comm="gemprom"}' \
+		"__name__ driver pid" \
+		"gpubpf_i915mem_live_bytes i915 - 2359296;gpubpf_i915mem_live_objects i915 - 6;gpubpf_i915mem_objects_created_bytes_total i915 - 2359296;gpubpf_i915mem_objects_created_total i915 - 6"
+	check_prom "$P --prometheus: i915's CREATE events" \
+		'gpubpf_i915mem_driver_events_total{event="CREATE"}' driver "i915 6"
+	check_prom "$P --prometheus: nothing lost" 'sum(gpubpf_i915mem_events_lost_total)' "" 0
+	check_prom "$P --prometheus: node_exporter parsed the file" 'node_textfile_scrape_error' "" 0
+	check "$P --prometheus: promtool check metrics is clean" \
+		sh -c "promtool check metrics <'$PROM_FILES/i915mem.prom'"
+	prom_stop
+fi
+
 # 5b. DKMS-like: gemgen (playing i915) without its .BTF section; the tool
 #     must take the record path by itself, say so, and count the same rows.
 if [ "$rec" = 0 ]; then
