@@ -299,6 +299,32 @@ check_eq "$P -j: histograms count every call, latencies > 0" \
 	"$(jq -r 'select(.type == "ioctl_hist") | "\(.escape) \(.count) \([.buckets[].count] | add) \(.min >= 1)"' "$j" | sort)" \
 	"$(echo "$want_esc" | awk '{ print $1, $2, $2, "true" }')"
 
+# --prometheus, read back through the real node_exporter and Prometheus:
+# nvctl's calls and errors per escape, the RM's failing statuses, exactly
+# what the text above counted; never per pid.
+if prom_start; then
+	start "$S/prom.out" --prometheus "$PROM_FILES/nvdrv.prom" 1
+	"$W" >/dev/null 2>&1
+	stop INT
+	check_prom "$P --prometheus: ioctls per escape of nvctl, no pid" \
+		'gpubpf_nvdrv_ioctls_total{comm="nvctl"}' "escape pid" \
+		"$(echo "$want_esc" | awk '{ print $1, "-", $2 }' | sort | paste -sd';')"
+	check_prom "$P --prometheus: ioctl errors per escape" \
+		'gpubpf_nvdrv_ioctl_errors_total{comm="nvctl"} > 0' escape \
+		"$(echo "$want_esc" | awk '$4 > 0 { print $1, $4 }' | sort | paste -sd';')"
+	check_prom "$P --prometheus: RM calls that failed, per escape and status" \
+		'sum by (escape, status) (gpubpf_nvdrv_rm_calls_total{status!="NV_OK"})' "escape status" \
+		"RM_CONTROL NV_ERR_INVALID_ARGUMENT 1;RM_CONTROL NV_ERR_INVALID_CLIENT 1;RM_CONTROL NV_ERR_NOT_SUPPORTED 1;RM_FREE NV_ERR_INVALID_OBJECT_HANDLE 1"
+	check_prom "$P --prometheus: nvidiactl opened once, one mmap of 8192 bytes that failed" \
+		'{__name__=~"gpubpf_nvdrv_(opens|mmaps|mmap_bytes|mmap_errors)_total", comm="nvctl", device="nvidiactl"}' __name__ \
+		"gpubpf_nvdrv_mmap_bytes_total 8192;gpubpf_nvdrv_mmap_errors_total 1;gpubpf_nvdrv_mmaps_total 1;gpubpf_nvdrv_opens_total 1"
+	check_prom "$P --prometheus: nothing lost" 'sum(gpubpf_nvdrv_events_lost_total)' "" 0
+	check_prom "$P --prometheus: node_exporter parsed the file" 'node_textfile_scrape_error' "" 0
+	check "$P --prometheus: promtool check metrics is clean" \
+		sh -c "promtool check metrics <'$PROM_FILES/nvdrv.prom'"
+	prom_stop
+fi
+
 # Interval mode under load: summaries are differences of the kernel's
 # running counts, so over several 1-s summaries (-j 1) a burst of nvctl's
 # cheap calls (2000 rounds of CHECK_VERSION_STR and RM_CONTROL in >= 3.5 s)
