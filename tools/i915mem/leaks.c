@@ -82,7 +82,7 @@ static const struct column leak_cols[] = {
 	{ "", "", 3, COL_TEXT_ONLY },	/* the indent: 3 spaces and the separator */
 	{ "OBJECT", "object", -18, 0 },
 	{ "BYTES", "bytes", 12, 0 },
-	{ "", "", 0, COL_TEXT_ONLY },	/* "bytes " */
+	{ "", "", -6, COL_TEXT_ONLY },	/* "bytes", padded: the two spaces before "age" */
 	{ "", "", 0, COL_TEXT_ONLY },	/* "age" */
 	{ "AGE", "age_s", 0, 0 },
 	{ "", "", 0, COL_TEXT_ONLY },	/* "s" */
@@ -141,7 +141,7 @@ void print_leaks(FILE *f, const struct map_snapshot *procs, struct bpf_map *obje
 		for (i = first; i < j && i < first + MAX_LEAKS_LISTED; i++)
 			table_row(f, &leak_table, (struct cell[]){
 				CELL_S(""), cell_hex(addr, sizeof(addr), leaks[i].obj),
-				CELL_U(leaks[i].o.size), CELL_S("bytes "), CELL_S("age"),
+				CELL_U(leaks[i].o.size), CELL_S("bytes"), CELL_S("age"),
 				CELL_F((now - leaks[i].o.created_ns) / 1e9, 3), CELL_S("s"), CELL_S(drv),
 				CELL_U(o->pid), CELL_S(comm), cgroup });
 		if (j - first > MAX_LEAKS_LISTED) {
