@@ -247,9 +247,12 @@ cgroup_tracers_stop() {
 # node_exporter with only its textfile collector, reading $PROM_FILES/*.prom,
 # and Prometheus scraping it every second, both on loopback, their data in
 # $VM_SCRATCH/prom. Fails (status 1, said) when either does not come up.
+# On the host (a test that runs there too): PROM_DIR, and PROM_PORT and
+# PROM_NODE_PORT, not the guest's, so as not to meet another run's.
 prom_start() {
-	local d=${VM_SCRATCH:?}/prom i
-	PROM_FILES=$d/textfile PROM_API=http://127.0.0.1:19090/api/v1
+	local d=${PROM_DIR:-${VM_SCRATCH:?}/prom} i
+	local port=${PROM_PORT:-19090} node=${PROM_NODE_PORT:-19100}
+	PROM_FILES=$d/textfile PROM_API=http://127.0.0.1:$port/api/v1
 	# Afresh each time: no series of an earlier run in the answers.
 	rm -rf "$d"
 	mkdir -p "$PROM_FILES" "$d/data"
@@ -258,13 +261,13 @@ prom_start() {
 	global: { scrape_interval: 1s, evaluation_interval: 1s }
 	scrape_configs:
 	  - job_name: node
-	    static_configs: [ { targets: ['127.0.0.1:19100'] } ]
+	    static_configs: [ { targets: ['127.0.0.1:$node'] } ]
 	EOC
-	prometheus-node-exporter --web.listen-address=127.0.0.1:19100 --collector.disable-defaults \
+	prometheus-node-exporter --web.listen-address=127.0.0.1:$node --collector.disable-defaults \
 		--collector.textfile --collector.textfile.directory="$PROM_FILES" >"$d/node.log" 2>&1 &
 	prom_pids=($!)
 	prometheus --config.file="$d/prometheus.yml" --storage.tsdb.path="$d/data" \
-		--web.listen-address=127.0.0.1:19090 >"$d/prometheus.log" 2>&1 &
+		--web.listen-address=127.0.0.1:$port >"$d/prometheus.log" 2>&1 &
 	prom_pids+=($!)
 	for i in $(seq 1 1200); do
 		curl -sf "$PROM_API/query?query=up" 2>/dev/null | jq -e '.data.result[0].value[1] == "1"' \

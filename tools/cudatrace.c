@@ -27,6 +27,7 @@
 #include "cudatrace/leaks.h"
 #include "cudatrace/libs.h"
 #include "cudatrace/probes.h"
+#include "cudatrace/prom.h"
 #include "cudatrace/procs.h"
 #include "histogram.h"
 #include "maps.h"
@@ -583,6 +584,7 @@ int main(int argc, char **argv)
 {
 	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
 	struct trace_loop loop = {};
+	struct cuda_metrics metrics;
 	int err;
 
 	if (!tool_init(&argp, argc, argv, 0))
@@ -616,14 +618,23 @@ int main(int argc, char **argv)
 	print_libs(&libs);
 	start_ns = monotonic_ns();
 
+	metrics = (struct cuda_metrics){ skel->maps.func_stats, skel->maps.errors, skel->maps.allocs,
+					 &procs, &skel->bss->dropped_rows, &skel->bss->dropped_allocs,
+					 &skel->bss->lost_notices };
 	loop = TOOL_TRACE_LOOP(skel, NULL);	/* its own ring buffers: notices and calls */
 	loop.rb = notices_rb;
 	loop.on_interval = on_interval;
+	loop.ctx = &metrics;
+	loop.write_metrics = write_cuda_metrics;
 	if (env.events || env.errors) {
 		print_call_header(stdout);
 		if (!env.leaks)
 			loop.on_interval = NULL;
 	}
+	/* Its own loop: the file is there before tracing starts (tool_trace() would do it). */
+	err = trace_loop_write_metrics(&loop);
+	if (err)
+		goto cleanup;
 	tool_banner(env.events || env.errors, "Tracing CUDA %s",
 		    env.leaks && !env.events && !env.errors ? "allocations" : "calls");
 	/* At the end (Ctrl-C, no interval, the traced process gone): the leaks, or the summary. */

@@ -257,6 +257,80 @@ check_eq "cudatrace: summary kernel launches per name and shape" \
 check_ge "cudatrace: summary histogram of cuStreamSynchronize reaches 2 ms" \
 	"$(awk '/^cuStreamSynchronize latency:/ { getline; print $8 }' $n)" 2000
 
+# ---- --prometheus ------------------------------------------------------------
+
+# The counters through the real node_exporter and Prometheus (tests/lib.sh;
+# on the host on ports of their own): exactly the calls and errors per
+# function the fake library logged; totals since start (the calls before an
+# 8 s pause and after it add up, the file rewritten every second between);
+# the leaked allocations as gauges per comm while the process lives, gone
+# with it.
+expect_error "cudatrace: --prometheus: a directory that is not there" 1 \
+	"^cudatrace: --prometheus /nonexistent/d.prom: cannot create a file beside it: No such file or directory$" \
+	$t -L $D/libcuda.so.1 --prometheus /nonexistent/d.prom
+if [ -z "${VM_SCRATCH:-}" ]; then
+	PROM_DIR=$tmp/prom PROM_PORT=29090 PROM_NODE_PORT=29100
+fi
+if prom_start; then
+	prom=$PROM_FILES/cudatrace.prom
+	rm -f "$tmp/go"
+	# shellcheck disable=SC2086
+	FAKE_CUDA_LOG=$tmp/prom.log $D/workload --wait "$tmp/go" $drv_phases sleep 8000 batches 2 \
+		>"$tmp/prom.wl" 2>&1 &
+	wl_pid=$!
+	while ! grep -qs '^waiting' "$tmp/prom.wl"; do sleep 0.02; done
+	start_tool "$tmp/prom.out" $t --prometheus "$prom" -p $wl_pid 1
+	check "cudatrace: --prometheus: the file is there once attached" test -s "$prom"
+	touch "$tmp/go"
+	wait $wl_pid
+	wl_pid=
+	for _ in $(seq 1 100); do kill -0 "$tool_pid" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$tool_pid" 2>/dev/null && kill -KILL "$tool_pid"
+	wait "$tool_pid"
+	check_eq "cudatrace: --prometheus: ends with the process, status 0" "$?" 0
+	check_prom "cudatrace: --prometheus: totals since start: the batches before and after the pause" \
+		'gpubpf_cudatrace_calls_total{function=~"cuMemAlloc_v2|cuMemFree_v2|cuMemcpyHtoD_v2|cuLaunchKernel"}' \
+		function "cuLaunchKernel 10;cuMemAlloc_v2 9;cuMemFree_v2 8;cuMemcpyHtoD_v2 8"
+	# (Asked afterwards, of Prometheus' history: no race with the pause.)
+	# (Seen at all is enough: the file at start has none, at exit 9. A loaded
+	# VM, sid's, saw it for under 3 of the 8 s.)
+	check_prom "cudatrace: --prometheus: written every interval: cuMemAlloc_v2's 7 calls seen in the pause" \
+		'count_over_time((gpubpf_cudatrace_calls_total{function="cuMemAlloc_v2"} == 7)[10m:1s]) > bool 0' \
+		"" 1
+	check_prom "cudatrace: --prometheus: calls per function: the fake library's $(wc -l <"$tmp/prom.log")" \
+		'gpubpf_cudatrace_calls_total' function \
+		"$(awk '{ n[$1]++ } END { for (f in n) print f, n[f] }' "$tmp/prom.log" | sort | paste -sd';')"
+	check_prom "cudatrace: --prometheus: errors per function and name" \
+		'gpubpf_cudatrace_errors_total' "function error" \
+		"cuLaunchKernel CUDA_ERROR_INVALID_HANDLE 1;cuMemAlloc_v2 CUDA_ERROR_OUT_OF_MEMORY 1;cuMemFree_v2 CUDA_ERROR_INVALID_VALUE 1;cuModuleGetFunction CUDA_ERROR_NOT_FOUND 1;cuStreamSynchronize CUDA_ERROR_LAUNCH_FAILED 1"
+	check_prom "cudatrace: --prometheus: ... the fake library's failing calls per function" \
+		'sum by (function) (gpubpf_cudatrace_errors_total)' function \
+		"$(awk '!/ result=0( |$)/ { n[$1]++ } END { for (f in n) print f, n[f] }' "$tmp/prom.log" | sort | paste -sd';')"
+	check_prom "cudatrace: --prometheus: bytes allocated, freed, copied, since start" \
+		'gpubpf_cudatrace_bytes_total{function=~"cuMemAlloc_v2|cuMemFree_v2|cuMemcpyHtoD_v2"}' function \
+		"cuMemAlloc_v2 7516196864;cuMemFree_v2 7516192768;cuMemcpyHtoD_v2 29672"
+	check_prom "cudatrace: --prometheus: a latency histogram per function counts its calls" \
+		'gpubpf_cudatrace_call_seconds_count' function \
+		"$(awk '{ n[$1]++ } END { for (f in n) print f, n[f] }' "$tmp/prom.log" | sort | paste -sd';')"
+	check_prom "cudatrace: --prometheus: cuStreamSynchronize: one call under 1 ms, one of 2 ms" \
+		'gpubpf_cudatrace_call_seconds_bucket{function="cuStreamSynchronize",le=~"0.001024|\\+Inf"}' le \
+		"+Inf 2;0.001024 1"
+	check_prom "cudatrace: --prometheus: the 4 leaked allocations were outstanding while it lived, per comm" \
+		'max_over_time(gpubpf_cudatrace_outstanding_allocations[10m])' "comm pid" "workload - 4"
+	check_prom "cudatrace: --prometheus: ... their 2110440 bytes" \
+		'max_over_time(gpubpf_cudatrace_outstanding_bytes[10m])' "comm pid" "workload - 2110440"
+	check_prom "cudatrace: --prometheus: nothing outstanding once the process exited" \
+		'absent(gpubpf_cudatrace_outstanding_bytes)' "" 1
+	check_prom "cudatrace: --prometheus: nothing dropped" \
+		'gpubpf_cudatrace_dropped_total' table "allocations 0;notices 0;statistics 0"
+	check_prom "cudatrace: --prometheus: nothing lost, by reason" \
+		'gpubpf_cudatrace_events_lost_total' reason "recursion 0;ring_buffer_full 0;tracepoint_skipped 0"
+	check_prom "cudatrace: --prometheus: node_exporter parsed the file" 'node_textfile_scrape_error' "" "0"
+	check "cudatrace: --prometheus: promtool check metrics is clean" sh -c "promtool check metrics <'$prom'"
+	check "cudatrace: --prometheus: the text summaries still printed" grep -q "^FUNCTION " "$tmp/prom.out"
+	prom_stop
+fi
+
 # ---- errors only -----------------------------------------------------------
 
 traced err "-E" $D/workload $drv_phases
