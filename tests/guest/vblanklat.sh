@@ -239,8 +239,9 @@ exact() {
 
 	# 6b. --prometheus, read back through the real node_exporter and
 	#     Prometheus: two clients of one name an interval apart are one
-	#     row (labels are never pids) whose counters add up.
-	if prom_start; then
+	#     row (labels are never pids) whose counters add up. (Once per path:
+	#     not again for the stripped module, whose path is the records'.)
+	if [ "$P" != "vblanklat: stripped:" ] && prom_start; then
 		start "$S/prom.out" --prometheus "$PROM_FILES/vblanklat.prom" 1
 		cp "$W" "$S/promwait"
 		"$S/promwait" -n 5 >/dev/null
