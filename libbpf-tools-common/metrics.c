@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "metrics.h"
 #include "opts.h"
 #include "untrusted.h"
@@ -131,13 +132,20 @@ double metrics_time_unit(void)
 	return common_env.msecs ? 1e-3 : 1e-6;
 }
 
+/* The labels in use: a "cgroup" label only with -C, where the tables show it. */
 static int nr_labels(const struct metrics_rows *r)
 {
 	int n = 0;
 
-	while (n < METRICS_MAX_LABELS && r->label_names[n])
+	while (n < METRICS_MAX_LABELS && r->label_names[n] &&
+	       (common_env.show_cgroup || strcmp(r->label_names[n], "cgroup")))
 		n++;
 	return n;
+}
+
+const char *metrics_cgroup(__u64 cgroup_id)
+{
+	return common_env.show_cgroup ? cgroup_name(cgroup_id) : "";
 }
 
 int metrics_rows_add(struct metrics_rows *r, const char *const *label_values,

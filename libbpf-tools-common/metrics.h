@@ -88,10 +88,14 @@ struct metrics_row {
 };
 
 struct metrics_rows {
-	const char *label_names[METRICS_MAX_LABELS];	/* NULL-terminated if fewer */
+	/* NULL-terminated if fewer; a last label "cgroup" counts only with -C */
+	const char *label_names[METRICS_MAX_LABELS];
 	struct metrics_row *rows;
 	size_t n, cap;
 };
+
+/* A process's cgroup as the "cgroup" label's value: its path with -C, else "" (unused). */
+const char *metrics_cgroup(__u64 cgroup_id);
 
 /* Add `values` (nr of them) to the row of `label_values` (one per label name). -ENOMEM. */
 int metrics_rows_add(struct metrics_rows *r, const char *const *label_values,

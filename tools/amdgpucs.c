@@ -484,12 +484,6 @@ static int print_summary(void *ctx)
 
 /* ---- --prometheus ------------------------------------------------------- */
 
-/* Rows kept per process become rows per comm: labels are never pids. */
-static const char *row_cgroup(__u64 id)
-{
-	return common_env.show_cgroup ? cgroup_name(id) : "";
-}
-
 static void ring_metrics(struct metrics *m, const struct map_snapshot *s, double unit)
 {
 	static struct lat_hist run[MAX_RINGS], done[MAX_RINGS];
@@ -498,8 +492,6 @@ static void ring_metrics(struct metrics *m, const struct map_snapshot *s, double
 	__u32 r;
 	size_t i;
 
-	if (!common_env.show_cgroup)
-		subs.label_names[2] = NULL;
 	for (r = 0; r < MAX_RINGS; r++) {
 		lat_hist_reset(&run[r]);
 		lat_hist_reset(&done[r]);
@@ -510,7 +502,7 @@ static void ring_metrics(struct metrics *m, const struct map_snapshot *s, double
 		const unsigned long long v[] = { st->submits, st->ibs, st->runs, st->dones };
 
 		metrics_rows_add(&subs, (const char *const[]){ ring_name(k->ring), st->comm,
-							      row_cgroup(st->cgroup_id) }, v, 4);
+							      metrics_cgroup(st->cgroup_id) }, v, 4);
 		if (k->ring < MAX_RINGS) {
 			lat_hist_merge(&run[k->ring], &st->submit_run);
 			lat_hist_merge(&done[k->ring], &st->run_done);
@@ -551,10 +543,6 @@ static void buffer_metrics(struct metrics *m, const struct map_snapshot *bos,
 	char domain[64];
 	size_t i;
 
-	if (!common_env.show_cgroup) {
-		rows.label_names[2] = NULL;
-		vm.label_names[1] = NULL;
-	}
 	for (i = 0; i < bos->n; i++) {
 		const struct bo_key *k = snapshot_key(bos, i);
 		const struct bo_stats *st = snapshot_value(bos, i);
@@ -563,7 +551,7 @@ static void buffer_metrics(struct metrics *m, const struct map_snapshot *bos,
 
 		metrics_rows_add(&rows, (const char *const[]){
 			st->comm, domain_str(k->domain, domain, sizeof(domain)),
-			row_cgroup(st->cgroup_id) }, v, 4);
+			metrics_cgroup(st->cgroup_id) }, v, 4);
 	}
 	metrics_rows_family(m, &rows, 0, 1, "buffers_created_total", METRIC_COUNTER,
 			    "Buffer objects created, per process name and preferred domain");
@@ -579,7 +567,7 @@ static void buffer_metrics(struct metrics *m, const struct map_snapshot *bos,
 		const unsigned long long v[] = { st->maps, st->mapped_bytes, st->unmaps,
 						 st->unmapped_bytes, st->updates };
 
-		metrics_rows_add(&vm, (const char *const[]){ st->comm, row_cgroup(st->cgroup_id) },
+		metrics_rows_add(&vm, (const char *const[]){ st->comm, metrics_cgroup(st->cgroup_id) },
 				 v, 5);
 	}
 	metrics_rows_family(m, &vm, 0, 1, "vm_maps_total", METRIC_COUNTER,

@@ -685,12 +685,10 @@ static int write_metrics(struct metrics *m, void *ctx)
 #undef RING_FAMILY
 #undef RING_LABELS
 
-	if (!common_env.show_cgroup)
-		procs.label_names[3] = NULL;
 	for (i = 0; i < nr_procs() && !err; i++) {
 		const struct proc_info *pi = &bss->proc_infos[i];
 		const char *labels[] = { ring_dev(pi->ring), ring_info(pi->ring)->name, pi->comm,
-					 common_env.show_cgroup ? cgroup_name(pi->cgroup_id) : "" };
+					 metrics_cgroup(pi->cgroup_id) };
 		const unsigned long long v[] = { bss->proc_queued[i], bss->proc_done[i].done,
 						 bss->proc_wait_sum[i], bss->proc_done[i].exec_sum };
 

@@ -803,8 +803,6 @@ static int write_metrics(struct metrics *m, void *ctx)
 	err = tool_snapshot((struct bpf_map *const[]){ skel->maps.procs }, &snap, 1);
 	if (err)
 		return err;
-	if (!common_env.show_cgroup)
-		procs.label_names[2] = NULL;
 	for (i = 0; i < snap.n && !err; i++) {
 		const struct proc_key *key = snapshot_key(&snap, i);
 		const struct proc_stats *p = snapshot_value(&snap, i);
@@ -817,7 +815,7 @@ static int write_metrics(struct metrics *m, void *ctx)
 		};
 
 		err = metrics_rows_add(&procs, (const char *const[]){
-			drv, p->comm, common_env.show_cgroup ? cgroup_name(p->cgroup_id) : "" },
+			drv, p->comm, metrics_cgroup(p->cgroup_id) },
 			v, NR_PM);
 		for (k = 0; k < NR_FAULT_KINDS && !err; k++)
 			if (fault_names[k] && p->faults[k])

@@ -497,12 +497,6 @@ static int print_summary(void *ctx)
 
 /* ---- --prometheus -------------------------------------------------------- */
 
-/* Rows kept per process are summed per comm: labels are never pids. */
-static const char *row_cgroup(__u64 id)
-{
-	return common_env.show_cgroup ? cgroup_name(id) : "";
-}
-
 /* An escape's label: its name, or its number in hex. */
 static const char *esc_label(__u32 esc, char *buf, size_t size)
 {
@@ -525,8 +519,6 @@ static int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
 	size_t i;
 	int e, err = 0;
 
-	if (!common_env.show_cgroup)
-		rows.label_names[2] = NULL;
 	for (e = 0; e < 256; e++)
 		lat_hist_reset(&per_esc[e]);
 	for (i = 0; i < calls->n && !err; i++) {
@@ -535,7 +527,7 @@ static int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
 		const unsigned long long v[] = { c->calls, c->errors };
 
 		err = metrics_rows_add(&rows, (const char *const[]){
-			esc_label(k->esc, esc, sizeof(esc)), c->comm, row_cgroup(c->cgroup_id) }, v, 2);
+			esc_label(k->esc, esc, sizeof(esc)), c->comm, metrics_cgroup(c->cgroup_id) }, v, 2);
 		lat_hist_merge(&per_esc[k->esc & 0xff], &c->lat);
 		seen[k->esc & 0xff] = true;
 	}
@@ -575,8 +567,6 @@ static int device_metrics(struct metrics *m, const struct map_snapshot *devs,
 	size_t i;
 	int err = 0;
 
-	if (!common_env.show_cgroup)
-		rows.label_names[2] = NULL;
 	for (i = 0; i < devs->n && !err; i++) {
 		const struct dev_key *k = snapshot_key(devs, i);
 		const struct dev_stats *d = snapshot_value(devs, i);
@@ -584,7 +574,7 @@ static int device_metrics(struct metrics *m, const struct map_snapshot *devs,
 						 d->mmap_errors, d->faults };
 
 		err = metrics_rows_add(&rows, (const char *const[]){
-			dev_name(k->dev, dev, sizeof(dev)), d->comm, row_cgroup(d->cgroup_id) }, v, 6);
+			dev_name(k->dev, dev, sizeof(dev)), d->comm, metrics_cgroup(d->cgroup_id) }, v, 6);
 	}
 	metrics_rows_family(m, &rows, 0, 1, "opens_total", METRIC_COUNTER,
 			    "Opens of NVIDIA's device nodes, per node and process name");

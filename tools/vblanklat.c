@@ -439,14 +439,12 @@ static int write_metrics(struct metrics *m, void *ctx)
 		    "Vblanks skipped while the interrupt was off (idle)");
 #undef CRTC_FAMILY
 
-	if (!common_env.show_cgroup)
-		clients.label_names[1] = NULL;
 	hists = calloc(now[S_FILES].n + 1, sizeof(*hists));
 	for (i = 0; hists && i < now[S_FILES].n && !err; i++) {
 		const struct client_key *k = snapshot_key(&now[S_FILES], i);
 		const struct file_stats *fs = snapshot_value(&now[S_FILES], i);
 		const char *comm = !k->file ? "[kernel]" : fs->comm[0] ? fs->comm : "?";
-		const char *cg = common_env.show_cgroup && fs->pid ? cgroup_name(fs->cgroup_id) : "";
+		const char *cg = fs->pid ? metrics_cgroup(fs->cgroup_id) : "";
 		const unsigned long long v[] = { fs->queued, fs->delivered, fs->other };
 		struct comm_hists *h = comm_row(hists, &nh, comm, cg);
 

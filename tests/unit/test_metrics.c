@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "metrics.h"
+#include "opts.h"
 
 static char *read_all(const char *path)
 {
@@ -87,6 +88,18 @@ static int write_sample(struct metrics *m, void *ctx)
 	metrics_rows_family(m, &rows, 0, 1, "process_jobs_total", METRIC_COUNTER, "Per comm");
 	metrics_rows_family(m, &rows, 1, 1e-6, "process_wait_seconds_total", METRIC_COUNTER,
 			    "Per comm");
+	metrics_rows_free(&rows);
+	return 0;
+}
+
+static int write_cgroup_rows(struct metrics *m, void *ctx)
+{
+	struct metrics_rows rows = { .label_names = { "comm", "cgroup" } };
+	const unsigned long long one = 1;
+
+	(void)ctx;
+	metrics_rows_add(&rows, (const char *const[]){ "w", "/a" }, &one, 1);
+	metrics_rows_family(m, &rows, 0, 1, "cg_total", METRIC_COUNTER, "Per comm");
 	metrics_rows_free(&rows);
 	return 0;
 }
@@ -172,6 +185,15 @@ static void test_file(void)
 	} else {
 		printf("SKIP file: promtool check metrics (no promtool: Debian's prometheus)\n");
 	}
+
+	metrics_write_file(path, "t", write_cgroup_rows, NULL, NULL, NULL);
+	CHECK_STR("rows: the cgroup label only with -C", lines_with(read_all(path), "gpubpf_t_cg"),
+		  "gpubpf_t_cg_total{comm=\"w\"} 1\n");
+	common_env.show_cgroup = true;
+	metrics_write_file(path, "t", write_cgroup_rows, NULL, NULL, NULL);
+	common_env.show_cgroup = false;
+	CHECK_STR("rows: with -C, the cgroup label", lines_with(read_all(path), "gpubpf_t_cg"),
+		  "gpubpf_t_cg_total{comm=\"w\",cgroup=\"/a\"} 1\n");
 
 	snprintf(path, sizeof(path), "%s/no/such/dir/t.prom", dir);
 	err = metrics_write_file(path, "t", write_sample, NULL, NULL, NULL);

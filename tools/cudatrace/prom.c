@@ -117,8 +117,6 @@ static int write_outstanding(struct metrics *m, const struct cuda_metrics *cm,
 	size_t i;
 	int err = 0;
 
-	if (!common_env.show_cgroup)
-		rows.label_names[1] = NULL;
 	for (i = 0; i < s->n && !err; i++) {
 		const struct alloc_key *k = snapshot_key(s, i);
 		const struct alloc_info *a = snapshot_value(s, i);
