@@ -250,8 +250,14 @@ static __always_inline struct row_stats *row_of(struct row_key *key)
 	return bpf_map_lookup_elem(&rows, key);
 }
 
+/*
+ * An -e record. `comm`: the name of the process `pid` when the event runs
+ * in another's context (a job's run in the scheduler's worker, its end in
+ * an interrupt); NULL: the current process's.
+ */
 static __always_inline void emit(__u32 type, __u32 ring, __u32 pid, __u64 context, __u64 seqno,
-				 __u64 value, __u32 a, __u32 b, __u32 c, __u32 d, __u32 e)
+				 __u64 value, __u32 a, __u32 b, __u32 c, __u32 d, __u32 e,
+				 const char *comm)
 {
 	struct amdgpucs_event *ev;
 
@@ -272,7 +278,10 @@ static __always_inline void emit(__u32 type, __u32 ring, __u32 pid, __u64 contex
 	ev->c = c;
 	ev->d = d;
 	ev->e = e;
-	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	if (comm)
+		__builtin_memcpy(ev->comm, comm, sizeof(ev->comm));
+	else
+		bpf_get_current_comm(ev->comm, sizeof(ev->comm));
 	event_submit(ev);
 }
 
@@ -300,7 +309,7 @@ static __always_inline void on_submit(__u32 pid, __u32 ring, __u64 context, __u6
 	}
 	if (pasid)
 		bpf_map_update_elem(&pasid_pids, &pasid, &pid, BPF_ANY);
-	emit(EV_SUBMIT, ring, pid, context, seqno, 0, num_ibs, 0, 0, 0, 0);
+	emit(EV_SUBMIT, ring, pid, context, seqno, 0, num_ibs, 0, 0, 0, 0, NULL);
 }
 
 static __always_inline void on_run(__u64 context, __u64 seqno)
@@ -324,7 +333,8 @@ static __always_inline void on_run(__u64 context, __u64 seqno)
 		__sync_fetch_and_add(&r->runs, 1);
 		lat_hist_add(&r->submit_run, lat);
 	}
-	emit(EV_RUN, st->row.ring, st->row.pid, context, seqno, lat, 0, 0, 0, 0, 0);
+	emit(EV_RUN, st->row.ring, st->row.pid, context, seqno, lat, 0, 0, 0, 0, 0,
+	     r ? r->comm : NULL);
 }
 
 static __always_inline void on_done(__u64 context, __u64 seqno)
@@ -345,7 +355,8 @@ static __always_inline void on_done(__u64 context, __u64 seqno)
 		if (st->run_ns)
 			lat_hist_add(&r->run_done, lat);
 	}
-	emit(EV_DONE, st->row.ring, st->row.pid, context, seqno, lat, 0, 0, 0, 0, 0);
+	emit(EV_DONE, st->row.ring, st->row.pid, context, seqno, lat, 0, 0, 0, 0, 0,
+	     r ? r->comm : NULL);
 	bpf_map_delete_elem(&jobs, &key);
 }
 
@@ -428,7 +439,7 @@ static __always_inline void on_bo_create(__u32 pid, __u64 addr, __u32 domain, __
 		if ((s->allowed | allowed) != s->allowed)
 			s->allowed |= allowed;
 	}
-	emit(EV_BO_CREATE, MAX_RINGS, pid, addr, 0, size, domain, allowed, 0, 0, 0);
+	emit(EV_BO_CREATE, MAX_RINGS, pid, addr, 0, size, domain, allowed, 0, 0, 0, NULL);
 }
 
 #define TTM_PL_SYSTEM	0
@@ -469,7 +480,7 @@ static __always_inline void on_bo_move(__u64 addr, __u64 size, __u32 new_placeme
 		}
 	}
 	emit(EV_BO_MOVE, MAX_RINGS, owner ? owner->pid : 0, addr, 0, size, old_placement,
-	     new_placement, 0, 0, 0);
+	     new_placement, 0, 0, 0, NULL);
 }
 
 SEC("tp_btf/amdgpu_bo_create")
@@ -499,7 +510,8 @@ static __always_inline void on_vm_flush(__u32 idx, __u32 vmid, __u64 pd_addr)
 	if (ring_excluded(idx))
 		return;
 	__sync_fetch_and_add(&ring_infos[idx & (MAX_RINGS - 1)].flushes, 1);
-	emit(EV_VM_FLUSH, idx, bpf_get_current_pid_tgid() >> 32, 0, 0, pd_addr, vmid, 0, 0, 0, 0);
+	emit(EV_VM_FLUSH, idx, bpf_get_current_pid_tgid() >> 32, 0, 0, pd_addr, vmid, 0, 0, 0, 0,
+	     NULL);
 }
 
 static __always_inline void on_iv(struct iv_key *key)
@@ -518,7 +530,7 @@ static __always_inline void on_iv(struct iv_key *key)
 	if (n)
 		__sync_fetch_and_add(n, 1);
 	emit(EV_IV, MAX_RINGS, 0, 0, 0, 0, key->client_id, key->src_id, key->ring_id, key->vmid,
-	     key->pasid);
+	     key->pasid, NULL);
 }
 
 SEC("tp_btf/amdgpu_vm_flush")
@@ -575,7 +587,7 @@ static __always_inline void on_mapping(__u32 type, __u32 pid, __u64 start, __u64
 		__sync_fetch_and_add(&v->unmaps, 1);
 		__sync_fetch_and_add(&v->unmapped_bytes, bytes);
 	}
-	emit(type, MAX_RINGS, pid, start * GPU_PAGE_SIZE, 0, bytes, 0, 0, 0, 0, 0);
+	emit(type, MAX_RINGS, pid, start * GPU_PAGE_SIZE, 0, bytes, 0, 0, 0, 0, 0, NULL);
 }
 
 static __always_inline int on_mapping_btf(__u32 type, struct amdgpu_bo_va_mapping *mapping)

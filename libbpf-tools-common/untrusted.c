@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "untrusted.h"
 
@@ -103,4 +105,29 @@ const char *text_safe(const char *s)
 const char *text_safe_word(const char *s)
 {
 	return rotate(s, false);
+}
+
+bool proc_comm_read(unsigned int pid, char *buf, size_t size)
+{
+	char path[32];
+	ssize_t n;
+	int fd;
+
+	if (!size)
+		return false;
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0) {
+		buf[0] = '\0';
+		return false;
+	}
+	if (n > 0 && buf[n - 1] == '\n')
+		n--;
+	buf[n] = '\0';
+	return true;
 }

@@ -41,4 +41,11 @@ char *text_escape(char *out, size_t size, const char *s, size_t max, bool keep_s
 const char *text_safe(const char *s);
 const char *text_safe_word(const char *s);
 
+/*
+ * Process pid's name from /proc/PID/comm into buf (size bytes), whole: the
+ * kernel ends it with one newline, and that alone is dropped - a name can
+ * hold newlines of its own. false (buf "") when there is no such process.
+ */
+bool proc_comm_read(unsigned int pid, char *buf, size_t size);
+
 #endif /* GPU_BPF_UNTRUSTED_H */

@@ -170,9 +170,10 @@ pair_stop() {
 
 # hist_stats FILE TITLE: "count avg min max" of the first text histogram
 # whose title line contains TITLE (the "count N  avg A  min M  max X" line
-# under it; "0" alone for an empty one).
+# under it; "0" alone for an empty one). TITLE through the environment:
+# awk -v would undo the backslashes of an escaped name.
 hist_stats() {
-	awk -v t="$2" 'index($0, t) { found = 1; next }
+	t=$2 awk 'index($0, ENVIRON["t"]) { found = 1; next }
 		found && $1 == "count" { print $2, $4, $6, $8; exit }' "$1"
 }
 # jhist_stats FILE JQ-CONDITION: the same of the JSON histogram object (-j)
@@ -194,6 +195,25 @@ write_as() {
 	"$s/$1" -c 'echo $$ >"$1"; printf "%s\n" "$2" >"$3"' "$1" "$s/$1.pid" "$3" "$2"
 }
 pid_of() { cat "${VM_SCRATCH:?}/$1.pid"; }
+
+# A hostile process name (issue 23): a quote, a backslash, a newline, a byte
+# that is not UTF-8 and a terminal's clear-screen (HOSTILE, 11 bytes: it
+# fits a comm). Text output shows it as HOSTILE_TEXT, one column; -j keeps
+# it exactly, the bad byte as U+FFFD.
+HOSTILE=$(printf 'a"b\\c\nd\377\033[2J')
+HOSTILE_TEXT='a"b\\c\x0ad\xff\x1b[2J'
+# check_no_control NAME FILE...: no control byte but newlines in the files.
+check_no_control() {
+	local name=$1
+	shift
+	check_eq "$name" "$(cat "$@" | tr -d '\n' | LC_ALL=C grep -c '[[:cntrl:]]')" 0
+}
+# check_hostile_json NAME VALUE: VALUE (one of jq -r's strings) is HOSTILE
+# as -j writes it.
+check_hostile_json() {
+	check_eq "$1" "$(printf '%s\n' "$2" | od -An -c | tr -s ' ')" \
+		"$(printf 'a"b\\c\nd\357\277\275\033[2J\n' | od -An -c | tr -s ' ')"
+}
 
 # corepaths_in OBJ MODULE: the struct member paths BPF object OBJ reads
 # through CO-RE, as module MODULE's BTF has them (tests/btf/corepaths), the

@@ -33,6 +33,7 @@
 #include "sched_record.h"
 #include "tool.h"
 #include "tp_format.h"
+#include "untrusted.h"
 
 static struct env {
 	bool events;
@@ -384,21 +385,14 @@ static int cmp_iv(const void *a, const void *b)
 /* The process that submitted with `pasid` (from the CS ioctls seen): 0 if none. */
 static __u32 pasid_owner(__u32 pasid, char *comm, size_t size)
 {
-	char path[64];
 	__u32 pid;
-	FILE *f;
 
 	snprintf(comm, size, "(exited)");
 	if (!pasid || bpf_map__lookup_elem(skel->maps.pasid_pids, &pasid, sizeof(pasid), &pid,
 					   sizeof(pid), 0))
 		return 0;
-	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(comm, size, f))
-			comm[strcspn(comm, "\n")] = '\0';
-		fclose(f);
-	}
+	if (!proc_comm_read(pid, comm, size))
+		snprintf(comm, size, "(exited)");
 	return pid;
 }
 

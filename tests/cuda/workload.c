@@ -30,6 +30,11 @@
  * runtime       the runtime API (libcudart) on top of the driver
  * nodriver      the runtime API where it finds no driver: every call fails
  *               with cudaErrorInsufficientDriver
+ * hostile       a kernel whose name no compiler makes but a module's symbol
+ *               table can hold: a space, a quote, a backslash, a newline, a
+ *               byte that is not UTF-8 and a terminal's clear-screen; it is
+ *               looked up, launched once (1x1x1, 1x1x1) and 4096 bytes are
+ *               allocated and never freed
  * sleep MS      stay alive MS milliseconds
  *
  * Where a parameter is a 32-bit unsigned int, some calls go through a
@@ -159,6 +164,16 @@ static void launch(void)
 	CHECK(cuLaunchKernelEx_ptsz(&ex2, f, NULL, NULL), CUDA_SUCCESS);
 	CHECK(cuLaunchCooperativeKernel(f, 4, 4, 1, 32, 32, 1, 1024, stream(0x5010), NULL),
 	      CUDA_SUCCESS);
+}
+
+static void hostile(void)
+{
+	CUfunction f;
+	CUdeviceptr p;
+
+	CHECK(cuModuleGetFunction(&f, NULL, "k \"\\\n\xff\x1b[2J"), CUDA_SUCCESS);
+	CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL), CUDA_SUCCESS);
+	CHECK(cuMemAlloc_v2(&p, 4096), CUDA_SUCCESS);
 }
 
 #define COPY_WIDE(name)                                                              \
@@ -332,6 +347,8 @@ int main(int argc, char **argv)
 			copies();
 		} else if (!strcmp(p, "streams")) {
 			streams();
+		} else if (!strcmp(p, "hostile")) {
+			hostile();
 		} else if (!strcmp(p, "steady")) {
 			steady(atoi(next));
 			i++;

@@ -371,6 +371,29 @@ check_eq "$P --cgroup B -j -C: its 5 submissions, no buffers" \
 $(jq -r 'select(.type == "buffer")' "$S/cg-B.out" | wc -l)" "amdcgB 5 /amdgpucs-test/B
 0"
 
+# 3z. A hostile process name (issue 23, tests/lib.sh's HOSTILE): traced as
+#     -e text and -e -j at once, and as a summary. The text keeps one line
+#     per event (as many as -j's), the name one column, escaped, and no
+#     control byte; -j keeps the name exactly.
+start "$S/hn.ev" -e; hn_ev=$tool_pid
+start "$S/hn.evj" -e -j; hn_evj=$tool_pid
+start "$S/hn.sum"
+write_as "$HOSTILE" /proc/amdgen "submit ring=gfx jobs=3 exec_us=1000 ibs=1
+bo n=2 size=65536 domain=4
+wait"
+for tool_pid in $hn_ev $hn_evj $tool_pid; do stop INT; done
+check_eq "$P hostile name -e: 3 SUBMIT, RUN and DONE and 2 BO_CREATE lines, the name escaped in COMM" \
+	"$(awk '$2 ~ /^[A-Z_]+$/ && $2 != "EVENT" && $4 ~ /^[0-9]+$/ { print $2, $5 }' "$S/hn.ev" | sort | uniq -c | sed 's/^ *//' | paste -sd,)" \
+	"2 BO_CREATE $HOSTILE_TEXT,3 DONE $HOSTILE_TEXT,3 RUN $HOSTILE_TEXT,3 SUBMIT $HOSTILE_TEXT"
+check_eq "$P hostile name -e: one text line per -j event, and the header" \
+	"$(wc -l <"$S/hn.ev")" "$(($(jrows "$S/hn.evj" event .event | wc -l) + 1))"
+check_no_control "$P hostile name: no control byte in the text outputs" "$S/hn.ev" "$S/hn.sum"
+check_eq "$P hostile name summary: the submission and buffer rows, the name one column" \
+	"$(awk 'NF == 9 && $1 == "gfx" { print $3, $4 } NF == 8 && $3 == "VRAM" { print $2, $5 }' "$S/hn.sum" | paste -sd,)" \
+	"$HOSTILE_TEXT 3,$HOSTILE_TEXT 2"
+check_hostile_json "$P hostile name -j: the name exact, the bad byte U+FFFD" \
+	"$(jrows "$S/hn.evj" event 'select(.event == "SUBMIT") | .comm' | sort -u)"
+
 # ---------------------------------------------------------------------------
 # 4. The record path (--no-btf) and the BTF path on the summary's workload at
 # once: the same rows. (Two tracers only: on 7.x, whose tracepoints run
@@ -441,10 +464,10 @@ fi
 #     (two batches a summary apart add up), never per pid.
 if prom_start; then
 	start "$S/prom.out" --prometheus "$PROM_FILES/amdgpucs.prom" 1
-	# amdgen's buffers 0-24 were made above (0-17 without module BTF): these follow.
+	# amdgen's buffers 0-26 were made above (0-19 without module BTF): these follow.
 	write_as amdprom /proc/amdgen "submit ring=gfx jobs=4 exec_us=500 ibs=2
 bo n=3 size=1048576 domain=4
-move first=$([ "$btf" = 1 ] && echo 25 || echo 18) n=2 to=2
+move first=$([ "$btf" = 1 ] && echo 27 || echo 20) n=2 to=2
 wait"
 	sleep 1.5
 	write_as amdprom /proc/amdgen "submit ring=gfx jobs=3 exec_us=500 ibs=1

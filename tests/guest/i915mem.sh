@@ -497,6 +497,30 @@ check_ge "$P burst across 1 s intervals: objects created in more than one" \
 check_eq "$P burst across 1 s intervals: exit 0, nothing lost (no lost object, stderr the banner alone)" \
 	"$tool_status $(jrows "$j" lost .what)|$(quiet "$j.err" | grep -v "$banner")" "0 |"
 
+# 3j. A hostile process name (issue 23, tests/lib.sh's HOSTILE): traced as
+#     -e text and -e -j at once, and as a summary with -l. The text keeps
+#     one line per event (as many as -j's), the name one column, escaped,
+#     and no control byte; -j keeps the name exactly.
+o=$(gem_next created)
+start "$S/hn.ev" -e; hn_ev=$tool_pid
+start "$S/hn.evj" -e -j; hn_evj=$tool_pid
+start "$S/hn.sum" -l
+write_as "$HOSTILE" /proc/gemgen "create n=3 size=8192"
+for tool_pid in $hn_ev $hn_evj $tool_pid; do stop INT; done
+h=$(pid_of "$HOSTILE")
+check_eq "$P hostile name -e: 3 CREATE lines, the name escaped in COMM" \
+	"$(awk '$3 == "CREATE" { print $4, $5 }' "$S/hn.ev" | uniq -c | sed 's/^ *//')" "3 $h $HOSTILE_TEXT"
+check_eq "$P hostile name -e: one text line per -j event, and the header" \
+	"$(wc -l <"$S/hn.ev")" "$(($(jrows "$S/hn.evj" event .event | wc -l) + 1))"
+check_no_control "$P hostile name: no control byte in the text outputs" "$S/hn.ev" "$S/hn.sum"
+check_eq "$P hostile name summary: the memory row, the name one column" \
+	"$(mem_row "$S/hn.sum" "$h" | cut -d' ' -f1,2) $(awk -v p="$h" 'NF == 10 && $2 == p { print $3 }' "$S/hn.sum")" \
+	"3 24576 $HOSTILE_TEXT"
+check "$P hostile name -l: the process's line" grep -qxF "i915 PID $h ($HOSTILE_TEXT) exited: 3 objects, 24576 bytes" "$S/hn.sum"
+check_hostile_json "$P hostile name -j: the name exact, the bad byte U+FFFD" \
+	"$(jrows "$S/hn.evj" event 'select(.event == "CREATE") | .comm' | sort -u)"
+echo "destroy first=$o n=3" >/proc/gemgen
+
 # ---------------------------------------------------------------------------
 # 4. xe (kernels >= 6.8): gemgen plays xe too (the BTF path only: xe's
 #    records do not name its buffer objects).

@@ -407,6 +407,34 @@ if [ "$have_btf" = 1 ]; then
 	compare btf nobtf "--no-btf = BTF path" --no-btf
 fi
 exact records --no-btf
+
+# A hostile process name (issue 23, tests/lib.sh's HOSTILE): vblwait under
+# that name, traced as -e text and -e -j at once, and as a summary. The
+# text keeps one line per event, the name one column,
+# escaped (in the histograms' titles too), and no control byte; -j keeps
+# the name exactly.
+P="vblanklat: hostile name:"
+cp "$W" "$S/$HOSTILE"
+start "$S/hn.ev" -e; hn_ev=$tool_pid
+start "$S/hn.evj" -e -j; hn_evj=$tool_pid
+start "$S/hn.sum"
+"$S/$HOSTILE" -n 5 >/dev/null &
+h=$!
+wait $h
+for tool_pid in $hn_ev $hn_evj $tool_pid; do stop INT; done
+check_eq "$P -e: 5 QUEUED and 5 DELIVERED lines, the name escaped in COMM" \
+	"$(awk -v p=$h '$5 == p { print $2, $6 }' "$S/hn.ev" | sort | uniq -c | sed 's/^ *//' | paste -sd,)" \
+	"5 DELIVERED $HOSTILE_TEXT,5 QUEUED $HOSTILE_TEXT"
+check_eq "$P -e: every line but the header an event's: its time, 9 columns or more" \
+	"$(awk 'NR > 1 && !($1 ~ /^[0-9]+\.[0-9]+$/ && NF >= 9)' "$S/hn.ev" | wc -l)" 0
+check_no_control "$P no control byte in the text outputs" "$S/hn.ev" "$S/hn.sum"
+check_eq "$P the client's row, the name one column" \
+	"$(awk -v p=$h '$1 == p && NF == 7 { print $2, $3, $4 }' "$S/hn.sum")" "$HOSTILE_TEXT 5 5"
+check_eq "$P the client's histogram, titled by the name escaped" \
+	"$(hist_stats "$S/hn.sum" "$HOSTILE_TEXT (pid $h) queued -> delivered" | cut -d' ' -f1)" 5
+check_hostile_json "$P -j: the name exact, the bad byte U+FFFD" \
+	"$(jrows "$S/hn.evj" event "select(.pid == $h) | .comm" | sort -u)"
+P="vblanklat:"
 # 5.10's BPF: no atomic fetch or compare-and-swap, no attach cookies.
 P="vblanklat: no atomic fetch:"
 start_tool "$S/noatomic.out" env GPU_BPF_PRETEND_MISSING=atomic_fetch,attach_cookie "$T"

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -270,6 +271,25 @@ static void test_untrusted_text(void)
 	common_env.show_cgroup = false;
 }
 
+/* A process's name read back whole, its own newlines kept. */
+static void test_proc_comm(void)
+{
+	char was[17], now[17];
+
+	CHECK("proc_comm_read: this process", proc_comm_read(getpid(), was, sizeof(was)), "no comm");
+	prctl(PR_SET_NAME, "a\nb\n");
+	CHECK("proc_comm_read: again", proc_comm_read(getpid(), now, sizeof(now)), "no comm");
+	CHECK_STR("proc_comm_read: newlines in the name kept, the kernel's last one dropped", now, "a\nb\n");
+	prctl(PR_SET_NAME, "fifteen_chars_x");
+	proc_comm_read(getpid(), now, sizeof(now));
+	CHECK_STR("proc_comm_read: 15 bytes, the longest name", now, "fifteen_chars_x");
+	proc_comm_read(getpid(), now, 8);
+	CHECK_STR("proc_comm_read: cut to the buffer", now, "fifteen");
+	prctl(PR_SET_NAME, was);
+	CHECK("proc_comm_read: no such process", !proc_comm_read(0x7fffffff, now, sizeof(now)) && !*now,
+	      "read '%s'", now);
+}
+
 static void test_table_output(void)
 {
 	/* Strings the kernel may hand over: quotes, control bytes, bad UTF-8. */
@@ -313,5 +333,6 @@ int main(void)
 	test_reader_gone();
 	test_table_output();
 	test_untrusted_text();
+	test_proc_comm();
 	return check_failures ? 1 : 0;
 }

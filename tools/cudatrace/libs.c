@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cudatrace/libs.h"
+#include "untrusted.h"
 #include "uprobe_helpers.h"
 
 static const char *const lib_dirs[] = {
@@ -37,7 +38,8 @@ static struct target *add_target(struct cuda_libs *libs, const char *path, const
 		return NULL;
 	t = &libs->targets[libs->nr_targets++];
 	snprintf(t->path, sizeof(t->path), "%s", path);
-	snprintf(t->name, sizeof(t->name), "%s", name);
+	/* A process's maps name any file it mapped: its path may hold any byte. */
+	text_escape(t->name, sizeof(t->name), name, strlen(name), true);
 	t->api[api] = true;
 	t->given = given;
 	return t;

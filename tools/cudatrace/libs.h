@@ -28,7 +28,8 @@ struct lib_search {
 /* A file to probe: a library, or an executable with cudart linked in. */
 struct target {
 	char path[PATH_MAX + 64];	/* opened and probed */
-	char name[PATH_MAX];		/* as the user or the process names it */
+	char name[PATH_MAX];		/* as the user or the process names it, for
+					   messages: escaped (untrusted.h) */
 	bool api[NR_APIS];		/* which functions to look for */
 	bool given;			/* --lib: problems are errors */
 	struct elf_syms *syms;

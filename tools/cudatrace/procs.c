@@ -9,6 +9,7 @@
 #include "cudatrace/procs.h"
 #include "maps.h"
 #include "opts.h"
+#include "untrusted.h"
 
 int procs_init(struct procs *p, struct bpf_map *procs, struct bpf_map *knames)
 {
@@ -33,16 +34,8 @@ void proc_new(struct procs *p, __u32 pid)
 int proc_watch(struct procs *p, __u32 pid)
 {
 	struct proc_info pi = {};
-	char path[64];
-	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-	f = fopen(path, "re");
-	if (f) {
-		if (fgets(pi.comm, sizeof(pi.comm), f))
-			pi.comm[strcspn(pi.comm, "\n")] = '\0';
-		fclose(f);
-	}
+	proc_comm_read(pid, pi.comm, sizeof(pi.comm));
 	syms_cache_load(p->syms, pid);
 	return bpf_map__update_elem(p->procs, &pid, sizeof(pid), &pi, sizeof(pi), BPF_ANY);
 }

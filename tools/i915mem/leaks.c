@@ -11,22 +11,17 @@
 #include "runtime.h"
 #include "table.h"
 #include "i915mem/leaks.h"
+#include "untrusted.h"
 
 #define MAX_LEAKS_LISTED 50	/* objects listed per process; the rest counted */
 
 /* Is `pid` still the process that was called `comm`? */
 static bool process_alive(__u32 pid, const char *comm)
 {
-	char path[64], now[COMM_LEN + 1] = "";
-	FILE *f;
+	char now[COMM_LEN + 1];
 
-	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-	f = fopen(path, "r");
-	if (!f)
+	if (!proc_comm_read(pid, now, sizeof(now)))
 		return false;
-	if (fgets(now, sizeof(now), f))
-		now[strcspn(now, "\n")] = '\0';
-	fclose(f);
 	return !strncmp(now, comm, COMM_LEN - 1);
 }
 
