@@ -220,7 +220,7 @@ static __always_inline struct dev_stats *dev_row(__u32 pid, __u32 dev)
 	return row_of(&dev_rows, &key, &init);
 }
 
-static __always_inline void file_event(__u32 type, __u32 dev, __s32 ret, __u64 bytes, __u64 lat)
+static __always_inline void file_event(__u32 type, __u32 dev, __s32 ret, __u64 bytes, __u64 lat_ns)
 {
 	struct nvdrv_event *e = event_new(type, false);
 
@@ -229,7 +229,7 @@ static __always_inline void file_event(__u32 type, __u32 dev, __s32 ret, __u64 b
 	e->file.dev = dev;
 	e->file.ret = ret;
 	e->file.bytes = bytes;
-	e->file.lat = lat;
+	e->file.lat_ns = lat_ns;
 	event_submit(e);
 }
 
@@ -264,7 +264,7 @@ int BPF_KRETPROBE(open_return, int ret)
 		if (ret < 0)
 			__sync_fetch_and_add(&r->open_errors, 1);
 	}
-	file_event(EV_OPEN, st->dev, ret, 0, to_units(bpf_ktime_get_ns() - st->start_ns));
+	file_event(EV_OPEN, st->dev, ret, 0, bpf_ktime_get_ns() - st->start_ns);
 	bpf_map_delete_elem(&opens, &id);
 	return 0;
 }
@@ -319,7 +319,7 @@ int BPF_KRETPROBE(mmap_return, int ret)
 		if (ret < 0)
 			__sync_fetch_and_add(&r->mmap_errors, 1);
 	}
-	file_event(EV_MMAP, st->dev, ret, st->bytes, to_units(bpf_ktime_get_ns() - st->start_ns));
+	file_event(EV_MMAP, st->dev, ret, st->bytes, bpf_ktime_get_ns() - st->start_ns);
 	bpf_map_delete_elem(&mmaps, &id);
 	return 0;
 }
@@ -386,7 +386,7 @@ int BPF_KPROBE(ioctl_entry, struct file *file, unsigned int cmd, unsigned long a
 SEC("kretprobe")
 int BPF_KRETPROBE(ioctl_return, long ret)
 {
-	__u64 id = bpf_get_current_pid_tgid(), lat;
+	__u64 id = bpf_get_current_pid_tgid(), lat_ns, lat;
 	__u32 pid = id >> 32, status = 0, zero = 0;
 	struct ioctl_state *st = bpf_map_lookup_elem(&ioctls, &id);
 	struct call_stats *c, *init;
@@ -397,7 +397,8 @@ int BPF_KRETPROBE(ioctl_return, long ret)
 
 	if (!st)
 		return 0;
-	lat = to_units(bpf_ktime_get_ns() - st->start_ns);
+	lat_ns = bpf_ktime_get_ns() - st->start_ns;
+	lat = to_units(lat_ns);
 	key.pid = pid;
 	key.esc = st->esc;
 	init = bpf_map_lookup_elem(&call_init, &zero);
@@ -441,7 +442,7 @@ int BPF_KRETPROBE(ioctl_return, long ret)
 		e->ioctl.status = status;
 		e->ioctl.has_status = has_status;
 		e->ioctl.ret = ret;
-		e->ioctl.lat = lat;
+		e->ioctl.lat_ns = lat_ns;
 		e->ioctl.dev = st->dev;
 		e->ioctl.xfer = st->xfer;
 		event_submit(e);
@@ -465,7 +466,7 @@ static __always_inline struct irq_stats *irq_row(__u32 gpu, __u32 kind)
 	return bpf_map_lookup_elem(&irq_rows, &key);
 }
 
-static __always_inline void irq_event(__u32 type, __u32 gpu, __u32 kind, __u32 irq, __u64 lat)
+static __always_inline void irq_event(__u32 type, __u32 gpu, __u32 kind, __u32 irq, __u64 lat_ns)
 {
 	struct nvdrv_event *e = event_new(type, false);
 
@@ -474,7 +475,7 @@ static __always_inline void irq_event(__u32 type, __u32 gpu, __u32 kind, __u32 i
 	e->irq.gpu = gpu;
 	e->irq.kind = kind;
 	e->irq.irq = irq;
-	e->irq.lat = lat;
+	e->irq.lat_ns = lat_ns;
 	event_submit(e);
 }
 
@@ -526,7 +527,7 @@ int BPF_KRETPROBE(isr_msix_return)
 
 static __always_inline void on_bottom_half(int irq, void *nv, __u32 kind)
 {
-	__u64 key = (__u64)nv, lat = 0;
+	__u64 key = (__u64)nv, lat_ns = 0;
 	struct top_half *top = bpf_map_lookup_elem(&top_halves, &key);
 	__u32 gpu = nv_gpu(nv), irq_kind;
 	struct irq_stats *s;
@@ -538,7 +539,7 @@ static __always_inline void on_bottom_half(int irq, void *nv, __u32 kind)
 	 */
 	if (top) {
 		irq_kind = top->kind;
-		lat = to_units(bpf_ktime_get_ns() - top->ts);
+		lat_ns = bpf_ktime_get_ns() - top->ts;
 		bpf_map_delete_elem(&top_halves, &key);
 	} else {
 		irq_kind = kind == BH_MSIX_KTHREAD ? IRQ_MSIX : IRQ_ISR;
@@ -547,9 +548,9 @@ static __always_inline void on_bottom_half(int irq, void *nv, __u32 kind)
 	if (s) {
 		__sync_fetch_and_add(&s->bottom, 1);
 		if (top)
-			lat_hist_add(&s->top_bottom, lat);
+			lat_hist_add(&s->top_bottom, to_units(lat_ns));
 	}
-	irq_event(EV_BH, gpu, kind, irq, top ? lat : 0);
+	irq_event(EV_BH, gpu, kind, irq, top ? lat_ns : 0);
 }
 
 /* nvidia_isr_kthread_bh, nvidia_isr_msix_kthread_bh (int irq, void *nv) */

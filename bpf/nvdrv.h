@@ -142,7 +142,7 @@ struct nvdrv_event {
 			__u32 dev;
 			__s32 ret;
 			__u64 bytes;
-			__u64 lat;
+			__u64 lat_ns;	/* EV_OPEN, EV_MMAP */
 		} file;
 		struct {		/* EV_IOCTL */
 			__u32 esc;	/* inner escape */
@@ -150,7 +150,7 @@ struct nvdrv_event {
 			__u32 obj;
 			__u32 status;
 			__s64 ret;
-			__u64 lat;
+			__u64 lat_ns;
 			__u32 dev;
 			__u8 xfer;
 			__u8 has_obj;
@@ -162,7 +162,7 @@ struct nvdrv_event {
 			__u32 kind;
 			__u32 irq;
 			__s32 ret;
-			__u64 lat;	/* EV_BH: since the top half (0: none seen) */
+			__u64 lat_ns;	/* EV_BH: since the top half (0: none seen) */
 		} irq;
 		struct {		/* EV_P2P */
 			__u32 fn;

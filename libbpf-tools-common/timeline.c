@@ -115,6 +115,63 @@ void timeline_thread(__u32 pid, __u32 tid, const char *name, int sort)
 		metadata("thread_name", pid, tid, name, sort);
 }
 
+static char gpu_names[TIMELINE_MAX_GPUS][64];
+static int nr_gpus;
+
+__u32 timeline_gpu(int tool, const char *name)
+{
+	char process[80];
+	int i;
+
+	for (i = 0; i < nr_gpus; i++)
+		if (!strcmp(gpu_names[i], name))
+			return TIMELINE_GPU_PID(tool, i);
+	if (nr_gpus == TIMELINE_MAX_GPUS)
+		return TIMELINE_GPU_PID(tool, TIMELINE_MAX_GPUS - 1);
+	snprintf(gpu_names[nr_gpus], sizeof(gpu_names[0]), "%s", name);
+	snprintf(process, sizeof(process), "GPU %s", name);
+	timeline_process(TIMELINE_GPU_PID(tool, nr_gpus), process, -1);
+	return TIMELINE_GPU_PID(tool, nr_gpus++);
+}
+
+/* Tasks named so far: an open-addressed set of (pid, tid), tid 0 for the process. */
+#define NAMED_BITS 12
+static __u64 named[1 << NAMED_BITS];
+
+/* true the first time (pid, tid) is asked about, and past the set's room. */
+static bool first_sight(__u32 pid, __u32 tid)
+{
+	__u64 key = (__u64)pid << 32 | tid | 1ULL << 63;	/* never 0, the empty slot */
+	unsigned int i, h = (pid * 0x9e3779b1u) ^ (tid * 0x85ebca6bu);
+
+	for (i = 0; i < 64; i++) {
+		__u64 *slot = &named[(h + i) & ((1 << NAMED_BITS) - 1)];
+
+		if (*slot == key)
+			return false;
+		if (!*slot) {
+			*slot = key;
+			return true;
+		}
+	}
+	return true;
+}
+
+void timeline_track(__u32 pid, __u32 tid, const char *name, int sort)
+{
+	if (out && first_sight(pid, tid))
+		timeline_thread(pid, tid, name, sort);
+}
+
+void timeline_task(__u32 pid, const char *comm, __u32 tid, const char *thread_comm)
+{
+	if (!out)
+		return;
+	if (first_sight(pid, 0))
+		timeline_process(pid, comm, 0);
+	timeline_track(pid, tid, thread_comm, tid == pid ? 0 : 1);
+}
+
 void timeline_slice(__u32 pid, __u32 tid, const char *name, const char *cat, __u64 ts_ns,
 		    __u64 dur_ns, struct timeline_args args)
 {

@@ -44,6 +44,24 @@ void timeline_process(__u32 pid, const char *name, int sort);
 void timeline_thread(__u32 pid, __u32 tid, const char *name, int sort);
 
 /*
+ * The GPU-side process of device `name` for `tool` (TIMELINE_DRMSCHED, ...):
+ * its pid, TIMELINE_GPU_PID(tool, n), the process named "GPU name" the first
+ * time (past TIMELINE_MAX_GPUS devices, the last one's).
+ */
+#define TIMELINE_MAX_GPUS 64
+__u32 timeline_gpu(int tool, const char *name);
+
+/*
+ * The CPU side's tracks: process pid named `comm` and thread (pid, tid)
+ * named `thread_comm`, each the first time it is seen (a bounded set: past
+ * it, names are written again, which readers take as the same).
+ */
+void timeline_task(__u32 pid, const char *comm, __u32 tid, const char *thread_comm);
+
+/* Track (pid, tid) named `name`, sorted by `sort`, the first time it is seen. */
+void timeline_track(__u32 pid, __u32 tid, const char *name, int sort);
+
+/*
  * Arguments shown with an event: n keys and their cells (a string, a
  * number, '-' as null), as the tables have them.
  */

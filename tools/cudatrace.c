@@ -33,6 +33,7 @@
 #include "maps.h"
 #include "output.h"
 #include "runtime.h"
+#include "timeline.h"
 #include "tool.h"
 #include "uprobe_helpers.h"
 
@@ -42,6 +43,7 @@ static struct env {
 	bool leaks;
 	bool stacks;
 	bool runtime;
+	const char *timeline;	/* --timeline FILE */
 	char comm[COMM_LEN];
 	const char *libs[MAX_LIBS];
 	int nr_libs;
@@ -71,7 +73,7 @@ static const char doc[] =
 "Trace CUDA API calls: latency, errors, kernel launches and leaked allocations.\n"
 "\n"
 "USAGE: cudatrace [-eEjlmrsCTv] [-p PID] [-c COMM] [--cgroup PATH] [-L LIB]...\n"
-"                 [interval [count]]\n"
+"                 [--timeline FILE] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    cudatrace                # driver API summary per function at Ctrl-C\n"
@@ -85,7 +87,10 @@ static const char doc[] =
 "    cudatrace -L /opt/app/lib/libcuda.so.1   # probe this library\n"
 "    cudatrace -j -p 1234 | jq .  # JSON lines: one object per table row\n"
 "    cudatrace -e -j -p 1234  # ... one per call\n"
+"    cudatrace --timeline calls.json -p 1234  # the calls for ui.perfetto.dev\n"
 "    cudatrace --cgroup /sys/fs/cgroup/gpu.slice -C -e  # one cgroup's calls, named\n";
+
+enum { OPT_TIMELINE = 0x200 };
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per call", 0 },
@@ -94,6 +99,8 @@ static const struct argp_option opts[] = {
 	{ "stack", 's', NULL, 0, "With --leaks: the user stack of each allocation", 0 },
 	{ "runtime", 'r', NULL, 0, "Also trace the runtime API (libcudart, or cudart linked into the program)", 0 },
 	{ "lib", 'L', "PATH", 0, "Probe this library or executable instead of looking for one (repeatable)", 0 },
+	{ "timeline", OPT_TIMELINE, "FILE", 0,
+	  "Write the calls to FILE as a timeline (Trace Event Format: ui.perfetto.dev opens it)", 0 },
 	{},
 };
 
@@ -122,6 +129,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_failure(state, argp_err_exit_status, 0, "too many --lib (at most %d)",
 				     MAX_LIBS);
 		env.libs[env.nr_libs++] = arg;
+		break;
+	case OPT_TIMELINE:
+		env.timeline = arg;
 		break;
 	case ARGP_KEY_END:
 		if (env.stacks && !env.leaks)
@@ -443,19 +453,28 @@ static int on_interval(void *ctx)
 
 /* ---- Per-call lines (-e, -E), process notices --------------------------------- */
 
+/* A record per call: for -e, -E and --timeline. */
+static bool call_records(void)
+{
+	return env.events || env.errors || env.timeline;
+}
+
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct call_event *e = data;
 	char kernel[KNAME_LEN + 32];
+	const char *name = NULL;
 	__u8 cls;
 
 	(void)ctx;
 	if (size < sizeof(*e) || e->func >= NR_FUNCS)
 		return 0;
 	cls = func_class(e->func);
-	print_call(stdout, e, (e->ts_ns - start_ns) / 1e9,
-		   cls == CL_LAUNCH || cls == CL_LAUNCH_EX || cls == CL_RT_LAUNCH ?
-		   kernel_name(&procs, e->pid, e->func, e->a.addr, kernel, sizeof(kernel)) : NULL);
+	if (cls == CL_LAUNCH || cls == CL_LAUNCH_EX || cls == CL_RT_LAUNCH)
+		name = kernel_name(&procs, e->pid, e->func, e->a.addr, kernel, sizeof(kernel));
+	if (env.events || env.errors)
+		print_call(stdout, e, (e->ts_ns - start_ns) / 1e9, name);
+	timeline_call(e, name);
 	return 0;
 }
 
@@ -499,7 +518,7 @@ static struct ring_buffer *open_ring_buffers(void)
 	int events = bpf_map__fd(skel->maps.events), notices = bpf_map__fd(skel->maps.notices);
 	struct ring_buffer *rb;
 
-	if (!env.events && !env.errors)
+	if (!call_records())
 		return ring_buffer__new(notices, handle_notice, NULL, NULL);
 	drain_rb = ring_buffer__new(events, handle_event, NULL, NULL);
 	rb = ring_buffer__new(events, handle_event, NULL, NULL);
@@ -522,7 +541,7 @@ static int load_bpf(void)
 		return err;
 	}
 	/* filter.bpf.h's -p, -c and --cgroup (comm: TASK_COMM_LEN bytes, as -c takes it). */
-	tool_set_rodata(skel, env.events || env.errors);
+	tool_set_rodata(skel, call_records());
 	skel->rodata->errors_only = env.errors;
 	skel->rodata->capture_stacks = env.stacks;
 	/*
@@ -530,7 +549,7 @@ static int load_bpf(void)
 	 * (21000 records of 192 bytes) even if the reader fell behind (1 MiB
 	 * lost some under qemu). 8 MiB cost 20 MB more of RSS than this.
 	 */
-	bpf_map__set_max_entries(skel->maps.events, env.events || env.errors ? 4 << 20 : 4096);
+	bpf_map__set_max_entries(skel->maps.events, call_records() ? 4 << 20 : 4096);
 	if (!env.stacks)
 		bpf_map__set_max_entries(skel->maps.alloc_stacks, 1);
 
@@ -589,6 +608,8 @@ int main(int argc, char **argv)
 
 	if (!tool_init(&argp, argc, argv, 0))
 		return 1;
+	if (env.timeline && timeline_open(env.timeline))
+		return 1;
 	if (common_env.pid && kill(common_env.pid, 0) && errno == ESRCH) {
 		fprintf(stderr, "cudatrace: no process with PID %d\n", common_env.pid);
 		return 1;
@@ -641,6 +662,8 @@ int main(int argc, char **argv)
 	err = trace_loop_finish(&loop, trace_loop_run(&loop),
 				env.leaks ? on_interval : env.events || env.errors ? NULL : print_summary);
 	report_drops();
+	if (timeline_close() && !err)
+		err = 1;
 cleanup:
 	trace_loop_free(&loop);
 	ring_buffer__free(drain_rb);

@@ -34,10 +34,12 @@
 #include "output.h"
 #include "probe.h"
 #include "runtime.h"
+#include "timeline.h"
 #include "tool.h"
 
 static struct env {
 	bool events;
+	const char *timeline;	/* --timeline FILE */
 } env;
 
 static struct nvdrv_bpf *skel;
@@ -57,7 +59,8 @@ const char *argp_program_version = "nvdrv 0.1";
 static const char doc[] =
 "NVIDIA kernel driver (nvidia.ko) calls, per process and GPU.\n"
 "\n"
-"USAGE: nvdrv [-ejmCT] [-p PID] [-c COMM] [--cgroup PATH] [interval [count]]\n"
+"USAGE: nvdrv [-ejmCT] [-p PID] [-c COMM] [--cgroup PATH] [--timeline FILE]\n"
+"             [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    nvdrv                 # summary at Ctrl-C\n"
@@ -66,10 +69,15 @@ static const char doc[] =
 "    nvdrv -c nvidia-smi   # only processes named nvidia-smi\n"
 "    nvdrv -e              # one line per event (ioctl, open, mmap, interrupt, Xid...)\n"
 "    nvdrv -j              # JSON lines: one object per table row\n"
+"    nvdrv --timeline nv.json  # the calls and interrupts for ui.perfetto.dev\n"
 "    nvdrv --cgroup /sys/fs/cgroup/gpu.slice -C  # one cgroup's calls, named\n";
+
+enum { OPT_TIMELINE = 0x200 };
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per event", 0 },
+	{ "timeline", OPT_TIMELINE, "FILE", 0,
+	  "Write the events to FILE as a timeline (Trace Event Format: ui.perfetto.dev opens it)", 0 },
 	{},
 };
 
@@ -78,6 +86,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'e':
 		env.events = true;
+		break;
+	case OPT_TIMELINE:
+		env.timeline = arg;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -655,6 +666,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	if (env.events)
 		print_event(e, &xr, start_ns);
+	timeline_event(e, &xr);
 	return 0;
 }
 
@@ -728,6 +740,8 @@ int main(int argc, char **argv)
 
 	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
 		return 1;
+	if (env.timeline && timeline_open(env.timeline))
+		return 1;
 	ksyms = ksyms_module_load("nvidia");
 	if (!ksyms) {
 		fprintf(stderr, "nvdrv: module nvidia is not loaded (no nvidia.ko functions in "
@@ -741,9 +755,10 @@ int main(int argc, char **argv)
 		ksyms_module_free(ksyms);
 		return 1;
 	}
-	tool_set_rodata(skel, env.events);
-	/* Without -e only Xids come through the ring buffer. */
-	bpf_map__set_max_entries(skel->maps.events, env.events ? 4 << 20 : 64 << 10);
+	/* The timeline is drawn from the per-event records, with or without -e's lines. */
+	tool_set_rodata(skel, env.events || env.timeline);
+	/* Without them only Xids come through the ring buffer. */
+	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 64 << 10);
 	resolve_hooks(hook_programs(), ksyms);
 	ksyms_module_free(ksyms);
 
@@ -767,6 +782,8 @@ int main(int argc, char **argv)
 	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
 			 "Tracing nvidia.ko %s", driver_version());
 	report_dropped();
+	if (timeline_close() && !err)
+		err = -EIO;
 cleanup:
 	trace_loop_free(&loop);
 	detach_hooks();

@@ -388,29 +388,24 @@ if prom_start; then
 	prom_stop
 fi
 
-# 3m. A hostile process name (issue 23): quote, backslash, newline, a byte
-#     that is not UTF-8 and a terminal's clear-screen. The text keeps one
-#     line per row, the name one column, and no control byte; -j keeps the
-#     name exactly (the bad byte as U+FFFD).
-hostile=$(printf 'a"b\\c\nd\377\033[2J')
-escaped='a"b\\c\x0ad\xff\x1b[2J'
+# 3m. A hostile process name (issue 23, tests/lib.sh's HOSTILE): the text
+#     keeps one line per row, the name one column, and no control byte; -j
+#     keeps the name exactly.
 start "$S/hn.ev" -e; hn_ev=$tool_pid
 start "$S/hn.json" -j; hn_json=$tool_pid
 start "$S/hn.sum"
-write_as "$hostile" /proc/schedgen "submit ring=gfx jobs=3 exec_us=1000"
+write_as "$HOSTILE" /proc/schedgen "submit ring=gfx jobs=3 exec_us=1000"
 drain
 for tool_pid in $hn_ev $hn_json $tool_pid; do stop INT; done
 check_eq "$P hostile name -e: 9 lines of 9 columns, the name escaped in COMM" \
 	"$(awk '$2 ~ /^(QUEUE|RUN|DONE)$/ && NF == 9 { print $7 }' "$S/hn.ev" | sort | uniq -c | sed 's/^ *//')" \
-	"9 $escaped"
+	"9 $HOSTILE_TEXT"
 check_eq "$P hostile name -e: no other lines than the header and those 9" "$(wc -l <"$S/hn.ev")" 10
-check_eq "$P hostile name: no control byte in the text outputs" \
-	"$(cat "$S/hn.ev" "$S/hn.sum" | tr -d '\n' | LC_ALL=C grep -c '[[:cntrl:]]')" 0
+check_no_control "$P hostile name: no control byte in the text outputs" "$S/hn.ev" "$S/hn.sum"
 check_eq "$P hostile name summary: one process row, the name one column" \
-	"$(awk 'NF == 9 && $1 ~ /^[0-9]+$/ { print $2, $6 }' "$S/hn.sum")" "$escaped 3"
-check_eq "$P hostile name -j: the name exact, the bad byte U+FFFD" \
-	"$(jrows "$S/hn.json" process '.comm' | od -An -c | tr -s ' ')" \
-	"$(printf 'a"b\\c\nd\357\277\275\033[2J\n' | od -An -c | tr -s ' ')"
+	"$(awk 'NF == 9 && $1 ~ /^[0-9]+$/ { print $2, $6 }' "$S/hn.sum")" "$HOSTILE_TEXT 3"
+check_hostile_json "$P hostile name -j: the name exact, the bad byte U+FFFD" \
+	"$(jrows "$S/hn.json" process '.comm')"
 
 # 3n. Queue depth as jobs ran (the seed's job_count and hw_job_count): 10
 #     gfx jobs held behind one 300 ms compute job, so all 10 are queued when
@@ -475,6 +470,35 @@ check_eq "$P --timeline: the queued counter of each ring ends at 0" \
 	"$(jq -r '[.[] | select(.ph == "C")] | group_by(.name) | map("\(.[0].name)=\(max_by(.ts).args.value)") | join(" ")' "$tl")" \
 	"compute queued=0 gfx queued=0"
 check "$P --timeline: the summary still printed" grep -q "^DEV  *RING" "$S/tl.out"
+
+# 3p. One clock: cudatrace's timeline (CUDA calls through the test suite's
+#     fake libcuda, tests/cuda) and drmsched's, written at once, merge with
+#     jq into one file that keeps both; a job queued before the calls and
+#     one after them frame the calls in the merged file's time.
+W=$PWD/build/tests/cuda/workload
+rm -f "$S/cu-go"
+"$W" --wait "$S/cu-go" launch >"$S/cu.wl" 2>&1 &
+cu_wl=$!
+for _ in $(seq 1 100); do grep -qs '^waiting' "$S/cu.wl" && break; sleep 0.1; done
+start "$S/mg.out" --timeline "$S/mg-jobs.json"; mg_drm=$tool_pid
+start_tool "$S/mg-cu.out" "$PWD/bin/cudatrace" -p "$cu_wl" --timeline "$S/mg-cuda.json"; mg_cu=$tool_pid
+write_as mgbefore /proc/schedgen "submit ring=gfx jobs=1 exec_us=1000"
+sleep 0.2
+touch "$S/cu-go"
+wait "$cu_wl"
+sleep 0.2
+write_as mgafter /proc/schedgen "submit ring=gfx jobs=1 exec_us=1000"
+drain
+for _ in $(seq 1 50); do kill -0 "$mg_cu" 2>/dev/null || break; sleep 0.1; done
+tool_pid=$mg_cu; stop INT
+tool_pid=$mg_drm; stop INT
+jq -s add "$S/mg-jobs.json" "$S/mg-cuda.json" >"$S/mg.json"
+check_eq "$P merged timeline: both files' slices: 2 jobs and cudatrace's 9 calls" \
+	"$(jq -r '[.[] | select(.ph == "X" and .cat == "job")] | length' "$S/mg.json") $(jq -r '[.[] | select(.ph == "X" and (.cat | startswith("cuda")))] | length' "$S/mg.json")" \
+	"2 8"
+check_eq "$P merged timeline: one clock: the calls between the job queued before and the one after" \
+	"$(jq -r '(map(select(.ph == "X" and .cat == "submit")) | sort_by(.ts)) as $q |
+		[.[] | select(.ph == "X" and (.cat | startswith("cuda"))) | select(.ts > $q[0].ts and .ts + .dur < $q[1].ts)] | length' "$S/mg.json")" 8
 
 # 3i. The driver unloaded mid-trace: what was gathered is still reported.
 start "$S/rmmod.out"

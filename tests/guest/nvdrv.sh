@@ -198,7 +198,7 @@ echo >$trace/kprobe_events
 # 4. nvdrv on nvctl's calls: text, -e and -j at once.
 P="nvdrv:"
 start "$S/t.out"; t_pid=$tool_pid
-start "$S/e.out" -e; e_pid=$tool_pid
+start "$S/e.out" -e --timeline "$S/nv.json"; e_pid=$tool_pid
 start "$S/j.out" -j
 "$W" >"$S/nvctl2.out" 2>&1
 stop INT
@@ -278,6 +278,34 @@ check_eq "$P -e: RM_ALLOC's class and RM_CONTROL's command per call" \
 check "$P -e: the mmap, 8192 bytes, EINVAL" grep -Eq ' MMAP +[0-9]+ +nvctl +dev=nvidiactl bytes=8192 ret=-22 EINVAL lat=[0-9]+us$' "$ev"
 check "$P -e: open and close of nvidiactl" sh -c \
 	"grep -Eq ' OPEN +[0-9]+ +nvctl +dev=nvidiactl ret=0 ' '$ev' && grep -Eq ' CLOSE +[0-9]+ +nvctl +dev=nvidiactl$' '$ev'"
+
+# --timeline (written with -e's lines): nvctl's calls as slices on its
+# thread's track, in -e's order, named by escape and RM class or command,
+# lasting their latency; the failing ones marked by their errno or RM
+# status; the process named.
+tl=$S/nv.json
+nvs() { jq -r "[.[] | select(.ph == \"$1\" and .cat != \"error\" and .pid == $2)] | sort_by(.ts) | .[] | $3" "$tl"; }
+nv_pid=$(awk '$4 == "nvctl" { print $3; exit }' "$ev")
+check_eq "$P --timeline: the file is JSON (an array)" "$(jq -r type "$tl")" array
+check_eq "$P --timeline: OPEN, the 20 ioctls and MMAP as slices, CLOSE an instant, in -e's order" \
+	"$(nvs X "$nv_pid" '.name | split(" ")[0]' | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')$(nvs i "$nv_pid" .name)" \
+	"$(awk '$4 == "nvctl" && $2 == "IOCTL" { e = $5; sub(/^esc=/, "", e); sub(/\(.*/, "", e); print e; next }
+		$4 == "nvctl" && $2 != "CLOSE" { print $2 }' "$ev" | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' ')CLOSE"
+check_eq "$P --timeline: RM_ALLOC's class and RM_CONTROL's command in the names" \
+	"$(nvs X "$nv_pid" 'select(.name | test("^RM_(ALLOC|CONTROL) ")) | .args.object' | while read -r o; do printf '0x%x\n' "$o"; done)" \
+	"$(echo "$calls" | awk '($1 == "0x2b" || $1 == "0x2a") { print $5 }')"
+check "$P --timeline: class 0x41 named NV01_ROOT_CLIENT" sh -c "jq -e '.[] | select(.name == \"RM_ALLOC NV01_ROOT_CLIENT\")' '$tl' >/dev/null"
+check_eq "$P --timeline: each slice lasts its -e line's latency (whole us)" \
+	"$(nvs X "$nv_pid" '.dur | floor' | paste -sd' ')" \
+	"$(awk '$4 == "nvctl" && $NF ~ /^lat=[0-9]+us$/ { l = $NF; gsub(/[^0-9]/, "", l); print l }' "$ev" | paste -sd' ')"
+check_eq "$P --timeline: the failing calls marked, by errno or RM status, in order" \
+	"$(jq -r "[.[] | select(.ph == \"i\" and .cat == \"error\" and .pid == $nv_pid)] | sort_by(.ts) | .[].name" "$tl" | paste -sd' ')" \
+	"$(awk '$4 == "nvctl" && ($2 == "IOCTL" || $2 == "MMAP" || $2 == "OPEN") { m = ""
+		for (i = 6; i <= NF; i++) { if ($i ~ /^ret=-/) m = $(i + 1); if ($i ~ /^status=/ && $i != "status=0x0") m = $(i + 1) }
+		if (m != "") print m }' "$ev" | paste -sd' ')"
+check_eq "$P --timeline: nvctl's process and thread named" \
+	"$(jq -r ".[] | select(.ph == \"M\" and .pid == $nv_pid and (.name == \"process_name\" or .name == \"thread_name\")) | .args.name" "$tl" | paste -sd' ')" \
+	"nvctl nvctl"
 
 # -j: the same run as JSON lines, equal to the text.
 j=$S/j.out
@@ -383,5 +411,29 @@ check_eq "$P -c nvctlB: its calls only" \
 	"$(awk '$2 ~ /^nvctl/ && $4 ~ /^0x/ && NF == 9 { print $2 }' "$S/comm.out" | sort -u) $(awk '$3 == "RM_CONTROL" && $4 == "0x2a" { n += $5 } END { print n }' "$S/comm.out")" \
 	"nvctlB 14"
 expect_error "$P -c with a name too long" 64 "invalid COMM '0123456789abcdefg'" "$T" -c 0123456789abcdefg
+
+# A hostile process name (issue 23, tests/lib.sh's HOSTILE): nvctl's calls
+# under that name, traced as text and as -e text and -e -j at once. The
+# text keeps one line per event (as many as -j's), the name one column,
+# escaped, and no control byte; -j keeps the name exactly.
+cp "$W" "$S/$HOSTILE"
+start "$S/hn.sum"; hn_sum=$tool_pid
+start "$S/hn.ev" -e; hn_ev=$tool_pid
+start "$S/hn.evj" -e -j
+"$S/$HOSTILE" >/dev/null 2>&1 &
+h=$!
+wait $h
+for tool_pid in $hn_sum $hn_ev $tool_pid; do stop INT; done
+check_eq "$P hostile name -e: nvctl's 20 ioctls, the name escaped in COMM" \
+	"$(awk -v p=$h '$3 == p && $2 == "IOCTL" { print $4 }' "$S/hn.ev" | uniq -c | sed 's/^ *//')" \
+	"20 $HOSTILE_TEXT"
+check_eq "$P hostile name -e: one text line per -j event, and the header" \
+	"$(wc -l <"$S/hn.ev")" "$(($(jrows "$S/hn.evj" event .event | wc -l) + 1))"
+check_no_control "$P hostile name: no control byte in the text outputs" "$S/hn.ev" "$S/hn.sum"
+check_eq "$P hostile name summary: the ioctl rows, the name one column" \
+	"$(awk -v p=$h '$1 == p && NF == 9 && $4 ~ /^0x/ { n += $5; c[$2] = 1 } END { for (k in c) print k, n }' "$S/hn.sum")" \
+	"$HOSTILE_TEXT 20"
+check_hostile_json "$P hostile name -j: the name exact, the bad byte U+FFFD" \
+	"$(jrows "$S/hn.evj" event "select(.pid == $h) | .comm" | sort -u)"
 
 check "$P rmmod" rmmod nvidia

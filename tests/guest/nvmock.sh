@@ -54,7 +54,7 @@ c() { printf '%s\n' "$*" >"$ctl" || fail "$P write '$*' to $ctl"; }
 check "$P the control file refuses an unknown command" sh -c "! echo bogus 2>/dev/null >$ctl"
 
 start_tool "$S/t.out" "$T"; t_pid=$tool_pid
-start_tool "$S/e.out" "$T" -e; e_pid=$tool_pid
+start_tool "$S/e.out" "$T" -e --timeline "$S/mock.json"; e_pid=$tool_pid
 start_tool "$S/j.out" "$T" -j
 
 # Interrupts. GPU 0 (0000:3b:00) on a line interrupt, GPU 1 (0001:af:02) on
@@ -209,4 +209,56 @@ check_eq "$P -j: every line a JSON object with a type" "$(json_lines "$j")" ok
 check_eq "$P -j: only the banner on stderr besides the missing file operations" \
 	"$(grep -vxF "$nofile" "$S/j.out.err")" "Tracing nvidia.ko 0.0-nvmock... Hit Ctrl-C to end."
 
+# ---- --timeline (written with -e's lines) ----------------------------------
+# The GPU's events as instants on its own process, "GPU <pci>": a track of
+# interrupts, one of bottom halves, one of Xids, each as many as -e's lines.
+tl=$S/mock.json
+check_eq "$P --timeline: the file is JSON (an array)" "$(jq -r type "$tl")" array
+check_eq "$P --timeline: a process per GPU, named by it" \
+	"$(jq -r '.[] | select(.ph == "M" and .name == "process_name" and (.args.name | startswith("GPU "))) | .args.name' "$tl" | sort | paste -sd,)" \
+	"GPU 0000:3b:00,GPU 0001:af:02"
+gpu_events() {
+	jq -r '(map(select(.ph == "M" and .name == "process_name")) | map({key: "\(.pid)", value: .args.name}) | from_entries) as $p |
+		(map(select(.ph == "M" and .name == "thread_name")) | map({key: "\(.pid):\(.tid)", value: .args.name}) | from_entries) as $t |
+		.[] | select(.ph == "i" and ($p["\(.pid)"] | startswith("GPU "))) |
+		"\($p["\(.pid)"] | sub("^GPU "; "gpu=")) \($t["\(.pid):\(.tid)"]) \(.name)"' "$tl" | sort | uniq -c | awk '{ print $2, $3, $4, $5, $1 }'
+}
+check_eq "$P --timeline: interrupts and bottom halves per GPU and kind, as -e's lines" \
+	"$(gpu_events | grep -v ' Xids ')" \
+	"$( { awk '$2 == "ISR" { sub(/^kind=/, "", $6); print $5, "interrupts", $6 }' "$e"
+		awk '$2 == "BH" { sub(/^kind=/, "", $6); print $5, "bottom halves", $6 }' "$e"; } | sort | uniq -c | awk '{ print $2, $3, $4, $5, $1 }')"
+check_eq "$P --timeline: Xids per GPU, as -e's lines" \
+	"$(gpu_events | grep ' Xids ' | awk '{ print $1, $4, $5 }')" \
+	"$(awk '$2 == "XID" { x = $6; sub(/^xid=/, "", x); print $5, x }' "$e" | sort | uniq -c | awk '{ print $2, $3, $1 }')"
+check_eq "$P --timeline: p2p calls as instants on their processes' tracks, as -e's lines" \
+	"$(jq -r '.[] | select(.ph == "i" and .name == "P2P") | .args.function' "$tl" | sort | uniq -c | sed 's/^ *//' | paste -sd,)" \
+	"$(awk '$2 == "P2P" { f = $5; sub(/^fn=/, "", f); print f }' "$e" | sort | uniq -c | sed 's/^ *//' | paste -sd,)"
+check_eq "$P --timeline: an Xid's message and meaning as arguments" \
+	"$(jq -r '.[] | select(.ph == "i" and .name == "Xid 79") | "\(.args.message)|\(.args.meaning)"' "$tl")" \
+	"GPU has fallen off the bus.|GPU has fallen off the bus"
+
+# ---- A hostile Xid (issue 23) -----------------------------------------------
+# The RM's Xid report carries a process's name and a message text: a name
+# with a quote, a backslash, a byte that is not UTF-8 and a clear-screen,
+# and a message with a tab and the same. Text, -e and -j at once: the text
+# keeps one row and one -e line, the name one column, no control byte; -j
+# keeps both exactly.
+hn=$(printf 'a"b\\c\377\033[2J') hm=$(printf 'x\ty\033[2J\377 z')
+start_tool "$S/hx.out" "$T"; t_pid=$tool_pid
+start_tool "$S/hx.ev" "$T" -e; e_pid=$tool_pid
+start_tool "$S/hx.json" "$T" -j
+c xid xid=62 pid=99 "name=$hn" "msg=$hm"
+sleep 1	# the Xid's events read
+for tool_pid in $t_pid $e_pid $tool_pid; do stop_tool INT; done
+check_eq "$P hostile Xid: one row, the name one column, escaped" \
+	"$(awk -v g="$gpu_re" '$1 ~ g && $2 == 62 { print NR, $3, $4, $5 }' "$S/hx.out" | cut -d' ' -f2-)" \
+	'1 99 a"b\\c\xff\x1b[2J'
+check_eq "$P hostile Xid -e: one line, the name and the message escaped" \
+	"$(awk '$2 == "XID" { $1 = $2 = $3 = $4 = ""; print }' "$S/hx.ev" | sed 's/^ *//; s/ ([^)]*) / /')" \
+	'gpu=0000:3b:00 xid=62 pid=99 name=a"b\\c\xff\x1b[2J msg=x\x09y\x1b[2J\xff z'
+check_eq "$P hostile Xid -e: the header and that line alone" "$(wc -l <"$S/hx.ev")" 2
+check_no_control "$P hostile Xid: no control byte in the text outputs" "$S/hx.out" "$S/hx.ev"
+check_eq "$P hostile Xid -j: the name and the message exact, the bad bytes U+FFFD" \
+	"$(jq -r 'select(.type == "xid") | .name, .message' "$S/hx.json" | od -An -c | tr -s ' ')" \
+	"$(printf 'a"b\\c\357\277\275\033[2J\nx\ty\033[2J\357\277\275 z\n' | od -An -c | tr -s ' ')"
 check "$P rmmod" rmmod nvidia

@@ -340,6 +340,39 @@ check_eq "cudatrace: --errors prints the failing calls only" \
 check_eq "cudatrace: --errors names the kernel that was not found" \
 	"$(calls $tmp/err.out | awk '$5 == "cuModuleGetFunction" { print $9 }')" "kernel=missing"
 
+# ---- hostile names (issue 23) -----------------------------------------------
+
+# The workload under tests/lib.sh's HOSTILE name (a link to it), launching a
+# kernel whose name has a space, a quote, a backslash, a newline, a byte
+# that is not UTF-8 and a clear-screen, and leaking 4096 bytes: -e, -e -j
+# a summary and -l. The text keeps one line per call, the names one
+# column each (the kernel's space escaped where it is not the last column),
+# and no control byte; -j keeps both names exactly.
+ln -s "$PWD/$D/workload" "$tmp/$HOSTILE"
+kernel_text='k\x20"\\\x0a\xff\x1b[2J'
+traced hn "-e" "$tmp/$HOSTILE" hostile
+traced hnj "-e -j" "$tmp/$HOSTILE" hostile
+traced hns "" "$tmp/$HOSTILE" hostile
+traced hnl "-l" "$tmp/$HOSTILE" hostile
+pid=$(awk '/^waiting/ { print $2 }' $tmp/hnl.wl)
+check_eq "cudatrace: hostile names -e: 3 calls, one line each, the name escaped in COMM" \
+	"$(calls $tmp/hn.out | awk '{ print $4, $5, $8 }')" \
+	"$HOSTILE_TEXT cuModuleGetFunction CUDA_SUCCESS
+$HOSTILE_TEXT cuLaunchKernel CUDA_SUCCESS
+$HOSTILE_TEXT cuMemAlloc_v2 CUDA_SUCCESS"
+check "cudatrace: hostile names -e: the launch's kernel escaped, its space kept (DETAIL ends the line)" \
+	grep -qF 'kernel=k "\\\x0a\xff\x1b[2J grid=1x1x1 block=1x1x1' $tmp/hn.out
+check_no_control "cudatrace: hostile names: no control byte in the text outputs" $tmp/hn.out $tmp/hns.out $tmp/hnl.out
+check_eq "cudatrace: hostile names summary: the launch row, the kernel one column" \
+	"$(awk 'NF == 7 && $2 == "cuLaunchKernel" { print $3, $4, $5, $6 }' $tmp/hns.out)" "$kernel_text 1x1x1 1x1x1 1"
+check "cudatrace: hostile names -l: the process's line" grep -qxF \
+	"PID $pid ($HOSTILE_TEXT) exited: 1 allocations, 4096 bytes never freed" $tmp/hnl.out
+check_hostile_json "cudatrace: hostile names -j: the process name exact, the bad byte U+FFFD" \
+	"$(jq -r 'select(.type == "event") | .comm' $tmp/hnj.out | sort -u)"
+check_eq "cudatrace: hostile names -j: the kernel name exact" \
+	"$(jq -r 'select(.type == "event" and .function == "cuLaunchKernel") | .kernel' $tmp/hnj.out | od -An -c | tr -s ' ')" \
+	"$(printf 'k "\\\n\357\277\275\033[2J\n' | od -An -c | tr -s ' ')"
+
 # ---- the runtime on the driver: nesting, dim3 ---------------------------------
 
 traced rt "-e -r" $D/workload runtime
@@ -359,6 +392,53 @@ check_eq "cudatrace: runtime and driver results are different tables" \
 check_eq "cudatrace: cudaLaunchKernel dim3 registers and stack arguments, host stub named" \
 	"$(calls $n | awk '$5 == "cudaLaunchKernel" && $8 == "cudaSuccess" { print $9, $10, $11, $12, $13 }')" \
 	"kernel=saxpy_kernel grid=5x6x7 block=8x9x10 shmem=1234 stream=0x5040"
+
+# ---- --timeline ----------------------------------------------------------------
+
+# The driver phases and the runtime's (-r), traced as -e lines and as a
+# timeline by one tracer: a slice per line, in the same order, with its
+# function, result and duration; failing calls marked; a runtime call's
+# slice enclosing the driver calls it made; no two slices of a thread
+# overlapping otherwise; the thread's track named by its command.
+expect_error "cudatrace: --timeline in a directory that is not there" 1 \
+	"^cudatrace: --timeline /nonexistent/t.json: No such file or directory$" $t --timeline /nonexistent/t.json
+traced tl "-e -r --timeline $tmp/tl.json" $D/workload $drv_phases runtime
+n=$tmp/tl.out tl=$tmp/tl.json
+slices() { jq -r "[.[] | select(.ph == \"X\")] | .[] | $1" $tl; }
+check_eq "cudatrace: --timeline: exit 0, the file is JSON (an array)" "$traced_status $(jq -r type $tl)" "0 array"
+check_eq "cudatrace: --timeline: a slice per -e line: function and result, in order" \
+	"$(slices '"\(.name) \(.args.result)"' | md5sum)" "$(calls $n | awk '{ print $5, $8 }' | md5sum)"
+check_ge "cudatrace: --timeline: that is every call" "$(slices .name | wc -l)" 90
+check_eq "cudatrace: --timeline: each slice lasts its -e line's latency" \
+	"$(paste <(slices .dur) <(calls $n | awk '{ print $7 }') | awk '$1 - $2 > 0.0005 || $2 - $1 > 0.0005' | wc -l)" 0
+check_eq "cudatrace: --timeline: failing calls marked by their results, in order" \
+	"$(jq -r '.[] | select(.ph == "i" and .cat == "error") | .name' $tl | paste -sd' ')" \
+	"$(calls $n | awk '$8 != "CUDA_SUCCESS" && $8 != "cudaSuccess" { print $8 }' | paste -sd' ')"
+check_eq "cudatrace: --timeline: launches carry the kernel and shape -e shows" \
+	"$(slices 'select(.args.grid_x) | "kernel=\(.args.kernel) grid=\(.args.grid_x)x\(.args.grid_y)x\(.args.grid_z) block=\(.args.block_x)x\(.args.block_y)x\(.args.block_z)"' | md5sum)" \
+	"$(calls $n | awk '$9 ~ /^kernel=/ && $10 ~ /^grid=/ { print $9, $10, $11 }' | md5sum)"
+check_eq "cudatrace: --timeline: the first cudaMalloc encloses the cuMemAlloc_v2 it made" \
+	"$(jq -r '[.[] | select(.ph == "X")] | (map(select(.name == "cudaMalloc")) | first) as $r |
+		map(select(.name != "cudaMalloc" and .ts >= $r.ts and .ts + .dur <= $r.ts + $r.dur) | .name) | join(" ")' $tl)" \
+	cuMemAlloc_v2
+check_eq "cudatrace: --timeline: slices of a thread nest or follow each other, never cross" \
+	"$(jq -r '[.[] | select(.ph == "X")] | group_by("\(.pid):\(.tid)") | map(sort_by(.ts) | . as $s |
+		[range(length) as $i | range($i + 1; length) as $j |
+		 select($s[$j].ts < $s[$i].ts + $s[$i].dur and $s[$j].ts + $s[$j].dur > $s[$i].ts + $s[$i].dur + 0.0005)] |
+		length) | add' $tl)" 0
+pid=$(awk '/^waiting/ { print $2 }' $tmp/tl.wl)
+check_eq "cudatrace: --timeline: the process and its thread named by its command" \
+	"$(jq -r --argjson p "$pid" '.[] | select(.ph == "M" and (.name == "process_name" or .name == "thread_name") and .pid == $p) | "\(.name) \(.tid) \(.args.name)"' $tl)" \
+	"process_name $pid workload
+thread_name $pid workload"
+
+# The benchmark's burst (make bench): 20000 calls as fast as the fake
+# library takes them, and the cuModuleGetFunction before them; every one a
+# slice, nothing lost.
+traced tlburst "--timeline $tmp/burst.json" $D/workload batches 5000
+check_eq "cudatrace: --timeline at the benchmark's rate: 20001 slices, nothing lost" \
+	"$traced_status $(jq '[.[] | select(.ph == "X")] | length' $tmp/burst.json)|$(grep -v -e ' functions: ' -e ' lacks: ' $tmp/tlburst.out.err)" \
+	"0 20001|"
 
 # ---- a program on the runtime alone: no libcuda mapped ------------------------
 # workload_rt is linked to libcudart.so.13 only; the fake runtime, like the

@@ -8,6 +8,7 @@
 #include "cudatrace/funcs.h"
 #include "opts.h"
 #include "table.h"
+#include "timeline.h"
 
 static const char *memcpy_kind(__u32 kind, char *buf, size_t size)
 {
@@ -146,30 +147,68 @@ void print_call_header(FILE *f)
 	table_header(f, &event_table);
 }
 
-void print_call(FILE *f, const struct call_event *e, double time_s, const char *kernel)
+/* The cells of one call (false: not a function we know). */
+static bool call_cells(const struct call_event *e, double time_s, const char *kernel,
+		       struct cell c[NR_EV_COLS], struct event_strs *b)
 {
-	struct cell c[NR_EV_COLS];
-	struct event_strs b;
 	__u8 cls;
 	int i;
 
 	if (e->func >= NR_FUNCS)
-		return;
+		return false;
 	for (i = 0; i < NR_EV_COLS; i++)
 		c[i] = CELL_NONE;
 	cls = cuda_funcs[e->func].cls;
-	snprintf(b.comm, sizeof(b.comm), "%.*s", COMM_LEN - 1, e->comm);
+	snprintf(b->comm, sizeof(b->comm), "%.*s", COMM_LEN - 1, e->comm);
 	c[EV_TIME] = CELL_F(time_s, 6);
 	c[EV_PID] = CELL_U(e->pid);
 	c[EV_TID] = CELL_U(e->tid);
-	c[EV_COMM] = CELL_S(b.comm);
+	c[EV_COMM] = CELL_S(b->comm);
 	c[EV_FUNC] = CELL_S(cuda_funcs[e->func].name);
 	if ((cls == CL_ALLOC || cls == CL_COPY) || (cls == CL_FREE && e->a.size))
 		c[EV_BYTES] = CELL_U(e->a.size);
 	c[EV_LAT] = CELL_F(ns_in_time_unit(e->lat_ns), 3);
-	c[EV_RESULT] = CELL_S(func_result_name(e->func, e->result, b.res, sizeof(b.res)));
+	c[EV_RESULT] = CELL_S(func_result_name(e->func, e->result, b->res, sizeof(b->res)));
 	c[EV_CODE] = CELL_U(e->result);
-	event_detail(e, kernel, c, &b);
+	event_detail(e, kernel, c, b);
 	c[EV_CGROUP] = cell_cgroup(e->cgroup_id);
-	table_event(f, &event_table, c, e->ts_ns);
+	return true;
+}
+
+void print_call(FILE *f, const struct call_event *e, double time_s, const char *kernel)
+{
+	struct cell c[NR_EV_COLS];
+	struct event_strs b;
+
+	if (call_cells(e, time_s, kernel, c, &b))
+		table_event(f, &event_table, c, e->ts_ns);
+}
+
+void timeline_call(const struct call_event *e, const char *kernel)
+{
+	/* The arguments -j gives a call, those it has. */
+	static const int arg_cols[] = { EV_BYTES, EV_RESULT, EV_CODE, EV_PTR, EV_KERNEL, EV_HANDLE,
+					EV_GRID_X, EV_GRID_Y, EV_GRID_Z, EV_BLOCK_X, EV_BLOCK_Y,
+					EV_BLOCK_Z, EV_SHMEM, EV_STREAM, EV_KIND, EV_CGROUP };
+	const char *keys[sizeof(arg_cols) / sizeof(arg_cols[0])];
+	struct cell c[NR_EV_COLS], vals[sizeof(arg_cols) / sizeof(arg_cols[0])];
+	struct event_strs b;
+	__u64 start = e->ts_ns - e->lat_ns;	/* the record is made at the return */
+	int i, n = 0;
+
+	if (!timeline_on() || !call_cells(e, 0, kernel, c, &b))
+		return;
+	for (i = 0; i < (int)(sizeof(arg_cols) / sizeof(arg_cols[0])); i++) {
+		if (c[arg_cols[i]].kind == CELL_NA)
+			continue;
+		keys[n] = event_cols[arg_cols[i]].key;
+		vals[n++] = c[arg_cols[i]];
+	}
+	timeline_task(e->pid, b.comm, e->tid, b.comm);
+	timeline_slice(e->pid, e->tid, c[EV_FUNC].s, e->result ? "cuda,error" : "cuda", start,
+		       e->lat_ns, (struct timeline_args){ keys, vals, n });
+	/* A failing call is marked where it returned, by its error's name. */
+	if (e->result)
+		timeline_instant(e->pid, e->tid, c[EV_RESULT].s, "error", e->ts_ns,
+				 TIMELINE_NO_ARGS);
 }

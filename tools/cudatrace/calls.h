@@ -2,7 +2,7 @@
 /*
  * -e, -E: one line per call - time, process, function, bytes, latency,
  * result - and the arguments worth showing as DETAIL's key=value words
- * (fields of their own with -j).
+ * (fields of their own with -j); --timeline: one slice per call.
  */
 #ifndef CUDATRACE_CALLS_H
 #define CUDATRACE_CALLS_H
@@ -19,5 +19,12 @@ void print_call_header(FILE *f);
  * launch launched (NULL for other calls).
  */
 void print_call(FILE *f, const struct call_event *e, double time_s, const char *kernel);
+
+/*
+ * --timeline: the call as a slice on its thread's track, from its entry to
+ * its return, named by the function, with -j's fields as arguments; a
+ * failing one also marked by an instant named by its result.
+ */
+void timeline_call(const struct call_event *e, const char *kernel);
 
 #endif /* CUDATRACE_CALLS_H */

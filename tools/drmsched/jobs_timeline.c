@@ -6,7 +6,6 @@
 #include "timeline.h"
 
 #define JOB_TABLE_BITS	16	/* jobs remembered from queue to done, and after */
-#define MAX_DEVS	64
 
 /* A job from its queue event on; kept after done for the jobs that waited on it. */
 struct job_times {
@@ -21,10 +20,6 @@ struct job_times {
 static struct job_times jobs[1 << JOB_TABLE_BITS];
 static struct timeline_lanes lanes[MAX_RINGS];
 static long long waiting[MAX_RINGS];	/* queued and not yet run, per ring */
-static char devs[MAX_DEVS][DEV_NAME_LEN];
-static int nr_devs;
-static __u32 named_pids[1024];
-static int nr_named_pids;
 static unsigned long long collisions, overlapped_jobs;
 static __u64 next_flow = 1;
 
@@ -41,40 +36,10 @@ static struct job_times *find(__u64 context, __u64 seqno)
 	return j->used && j->context == context && j->seqno == seqno ? j : NULL;
 }
 
-/* The GPU process of a device: named on first sight. */
-static __u32 dev_pid(const char *dev)
-{
-	char name[DEV_NAME_LEN + 8];
-	int i;
-
-	for (i = 0; i < nr_devs; i++)
-		if (!strcmp(devs[i], dev))
-			return TIMELINE_GPU_PID(TIMELINE_DRMSCHED, i);
-	if (nr_devs == MAX_DEVS)
-		return TIMELINE_GPU_PID(TIMELINE_DRMSCHED, MAX_DEVS);
-	snprintf(devs[nr_devs], DEV_NAME_LEN, "%s", dev);
-	snprintf(name, sizeof(name), "GPU %s", dev);
-	timeline_process(TIMELINE_GPU_PID(TIMELINE_DRMSCHED, nr_devs), name, -1);
-	return TIMELINE_GPU_PID(TIMELINE_DRMSCHED, nr_devs++);
-}
-
 /* A ring's lane: its own track, tid = ring * lanes + lane + 1. */
 static __u32 lane_tid(__u32 ring, int lane)
 {
 	return ring * TIMELINE_MAX_LANES + lane + 1;
-}
-
-static void name_process(__u32 pid, const char *comm)
-{
-	int i;
-
-	for (i = 0; i < nr_named_pids; i++)
-		if (named_pids[i] == pid)
-			return;
-	if (nr_named_pids < (int)(sizeof(named_pids) / sizeof(named_pids[0])))
-		named_pids[nr_named_pids++] = pid;
-	timeline_process(pid, comm, 0);
-	timeline_thread(pid, pid, comm, 0);
 }
 
 static void on_queue(const struct drmsched_event *e, struct job_names n, __u32 ring)
@@ -86,12 +51,12 @@ static void on_queue(const struct drmsched_event *e, struct job_names n, __u32 r
 		collisions++;	/* a job still in flight loses its slice */
 	*j = (struct job_times){ .context = e->context, .seqno = e->seqno,
 				 .queued_ns = e->ts_ns, .pid = e->pid, .used = 1 };
-	name_process(e->pid, n.comm);
+	timeline_task(e->pid, n.comm, e->pid, n.comm);
 	/* 1 ns: a slice for the flow to start from, never overlapping the next. */
 	snprintf(what, sizeof(what), "queue %s", n.ring);
 	timeline_slice(e->pid, e->pid, what, "submit", e->ts_ns, 1, TIMELINE_NO_ARGS);
 	snprintf(what, sizeof(what), "%s queued", n.ring);
-	timeline_counter(dev_pid(n.dev), what, e->ts_ns, ++waiting[ring]);
+	timeline_counter(timeline_gpu(TIMELINE_DRMSCHED, n.dev), what, e->ts_ns, ++waiting[ring]);
 }
 
 static void on_run(const struct drmsched_event *e, struct job_names n, __u32 ring)
@@ -103,7 +68,7 @@ static void on_run(const struct drmsched_event *e, struct job_names n, __u32 rin
 		return;		/* queued before tracing began */
 	j->run_ns = e->ts_ns;
 	snprintf(what, sizeof(what), "%s queued", n.ring);
-	timeline_counter(dev_pid(n.dev), what, e->ts_ns, --waiting[ring]);
+	timeline_counter(timeline_gpu(TIMELINE_DRMSCHED, n.dev), what, e->ts_ns, --waiting[ring]);
 }
 
 static void on_done(const struct drmsched_event *e, struct job_names n, __u32 ring)
@@ -118,7 +83,7 @@ static void on_done(const struct drmsched_event *e, struct job_names n, __u32 ri
 	if (!j || !j->run_ns || j->drawn)
 		return;
 	j->done_ns = e->ts_ns;
-	pid = dev_pid(n.dev);
+	pid = timeline_gpu(TIMELINE_DRMSCHED, n.dev);
 	lanes_before = lanes[ring].used;
 	lane = timeline_lane(&lanes[ring], j->run_ns, j->done_ns, &overlapped);
 	overlapped_jobs += overlapped;

@@ -6,6 +6,7 @@
 #include "event_lines.h"
 #include "nvidia_names.h"
 #include "opts.h"
+#include "timeline.h"
 
 static const char *const event_names[NR_EVENT_TYPES] = {
 	[EV_OPEN] = "OPEN", [EV_CLOSE] = "CLOSE", [EV_IOCTL] = "IOCTL", [EV_MMAP] = "MMAP",
@@ -86,8 +87,11 @@ static void put_ret(struct line *l, long long ret)
 	}
 }
 
-static void put_lat(struct line *l, const char *name, unsigned long long lat)
+/* A latency (the event's nanoseconds) in the time unit, whole as the histograms count it. */
+static void put_lat(struct line *l, const char *name, unsigned long long lat_ns)
 {
+	unsigned long long lat = lat_ns / (common_env.msecs ? 1000000 : 1000);
+
 	l->c[F_LAT] = CELL_U(lat);
 	detail(l, " %s=%llu%s", name, lat, time_unit_short());
 }
@@ -103,7 +107,7 @@ static void file_line(struct line *l, const struct nvdrv_event *e, const struct 
 	}
 	if (e->type == EV_OPEN || e->type == EV_MMAP) {
 		put_ret(l, e->file.ret);
-		put_lat(l, "lat", e->file.lat);
+		put_lat(l, "lat", e->file.lat_ns);
 	}
 }
 
@@ -130,7 +134,7 @@ static void ioctl_line(struct line *l, const struct nvdrv_event *e, const struct
 			l->c[F_STATUS_NAME] = CELL_S(sname);
 		detail(l, " status=0x%x%s%s", e->ioctl.status, sname ? " " : "", sname ? sname : "");
 	}
-	put_lat(l, "lat", e->ioctl.lat);
+	put_lat(l, "lat", e->ioctl.lat_ns);
 }
 
 /* ISR, BH: a top half, a bottom half. */
@@ -140,8 +144,8 @@ static void irq_line(struct line *l, const struct nvdrv_event *e, const struct x
 	l->c[F_KIND] = CELL_S(e->type == EV_ISR ? irq_kind_name(e->irq.kind) : bh_kind_name(e->irq.kind));
 	l->c[F_IRQ] = CELL_I((int)e->irq.irq);
 	detail(l, "gpu=%s kind=%s irq=%d", l->gpu, l->c[F_KIND].s, (int)e->irq.irq);
-	if (e->type == EV_BH && e->irq.lat)
-		put_lat(l, "top_to_bottom", e->irq.lat);
+	if (e->type == EV_BH && e->irq.lat_ns)
+		put_lat(l, "top_to_bottom", e->irq.lat_ns);
 }
 
 static void p2p_line(struct line *l, const struct nvdrv_event *e, const struct xid_report *xr)
@@ -183,21 +187,139 @@ static void (*const line_of[NR_EVENT_TYPES])(struct line *, const struct nvdrv_e
 	[EV_XID_PRINT] = xid_line, [EV_XID_LOG] = xid_line,
 };
 
+/* The cells of e's line. */
+static void make_line(struct line *l, const struct nvdrv_event *e, const struct xid_report *xr,
+		      unsigned long long start_ns)
+{
+	int i;
+
+	for (i = 0; i < NR_F; i++)
+		l->c[i] = CELL_NONE;
+	l->detail[0] = '\0';
+	l->len = 0;
+	line_of[e->type](l, e, xr);
+	l->c[0] = CELL_F((e->ts_ns - start_ns) / 1e9, 6);
+	l->c[1] = CELL_S(event_names[e->type]);
+	l->c[2] = CELL_U(e->pid);
+	l->c[3] = CELL_S(e->comm);
+	l->c[4] = CELL_S(l->detail);
+}
+
 void print_event(const struct nvdrv_event *e, const struct xid_report *xr,
 		 unsigned long long start_ns)
 {
 	struct line l;
-	int i;
 
-	for (i = 0; i < NR_F; i++)
-		l.c[i] = CELL_NONE;
-	l.detail[0] = '\0';
-	l.len = 0;
-	line_of[e->type](&l, e, xr);
-	l.c[0] = CELL_F((e->ts_ns - start_ns) / 1e9, 6);
-	l.c[1] = CELL_S(event_names[e->type]);
-	l.c[2] = CELL_U(e->pid);
-	l.c[3] = CELL_S(e->comm);
-	l.c[4] = CELL_S(l.detail);
+	make_line(&l, e, xr, start_ns);
 	table_event(stdout, &event_table, l.c, e->ts_ns);
+}
+
+/* ---- --timeline ---------------------------------------------------------------- */
+
+/* The event's latency: a call's, from its entry; a bottom half's, from its top half. */
+static __u64 lat_ns(const struct nvdrv_event *e)
+{
+	switch (e->type) {
+	case EV_IOCTL:
+		return e->ioctl.lat_ns;
+	case EV_OPEN:
+	case EV_MMAP:
+		return e->file.lat_ns;
+	case EV_BH:
+		return e->irq.lat_ns;
+	default:
+		return 0;
+	}
+}
+
+static bool failed(const struct nvdrv_event *e)
+{
+	switch (e->type) {
+	case EV_IOCTL:
+		return e->ioctl.ret < 0 || (e->ioctl.has_status && e->ioctl.status);
+	case EV_OPEN:
+	case EV_MMAP:
+		return e->file.ret < 0;
+	case EV_P2P:
+		return e->p2p.ret < 0;
+	default:
+		return false;
+	}
+}
+
+/* An ioctl by its escape and, for RM_ALLOC and RM_CONTROL, its class or command. */
+static const char *ioctl_title(const struct nvdrv_event *e, const struct line *l, char *buf,
+			       size_t size)
+{
+	const char *obj;
+
+	if (!e->ioctl.has_obj || !nv_escape_has_object(e->ioctl.esc))
+		return l->c[F_ESCAPE].s;
+	obj = nv_object_name(e->ioctl.esc, e->ioctl.obj);
+	if (obj)
+		snprintf(buf, size, "%s %s", l->c[F_ESCAPE].s, obj);
+	else
+		snprintf(buf, size, "%s 0x%x", l->c[F_ESCAPE].s, e->ioctl.obj);
+	return buf;
+}
+
+void timeline_event(const struct nvdrv_event *e, const struct xid_report *xr)
+{
+	const char *keys[NR_F];
+	struct cell vals[NR_F];
+	struct timeline_args args;
+	char title[96];
+	const char *name, *cat;
+	/* A process's calls are slices; the GPU's events instants. */
+	__u64 dur = e->type == EV_BH ? 0 : lat_ns(e);
+	struct line l;
+	__u32 pid, tid;
+	int i, n = 0;
+
+	if (!timeline_on())
+		return;
+	make_line(&l, e, xr, 0);
+	/* -j's fields of the event, those it has. */
+	for (i = F_DEVICE; i < NR_F; i++) {
+		if (l.c[i].kind == CELL_NA)
+			continue;
+		keys[n] = event_cols[i].key;
+		vals[n++] = i == F_LAT ? CELL_F(lat_ns(e) / 1e3, 3) : l.c[i];
+		if (i == F_LAT)
+			keys[n - 1] = e->type == EV_BH ? "top_to_bottom_us" : "lat_us";
+	}
+	args = (struct timeline_args){ keys, vals, n };
+	name = e->type == EV_IOCTL ? ioctl_title(e, &l, title, sizeof(title)) : event_names[e->type];
+	cat = failed(e) ? "nvidia,error" : "nvidia";
+	switch (e->type) {
+	case EV_ISR:
+	case EV_BH:
+	case EV_XID_PRINT:
+	case EV_XID_LOG:
+		/* The GPU's: on its own process, a track per kind of event. */
+		pid = timeline_gpu(TIMELINE_NVDRV, l.c[F_GPU].s);
+		tid = e->type == EV_ISR ? 1 : e->type == EV_BH ? 2 : 3;
+		timeline_track(pid, tid, e->type == EV_ISR ? "interrupts" : e->type == EV_BH ?
+			       "bottom halves" : "Xids", tid);
+		if (e->type == EV_XID_PRINT || e->type == EV_XID_LOG) {
+			snprintf(title, sizeof(title), "Xid %u", xr->xid);
+			name = title;
+		} else {
+			name = l.c[F_KIND].s;
+		}
+		timeline_instant(pid, tid, name, cat, e->ts_ns, args);
+		return;
+	default:
+		break;
+	}
+	timeline_task(e->pid, e->comm, e->tid, e->comm);
+	if (dur)
+		timeline_slice(e->pid, e->tid, name, cat, e->ts_ns - dur, dur, args);
+	else
+		timeline_instant(e->pid, e->tid, name, cat, e->ts_ns, args);
+	/* A failing call is marked where it returned, by its error or RM status. */
+	if (failed(e) && dur)
+		timeline_instant(e->pid, e->tid, l.c[F_STATUS_NAME].kind == CELL_STR ?
+				 l.c[F_STATUS_NAME].s : l.c[F_ERROR].kind == CELL_STR ?
+				 l.c[F_ERROR].s : "error", "error", e->ts_ns, TIMELINE_NO_ARGS);
 }

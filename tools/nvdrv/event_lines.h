@@ -16,4 +16,14 @@ extern const struct table event_table;
 void print_event(const struct nvdrv_event *e, const struct xid_report *xr,
 		 unsigned long long start_ns);
 
+/*
+ * --timeline: e on the timeline. A process's ioctls, opens and mmaps are
+ * slices on its thread's track (an ioctl named by its escape and RM class
+ * or command), closes, faults and p2p calls instants there; interrupts,
+ * bottom halves and Xids instants on the GPU's tracks. -j's fields are the
+ * arguments; a failing call is marked by an instant named by its RM status
+ * or errno.
+ */
+void timeline_event(const struct nvdrv_event *e, const struct xid_report *xr);
+
 #endif /* NVDRV_EVENT_LINES_H */
