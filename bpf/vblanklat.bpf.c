@@ -13,8 +13,16 @@
  * events are sent before the drm_vblank_event tracepoint of the same vblank
  * fires. That read needs drm's types: the record path has no
  * vblank -> delivered latency.
+ *
+ * A page flip's event (how compositors and games get their vblanks: an
+ * atomic commit or a legacy page flip asking for DRM_MODE_PAGE_FLIP_EVENT)
+ * is delivered with no queued event before it, from interrupt or worker
+ * context. Its owner is the process that made the commit: kprobes on the
+ * two commit ioctls (drm's own functions, on every kernel and path) note
+ * the file, the time and the vblank each CRTC was at.
  */
 #include "drm_types.bpf.h"
+#include <asm/ptrace.h>	/* struct pt_regs: the registers at a kprobe */
 #include "tool.bpf.h"
 #include "tp_record.bpf.h"
 #include "vblanklat.h"
@@ -25,6 +33,10 @@ const volatile __u64 idle_ns = 5000000000ULL;
 
 /* Events that found their tracking map full. */
 __u64 dropped = 0;
+
+/* The last vblank seen per CRTC (vblank_seen[i]: CRTC i had one), for commits. */
+__u32 vblank_seq[MAX_CRTCS];
+__u8 vblank_seen[MAX_CRTCS];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -131,6 +143,8 @@ static __always_inline int on_vblank(int crtc, __u32 seq, __u64 time, bool high_
 	last->time = time;
 	last->seq = seq;
 	last->valid = 1;
+	vblank_seq[key & (MAX_CRTCS - 1)] = seq;
+	vblank_seen[key & (MAX_CRTCS - 1)] = 1;	/* a plain store: 5.10 has no atomic OR */
 	if (emit_events) {
 		e = new_event(EV_VBLANK, crtc, seq);
 		if (e) {
@@ -157,6 +171,7 @@ static __always_inline struct file_stats *stats_of(__u64 file, struct file_owner
 	__builtin_memset(fs, 0, sizeof(*fs));
 	fs->queue_lat.min = ~0ULL;
 	fs->vblank_lat.min = ~0ULL;
+	fs->flip_lat.min = ~0ULL;
 	if (owner) {
 		fs->pid = owner->pid;
 		fs->cgroup_id = owner->cgroup_id;
@@ -167,39 +182,103 @@ static __always_inline struct file_stats *stats_of(__u64 file, struct file_owner
 	return bpf_map_lookup_elem(&file_stats, &key);
 }
 
+/*
+ * The owner of `file`: the current process, which is using it (an ioctl).
+ * Kept as it is while the same process uses it - its pending commit too.
+ */
+static __always_inline struct file_owner *owner_now(__u64 file, __u32 pid)
+{
+	struct file_owner *owner = bpf_map_lookup_elem(&owners, &file), fresh = {};
+
+	if (owner && owner->pid == pid)
+		return owner;
+	fresh.pid = pid;
+	bpf_get_current_comm(fresh.comm, sizeof(fresh.comm));
+	fresh.cgroup_id = bpf_get_current_cgroup_id();
+	bpf_map_update_elem(&owners, &file, &fresh, BPF_ANY);
+	return bpf_map_lookup_elem(&owners, &file);
+}
+
 static __always_inline int on_queued(__u64 file, int crtc, __u32 seq)
 {
 	struct pending_key pk = { .file = file, .crtc = crtc, .seq = seq };
-	struct file_owner owner = {};
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
 	__u64 now = bpf_ktime_get_ns();
 	struct vblanklat_event *e;
+	struct file_owner *owner;
 	struct file_stats *fs;
 
 	if (targ_crtc >= 0 && crtc != targ_crtc)
 		return 0;
 	/* Queued from the client's ioctl: the current task owns the file. */
-	owner.pid = bpf_get_current_pid_tgid() >> 32;
-	if (!current_wanted(owner.pid))
+	if (!current_wanted(pid))
 		return 0;
-	bpf_get_current_comm(owner.comm, sizeof(owner.comm));
-	owner.cgroup_id = bpf_get_current_cgroup_id();
-	bpf_map_update_elem(&owners, &pk.file, &owner, BPF_ANY);
+	owner = owner_now(pk.file, pid);
+	if (!owner)
+		return 0;
 	if (bpf_map_update_elem(&pending, &pk, &now, BPF_ANY))
 		__sync_fetch_and_add(&dropped, 1);
-	fs = stats_of(pk.file, &owner);
+	fs = stats_of(pk.file, owner);
 	if (fs)
 		__sync_fetch_and_add(&fs->queued, 1);
 	if (emit_events) {
 		e = new_event(EV_QUEUED, crtc, seq);
 		if (e) {
 			e->file = pk.file;
-			e->pid = owner.pid;
-			e->cgroup_id = owner.cgroup_id;
-			__builtin_memcpy(e->comm, owner.comm, sizeof(e->comm));
+			e->pid = owner->pid;
+			e->cgroup_id = owner->cgroup_id;
+			__builtin_memcpy(e->comm, owner->comm, sizeof(e->comm));
 			event_submit(e);
 		}
 	}
 	return 0;
+}
+
+/* A commit that asked for a flip event: its time, and each CRTC's last vblank. */
+static __always_inline int on_commit(__u64 file)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct file_owner *owner;
+
+	if (!file || !current_wanted(pid))
+		return 0;
+	owner = owner_now(file, pid);
+	if (!owner)
+		return 0;
+	owner->commit_ns = bpf_ktime_get_ns();
+	__builtin_memcpy(owner->commit_seq, vblank_seq, sizeof(owner->commit_seq));
+	__builtin_memcpy(owner->seq_valid, vblank_seen, sizeof(owner->seq_valid));
+	return 0;
+}
+
+/* uapi/drm/drm_mode.h */
+#define DRM_MODE_PAGE_FLIP_EVENT	0x01
+#define DRM_MODE_ATOMIC_TEST_ONLY	0x0100
+
+/*
+ * The ioctls' handlers get the argument already copied into the kernel:
+ * struct drm_mode_crtc_page_flip has its flags at offset 8, struct
+ * drm_mode_atomic at 0. The handlers' signatures have been the same since
+ * Linux 4.x: (struct drm_device *, void *data, struct drm_file *).
+ */
+SEC("kprobe/drm_mode_page_flip_ioctl")
+int BPF_KPROBE(page_flip_ioctl, void *dev, void *data, void *file)
+{
+	__u32 flags = 0;
+
+	bpf_probe_read_kernel(&flags, sizeof(flags), data + 8);
+	return flags & DRM_MODE_PAGE_FLIP_EVENT ? on_commit((__u64)file) : 0;
+}
+
+SEC("kprobe/drm_mode_atomic_ioctl")
+int BPF_KPROBE(atomic_ioctl, void *dev, void *data, void *file)
+{
+	__u32 flags = 0;
+
+	bpf_probe_read_kernel(&flags, sizeof(flags), data);
+	if (!(flags & DRM_MODE_PAGE_FLIP_EVENT) || (flags & DRM_MODE_ATOMIC_TEST_ONLY))
+		return 0;
+	return on_commit((__u64)file);
 }
 
 /* The timestamp of vblank `seq` on the file's device, if it is the latest. */
@@ -264,8 +343,9 @@ static __always_inline __u64 *find_pending(struct pending_key *pk, int crtc, __u
 static __always_inline int on_delivered(__u64 file, int crtc, __u32 seq, __u64 now, __u64 vtime)
 {
 	struct pending_key pk = { .file = file, .crtc = crtc, .seq = seq };
-	__u64 qlat = 0, vlat = 0;
+	__u64 qlat = 0, vlat = 0, flat = 0;
 	struct file_owner *owner;
+	__u32 missed = 0, idx;
 	struct vblanklat_event *e;
 	struct file_stats *fs;
 	__u64 *queued_ns = NULL;
@@ -293,6 +373,28 @@ static __always_inline int on_delivered(__u64 file, int crtc, __u32 seq, __u64 n
 		lat_hist_add(&fs->queue_lat, qlat);
 	} else {
 		__sync_fetch_and_add(&fs->other, 1);
+		/* A flip: its commit's, once (a commit on two CRTCs sends two). */
+		if (owner && owner->commit_ns && now >= owner->commit_ns) {
+			flat = to_units(now - owner->commit_ns);
+			known |= 4;
+			lat_hist_add(&fs->flip_lat, flat);
+			/* It could have made the vblank after the one the CRTC was at. */
+			idx = crtc;
+			/* clang drops a mask it can prove redundant, the verifier needs it: keep it. */
+			barrier_var(idx);
+			idx &= MAX_CRTCS - 1;
+			if (crtc >= 0 && crtc < MAX_CRTCS && owner->seq_valid[idx]) {
+				missed = seq - owner->commit_seq[idx] - 1;
+				if ((__s32)missed < 0)
+					missed = 0;
+				known |= 8;
+				if (missed) {
+					__sync_fetch_and_add(&fs->late_flips, 1);
+					__sync_fetch_and_add(&fs->frames_missed, missed);
+				}
+			}
+			owner->commit_ns = 0;
+		}
 	}
 	if (vtime && now >= vtime) {
 		vlat = to_units(now - vtime);
@@ -305,6 +407,8 @@ static __always_inline int on_delivered(__u64 file, int crtc, __u32 seq, __u64 n
 			e->file = pk.file;
 			e->latency = qlat;
 			e->vblank_latency = vlat;
+			e->flip_latency = flat;
+			e->frames_missed = missed;
 			e->known_latency = known;
 			if (owner) {
 				e->pid = owner->pid;

@@ -55,8 +55,11 @@ struct file_stats {
 	__u64 queued;
 	__u64 delivered;	/* of queued vblank events */
 	__u64 other;		/* delivered without a queued event: page flips */
+	__u64 late_flips;	/* flips that landed after the vblank they could have made */
+	__u64 frames_missed;	/* the vblanks those flips missed */
 	struct lat_hist queue_lat;	/* queued -> delivered */
 	struct lat_hist vblank_lat;	/* vblank timestamp -> delivered */
+	struct lat_hist flip_lat;	/* commit (page flip or atomic ioctl) -> flip delivered */
 };
 
 struct pending_key {
@@ -65,9 +68,17 @@ struct pending_key {
 	__u32 seq;
 };
 
+/*
+ * An open DRM file: the process that last queued or committed on it, and
+ * its last commit that asked for a flip event - when, and the vblank each
+ * CRTC was at then (commit_seq[i], valid where seq_valid[i] is set).
+ */
 struct file_owner {
 	__u64 cgroup_id;
+	__u64 commit_ns;	/* 0: no commit waiting for its event */
 	__u32 pid;
+	__u32 commit_seq[MAX_CRTCS];
+	__u8 seq_valid[MAX_CRTCS];
 	char comm[COMM_LEN];
 };
 
@@ -77,14 +88,16 @@ struct vblanklat_event {
 	__u64 file;
 	__u64 latency;		/* EV_DELIVERED: queued -> delivered, hist units (0: unknown) */
 	__u64 vblank_latency;	/* EV_DELIVERED: vblank -> delivered, hist units (0: unknown) */
+	__u64 flip_latency;	/* EV_DELIVERED: commit -> flip delivered, hist units */
 	__u64 cgroup_id;	/* of pid */
 	__u32 type;
 	__s32 crtc;
 	__u32 seq;
 	__u32 seq_from;		/* EV_MISSED: the previous vblank's seq */
+	__u32 frames_missed;	/* EV_DELIVERED, a flip: vblanks it landed after its first chance */
 	__u32 pid;
 	__u8 high_prec;
-	__u8 known_latency;	/* bit 0: latency valid, bit 1: vblank_latency valid */
+	__u8 known_latency;	/* bit 0: latency, 1: vblank_latency, 2: flip_latency, 3: frames_missed */
 	char comm[COMM_LEN];
 };
 

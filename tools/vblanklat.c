@@ -236,7 +236,7 @@ static void print_missed(FILE *f)
 	table_header(f, &missed_table);
 	for (i = 0; i < nr_missed; i++) {
 		fmt_mono(when, sizeof(when), missed[i].time);
-		snprintf(seqs, sizeof(seqs), "%u -> %u", missed[i].seq_from, missed[i].seq);
+		snprintf(seqs, sizeof(seqs), "%u->%u", missed[i].seq_from, missed[i].seq);
 		table_row(f, &missed_table, (struct cell[]){
 			CELL_S(when), CELL_U(missed[i].crtc), CELL_S(seqs), CELL_U(missed[i].seq_from),
 			CELL_U(missed[i].seq), CELL_U(missed[i].seq - missed[i].seq_from - 1) });
@@ -263,6 +263,9 @@ static const struct column client_cols[] = {
 	{ "FLIPS", "flips", 6, 0 },
 	{ "Q->D", "queue_lat_avg", 9, COL_TIME },
 	{ "V->D", "vblank_lat_avg", 9, COL_TIME },
+	{ "C->F", "commit_to_flip_avg", 9, COL_TIME },
+	{ "MISSED", "late_flips", 6, 0 },	/* flips that missed their first vblank */
+	{ "", "frames_missed", 0, COL_JSON_ONLY },	/* the vblanks they missed */
 	CGROUP_COLUMN,
 };
 static const struct table client_table = TABLE("client", client_cols);
@@ -278,8 +281,11 @@ static bool file_delta(struct file_stats *out, const struct file_stats *now,
 	out->queued -= was->queued;
 	out->delivered -= was->delivered;
 	out->other -= was->other;
+	out->late_flips -= was->late_flips;
+	out->frames_missed -= was->frames_missed;
 	lat_hist_delta(&out->queue_lat, &now->queue_lat, &was->queue_lat);
 	lat_hist_delta(&out->vblank_lat, &now->vblank_lat, &was->vblank_lat);
+	lat_hist_delta(&out->flip_lat, &now->flip_lat, &was->flip_lat);
 	return out->queued || out->delivered || out->other;
 }
 
@@ -307,6 +313,11 @@ static void print_file_hists(FILE *f, const struct file_stats *d)
 		table_lat_hist(f, &client_hist_table, key, "vblank_to_delivered", title,
 			       &d->vblank_lat, time_unit());
 	}
+	if (d->flip_lat.count) {
+		snprintf(title, sizeof(title), "%s (pid %u) commit -> flip:", comm, d->pid);
+		table_lat_hist(f, &client_hist_table, key, "commit_to_flip", title,
+			       &d->flip_lat, time_unit());
+	}
 }
 
 static void print_files(FILE *f, const struct map_snapshot *now)
@@ -331,6 +342,8 @@ static void print_files(FILE *f, const struct map_snapshot *now)
 			CELL_S(file ? (d.comm[0] ? d.comm : "?") : "[kernel]"),
 			CELL_U(d.queued), CELL_U(d.delivered), CELL_U(d.other),
 			cell_hist_avg(&d.queue_lat), cell_hist_avg(&d.vblank_lat),
+			cell_hist_avg(&d.flip_lat), CELL_U_IF(d.flip_lat.count, d.late_flips),
+			CELL_U_IF(d.flip_lat.count, d.frames_missed),
 			d.pid ? cell_cgroup(d.cgroup_id) : CELL_NONE });
 	}
 	/* The histograms under the table, in the same order. */
@@ -388,7 +401,7 @@ static int print_summary(void *ctx)
 struct comm_hists {
 	char comm[COMM_LEN + 1];
 	const char *cgroup;
-	struct lat_hist queue_lat, vblank_lat;
+	struct lat_hist queue_lat, vblank_lat, flip_lat;
 };
 
 static struct comm_hists *comm_row(struct comm_hists *rows, size_t *n, const char *comm,
@@ -404,6 +417,7 @@ static struct comm_hists *comm_row(struct comm_hists *rows, size_t *n, const cha
 	rows[*n].cgroup = cgroup;
 	lat_hist_reset(&rows[*n].queue_lat);
 	lat_hist_reset(&rows[*n].vblank_lat);
+	lat_hist_reset(&rows[*n].flip_lat);
 	return &rows[(*n)++];
 }
 
@@ -445,12 +459,14 @@ static int write_metrics(struct metrics *m, void *ctx)
 		const struct file_stats *fs = snapshot_value(&now[S_FILES], i);
 		const char *comm = !k->file ? "[kernel]" : fs->comm[0] ? fs->comm : "?";
 		const char *cg = fs->pid ? metrics_cgroup(fs->cgroup_id) : "";
-		const unsigned long long v[] = { fs->queued, fs->delivered, fs->other };
+		const unsigned long long v[] = { fs->queued, fs->delivered, fs->other, fs->late_flips,
+						 fs->frames_missed };
 		struct comm_hists *h = comm_row(hists, &nh, comm, cg);
 
-		err = metrics_rows_add(&clients, (const char *const[]){ comm, cg }, v, 3);
+		err = metrics_rows_add(&clients, (const char *const[]){ comm, cg }, v, 5);
 		lat_hist_merge(&h->queue_lat, &fs->queue_lat);
 		lat_hist_merge(&h->vblank_lat, &fs->vblank_lat);
+		lat_hist_merge(&h->flip_lat, &fs->flip_lat);
 	}
 	metrics_rows_family(m, &clients, 0, 1, "events_queued_total", METRIC_COUNTER,
 			    "Vblank events clients asked for, per process name");
@@ -458,6 +474,10 @@ static int write_metrics(struct metrics *m, void *ctx)
 			    "Vblank events delivered to the clients that asked");
 	metrics_rows_family(m, &clients, 2, 1, "flips_total", METRIC_COUNTER,
 			    "Events delivered without a queued one: page flips");
+	metrics_rows_family(m, &clients, 3, 1, "late_flips_total", METRIC_COUNTER,
+			    "Page flips that landed after the vblank they could have made");
+	metrics_rows_family(m, &clients, 4, 1, "flip_missed_vblanks_total", METRIC_COUNTER,
+			    "The vblanks those page flips missed");
 	metrics_rows_free(&clients);
 #define COMM_HIST(name, field, help)							\
 	do {										\
@@ -470,6 +490,8 @@ static int write_metrics(struct metrics *m, void *ctx)
 	COMM_HIST("queue_to_delivery_seconds", queue_lat, "Time from a vblank event queued to delivered");
 	COMM_HIST("vblank_to_delivery_seconds", vblank_lat,
 		  "Time from the vblank to its event delivered (BTF path only)");
+	COMM_HIST("commit_to_flip_seconds", flip_lat,
+		  "Time from a commit asking for a page flip event to the event delivered");
 #undef COMM_HIST
 	free(hists);
 	map_snapshot_free_all(now, NR_SNAPS);
@@ -495,10 +517,28 @@ static const struct column event_cols[] = {
 	{ "V->D", "vblank_lat", 8, COL_TIME },
 	{ "DETAIL", "detail", 0, 0 },
 	{ "", "seq_from", 0, COL_JSON_ONLY },	/* MISSED: the vblank before the gap */
-	{ "", "missed", 0, COL_JSON_ONLY },
+	{ "", "missed", 0, COL_JSON_ONLY },	/* and a flip's: the vblanks it missed */
+	{ "", "commit_to_flip", 0, COL_JSON_ONLY | COL_TIME },
 	CGROUP_COLUMN,
 };
 static const struct table event_table = EVENT_TABLE("event", event_cols);
+
+/* A delivery without a queued event: "flip" (and its commit's latency, the vblanks it missed), or "kernel". */
+static void flip_detail(const struct vblanklat_event *e, char *buf, size_t size)
+{
+	int n;
+
+	if (!e->file) {
+		snprintf(buf, size, "kernel");
+		return;
+	}
+	n = snprintf(buf, size, "flip");
+	if (e->known_latency & 4)
+		n += snprintf(buf + n, size - n, " commit_to_flip=%llu%s",
+			      (unsigned long long)e->flip_latency, time_unit_short());
+	if (e->known_latency & 8)
+		snprintf(buf + n, size - n, " missed=%u", e->frames_missed);
+}
 
 static int handle_event(void *ctx, void *data, size_t size)
 {
@@ -523,7 +563,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (e->type == EV_VBLANK)
 		strcpy(detail, e->high_prec ? "high-precision" : "coarse");
 	else if (e->type == EV_DELIVERED && !(e->known_latency & 1))
-		strcpy(detail, e->file ? "flip" : "kernel");
+		flip_detail(e, detail, sizeof(detail));
 
 	table_event(stdout, &event_table, (struct cell[]){
 		CELL_F((e->ts_ns - start_ns) / 1e9, 6), CELL_S(event_names[e->type]),
@@ -532,7 +572,9 @@ static int handle_event(void *ctx, void *data, size_t size)
 		CELL_U_IF(e->known_latency & 1, e->latency),
 		CELL_U_IF(e->known_latency & 2, e->vblank_latency),
 		detail[0] ? CELL_S(detail) : CELL_NONE, CELL_U_IF(is_missed, e->seq_from),
-		CELL_U_IF(is_missed, e->seq - e->seq_from - 1),
+		is_missed ? CELL_U(e->seq - e->seq_from - 1) : CELL_U_IF(e->known_latency & 8,
+									  e->frames_missed),
+		CELL_U_IF(e->known_latency & 4, e->flip_latency),
 		e->pid ? cell_cgroup(e->cgroup_id) : CELL_NONE }, e->ts_ns);
 	return 0;
 }
@@ -558,6 +600,26 @@ static void choose_programs(void)
 	bpf_program__set_autoload(skel->progs.tp_vblank, records);
 	bpf_program__set_autoload(skel->progs.tp_queued, records);
 	bpf_program__set_autoload(skel->progs.tp_delivered, records);
+}
+
+/*
+ * The commit ioctls' handlers, where drm has them: page flips' owners and
+ * commit -> flip. Without them (a kernel that inlined or renamed one),
+ * flips are still counted, under their file alone.
+ */
+static void choose_commit_probes(void)
+{
+	static const char *const funcs[] = { "drm_mode_page_flip_ioctl", "drm_mode_atomic_ioctl" };
+	struct bpf_program *progs[] = { skel->progs.page_flip_ioctl, skel->progs.atomic_ioctl };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (kprobe_exists(funcs[i]))
+			continue;
+		bpf_program__set_autoload(progs[i], false);
+		fprintf(stderr, "vblanklat: drm has no %s to probe: its page flips' owners and "
+			"commit -> flip latency not shown\n", funcs[i]);
+	}
 }
 
 /* The fields of a queued or delivered record: the drm_file, the CRTC, the sequence. */
@@ -645,6 +707,7 @@ int main(int argc, char **argv)
 	skel->rodata->targ_crtc = env.crtc;
 	skel->rodata->idle_ns = vblank_off_delay_ns();
 	choose_programs();
+	choose_commit_probes();
 	if (records) {
 		err = set_record_fields();
 		if (err)

@@ -23,7 +23,8 @@ start() { start_tool "$1" "$T" "${X[@]}" "${@:2}"; }
 # The CRTC row: "VBLANKS RATE MISSED RESUMED".
 crtc_row() { awk -v c="$2" '$1 == c && NF >= 6 && $2 ~ /^[0-9]+$/ { print $2, $3, $4, $5; exit }' "$1"; }
 # A client row by PID: "QUEUED DELIVERED FLIPS Q->D V->D".
-file_row() { awk -v p="$2" '$1 == p && NF == 7 { print $3, $4, $5, $6, $7; exit }' "$1"; }
+# A client's row: PID COMM QUEUED DELIVERED FLIPS Q->D V->D C->F MISSED: "QUEUED ... V->D".
+file_row() { awk -v p="$2" '$1 == p && NF == 9 { print $3, $4, $5, $6, $7; exit }' "$1"; }
 # The stderr lines of the record path: "WHY" the path was taken.
 announced() {
 	printf "vblanklat: reading the tracepoint records (%s)\nvblanklat: not in the records, printed as '-': V->D\n" "$1"
@@ -274,9 +275,9 @@ exact() {
 	wait "$wa" "$wb"
 	cgroup_tracers_stop
 	check_eq "$P --cgroup: unfiltered sees both clients, 4 + 6 delivered" \
-		"$(awk 'NF == 7 && $2 == "vblwait" { s += $4 } END { print s + 0 }' "$S/cg-all.out")" 10
+		"$(awk 'NF == 9 && $2 == "vblwait" { s += $4 } END { print s + 0 }' "$S/cg-all.out")" 10
 	check_eq "$P --cgroup A -C: its client only, named by cgroup" \
-		"$(awk 'NF == 8 && $2 == "vblwait" { print $3, $4, $8 }' "$S/cg-A.out")" "4 4 /vblanklat-test/A"
+		"$(awk 'NF == 10 && $2 == "vblwait" { print $3, $4, $10 }' "$S/cg-A.out")" "4 4 /vblanklat-test/A"
 	check_eq "$P --cgroup B -j -C: its client only" \
 		"$(jq -r 'select(.type == "client" and .comm == "vblwait") | "\(.queued) \(.cgroup)"' "$S/cg-B.out")" \
 		"6 /vblanklat-test/B"
@@ -351,30 +352,95 @@ strip_drm() {
 		sh -c "test ! -e /sys/kernel/btf/drm && test -e /dev/dri/card0"
 }
 
-# flips TAG ARGS...: N page flips of vblflip traced by the default path and
-# with ARGS at once (summary and -e): the flips' events are delivered to
-# its file with no queued event (FLIPS; PID '-', COMM '?': no event queued
-# named the process), the same on both, 20 each.
-flip_row() { awk '$1 == "-" && $2 == "?" && NF == 7 { print $3, $4, $5, $6, $7; exit }' "$1"; }
-flip_ev() { awk '$2 == "DELIVERED" && $NF == "flip" { print $2, $3, $4, $5, $6, $7, $8, $9 }' "$1"; }
+# flips TAG ARGS...: page flips of two clients of our own, traced by the
+# default path and with ARGS at once (summary and -e): vblflip flips 20
+# times with legacy page flips, vblatomic (vblflip -a) 15 times with atomic
+# commits, each asking for a flip event. The kernel delivers the events to
+# their files with no queued event before them, from interrupt or worker
+# context: each client's row has its own PID and name, its 20 or 15 FLIPS,
+# and a commit -> flip latency for every flip (its histogram counts them);
+# MISSED (flips that landed after their first chance) as -e's lines add it
+# up; the same on both paths.
+flip_row() { awk -v p="$2" '$1 == p && NF == 9 { print $2, $3, $4, $5; exit }' "$1"; }
+flip_ev() { awk '$2 == "DELIVERED" && $9 == "flip" { print $2, $3, $5, $6, $10 }' "$1" | sed 's/[0-9]*us$//'; }
 flips() {
-	local tag=$1 pa ea pb eb
+	local tag=$1 pa ea pb eb fp ap
 	shift
 	X=()
-	start "$S/fa.sum"; pa=$tool_pid
+	start "$S/fa.sum" --prometheus "$S/fa.prom"; pa=$tool_pid
 	start "$S/fa.ev" -e; ea=$tool_pid
 	X=("$@")
 	start "$S/fb.sum"; pb=$tool_pid
 	start "$S/fb.ev" -e; eb=$tool_pid
 	X=()
-	"$F" -n 20 >"$S/flip.out" 2>&1
+	cp "$F" "$S/vblatomic"
+	"$F" -n 20 >"$S/flip.out" 2>&1 &
+	fp=$!
+	wait $fp
+	"$S/vblatomic" -a -n 15 >"$S/atomic.out" 2>&1 &
+	ap=$!
+	wait $ap
 	for tool_pid in $eb $pb $ea $pa; do stop INT; done
 	check "$P $tag: vblflip got its 20 flip events" grep -q "^flipped 20 times" "$S/flip.out"
-	check_eq "$P $tag: the default path's flip row: 0 queued, 0 delivered, 20 flips, no latencies" \
-		"$(flip_row "$S/fa.sum")" "0 0 20 - -"
-	check_eq "$P $tag: the same row with $*" "$(flip_row "$S/fb.sum")" "$(flip_row "$S/fa.sum")"
-	check_eq "$P $tag -e: 20 flip deliveries" "$(flip_ev "$S/fa.ev" | wc -l)" 20
+	check "$P $tag: vblatomic got its 15 (atomic commits)" grep -q "^flipped 15 times" "$S/atomic.out"
+	check_eq "$P $tag: each client's row: its name, 0 queued, 0 delivered, its flips" \
+		"$(flip_row "$S/fa.sum" $fp) / $(flip_row "$S/fa.sum" $ap)" "vblflip 0 0 20 / vblatomic 0 0 15"
+	check_eq "$P $tag: a commit -> flip latency for every flip" \
+		"$(hist_stats "$S/fa.sum" "vblflip (pid $fp) commit -> flip" | cut -d' ' -f1) $(
+		   hist_stats "$S/fa.sum" "vblatomic (pid $ap) commit -> flip" | cut -d' ' -f1)" "20 15"
+	check_eq "$P $tag: MISSED as -e's flips add up (vblflip, vblatomic)" \
+		"$(awk -v p=$fp '$1 == p && NF == 9 { print $9 }' "$S/fa.sum") $(awk -v p=$ap '$1 == p && NF == 9 { print $9 }' "$S/fa.sum")" \
+		"$(awk -v p=$fp '$2 == "DELIVERED" && $5 == p && $NF ~ /^missed=[1-9]/' "$S/fa.ev" | wc -l) $(awk -v p=$ap '$2 == "DELIVERED" && $5 == p && $NF ~ /^missed=[1-9]/' "$S/fa.ev" | wc -l)"
+	check_eq "$P $tag: no flip left to no one" "$(awk '$1 == "-" && $2 == "?"' "$S/fa.sum")" ""
+	check_eq "$P $tag: the same rows with $*" \
+		"$(flip_row "$S/fb.sum" $fp) / $(flip_row "$S/fb.sum" $ap)" "$(flip_row "$S/fa.sum" $fp) / $(flip_row "$S/fa.sum" $ap)"
+	check_eq "$P $tag: --prometheus: flips and commit -> flip counts per comm" \
+		"$(grep -E '^gpubpf_vblanklat_(flips_total|commit_to_flip_seconds_count)\{comm="vbl(flip|atomic)"\}' "$S/fa.prom" | sort | paste -sd' ')" \
+		'gpubpf_vblanklat_commit_to_flip_seconds_count{comm="vblatomic"} 15 gpubpf_vblanklat_commit_to_flip_seconds_count{comm="vblflip"} 20 gpubpf_vblanklat_flips_total{comm="vblatomic"} 15 gpubpf_vblanklat_flips_total{comm="vblflip"} 20'
+	check_eq "$P $tag -e: 35 flip deliveries, each with its client and its commit's latency" \
+		"$(flip_ev "$S/fa.ev" | awk '{ print $4, $5 }' | sort | uniq -c | sed 's/^ *//')" \
+		"15 vblatomic commit_to_flip=
+20 vblflip commit_to_flip="
 	check_eq "$P $tag -e: the same lines with $*" "$(flip_ev "$S/fb.ev")" "$(flip_ev "$S/fa.ev")"
+}
+
+# modetest_flips TAG: Debian's modetest (libdrm-tests), a KMS client no one
+# here wrote, flipping with vsync (-v) for 3 s. It stops its flip loop as
+# soon as its stdin is readable, so it gets a pipe that stays empty (with
+# stdin at EOF it quits after the first flip: what looked like a stall).
+# Every flip event the kernel delivers to a file - its trace buffer's
+# count - is modetest's, under its PID and name, each with its commit's
+# latency.
+modetest_flips() {
+	local P="vblanklat: $1:" conn mode sp mp n
+	if ! command -v modetest >/dev/null; then
+		skip "$P modetest: not installed (libdrm-tests)"
+		return
+	fi
+	read -r conn mode <<<"$(modetest -M bochs-drm -c 2>/dev/null |
+		awk '$3 == "connected" { c = $1 } c && $1 == "#0" { print c, $2; exit }')"
+	echo >$trace/trace
+	echo 1 >$trace/events/drm/drm_vblank_event_delivered/enable
+	start "$S/mt.sum"; mp=$tool_pid
+	start "$S/mt.ev" -e
+	rm -f "$S/mt.in"; mkfifo "$S/mt.in"
+	sleep 30 >"$S/mt.in" & sp=$!
+	timeout -s INT 3 modetest -M bochs-drm -s "$conn:$mode" -v <"$S/mt.in" >"$S/mt.out" 2>&1 &
+	wait $!
+	kill $sp
+	sleep 0.5
+	stop INT; tool_pid=$mp; stop INT
+	echo 0 >$trace/events/drm/drm_vblank_event_delivered/enable
+	n=$(grep 'drm_vblank_event_delivered:' $trace/trace | grep -vc 'file=0000000000000000')
+	check "$P modetest flipped at least 60 times (a freq: line)" grep -q '^freq: ' "$S/mt.out"
+	check_eq "$P modetest's row: its FLIPS are the kernel's flip events to a file ($n)" \
+		"$(awk '$2 == "modetest" && NF == 9 { print $3, $4, $5 }' "$S/mt.sum")" "0 0 $n"
+	check_eq "$P modetest: a commit -> flip latency for every flip" \
+		"$(hist_stats "$S/mt.sum" ") commit -> flip:" | cut -d' ' -f1)" "$n"
+	check_ge "$P modetest: the shortest commit -> flip is a measured one (>= 1 us)" \
+		"$(hist_stats "$S/mt.sum" ") commit -> flip:" | cut -d' ' -f3)" 1
+	check_eq "$P modetest -e: a DELIVERED flip line per flip, under its name" \
+		"$(awk '$2 == "DELIVERED" && $6 == "modetest" && $9 == "flip" && $10 ~ /^commit_to_flip=[0-9]+us$/' "$S/mt.ev" | wc -l)" "$n"
 }
 
 if [ "$vblanks" = 0 ]; then
@@ -386,6 +452,7 @@ if [ "$vblanks" = 0 ]; then
 	X=()
 	no_vblanks "no atomic fetch, no cookies" "$(default_err)" env GPU_BPF_PRETEND_MISSING=atomic_fetch,attach_cookie
 	flips "flips" --no-btf
+	modetest_flips "no vblanks"
 	if [ "$have_btf" = 1 ] && strip_drm; then
 		no_vblanks "stripped drm" "$(announced "module drm has no BTF")"
 		flips "stripped drm flips" --no-btf
@@ -429,12 +496,15 @@ check_eq "$P -e: every line but the header an event's: its time, 9 columns or mo
 	"$(awk 'NR > 1 && !($1 ~ /^[0-9]+\.[0-9]+$/ && NF >= 9)' "$S/hn.ev" | wc -l)" 0
 check_no_control "$P no control byte in the text outputs" "$S/hn.ev" "$S/hn.sum"
 check_eq "$P the client's row, the name one column" \
-	"$(awk -v p=$h '$1 == p && NF == 7 { print $2, $3, $4 }' "$S/hn.sum")" "$HOSTILE_TEXT 5 5"
+	"$(awk -v p=$h '$1 == p && NF == 9 { print $2, $3, $4 }' "$S/hn.sum")" "$HOSTILE_TEXT 5 5"
 check_eq "$P the client's histogram, titled by the name escaped" \
 	"$(hist_stats "$S/hn.sum" "$HOSTILE_TEXT (pid $h) queued -> delivered" | cut -d' ' -f1)" 5
 check_hostile_json "$P -j: the name exact, the bad byte U+FFFD" \
 	"$(jrows "$S/hn.evj" event "select(.pid == $h) | .comm" | sort -u)"
 P="vblanklat:"
+# Page flips where the display has real vblanks: MISSED is measured here.
+flips "flips with vblanks" --no-btf
+modetest_flips "vblanks"
 # 5.10's BPF: no atomic fetch or compare-and-swap, no attach cookies.
 P="vblanklat: no atomic fetch:"
 start_tool "$S/noatomic.out" env GPU_BPF_PRETEND_MISSING=atomic_fetch,attach_cookie "$T"

@@ -7,12 +7,16 @@
  * file, so the tool's delivered path is exercised on kernels where vblwait
  * is refused (bochs before the vblank timer).
  *
- *   vblflip [-d DEV] [-n N]
+ *   vblflip [-a] [-d DEV] [-n N]
  *
  * Sets the first connected connector's first mode on a CRTC with a dumb
- * buffer, then flips between two buffers. Prints the events received.
+ * buffer, then flips between two buffers: with legacy page flips
+ * (DRM_IOCTL_MODE_PAGE_FLIP), or with -a atomic commits of the CRTC's
+ * primary plane's FB_ID (DRM_IOCTL_MODE_ATOMIC, nonblocking), as
+ * compositors do. Prints the events received.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +26,9 @@
 #include <unistd.h>
 #include <drm.h>
 #include <drm_mode.h>
+
+/* The "type" property of a primary plane (the kernel's enum drm_plane_type). */
+#define PLANE_TYPE_PRIMARY 1
 
 static int fd;
 
@@ -91,22 +98,88 @@ static __u32 new_fb(const struct drm_mode_modeinfo *mode)
 	return fb.fb_id;
 }
 
+/* -a: the primary plane of CRTC index 0 and its FB_ID property. */
+static void find_plane(__u32 *plane_id, __u32 *fb_prop)
+{
+	struct drm_mode_get_plane_res res = {};
+	__u32 planes[32], i, j;
+
+	xioctl(DRM_IOCTL_MODE_GETPLANERESOURCES, &res, "GETPLANERESOURCES");
+	if (res.count_planes > 32) {
+		fprintf(stderr, "vblflip: %u planes: not handled\n", res.count_planes);
+		exit(1);
+	}
+	res.plane_id_ptr = (uintptr_t)planes;
+	xioctl(DRM_IOCTL_MODE_GETPLANERESOURCES, &res, "GETPLANERESOURCES");
+	for (i = 0; i < res.count_planes; i++) {
+		struct drm_mode_get_plane p = { .plane_id = planes[i] };
+		struct drm_mode_obj_get_properties op = { .obj_id = planes[i],
+							  .obj_type = DRM_MODE_OBJECT_PLANE };
+		__u32 ids[64];
+		__u64 vals[64];
+		bool primary = false;
+
+		xioctl(DRM_IOCTL_MODE_GETPLANE, &p, "GETPLANE");
+		if (!(p.possible_crtcs & 1))
+			continue;
+		xioctl(DRM_IOCTL_MODE_OBJ_GETPROPERTIES, &op, "OBJ_GETPROPERTIES");
+		if (op.count_props > 64)
+			continue;
+		op.props_ptr = (uintptr_t)ids;
+		op.prop_values_ptr = (uintptr_t)vals;
+		xioctl(DRM_IOCTL_MODE_OBJ_GETPROPERTIES, &op, "OBJ_GETPROPERTIES");
+		*fb_prop = 0;
+		for (j = 0; j < op.count_props; j++) {
+			struct drm_mode_get_property prop = { .prop_id = ids[j] };
+
+			xioctl(DRM_IOCTL_MODE_GETPROPERTY, &prop, "GETPROPERTY");
+			if (!strcmp(prop.name, "type"))
+				primary = vals[j] == PLANE_TYPE_PRIMARY;
+			else if (!strcmp(prop.name, "FB_ID"))
+				*fb_prop = ids[j];
+		}
+		if (primary && *fb_prop) {
+			*plane_id = planes[i];
+			return;
+		}
+	}
+	fprintf(stderr, "vblflip: no primary plane for the CRTC\n");
+	exit(1);
+}
+
+/* Show framebuffer fb on the plane at the next vblank, with an event. */
+static void atomic_flip(__u32 plane_id, __u32 fb_prop, __u32 fb, __u64 user_data)
+{
+	__u32 count = 1;
+	__u64 value = fb;
+	struct drm_mode_atomic req = {
+		.flags = DRM_MODE_PAGE_FLIP_EVENT | DRM_MODE_ATOMIC_NONBLOCK,
+		.count_objs = 1, .objs_ptr = (uintptr_t)&plane_id,
+		.count_props_ptr = (uintptr_t)&count, .props_ptr = (uintptr_t)&fb_prop,
+		.prop_values_ptr = (uintptr_t)&value, .user_data = user_data,
+	};
+
+	xioctl(DRM_IOCTL_MODE_ATOMIC, &req, "ATOMIC");
+}
+
 int main(int argc, char **argv)
 {
 	const char *dev = "/dev/dri/card0";
 	unsigned long n = 10, got = 0;
 	struct drm_mode_modeinfo mode;
 	struct drm_mode_crtc crtc = {};
-	__u32 conn_id, crtc_id, fbs[2];
+	__u32 conn_id, crtc_id, fbs[2], plane_id = 0, fb_prop = 0;
+	bool atomic = false;
 	char buf[1024];
 	int opt;
 
-	while ((opt = getopt(argc, argv, "d:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "ad:n:")) != -1) {
 		switch (opt) {
+		case 'a': atomic = true; break;
 		case 'd': dev = optarg; break;
 		case 'n': n = strtoul(optarg, NULL, 10); break;
 		default:
-			fprintf(stderr, "usage: vblflip [-d DEV] [-n N]\n");
+			fprintf(stderr, "usage: vblflip [-a] [-d DEV] [-n N]\n");
 			return 2;
 		}
 	}
@@ -125,6 +198,12 @@ int main(int argc, char **argv)
 	crtc.mode = mode;
 	crtc.mode_valid = 1;
 	xioctl(DRM_IOCTL_MODE_SETCRTC, &crtc, "SETCRTC");
+	if (atomic) {
+		struct drm_set_client_cap cap = { .capability = DRM_CLIENT_CAP_ATOMIC, .value = 1 };
+
+		xioctl(DRM_IOCTL_SET_CLIENT_CAP, &cap, "SET_CLIENT_CAP ATOMIC");
+		find_plane(&plane_id, &fb_prop);
+	}
 
 	while (got < n) {
 		struct drm_mode_crtc_page_flip flip = { .crtc_id = crtc_id, .fb_id = fbs[(got + 1) % 2],
@@ -132,7 +211,10 @@ int main(int argc, char **argv)
 							 .user_data = got };
 		ssize_t len, off;
 
-		xioctl(DRM_IOCTL_MODE_PAGE_FLIP, &flip, "PAGE_FLIP");
+		if (atomic)
+			atomic_flip(plane_id, fb_prop, fbs[(got + 1) % 2], got);
+		else
+			xioctl(DRM_IOCTL_MODE_PAGE_FLIP, &flip, "PAGE_FLIP");
 		len = read(fd, buf, sizeof(buf));
 		if (len < 0)
 			die("read");
