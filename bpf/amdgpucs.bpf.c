@@ -127,8 +127,14 @@ struct drm_gem_object {
 	u64 size;
 } __core;
 
+/* ttm_resource.h: where a buffer is (TTM_PL_*) */
+struct ttm_resource {
+	u32 mem_type;
+} __core;
+
 struct ttm_buffer_object {
 	struct drm_gem_object base;
+	struct ttm_resource *resource;	/* 5.14 and later */
 } __core;
 
 /* amdgpu_object.h */
@@ -136,6 +142,7 @@ struct amdgpu_bo {
 	u32 preferred_domains;
 	u32 allowed_domains;
 	struct ttm_buffer_object tbo;
+	u64 flags;	/* AMDGPU_GEM_CREATE_* */
 } __core;
 
 /* amdgpu_irq.h */
@@ -410,9 +417,35 @@ int BPF_PROG(done_new, struct drm_sched_fence *s_fence)
 
 /* ---- buffers ------------------------------------------------------------ */
 
-/* A buffer created by `pid`: preferred `domain`, `allowed` domains, `size` bytes. */
+#define TTM_PL_SYSTEM	0
+#define TTM_PL_TT	1
+#define TTM_PL_VRAM	2
+#define PLACEMENT_UNKNOWN	~0U
+#define AMDGPU_GEM_CREATE_CPU_ACCESS_REQUIRED	(1 << 0)
+
+/* The AMDGPU_GEM_DOMAIN_* of a TTM placement, as amdgpu maps them (0: none). */
+static __always_inline __u32 placement_domain(__u32 mem_type)
+{
+	switch (mem_type) {
+	case 0: return 1;	/* SYSTEM: CPU */
+	case 1: return 2;	/* TT: GTT */
+	case 2: return 4;	/* VRAM */
+	case 3: return 8;	/* GDS */
+	case 4: return 16;	/* GWS */
+	case 5: return 32;	/* OA */
+	case 6: return 2;	/* PREEMPT: GTT */
+	case 7: return 64;	/* DOORBELL */
+	default: return 0;
+	}
+}
+
+/*
+ * A buffer created by `pid`: preferred `domain`, `allowed` domains, `size`
+ * bytes, placed in TTM placement `placed` (PLACEMENT_UNKNOWN: not known),
+ * with AMDGPU_GEM_CREATE_* `flags`.
+ */
 static __always_inline void on_bo_create(__u32 pid, __u64 addr, __u32 domain, __u32 allowed,
-					 __u64 size)
+					 __u64 size, __u32 placed, __u64 flags)
 {
 	struct bo_owner owner = { .pid = pid, .domain = domain, .size = size };
 	struct bo_key key = { .pid = pid, .domain = domain };
@@ -438,13 +471,14 @@ static __always_inline void on_bo_create(__u32 pid, __u64 addr, __u32 domain, __
 		 */
 		if ((s->allowed | allowed) != s->allowed)
 			s->allowed |= allowed;
+		/* CPU-visible VRAM is scarce (256 MiB on boards without resizable BAR). */
+		if (placed == TTM_PL_VRAM && (flags & AMDGPU_GEM_CREATE_CPU_ACCESS_REQUIRED))
+			__sync_fetch_and_add(&s->visible_bytes, size);
+		if (placed != PLACEMENT_UNKNOWN && !(placement_domain(placed) & domain))
+			__sync_fetch_and_add(&s->misplaced, 1);
 	}
 	emit(EV_BO_CREATE, MAX_RINGS, pid, addr, 0, size, domain, allowed, 0, 0, 0, NULL);
 }
-
-#define TTM_PL_SYSTEM	0
-#define TTM_PL_TT	1
-#define TTM_PL_VRAM	2
 
 static __always_inline void on_bo_move(__u64 addr, __u64 size, __u32 new_placement,
 				       __u32 old_placement)
@@ -486,12 +520,19 @@ static __always_inline void on_bo_move(__u64 addr, __u64 size, __u32 new_placeme
 SEC("tp_btf/amdgpu_bo_create")
 int BPF_PROG(bo_create, struct amdgpu_bo *bo)
 {
-	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	__u32 pid = bpf_get_current_pid_tgid() >> 32, placed = PLACEMENT_UNKNOWN;
+	struct ttm_resource *res;
 
 	if (!bo || !current_wanted(pid))
 		return 0;
+	/* Before 5.14 the placement was embedded (tbo.mem): not read, the record path has it. */
+	if (bpf_core_field_exists(bo->tbo.resource)) {
+		res = BPF_CORE_READ(bo, tbo.resource);
+		if (res)
+			placed = BPF_CORE_READ(res, mem_type);
+	}
 	on_bo_create(pid, (__u64)bo, bo->preferred_domains, bo->allowed_domains,
-		     bo->tbo.base.size);
+		     bo->tbo.base.size, placed, BPF_CORE_READ(bo, flags));
 	return 0;
 }
 
@@ -677,6 +718,8 @@ TP_FIELD(f_bc_bo);
 TP_FIELD(f_bc_pages);
 TP_FIELD(f_bc_prefer);
 TP_FIELD(f_bc_allow);
+TP_FIELD(f_bc_type);	/* the TTM placement it was created in */
+TP_FIELD(f_bc_visible);	/* bo->flags, whatever the name says */
 TP_FIELD(f_bm_bo);
 TP_FIELD(f_bm_size);
 TP_FIELD(f_bm_new);
@@ -784,7 +827,8 @@ int tp_bo_create(void *ctx)
 	if (!bo || !current_wanted(pid))
 		return 0;
 	on_bo_create(pid, bo, tp_read_u64(ctx, &f_bc_prefer), tp_read_u64(ctx, &f_bc_allow),
-		     tp_read_u64(ctx, &f_bc_pages) * page_size);
+		     tp_read_u64(ctx, &f_bc_pages) * page_size, tp_read_u64(ctx, &f_bc_type),
+		     tp_read_u64(ctx, &f_bc_visible));
 	return 0;
 }
 

@@ -78,6 +78,8 @@ struct bo_stats {
 	__u32 pad;
 	__u64 evictions;	/* of its buffers: VRAM -> GTT or system */
 	__u64 evicted_bytes;
+	__u64 visible_bytes;	/* created in VRAM with CPU access required: CPU-visible VRAM */
+	__u64 misplaced;	/* created outside the preferred domain */
 };
 
 struct bo_owner {

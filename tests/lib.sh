@@ -196,6 +196,29 @@ write_as() {
 }
 pid_of() { cat "${VM_SCRATCH:?}/$1.pid"; }
 
+# Timeline files (--timeline: a JSON array of Trace Event Format events):
+# tl_job_tracks FILE: "COUNT TRACK NAME [ARGS...]" of its job slices, each
+# counted per track name and slice name (and the jq expression ARG's value,
+# e.g. ' ibs=\(.args.ibs)'), joined by commas; tl_overlaps FILE: how many
+# slices start before the one before them on their track ends (0 when they
+# never overlap); tl_flows FILE: "STARTS ENDS UNPAIRED" of its flow arrows;
+# tl_counters_end FILE: each counter's last value, "NAME=VALUE ...".
+tl_job_tracks() {
+	jq -r "(map(select(.ph == \"M\" and .name == \"thread_name\")) | map({key: \"\\(.pid):\\(.tid)\", value: .args.name}) | from_entries) as \$t |
+		.[] | select(.ph == \"X\" and .cat == \"job\") | \"\\(\$t[\"\\(.pid):\\(.tid)\"]) \\(.name)${2:-}\"" "$1" |
+		sort | uniq -c | sed 's/^ *//' | paste -sd,
+}
+tl_overlaps() {
+	jq -r '[.[] | select(.ph == "X")] | group_by("\(.pid):\(.tid)") | map(sort_by(.ts) | . as $s |
+		[range(1; length) | select($s[.].ts < $s[. - 1].ts + $s[. - 1].dur)] | length) | add' "$1"
+}
+tl_flows() {
+	jq -r '"\([.[] | select(.ph == "s")] | length) \([.[] | select(.ph == "f")] | length) \([.[] | select(.ph == "s" or .ph == "f") | .id] | group_by(.) | map(select(length != 2)) | length)"' "$1"
+}
+tl_counters_end() {
+	jq -r '[.[] | select(.ph == "C")] | group_by(.name) | map("\(.[0].name)=\(max_by(.ts).args.value)") | join(" ")' "$1"
+}
+
 # A hostile process name (issue 23): a quote, a backslash, a newline, a byte
 # that is not UTF-8 and a terminal's clear-screen (HOSTILE, 11 bytes: it
 # fits a comm). Text output shows it as HOSTILE_TEXT, one column; -j keeps

@@ -33,10 +33,13 @@
 #include "sched_record.h"
 #include "tool.h"
 #include "tp_format.h"
+#include "jobs_timeline.h"
+#include "timeline.h"
 #include "untrusted.h"
 
 static struct env {
 	bool events;
+	const char *timeline;	/* --timeline FILE */
 	char ring[RING_NAME_LEN];
 } env;
 
@@ -62,7 +65,7 @@ static const char doc[] =
 "AMD GPU command submissions, buffers, migrations and interrupts per process.\n"
 "\n"
 "USAGE: amdgpucs [-ejmCT] [-r RING] [-p PID] [-c COMM] [--cgroup PATH] [--no-btf]\n"
-"                [interval [count]]\n"
+"                [--timeline FILE] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    amdgpucs              # summary at Ctrl-C\n"
@@ -71,12 +74,17 @@ static const char doc[] =
 "    amdgpucs -p 1234      # only what process 1234 submits and creates\n"
 "    amdgpucs -e           # one line per event\n"
 "    amdgpucs -j           # JSON lines: one object per table row\n"
+"    amdgpucs --timeline jobs.json  # the jobs as a timeline for ui.perfetto.dev\n"
 "    amdgpucs --cgroup /sys/fs/cgroup/gpu.slice -C  # one cgroup's work, named\n"
 "    amdgpucs --no-btf     # read the trace records (amdgpu-dkms: no module BTF)\n";
+
+enum { OPT_TIMELINE = 0x200 };
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per event", 0 },
 	{ "ring", 'r', "RING", 0, "Only this ring (e.g. gfx_0.0.0, sdma0)", 0 },
+	{ "timeline", OPT_TIMELINE, "FILE", 0,
+	  "Write the jobs to FILE as a timeline (Trace Event Format: ui.perfetto.dev opens it)", 0 },
 	{},
 };
 
@@ -88,6 +96,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'r':
 		parse_name_arg(state, arg, "RING", env.ring, sizeof(env.ring));
+		break;
+	case OPT_TIMELINE:
+		env.timeline = arg;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -261,6 +272,8 @@ static const struct column buffer_cols[] = {
 	{ "BYTES", "bytes", 12, 0 },
 	{ "EVICTED", "evicted", 8, 0 },
 	{ "EVICTED_B", "evicted_bytes", 12, 0 },
+	{ "VISIBLE_B", "visible_bytes", 12, 0 },	/* CPU-visible VRAM created */
+	{ "MISPLACED", "misplaced", 9, 0 },	/* created outside the preferred domain */
 	CGROUP_COLUMN,
 };
 static const struct table buffer_table = TABLE("buffer", buffer_cols);
@@ -288,6 +301,7 @@ static void print_buffers(FILE *f, const struct map_snapshot *s)
 			CELL_S(domain_str(now->allowed, allowed, sizeof(allowed))),
 			CELL_U(DELTA(now, was, count)), CELL_U(DELTA(now, was, bytes)),
 			CELL_U(DELTA(now, was, evictions)), CELL_U(DELTA(now, was, evicted_bytes)),
+			CELL_U(DELTA(now, was, visible_bytes)), CELL_U(DELTA(now, was, misplaced)),
 			cell_cgroup(now->cgroup_id) });
 	}
 }
@@ -541,11 +555,11 @@ static void buffer_metrics(struct metrics *m, const struct map_snapshot *bos,
 		const struct bo_key *k = snapshot_key(bos, i);
 		const struct bo_stats *st = snapshot_value(bos, i);
 		const unsigned long long v[] = { st->count, st->bytes, st->evictions,
-						 st->evicted_bytes };
+						 st->evicted_bytes, st->visible_bytes, st->misplaced };
 
 		metrics_rows_add(&rows, (const char *const[]){
 			st->comm, domain_str(k->domain, domain, sizeof(domain)),
-			metrics_cgroup(st->cgroup_id) }, v, 4);
+			metrics_cgroup(st->cgroup_id) }, v, 6);
 	}
 	metrics_rows_family(m, &rows, 0, 1, "buffers_created_total", METRIC_COUNTER,
 			    "Buffer objects created, per process name and preferred domain");
@@ -555,6 +569,10 @@ static void buffer_metrics(struct metrics *m, const struct map_snapshot *bos,
 			    "Evictions of those buffers from VRAM (to GTT or system)");
 	metrics_rows_family(m, &rows, 3, 1, "buffers_evicted_bytes_total", METRIC_COUNTER,
 			    "Their bytes");
+	metrics_rows_family(m, &rows, 4, 1, "buffers_cpu_visible_vram_bytes_total", METRIC_COUNTER,
+			    "Bytes of buffers created in VRAM with CPU access required");
+	metrics_rows_family(m, &rows, 5, 1, "buffers_misplaced_total", METRIC_COUNTER,
+			    "Buffers created outside their preferred domain");
 	metrics_rows_free(&rows);
 	for (i = 0; i < vms->n; i++) {
 		const struct vm_stats *st = snapshot_value(vms, i);
@@ -674,6 +692,20 @@ enum {
 	F_FROM, F_TO, F_EVICTION, F_VMID, F_PD_ADDR, F_CLIENT, F_SRC, F_RING_ID, F_PASID, NR_F,
 };
 
+/* --timeline: a CS ioctl's job, drawn from its submit, run and done records. */
+static void timeline_event(const struct amdgpucs_event *e)
+{
+	static const enum job_step steps[NR_EVENT_TYPES] = {
+		[EV_SUBMIT] = JOB_QUEUED, [EV_RUN] = JOB_RAN, [EV_DONE] = JOB_DONE,
+	};
+
+	if (e->ring < MAX_RINGS)
+		jobs_timeline_step(steps[e->type], &(struct job_event){
+			.context = e->context, .seqno = e->seqno, .ts_ns = e->ts_ns, .extra = e->a,
+			.pid = e->pid, .comm = e->comm,
+			.ring = { e->ring, ring_name(e->ring), "amdgpu" } });
+}
+
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct amdgpucs_event *e = data;
@@ -683,6 +715,10 @@ static int handle_event(void *ctx, void *data, size_t size)
 
 	(void)ctx;
 	if (size < sizeof(*e) || e->type >= NR_EVENT_TYPES)
+		return 0;
+	if (timeline_on())
+		timeline_event(e);
+	if (!env.events)
 		return 0;
 	for (i = 0; i < NR_F; i++)
 		c[i] = CELL_NONE;
@@ -826,7 +862,9 @@ static int set_record_fields(void)
 	    tp_field_get(&fmt, "bo", TP_WANT_INT, F(f_bc_bo)) ||
 	    tp_field_get(&fmt, "pages", TP_WANT_INT, F(f_bc_pages)) ||
 	    tp_field_get(&fmt, "prefer", TP_WANT_INT, F(f_bc_prefer)) ||
-	    tp_field_get(&fmt, "allow", TP_WANT_INT, F(f_bc_allow)))
+	    tp_field_get(&fmt, "allow", TP_WANT_INT, F(f_bc_allow)) ||
+	    tp_field_get(&fmt, "type", TP_WANT_INT, F(f_bc_type)) ||
+	    tp_field_get(&fmt, "visible", TP_WANT_INT, F(f_bc_visible)))
 		goto fail;
 	if (tp_format_load("amdgpu", "amdgpu_bo_move", &fmt) ||
 	    tp_field_get(&fmt, "bo", TP_WANT_INT, F(f_bm_bo)) ||
@@ -907,6 +945,9 @@ int main(int argc, char **argv)
 
 	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
 		return 1;
+	if (env.timeline && timeline_open(env.timeline))
+		return 1;
+	jobs_timeline_init(TIMELINE_AMDGPUCS, "ibs");
 	if (!tracepoint_exists("amdgpu", "amdgpu_cs_ioctl")) {
 		fprintf(stderr, "amdgpucs: no amdgpu tracepoints: module amdgpu is not loaded: "
 			"'modprobe amdgpu'\n");
@@ -924,13 +965,14 @@ int main(int argc, char **argv)
 		report_bpf_error("open BPF object", -errno);
 		return 1;
 	}
-	tool_set_rodata(skel, env.events);
+	/* The timeline is drawn from the per-event records, with or without -e's lines. */
+	tool_set_rodata(skel, env.events || env.timeline);
 	memcpy((char *)skel->rodata->targ_ring, env.ring, sizeof(env.ring));
 	choose_programs(skel);
 	err = records ? set_record_fields() : 0;
 	if (err)
 		goto cleanup;
-	bpf_map__set_max_entries(skel->maps.events, env.events ? 4 << 20 : 4096);
+	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 4096);
 	/* Its only compare-and-swap is the histograms' min/max (before 5.12; said if not). */
 	err = tool_drop_cmpxchg(skel->obj);
 	if (err)
@@ -950,6 +992,9 @@ int main(int argc, char **argv)
 	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
 			 "Tracing amdgpu command submission");
 	report_dropped();
+	jobs_timeline_report();
+	if (timeline_close() && !err)
+		err = -EIO;
 cleanup:
 	records_detach();
 	bpf_link__destroy(done_link);

@@ -16,7 +16,6 @@
 #include "drmsched.h"
 #include "tp_field.h"
 #include "drmsched.skel.h"
-#include "drmsched/jobs_timeline.h"
 #include "cgroup.h"
 #include "histogram.h"
 #include "maps.h"
@@ -24,6 +23,7 @@
 #include "probe.h"
 #include "runtime.h"
 #include "tool.h"
+#include "jobs_timeline.h"
 #include "timeline.h"
 #include "tp_format.h"
 #include "untrusted.h"
@@ -737,6 +737,21 @@ static const struct column event_cols[] = {
 };
 static const struct table event_table = EVENT_TABLE("event", event_cols);
 
+/* --timeline: the job's slice is drawn from its queue, run and done records. */
+static void timeline_event(const struct drmsched_event *e)
+{
+	static const enum job_step steps[] = {
+		[EV_QUEUE] = JOB_QUEUED, [EV_DEP] = JOB_DEP, [EV_RUN] = JOB_RAN, [EV_DONE] = JOB_DONE,
+	};
+
+	if (e->type < sizeof(steps) / sizeof(steps[0]))
+		jobs_timeline_step(steps[e->type], &(struct job_event){
+			.context = e->context, .seqno = e->seqno, .ts_ns = e->ts_ns,
+			.dep_context = e->dep_context, .dep_seqno = e->dep_seqno, .pid = e->pid,
+			.comm = proc_comm(e->proc),
+			.ring = { e->ring, ring_info(e->ring)->name, ring_dev(e->ring) } });
+}
+
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct drmsched_event *e = data;
@@ -746,8 +761,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 	(void)ctx;
 	if (size < sizeof(*e) || e->type > EV_BLOCKED)
 		return 0;
-	jobs_timeline_event(e, (struct job_names){ ring_dev(e->ring), ring_info(e->ring)->name,
-						   proc_comm(e->proc) });
+	if (timeline_on())
+		timeline_event(e);
 	if (!env.events)
 		return 0;
 	has_dep = e->type == EV_DEP || e->type == EV_BLOCKED;
@@ -795,6 +810,7 @@ int main(int argc, char **argv)
 		return 1;
 	if (env.timeline && timeline_open(env.timeline))
 		return 1;
+	jobs_timeline_init(TIMELINE_DRMSCHED, NULL);
 	abi = detect_abi();
 	if (abi == ABI_NONE)
 		return 1;

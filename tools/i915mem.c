@@ -35,10 +35,13 @@
 #include "tool.h"
 #include "tp_format.h"
 #include "i915mem/leaks.h"
+#include "i915mem/live_timeline.h"
+#include "timeline.h"
 
 static struct env {
 	bool events;
 	bool leaks;
+	const char *timeline;	/* --timeline FILE */
 	int driver;		/* -D: DRV_I915, DRV_XE, or -1 */
 } env = { .driver = -1 };
 
@@ -62,7 +65,8 @@ const char *argp_program_version = "i915mem 0.1";
 static const char doc[] =
 "Intel GPU memory (i915, xe): who holds it, what leaks, what thrashes.\n"
 "\n"
-"USAGE: i915mem [-ejlmCT] [-D i915|xe] [-p PID] [-c COMM] [--cgroup PATH] [interval [count]]\n"
+"USAGE: i915mem [-ejlmCT] [-D i915|xe] [-p PID] [-c COMM] [--cgroup PATH] [--timeline FILE]\n"
+"               [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    i915mem               # summary at Ctrl-C\n"
@@ -72,12 +76,17 @@ static const char doc[] =
 "    i915mem -c Xorg -D xe # only Xorg, only the xe driver\n"
 "    i915mem -e            # one line per event\n"
 "    i915mem -j -l | jq .  # JSON lines: one object per table row, leaks too\n"
+"    i915mem --timeline mem.json  # live bytes per process for ui.perfetto.dev\n"
 "    i915mem --cgroup /sys/fs/cgroup/gpu.slice -C -l  # one cgroup's objects, named\n";
+
+enum { OPT_TIMELINE = 0x200 };
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per event", 0 },
 	{ "leaks", 'l', NULL, 0, "List the objects still alive at each summary", 0 },
 	{ "driver", 'D', "DRIVER", 0, "Only this driver: i915 or xe", 0 },
+	{ "timeline", OPT_TIMELINE, "FILE", 0,
+	  "Write live bytes per process to FILE as counters of a timeline (ui.perfetto.dev opens it)", 0 },
 	{},
 };
 
@@ -89,6 +98,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'l':
 		env.leaks = true;
+		break;
+	case OPT_TIMELINE:
+		env.timeline = arg;
 		break;
 	case 'D':
 		if (!strcmp(arg, "i915"))
@@ -689,6 +701,9 @@ static int handle_event(void *ctx, void *data, size_t size)
 	(void)ctx;
 	if (size < sizeof(*e) || e->type >= NR_EVENT_TYPES)
 		return 0;
+	live_timeline_event(e, driver_names[e->driver % NR_DRIVERS]);
+	if (!env.events)
+		return 0;
 	for (i = 0; i < NR_EC; i++)
 		c[i] = CELL_NONE;
 	c[EC_TIME] = CELL_F((e->ts_ns - start_ns) / 1e9, 6);
@@ -868,6 +883,8 @@ int main(int argc, char **argv)
 
 	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
 		return 1;
+	if (env.timeline && timeline_open(env.timeline))
+		return 1;
 	page_size = sysconf(_SC_PAGESIZE);
 
 	skel = i915mem_bpf__open();
@@ -880,14 +897,15 @@ int main(int argc, char **argv)
 		err = 1;
 		goto cleanup;
 	}
-	tool_set_rodata(skel, env.events);
+	/* The timeline is drawn from the per-event records, with or without -e's lines. */
+	tool_set_rodata(skel, env.events || env.timeline);
 	skel->rodata->targ_driver = env.driver;
 	if (records && set_record_fields()) {
 		err = 1;
 		goto cleanup;
 	}
 	/* Objects come and go by the thousand when a game loads a level. */
-	bpf_map__set_max_entries(skel->maps.events, env.events ? 4 << 20 : 4096);
+	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 4096);
 
 	/* before 5.12: the peak's compare-and-swaps (dead there) out of the programs */
 	err = tool_drop_cmpxchg(skel->obj);
@@ -915,6 +933,9 @@ int main(int argc, char **argv)
 			 traced == ((1u << DRV_I915) | (1u << DRV_XE)) ? ", " : "",
 			 traced & (1u << DRV_XE) ? "xe" : "");
 	report_dropped();
+	live_timeline_report();
+	if (timeline_close() && !err)
+		err = -EIO;
 cleanup:
 	records_detach();
 	trace_loop_free(&loop);

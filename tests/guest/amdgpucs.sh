@@ -86,7 +86,7 @@ if [ "$btf" = 1 ]; then
 	check_eq "$P real amdgpu: nothing on stderr" "$(cat "$S/real.err")" ""
 	corepaths_in "$O" amdgpu >"$S/real.paths"
 	check_eq "$P real amdgpu: the member paths the BPF reads of amdgpu's types, all there" \
-		"$(grep -c '^struct amdgpu_' "$S/real.paths") $(grep -c ': missing' "$S/real.paths")" "16 0"
+		"$(grep -c '^struct amdgpu_' "$S/real.paths") $(grep -c ': missing' "$S/real.paths")" "18 0"
 	timeout 120 "$T" --no-btf 1 1 >"$S/real-rec.out" 2>"$S/real-rec.err"
 	check_eq "$P real amdgpu --no-btf: every field it reads in the real formats, one idle interval, exits 0" \
 		"$? $(grep -cx "no submissions" "$S/real-rec.out")" "0 1"
@@ -158,7 +158,7 @@ check_eq "$P buffers: 5 of 1 MiB in VRAM, 2 evicted" \
 check_eq "$P buffers: 2 of 64 KiB in GTT" \
 	"$(jrows "$j" buffer "select(.pid == $u and .domain == \"GTT\") | \"\(.created) \(.bytes) \(.evicted)\"")" "2 131072 0"
 check_eq "$P buffers: the text's rows say what -j does" \
-	"$(awk -v p="$u" 'NF == 8 && $1 == p { print $3, $4, $5, $6, $7, $8 }' "$t")" \
+	"$(awk -v p="$u" 'NF == 10 && $1 == p && $3 ~ /^[A-Z]/ { print $3, $4, $5, $6, $7, $8 }' "$t")" \
 	"$(jrows "$j" buffer "select(.pid == $u) | \"\(.domain) \(.allowed) \(.created) \(.bytes) \(.evicted) \(.evicted_bytes)\"")"
 check_eq "$P moves: VRAM -> GTT twice (evictions), GTT -> VRAM once" \
 	"$(jrows "$j" move '"\(.from) \(.to) \(.moves) \(.bytes) \(if .eviction then "eviction" else "" end)"' | tr '\n' '|')" \
@@ -365,11 +365,31 @@ check_eq "$P --cgroup: unfiltered sees both: 3 and 5 submissions" \
 check_eq "$P --cgroup A -C: its 3 submissions, named by cgroup" \
 	"$(awk 'NF == 10 && $3 ~ /^amdcg/ { print $3, $4, $10 }' "$S/cg-A.out")" "amdcgA 3 /amdgpucs-test/A"
 check_eq "$P --cgroup A -C: its 2 buffers" \
-	"$(awk 'NF == 9 && $2 == "amdcgA" && $3 == "VRAM" { print $5, $9 }' "$S/cg-A.out")" "2 /amdgpucs-test/A"
+	"$(awk 'NF == 11 && $2 == "amdcgA" && $3 == "VRAM" { print $5, $11 }' "$S/cg-A.out")" "2 /amdgpucs-test/A"
 check_eq "$P --cgroup B -j -C: its 5 submissions, no buffers" \
 	"$(jq -r 'select(.type == "submission") | "\(.comm) \(.submits) \(.cgroup)"' "$S/cg-B.out")
 $(jq -r 'select(.type == "buffer")' "$S/cg-B.out" | wc -l)" "amdcgB 5 /amdgpucs-test/B
 0"
+
+# 3v. CPU-visible VRAM and placements (the seed's `visible`): 3 buffers of
+#     64 KiB created in VRAM with CPU access required, 2 of 128 KiB in VRAM
+#     without, and 4 of 4 KiB that preferred VRAM but were placed in GTT.
+#     All prefer VRAM: one row, 9 created, 196608 bytes CPU-visible, 4
+#     misplaced; the text, -j and the record path (traced at once) agree.
+start "$S/vis.txt"; vis_txt=$tool_pid
+start "$S/vis-rec.json" -j --no-btf; vis_rec=$tool_pid
+start "$S/vis.json" -j
+write_as amdvis /proc/amdgen "bo n=3 size=65536 domain=4 flags=1
+bo n=2 size=131072 domain=4
+bo n=4 size=4096 domain=2 prefer=4"
+for tool_pid in $vis_txt $vis_rec $tool_pid; do stop INT; done
+vis_row() { jrows "$1" buffer 'select(.comm == "amdvis") | "\(.domain) \(.allowed) \(.created) \(.bytes) \(.visible_bytes) \(.misplaced)"'; }
+check_eq "$P visible VRAM: one row (preferred VRAM): 9 created, 196608 bytes CPU-visible, 4 misplaced" \
+	"$(vis_row "$S/vis.json")" "VRAM GTT|VRAM 9 475136 196608 4"
+check_eq "$P visible VRAM: the record path reads the same (type and visible of the records)" \
+	"$(vis_row "$S/vis-rec.json")" "$(vis_row "$S/vis.json")"
+check_eq "$P visible VRAM: the text's row" \
+	"$(awk 'NF == 10 && $2 == "amdvis" { print $3, $4, $5, $6, $9, $10 }' "$S/vis.txt")" "VRAM GTT|VRAM 9 475136 196608 4"
 
 # 3z. A hostile process name (issue 23, tests/lib.sh's HOSTILE): traced as
 #     -e text and -e -j at once, and as a summary. The text keeps one line
@@ -389,10 +409,42 @@ check_eq "$P hostile name -e: one text line per -j event, and the header" \
 	"$(wc -l <"$S/hn.ev")" "$(($(jrows "$S/hn.evj" event .event | wc -l) + 1))"
 check_no_control "$P hostile name: no control byte in the text outputs" "$S/hn.ev" "$S/hn.sum"
 check_eq "$P hostile name summary: the submission and buffer rows, the name one column" \
-	"$(awk 'NF == 9 && $1 == "gfx" { print $3, $4 } NF == 8 && $3 == "VRAM" { print $2, $5 }' "$S/hn.sum" | paste -sd,)" \
+	"$(awk 'NF == 9 && $1 == "gfx" { print $3, $4 } NF == 10 && $3 == "VRAM" { print $2, $5 }' "$S/hn.sum" | paste -sd,)" \
 	"$HOSTILE_TEXT 3,$HOSTILE_TEXT 2"
 check_hostile_json "$P hostile name -j: the name exact, the bad byte U+FFFD" \
 	"$(jrows "$S/hn.evj" event 'select(.event == "SUBMIT") | .comm' | sort -u)"
+
+# 3t. --timeline: the jobs of two processes on two rings, as -e's (traced at
+#     once), as slices a timeline viewer reads: one per job on its ring's
+#     track, named by the submitting process, lasting its execution, its IB
+#     count an argument; never overlapping on a track; a flow from each
+#     submission to its job; the rings' queued counters end at 0.
+expect_error "$P --timeline: a directory that is not there" 1 \
+	"^amdgpucs: --timeline /nonexistent/t.json: No such file or directory$" \
+	"$T" --timeline /nonexistent/t.json
+start "$S/tl.ev" -e; tl_ev=$tool_pid
+start "$S/tl.out" --timeline "$S/tl.json"
+write_as tlgfx /proc/amdgen "submit ring=gfx jobs=6 exec_us=2000 ibs=2
+wait"
+write_as tlsdma /proc/amdgen "submit ring=sdma jobs=4 exec_us=1000 ibs=1
+wait"
+for tool_pid in $tl_ev $tool_pid; do stop INT; done
+tl=$S/tl.json
+check_eq "$P --timeline: the file is JSON (an array of events)" "$(jq -r 'type' "$tl" 2>&1)" array
+check_eq "$P --timeline: job slices per ring track and name, with their IBs" \
+	"$(tl_job_tracks "$tl" ' ibs=\(.args.ibs)')" "6 gfx tlgfx ibs=2,4 sdma tlsdma ibs=1"
+check_eq "$P --timeline: the jobs are -e's (their fences)" \
+	"$(jq -r '.[] | select(.ph == "X" and .cat == "job") | .args.job' "$tl" | sort | paste -sd' ')" \
+	"$(awk '$2 == "DONE" { sub(/^fence=/, "", $6); print $6 }' "$S/tl.ev" | sort | paste -sd' ')"
+check_eq "$P --timeline: each slice lasts its job's execution (>= exec_us), its args say so" \
+	"$(jq -r '.[] | select(.ph == "X" and .cat == "job") | select(.dur < (if .name == "tlgfx" then 2000 else 1000 end) or .dur != .args.exec_us) | .args.job' "$tl")" ""
+check_eq "$P --timeline: no two slices of a track overlap" "$(tl_overlaps "$tl")" 0
+check_eq "$P --timeline: flows: 10 submissions, each begun and ended" "$(tl_flows "$tl")" "10 10 0"
+check_eq "$P --timeline: the queued counter of each ring ends at 0" "$(tl_counters_end "$tl")" \
+	"gfx queued=0 sdma queued=0"
+check_eq "$P --timeline: the GPU's process named" \
+	"$(jq -r '.[] | select(.ph == "M" and .name == "process_name" and (.args.name | startswith("GPU"))) | .args.name' "$tl")" "GPU amdgpu"
+check "$P --timeline: the summary still printed" grep -q "^RING  *PID" "$S/tl.out"
 
 # ---------------------------------------------------------------------------
 # 4. The record path (--no-btf) and the BTF path on the summary's workload at
@@ -464,10 +516,10 @@ fi
 #     (two batches a summary apart add up), never per pid.
 if prom_start; then
 	start "$S/prom.out" --prometheus "$PROM_FILES/amdgpucs.prom" 1
-	# amdgen's buffers 0-26 were made above (0-19 without module BTF): these follow.
+	# amdgen's buffers 0-35 were made above (0-28 without module BTF): these follow.
 	write_as amdprom /proc/amdgen "submit ring=gfx jobs=4 exec_us=500 ibs=2
 bo n=3 size=1048576 domain=4
-move first=$([ "$btf" = 1 ] && echo 27 || echo 20) n=2 to=2
+move first=$([ "$btf" = 1 ] && echo 36 || echo 29) n=2 to=2
 wait"
 	sleep 1.5
 	write_as amdprom /proc/amdgen "submit ring=gfx jobs=3 exec_us=500 ibs=1

@@ -452,23 +452,17 @@ for tool_pid in $tl_ev $tool_pid; do stop INT; done
 tl=$S/tl.json
 check_eq "$P --timeline: the file is JSON (an array of events)" "$(jq -r 'type' "$tl" 2>&1)" array
 check_eq "$P --timeline: job slices per ring track and name" \
-	"$(jq -r '(map(select(.ph == "M" and .name == "thread_name")) | map({key: "\(.pid):\(.tid)", value: .args.name}) | from_entries) as $t |
-		.[] | select(.ph == "X" and .cat == "job") | "\($t["\(.pid):\(.tid)"]) \(.name)"' "$tl" | sort | uniq -c | sed 's/^ *//' | paste -sd,)" \
-	"5 compute tlcomp,10 gfx tlgfx"
+	"$(tl_job_tracks "$tl")" "5 compute tlcomp,10 gfx tlgfx"
 check_eq "$P --timeline: the jobs are -e's (context:seqno)" \
 	"$(jq -r '.[] | select(.ph == "X" and .cat == "job") | .args.job' "$tl" | sort | paste -sd' ')" \
 	"$(awk '$2 == "DONE" { print $5 }' "$S/tl.ev" | sort | paste -sd' ')"
 check_eq "$P --timeline: each slice lasts its job's execution (>= exec_us), its args say so" \
 	"$(jq -r '.[] | select(.ph == "X" and .cat == "job") | select(.dur < (if .name == "tlgfx" then 2000 else 1000 end) or .dur != .args.exec_us) | .args.job' "$tl")" ""
-check_eq "$P --timeline: no two slices of a track overlap" \
-	"$(jq -r '[.[] | select(.ph == "X")] | group_by("\(.pid):\(.tid)") | map(sort_by(.ts) | . as $s |
-		[range(1; length) | select($s[.].ts < $s[. - 1].ts + $s[. - 1].dur)] | length) | add' "$tl")" 0
+check_eq "$P --timeline: no two slices of a track overlap" "$(tl_overlaps "$tl")" 0
 check_eq "$P --timeline: flows: 15 submissions and 9 links of gfx's chain, each begun and ended" \
-	"$(jq -r '[.[] | select(.ph == "s")] | length' "$tl") $(jq -r '[.[] | select(.ph == "f")] | length' "$tl") $(jq -r '[.[] | select(.ph == "s" or .ph == "f") | .id] | group_by(.) | map(select(length != 2)) | length' "$tl")" \
-	"24 24 0"
+	"$(tl_flows "$tl")" "24 24 0"
 check_eq "$P --timeline: the queued counter of each ring ends at 0" \
-	"$(jq -r '[.[] | select(.ph == "C")] | group_by(.name) | map("\(.[0].name)=\(max_by(.ts).args.value)") | join(" ")' "$tl")" \
-	"compute queued=0 gfx queued=0"
+	"$(tl_counters_end "$tl")" "compute queued=0 gfx queued=0"
 check "$P --timeline: the summary still printed" grep -q "^DEV  *RING" "$S/tl.out"
 
 # 3p. One clock: cudatrace's timeline (CUDA calls through the test suite's

@@ -497,6 +497,30 @@ check_ge "$P burst across 1 s intervals: objects created in more than one" \
 check_eq "$P burst across 1 s intervals: exit 0, nothing lost (no lost object, stderr the banner alone)" \
 	"$tool_status $(jrows "$j" lost .what)|$(quiet "$j.err" | grep -v "$banner")" "0 |"
 
+# 3k. --timeline: live bytes per process as a counter track: gemtl creates 4
+#     objects of 8 KiB and destroys 2; its counter steps up and down with
+#     -e's CREATE and DESTROY lines (traced at once); its process is named.
+o=$(gem_next created)
+expect_error "$P --timeline: a directory that is not there" 1 \
+	"^i915mem: --timeline /nonexistent/t.json: No such file or directory$" \
+	"$T" --timeline /nonexistent/t.json
+start "$S/tl.ev" -e; tl_ev=$tool_pid
+start "$S/tl.out" --timeline "$S/tl.json"
+write_as gemtl /proc/gemgen "create n=4 size=8192
+destroy first=$o n=2"
+for tool_pid in $tl_ev $tool_pid; do stop INT; done
+g=$(pid_of gemtl)
+check_eq "$P --timeline: the file is JSON (an array)" "$(jq -r type "$S/tl.json")" array
+check_eq "$P --timeline: gemtl's live bytes: up 4 x 8192, down 2 x 8192" \
+	"$(jq -r --argjson p "$g" '[.[] | select(.ph == "C" and .pid == $p and .name == "i915 live bytes")] | sort_by(.ts) | map(.args.value) | join(" ")' "$S/tl.json")" \
+	"8192 16384 24576 32768 24576 16384"
+check_eq "$P --timeline: the steps are -e's CREATE and DESTROY lines" \
+	"$(jq -r --argjson p "$g" '[.[] | select(.ph == "C" and .pid == $p)] | sort_by(.ts) | map(.args.value) | join(" ")' "$S/tl.json")" \
+	"$(awk -v p="$g" '($3 == "CREATE" && $4 == p) { n += $7; print n } ($3 == "DESTROY" && $0 ~ "creator=" p " ") { n -= $7; print n }' "$S/tl.ev" | paste -sd' ')"
+check_eq "$P --timeline: gemtl's process named" \
+	"$(jq -r --argjson p "$g" '.[] | select(.ph == "M" and .name == "process_name" and .pid == $p) | .args.name' "$S/tl.json")" gemtl
+check "$P --timeline: the summary still printed" grep -q "^DRIVER  *PID" "$S/tl.out"
+
 # 3j. A hostile process name (issue 23, tests/lib.sh's HOSTILE): traced as
 #     -e text and -e -j at once, and as a summary with -l. The text keeps
 #     one line per event (as many as -j's), the name one column, escaped,

@@ -13,11 +13,12 @@
  *
  *   submit ring=NAME jobs=N ... [ibs=K] [vmid=V] [pasid=P]
  *                             each job with K IBs (default 1)
- *   bo n=N size=S domain=D [prefer=D]
- *                             N buffers of S bytes (amdgpu_bo_create) in
- *                             AMDGPU_GEM_DOMAIN_* D (1 CPU, 2 GTT, 4 VRAM,
- *                             8 GDS, 16 GWS, 32 OA, 64 DOORBELL), numbered
- *                             0, 1, ...
+ *   bo n=N size=S domain=D [prefer=D] [flags=F]
+ *                             N buffers of S bytes (amdgpu_bo_create) placed
+ *                             in AMDGPU_GEM_DOMAIN_* D (1 CPU, 2 GTT, 4 VRAM,
+ *                             8 GDS, 16 GWS, 32 OA, 64 DOORBELL), preferring
+ *                             D (or prefer=), with AMDGPU_GEM_CREATE_* flags F
+ *                             (1: CPU access required), numbered 0, 1, ...
  *   move first=I n=N to=D     amdgpu_bo_move of those buffers to domain D
  *   iv n=N client=C src=S [ring=R] [vmid=V] [pasid=P]
  *                             N interrupts (amdgpu_iv)
@@ -115,7 +116,7 @@ static u32 ag_mem_type(unsigned long domain)
 }
 
 struct ag_args {
-	unsigned long n, first, size, domain, prefer, to, client, src, ring_id, vmid, pasid;
+	unsigned long n, first, size, domain, prefer, flags, to, client, src, ring_id, vmid, pasid;
 	char ring[16];
 };
 
@@ -150,6 +151,8 @@ static int ag_parse(char *line, struct ag_args *a)
 			dst = &a->domain;
 		else if (!strcmp(tok, "prefer"))
 			dst = &a->prefer;
+		else if (!strcmp(tok, "flags"))
+			dst = &a->flags;
 		else if (!strcmp(tok, "to"))
 			dst = &a->to;
 		else if (!strcmp(tok, "client"))
@@ -189,6 +192,7 @@ static int ag_bo_create(const struct ag_args *a)
 		bo->tbo.base.size = a->size;
 		bo->preferred_domains = a->prefer ? a->prefer : a->domain;
 		bo->allowed_domains = a->domain;
+		bo->flags = a->flags;
 		ag_res[ag_nr_bos].mem_type = ag_mem_type(a->domain);
 #if AMDGEN_TTM_RESOURCE_PTR
 		bo->tbo.resource = &ag_res[ag_nr_bos];
