@@ -36,6 +36,8 @@
 #include "tp_format.h"
 #include "i915mem/leaks.h"
 #include "i915mem/live_timeline.h"
+#include "i915mem/names.h"
+#include "i915mem/prom.h"
 #include "timeline.h"
 
 static struct env {
@@ -45,7 +47,6 @@ static struct env {
 	int driver;		/* -D: DRV_I915, DRV_XE, or -1 */
 } env = { .driver = -1 };
 
-const char *const driver_names[NR_DRIVERS] = { [DRV_I915] = "i915", [DRV_XE] = "xe" };
 /* The event that every version of each driver has. */
 static const char *const driver_events[NR_DRIVERS] = {
 	[DRV_I915] = "i915_gem_object_create", [DRV_XE] = "xe_vm_create",
@@ -644,20 +645,6 @@ static int print_summary(void *ctx)
 
 /* ---- -e ----------------------------------------------------------------- */
 
-static const char *const event_names[NR_EVENT_TYPES] = {
-	[EV_CREATE] = "CREATE", [EV_DESTROY] = "DESTROY", [EV_BIND] = "BIND",
-	[EV_UNBIND] = "UNBIND", [EV_FAULT] = "FAULT", [EV_PREAD] = "PREAD",
-	[EV_PWRITE] = "PWRITE", [EV_SHRINK] = "SHRINK", [EV_EVICT] = "EVICT",
-	[EV_EVICT_NODE] = "EVICT_NODE", [EV_EVICT_VM] = "EVICT_VM", [EV_VM_CREATE] = "VM_CREATE",
-	[EV_VM_FREE] = "VM_FREE", [EV_MOVE] = "MOVE",
-};
-
-/* The JSON "fault" of each fault kind. */
-static const char *const fault_names[NR_FAULT_KINDS] = {
-	[0] = "cpu_read", [FAULT_WRITE] = "cpu_write", [FAULT_GTT] = "gtt_read",
-	[FAULT_GTT | FAULT_WRITE] = "gtt_write", [FAULT_CPU_ANY] = "cpu", [FAULT_GPU] = "gpu",
-};
-
 /* Text: DETAIL says in words what JSON gives as fields (null where they do not apply). */
 enum {
 	EC_TIME, EC_DRIVER, EC_EVENT, EC_PID, EC_COMM, EC_OBJECT, EC_BYTES, EC_DETAIL,
@@ -799,78 +786,17 @@ static void report_dropped(void)
 		    (unsigned long long)bss->dropped_vms);
 }
 
-/*
- * --prometheus: what the summary keeps per (driver, process), summed per
- * (driver, comm) - labels are never pids - and each driver's event counts.
- */
-enum { PM_CREATED, PM_CREATED_BYTES, PM_DESTROYED, PM_DESTROYED_BYTES, PM_LIVE, PM_LIVE_BYTES,
-       PM_BINDS, PM_UNBINDS, PM_REBINDS, NR_PM };
-
+/* --prometheus: i915mem/prom.c's families, from a snapshot of the processes. */
 static int write_metrics(struct metrics *m, void *ctx)
 {
-	struct metrics_rows procs = { .label_names = { "driver", "comm", "cgroup" } };
-	struct metrics_rows faults = { .label_names = { "driver", "comm", "kind" } };
 	struct map_snapshot snap = {};
-	size_t i;
-	int d, e, k, err;
+	int err;
 
 	(void)ctx;
 	err = tool_snapshot((struct bpf_map *const[]){ skel->maps.procs }, &snap, 1);
-	if (err)
-		return err;
-	for (i = 0; i < snap.n && !err; i++) {
-		const struct proc_key *key = snapshot_key(&snap, i);
-		const struct proc_stats *p = snapshot_value(&snap, i);
-		const char *drv = driver_names[key->driver % NR_DRIVERS];
-		/* A process's live counts go below zero only by what was created before tracing. */
-		const unsigned long long v[NR_PM] = {
-			p->created, p->created_bytes, p->destroyed, p->destroyed_bytes,
-			p->live > 0 ? p->live : 0, p->live_bytes > 0 ? p->live_bytes : 0,
-			p->binds, p->unbinds, p->rebinds,
-		};
-
-		err = metrics_rows_add(&procs, (const char *const[]){
-			drv, p->comm, metrics_cgroup(p->cgroup_id) },
-			v, NR_PM);
-		for (k = 0; k < NR_FAULT_KINDS && !err; k++)
-			if (fault_names[k] && p->faults[k])
-				err = metrics_rows_add(&faults, (const char *const[]){
-					drv, p->comm, fault_names[k] }, &p->faults[k], 1);
-	}
+	if (!err)
+		err = i915mem_metrics(m, &snap, skel->bss->drivers);
 	map_snapshot_free(&snap);
-	metrics_rows_family(m, &procs, PM_CREATED, 1, "objects_created_total", METRIC_COUNTER,
-			    "GEM objects (xe: BOs) created, per driver and process name");
-	metrics_rows_family(m, &procs, PM_CREATED_BYTES, 1, "objects_created_bytes_total",
-			    METRIC_COUNTER, "Their bytes");
-	metrics_rows_family(m, &procs, PM_DESTROYED, 1, "objects_destroyed_total", METRIC_COUNTER,
-			    "Objects destroyed, charged to their creator");
-	metrics_rows_family(m, &procs, PM_DESTROYED_BYTES, 1, "objects_destroyed_bytes_total",
-			    METRIC_COUNTER, "Their bytes");
-	metrics_rows_family(m, &procs, PM_LIVE, 1, "live_objects", METRIC_GAUGE,
-			    "Objects created while tracing and not destroyed");
-	metrics_rows_family(m, &procs, PM_LIVE_BYTES, 1, "live_bytes", METRIC_GAUGE,
-			    "Their bytes");
-	metrics_rows_family(m, &procs, PM_BINDS, 1, "binds_total", METRIC_COUNTER,
-			    "Bindings into GPU address spaces");
-	metrics_rows_family(m, &procs, PM_UNBINDS, 1, "unbinds_total", METRIC_COUNTER, "Unbindings");
-	metrics_rows_family(m, &procs, PM_REBINDS, 1, "rebinds_total", METRIC_COUNTER,
-			    "Binds of objects that had been unbound before");
-	metrics_rows_family(m, &faults, 0, 1, "faults_total", METRIC_COUNTER,
-			    "Page faults on the objects, by kind");
-	metrics_rows_free(&procs);
-	metrics_rows_free(&faults);
-	metrics_family(m, "driver_events_total", METRIC_COUNTER, "Events traced, per driver");
-	for (d = 0; d < NR_DRIVERS; d++)
-		for (e = 0; e < NR_EVENT_TYPES; e++)
-			if (skel->bss->drivers[d].events[e])
-				metrics_u64(m, LABELS({ "driver", driver_names[d] },
-						      { "event", event_names[e] }),
-					    skel->bss->drivers[d].events[e]);
-	metrics_family(m, "untracked_destroys_total", METRIC_COUNTER,
-		       "Objects destroyed whose creation was not traced");
-	for (d = 0; d < NR_DRIVERS; d++)
-		metrics_u64(m, LABELS({ "driver", driver_names[d] }),
-			    skel->bss->drivers[d].untracked_destroys);
 	return err;
 }
 

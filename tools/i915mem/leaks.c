@@ -11,6 +11,7 @@
 #include "runtime.h"
 #include "table.h"
 #include "i915mem/leaks.h"
+#include "i915mem/names.h"
 #include "untrusted.h"
 
 #define MAX_LEAKS_LISTED 50	/* objects listed per process; the rest counted */

@@ -17,9 +17,6 @@
 #define PROSE { "", "", 0, COL_TEXT_ONLY }
 #define FIELD(key) { "", key, 0, COL_JSON_ONLY }
 
-/* "i915", "xe": i915mem.c's, by enum driver. */
-extern const char *const driver_names[NR_DRIVERS];
-
 /*
  * The objects of `objects` (the BPF map) created while tracing and not
  * destroyed, grouped by creator; each creator's comm and cgroup from its

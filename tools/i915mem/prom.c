@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/* i915mem --prometheus: its families (prom.h). */
+#include "i915mem/names.h"
+#include "i915mem/prom.h"
+
+/*
+ * --prometheus: what the summary keeps per (driver, process), summed per
+ * (driver, comm) - labels are never pids - and each driver's event counts.
+ */
+enum { PM_CREATED, PM_CREATED_BYTES, PM_DESTROYED, PM_DESTROYED_BYTES, PM_LIVE, PM_LIVE_BYTES,
+       PM_BINDS, PM_UNBINDS, PM_REBINDS, NR_PM };
+
+int i915mem_metrics(struct metrics *m, const struct map_snapshot *snap,
+		    const struct driver_stats *drivers)
+{
+	struct metrics_rows procs = { .label_names = { "driver", "comm", "cgroup" } };
+	struct metrics_rows faults = { .label_names = { "driver", "comm", "kind" } };
+	size_t i;
+	int d, e, k, err = 0;
+
+	for (i = 0; i < snap->n && !err; i++) {
+		const struct proc_key *key = snapshot_key(snap, i);
+		const struct proc_stats *p = snapshot_value(snap, i);
+		const char *drv = driver_names[key->driver % NR_DRIVERS];
+		/* A process's live counts go below zero only by what was created before tracing. */
+		const unsigned long long v[NR_PM] = {
+			p->created, p->created_bytes, p->destroyed, p->destroyed_bytes,
+			p->live > 0 ? p->live : 0, p->live_bytes > 0 ? p->live_bytes : 0,
+			p->binds, p->unbinds, p->rebinds,
+		};
+
+		err = metrics_rows_add(&procs, (const char *const[]){
+			drv, p->comm, metrics_cgroup(p->cgroup_id) },
+			v, NR_PM);
+		for (k = 0; k < NR_FAULT_KINDS && !err; k++)
+			if (fault_names[k] && p->faults[k])
+				err = metrics_rows_add(&faults, (const char *const[]){
+					drv, p->comm, fault_names[k] }, &p->faults[k], 1);
+	}
+	metrics_rows_family(m, &procs, PM_CREATED, 1, "objects_created_total", METRIC_COUNTER,
+			    "GEM objects (xe: BOs) created, per driver and process name");
+	metrics_rows_family(m, &procs, PM_CREATED_BYTES, 1, "objects_created_bytes_total",
+			    METRIC_COUNTER, "Their bytes");
+	metrics_rows_family(m, &procs, PM_DESTROYED, 1, "objects_destroyed_total", METRIC_COUNTER,
+			    "Objects destroyed, charged to their creator");
+	metrics_rows_family(m, &procs, PM_DESTROYED_BYTES, 1, "objects_destroyed_bytes_total",
+			    METRIC_COUNTER, "Their bytes");
+	metrics_rows_family(m, &procs, PM_LIVE, 1, "live_objects", METRIC_GAUGE,
+			    "Objects created while tracing and not destroyed");
+	metrics_rows_family(m, &procs, PM_LIVE_BYTES, 1, "live_bytes", METRIC_GAUGE,
+			    "Their bytes");
+	metrics_rows_family(m, &procs, PM_BINDS, 1, "binds_total", METRIC_COUNTER,
+			    "Bindings into GPU address spaces");
+	metrics_rows_family(m, &procs, PM_UNBINDS, 1, "unbinds_total", METRIC_COUNTER, "Unbindings");
+	metrics_rows_family(m, &procs, PM_REBINDS, 1, "rebinds_total", METRIC_COUNTER,
+			    "Binds of objects that had been unbound before");
+	metrics_rows_family(m, &faults, 0, 1, "faults_total", METRIC_COUNTER,
+			    "Page faults on the objects, by kind");
+	metrics_rows_free(&procs);
+	metrics_rows_free(&faults);
+	metrics_family(m, "driver_events_total", METRIC_COUNTER, "Events traced, per driver");
+	for (d = 0; d < NR_DRIVERS; d++)
+		for (e = 0; e < NR_EVENT_TYPES; e++)
+			if (drivers[d].events[e])
+				metrics_u64(m, LABELS({ "driver", driver_names[d] },
+						      { "event", event_names[e] }),
+					    drivers[d].events[e]);
+	metrics_family(m, "untracked_destroys_total", METRIC_COUNTER,
+		       "Objects destroyed whose creation was not traced");
+	for (d = 0; d < NR_DRIVERS; d++)
+		metrics_u64(m, LABELS({ "driver", driver_names[d] }),
+			    drivers[d].untracked_destroys);
+	return err;
+}
