@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "probe.h"
 #include "records.h"
 #include "runtime.h"
 #include "records_test.skel.h"
@@ -30,6 +31,9 @@ int main(void)
 		return 1;
 	}
 	runtime_init(false);
+	/* libbpf attaches classic tracepoints through tracefs, which a fresh
+	 * machine may not have mounted yet: mount it as the tools do. */
+	CHECK("tracefs found or mounted", tracefs_path() != NULL, "%m");
 	skel = records_test_bpf__open();
 	CHECK("records_test: opens", skel != NULL, "%m");
 	if (!skel)
