@@ -71,6 +71,7 @@ HASH(err_rows, struct err_key, struct err_stats, MAX_ERR_ROWS);
 HASH(dev_rows, struct dev_key, struct dev_stats, MAX_DEV_ROWS);
 HASH(irq_rows, struct irq_key, struct irq_stats, MAX_IRQ_ROWS);
 HASH(p2p_rows, struct p2p_key, struct p2p_stats, MAX_P2P_ROWS);
+HASH(power_rows, __u32, struct power_stats, MAX_POWER_ROWS);
 
 /* An ioctl between its entry and its return, per thread. */
 struct ioctl_state {
@@ -95,6 +96,17 @@ struct file_state {
 };
 HASH(opens, __u64, struct file_state, MAX_INFLIGHT);
 HASH(mmaps, __u64, struct file_state, MAX_INFLIGHT);
+HASH(polls, __u64, struct file_state, MAX_INFLIGHT);
+
+/* A power transition between its entry and return, per thread. */
+struct power_call {
+	__u64 start_ns;
+	__u32 state;
+	__u32 depth;
+};
+HASH(power_calls, __u64, struct power_call, 64);
+/* The entry of the suspend that the driver is in (0: running). */
+__u64 suspended_since = 0;
 
 struct p2p_state {
 	__u64 bytes;
@@ -338,6 +350,44 @@ int BPF_KPROBE(fault_entry, struct vm_fault *vmf)
 	if (r)
 		__sync_fetch_and_add(&r->faults, 1);
 	file_event(EV_FAULT, dev, 0, 0, 0);
+	return 0;
+}
+
+/*
+ * nvidia_frontend_poll / nvidia_poll (struct file *, poll_table *): a
+ * client waiting for the RM's events; the mask at return says whether it
+ * had some. Counted, never sent per call: monitors poll all the time.
+ */
+SEC("kprobe")
+int BPF_KPROBE(poll_entry, struct file *file)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct file_state st = {};
+
+	if (!current_wanted(id >> 32))
+		return 0;
+	st.dev = file_dev(file);
+	if (bpf_map_update_elem(&polls, &id, &st, BPF_ANY))
+		__sync_fetch_and_add(&dropped_inflight, 1);
+	return 0;
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(poll_return, unsigned int mask)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct file_state *st = bpf_map_lookup_elem(&polls, &id);
+	struct dev_stats *r;
+
+	if (!st)
+		return 0;
+	r = dev_row(id >> 32, st->dev);
+	if (r) {
+		__sync_fetch_and_add(&r->polls, 1);
+		if (mask)
+			__sync_fetch_and_add(&r->polls_ready, 1);
+	}
+	bpf_map_delete_elem(&polls, &id);
 	return 0;
 }
 
@@ -750,6 +800,84 @@ int BPF_KPROBE(log_error_entry, void *nv, u32 xid)
 	e->xlog.gpu = nv_gpu(nv);
 	e->xlog.xid = xid;
 	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+/* ---- power management ------------------------------------------------------------ */
+
+static __always_inline struct power_stats *power_row(__u32 row)
+{
+	struct power_stats *s, init = { .lat = LAT_HIST_INIT };
+
+	s = bpf_map_lookup_elem(&power_rows, &row);
+	if (s)
+		return s;
+	bpf_map_update_elem(&power_rows, &row, &init, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&power_rows, &row);
+}
+
+/*
+ * nv_set_system_power_state (nv_power_state_t, nv_pm_action_depth_t): the
+ * whole driver into standby or hibernation and back, as systemd's
+ * nvidia-suspend.service and /proc/driver/nvidia/suspend ask. Not filtered
+ * by process: the driver's state is everyone's.
+ */
+SEC("kprobe")
+int BPF_KPROBE(power_entry, u32 state, u32 depth)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct power_call c = { .start_ns = bpf_ktime_get_ns(), .state = state, .depth = depth };
+
+	if (bpf_map_update_elem(&power_calls, &id, &c, BPF_ANY))
+		__sync_fetch_and_add(&dropped_inflight, 1);
+	return 0;
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(power_return, u32 status)
+{
+	__u64 id = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns(), cycle_ns = 0;
+	struct power_call *c = bpf_map_lookup_elem(&power_calls, &id);
+	struct power_stats *s;
+	struct nvdrv_event *e;
+	__u32 state;
+
+	if (!c)
+		return 0;
+	state = c->state;
+	if (state >= POWER_CYCLE) {	/* refused by the driver: no state of its own */
+		bpf_map_delete_elem(&power_calls, &id);
+		return 0;
+	}
+	s = power_row(state);
+	if (s) {
+		__sync_fetch_and_add(&s->calls, 1);
+		if (status)
+			__sync_fetch_and_add(&s->errors, 1);
+		lat_hist_add(&s->lat, to_units(now - c->start_ns));
+	}
+	/* A cycle starts at the first suspend that succeeds and ends at the resume that does. */
+	if (!status && state != POWER_RUNNING && !suspended_since) {
+		suspended_since = c->start_ns;
+	} else if (!status && state == POWER_RUNNING && suspended_since) {
+		cycle_ns = now - suspended_since;
+		suspended_since = 0;
+		s = power_row(POWER_CYCLE);
+		if (s) {
+			__sync_fetch_and_add(&s->calls, 1);
+			lat_hist_add(&s->lat, to_units(cycle_ns));
+		}
+	}
+	e = event_new(EV_POWER, false);
+	if (e) {
+		e->power.state = state;
+		e->power.depth = c->depth;
+		e->power.status = status;
+		e->power.lat_ns = now - c->start_ns;
+		e->power.cycle_ns = cycle_ns;
+		bpf_ringbuf_submit(e, 0);	/* rare: wake the reader now */
+	}
+	bpf_map_delete_elem(&power_calls, &id);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #define MAX_DEV_ROWS	1024	/* (process, device node) rows */
 #define MAX_IRQ_ROWS	64	/* (GPU, interrupt kind) rows */
 #define MAX_P2P_ROWS	256	/* (process, p2p function) rows */
+#define MAX_POWER_ROWS	8	/* power_row: the driver's states and the cycles */
 #define MAX_INFLIGHT	16384	/* calls between entry and return */
 #define XID_STR_LEN	48	/* pid, name, message strings of an Xid report */
 #define XID_FMT_LEN	96
@@ -26,6 +27,12 @@
 /* Roles of the probed functions (BPF cookies of the shared programs). */
 enum nv_irq_kind { IRQ_ISR, IRQ_MSIX, NR_IRQ_KINDS };
 enum nv_bh_kind { BH_KTHREAD, BH_MSIX_KTHREAD, BH_UNLOCKED, NR_BH_KINDS };
+/*
+ * Power rows: nv_set_system_power_state's target (nv_power_state_t in nv.h:
+ * /proc/driver/nvidia/suspend's "hibernate", "suspend", "resume"), and the
+ * cycles, each from a suspend's (or hibernate's) entry to its resume's return.
+ */
+enum power_row { POWER_HIBERNATE, POWER_STANDBY, POWER_RUNNING, POWER_CYCLE, NR_POWER_ROWS };
 enum nv_p2p_fn { P2P_GET_PAGES, P2P_GET_PAGES_PERSISTENT, P2P_PUT_PAGES, P2P_DMA_MAP_PAGES,
 		 P2P_DMA_UNMAP_PAGES, P2P_PUT_PAGES_PERSISTENT, NR_P2P_FNS };
 
@@ -40,6 +47,7 @@ enum nvdrv_event_type {
 	EV_P2P,		/* a p2p call, at its return */
 	EV_XID_PRINT,	/* nv_printf of an Xid report (always sent: Xids are rare) */
 	EV_XID_LOG,	/* nv_log_error(nv, xid, ...) (always sent) */
+	EV_POWER,	/* nv_set_system_power_state, at its return */
 	NR_EVENT_TYPES,
 };
 
@@ -102,6 +110,8 @@ struct dev_stats {
 	__u64 mmap_bytes;	/* of the vmas, mapped or not */
 	__u64 mmap_errors;
 	__u64 faults;
+	__u64 polls;		/* the driver's poll calls (a poll() that sleeps makes two) */
+	__u64 polls_ready;	/* ... that said the file had events */
 };
 
 /* Per (GPU, interrupt kind): gpu is domain << 16 | bus << 8 | slot. */
@@ -115,6 +125,13 @@ struct irq_stats {
 	__u64 handled;		/* ... that returned IRQ_HANDLED */
 	__u64 bottom;		/* bottom halves */
 	struct lat_hist top_bottom;	/* top half -> its bottom half */
+};
+
+/* Per power row (enum power_row): the transitions to it, or the cycles. */
+struct power_stats {
+	__u64 calls;
+	__u64 errors;		/* NV_STATUS other than NV_OK */
+	struct lat_hist lat;	/* a transition's, or a whole cycle's */
 };
 
 struct p2p_key {
@@ -177,6 +194,14 @@ struct nvdrv_event {
 			char fmt[XID_FMT_LEN];
 			char str[XID_SLOTS][XID_STR_LEN];	/* each slot read as a string */
 		} xid;
+		struct {		/* EV_POWER */
+			__u32 state;	/* enum power_row: the target */
+			__u32 depth;	/* nv_pm_action_depth_t */
+			__u32 status;	/* NV_STATUS */
+			__u32 pad;
+			__u64 lat_ns;	/* the transition */
+			__u64 cycle_ns;	/* a resume ending a cycle: the cycle (else 0) */
+		} power;
 		struct {		/* EV_XID_LOG */
 			__u32 gpu;
 			__u32 xid;

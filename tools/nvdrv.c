@@ -25,6 +25,7 @@
 #include "nvdrv/event_lines.h"
 #include "nvdrv/hooks.h"
 #include "nvdrv/nvidia_names.h"
+#include "nvdrv/power.h"
 #include "nvdrv/xids.h"
 #include "cgroup.h"
 #include "trace_loop.h"
@@ -46,7 +47,7 @@ static struct nvdrv_bpf *skel;
 static unsigned long long start_ns, last_summary_ns;
 
 /* The maps a summary reads, and the previous summary's: each prints what changed. */
-enum { S_CALLS, S_RM, S_ERRS, S_DEVS, S_IRQS, S_P2P, NR_SNAPS };
+enum { S_CALLS, S_RM, S_ERRS, S_DEVS, S_IRQS, S_P2P, S_POWER, NR_SNAPS };
 static struct map_snapshot prev[NR_SNAPS];
 #define prev_calls prev[S_CALLS]
 #define prev_rm prev[S_RM]
@@ -100,6 +101,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 #define DELTA(now, was, field) ((now)->field - ((was) ? (was)->field : 0))
 
+static int cmp_u32(const void *a, const void *b)
+{
+	const __u32 *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
 static int cmp_u32_pair(const void *a, const void *b)
 {
 	const __u32 *x = a, *y = b;
@@ -131,6 +139,8 @@ static const struct column device_cols[] = {
 	{ "MMAP_BYTES", "mmap_bytes", 11, 0 },
 	{ "MMAP_ERR", "mmap_errors", 8, 0 },
 	{ "FAULTS", "faults", 7, 0 },
+	{ "POLLS", "polls", 8, 0 },
+	{ "READY", "polls_ready", 6, 0 },
 	{ "", "dev", 0, COL_JSON_ONLY },	/* major:minor */
 	CGROUP_COLUMN,
 };
@@ -148,7 +158,7 @@ static void print_devices(FILE *f, const struct map_snapshot *s)
 		const struct dev_stats *was = map_snapshot_find(&prev_devs, k);
 
 		if (!DELTA(now, was, opens) && !DELTA(now, was, closes) && !DELTA(now, was, mmaps) &&
-		    !DELTA(now, was, faults))
+		    !DELTA(now, was, faults) && !DELTA(now, was, polls))
 			continue;
 		if (!header) {
 			table_header(f, &device_table);
@@ -160,7 +170,8 @@ static void print_devices(FILE *f, const struct map_snapshot *s)
 			CELL_U(DELTA(now, was, opens)), CELL_U(DELTA(now, was, open_errors)),
 			CELL_U(DELTA(now, was, closes)), CELL_U(DELTA(now, was, mmaps)),
 			CELL_U(DELTA(now, was, mmap_bytes)), CELL_U(DELTA(now, was, mmap_errors)),
-			CELL_U(DELTA(now, was, faults)), CELL_S(num), cell_cgroup(now->cgroup_id) });
+			CELL_U(DELTA(now, was, faults)), CELL_U(DELTA(now, was, polls)),
+			CELL_U(DELTA(now, was, polls_ready)), CELL_S(num), cell_cgroup(now->cgroup_id) });
 	}
 }
 
@@ -472,7 +483,7 @@ static int print_summary(void *ctx)
 {
 	struct bpf_map *const maps[NR_SNAPS] = {
 		skel->maps.calls, skel->maps.rm_rows, skel->maps.err_rows, skel->maps.dev_rows,
-		skel->maps.irq_rows, skel->maps.p2p_rows,
+		skel->maps.irq_rows, skel->maps.p2p_rows, skel->maps.power_rows,
 	};
 	struct map_snapshot now[NR_SNAPS];
 	unsigned long long t = monotonic_ns();
@@ -488,6 +499,7 @@ static int print_summary(void *ctx)
 	map_snapshot_sort(&now[S_DEVS], cmp_u32_pair);
 	map_snapshot_sort(&now[S_IRQS], cmp_u32_pair);
 	map_snapshot_sort(&now[S_P2P], cmp_u32_pair);
+	map_snapshot_sort(&now[S_POWER], cmp_u32);
 
 	summary_begin(f);
 	print_ioctls(f, &now[S_CALLS]);
@@ -498,6 +510,7 @@ static int print_summary(void *ctx)
 	print_devices(f, &now[S_DEVS]);
 	print_irqs(f, &now[S_IRQS], (t - last_summary_ns) / 1e9);
 	print_p2p(f, &now[S_P2P]);
+	print_power(f, &now[S_POWER], &prev[S_POWER]);
 	print_xids(f);
 	fflush(f);
 
@@ -582,10 +595,10 @@ static int device_metrics(struct metrics *m, const struct map_snapshot *devs,
 		const struct dev_key *k = snapshot_key(devs, i);
 		const struct dev_stats *d = snapshot_value(devs, i);
 		const unsigned long long v[] = { d->opens, d->open_errors, d->mmaps, d->mmap_bytes,
-						 d->mmap_errors, d->faults };
+						 d->mmap_errors, d->faults, d->polls, d->polls_ready };
 
 		err = metrics_rows_add(&rows, (const char *const[]){
-			dev_name(k->dev, dev, sizeof(dev)), d->comm, metrics_cgroup(d->cgroup_id) }, v, 6);
+			dev_name(k->dev, dev, sizeof(dev)), d->comm, metrics_cgroup(d->cgroup_id) }, v, 8);
 	}
 	metrics_rows_family(m, &rows, 0, 1, "opens_total", METRIC_COUNTER,
 			    "Opens of NVIDIA's device nodes, per node and process name");
@@ -596,6 +609,10 @@ static int device_metrics(struct metrics *m, const struct map_snapshot *devs,
 	metrics_rows_family(m, &rows, 4, 1, "mmap_errors_total", METRIC_COUNTER, "Failed mmaps");
 	metrics_rows_family(m, &rows, 5, 1, "faults_total", METRIC_COUNTER,
 			    "Page faults on those mappings");
+	metrics_rows_family(m, &rows, 6, 1, "polls_total", METRIC_COUNTER,
+			    "The driver's poll calls (a poll() that sleeps makes two)");
+	metrics_rows_family(m, &rows, 7, 1, "polls_ready_total", METRIC_COUNTER,
+			    "Those that found events waiting");
 	metrics_rows_free(&rows);
 #define IRQ_FAMILY(name, type, help, put)						\
 	do {										\
@@ -625,7 +642,7 @@ static int write_metrics(struct metrics *m, void *ctx)
 {
 	struct bpf_map *const maps[NR_SNAPS] = {
 		skel->maps.calls, skel->maps.rm_rows, skel->maps.err_rows, skel->maps.dev_rows,
-		skel->maps.irq_rows, skel->maps.p2p_rows,
+		skel->maps.irq_rows, skel->maps.p2p_rows, skel->maps.power_rows,
 	};
 	struct map_snapshot now[NR_SNAPS];
 	double unit = metrics_time_unit();
@@ -639,6 +656,8 @@ static int write_metrics(struct metrics *m, void *ctx)
 	map_snapshot_sort(&now[S_RM], cmp_u32_quad);
 	map_snapshot_sort(&now[S_DEVS], cmp_u32_pair);
 	map_snapshot_sort(&now[S_IRQS], cmp_u32_pair);
+	map_snapshot_sort(&now[S_POWER], cmp_u32);
+	power_metrics(m, &now[S_POWER], unit);
 	err = ioctl_metrics(m, &now[S_CALLS], &now[S_RM], unit) ?:
 	      device_metrics(m, &now[S_DEVS], &now[S_IRQS], unit);
 	map_snapshot_free_all(now, NR_SNAPS);
@@ -692,6 +711,10 @@ static struct bpf_program *const *hook_programs(void)
 	progs[P_P2P_RET] = skel->progs.p2p_return;
 	progs[P_PRINTF] = skel->progs.printf_entry;
 	progs[P_LOG_ERROR] = skel->progs.log_error_entry;
+	progs[P_POLL] = skel->progs.poll_entry;
+	progs[P_POLL_RET] = skel->progs.poll_return;
+	progs[P_POWER] = skel->progs.power_entry;
+	progs[P_POWER_RET] = skel->progs.power_return;
 	progs[P_BH_KTHREAD] = skel->progs.bh_kthread_entry;
 	progs[P_BH_MSIX_KTHREAD] = skel->progs.bh_msix_kthread_entry;
 	progs[P_P2P_GET_PAGES] = skel->progs.p2p_get_pages_entry;

@@ -68,12 +68,12 @@ mknod -m 666 /dev/nvidiactl c 195 255
 gen=$(sed -n 's/.*Kernel Module  *\([0-9]*\)\..*/\1/p' /proc/driver/nvidia/version)
 if [ "${gen:-0}" -lt 550 ]; then
 	open=nvidia_frontend_open close=nvidia_frontend_close ioctl=nvidia_frontend_unlocked_ioctl
-	also="nvidia_open nvidia_close nvidia_ioctl"
+	also="nvidia_open nvidia_close nvidia_ioctl nvidia_frontend_poll"
 else
 	open=nvidia_open close=nvidia_close ioctl=nvidia_unlocked_ioctl
 	also=""
 fi
-fns="$open $close $ioctl $also nvidia_mmap nvidia_fault nvidia_isr nvidia_isr_msix nvidia_isr_kthread_bh
+fns="$open $close $ioctl $also nvidia_poll nv_set_system_power_state nvidia_mmap nvidia_fault nvidia_isr nvidia_isr_msix nvidia_isr_kthread_bh
      nvidia_isr_msix_kthread_bh nvidia_isr_bh_unlocked nvidia_p2p_get_pages nvidia_p2p_put_pages
      nvidia_p2p_dma_map_pages nvidia_p2p_dma_unmap_pages nv_printf nv_log_error"
 missing=""
@@ -333,6 +333,8 @@ check_eq "$P -j: histograms count every call, latencies > 0" \
 if prom_start; then
 	start "$S/prom.out" --prometheus "$PROM_FILES/nvdrv.prom" 1
 	"$W" >/dev/null 2>&1
+	"$W" --poll 5 >/dev/null 2>&1	# 7 driver polls
+	echo suspend >/proc/driver/nvidia/suspend && echo resume >/proc/driver/nvidia/suspend
 	stop INT
 	check_prom "$P --prometheus: ioctls per escape of nvctl, no pid" \
 		'gpubpf_nvdrv_ioctls_total{comm="nvctl"}' "escape pid" \
@@ -343,9 +345,15 @@ if prom_start; then
 	check_prom "$P --prometheus: RM calls that failed, per escape and status" \
 		'sum by (escape, status) (gpubpf_nvdrv_rm_calls_total{status!="NV_OK"})' "escape status" \
 		"RM_CONTROL NV_ERR_INVALID_ARGUMENT 1;RM_CONTROL NV_ERR_INVALID_CLIENT 1;RM_CONTROL NV_ERR_NOT_SUPPORTED 1;RM_FREE NV_ERR_INVALID_OBJECT_HANDLE 1"
-	check_prom "$P --prometheus: nvidiactl opened once, one mmap of 8192 bytes that failed" \
+	check_prom "$P --prometheus: nvidiactl opened twice (nvctl, nvctl --poll), one mmap of 8192 bytes that failed" \
 		'{__name__=~"gpubpf_nvdrv_(opens|mmaps|mmap_bytes|mmap_errors)_total", comm="nvctl", device="nvidiactl"}' __name__ \
-		"gpubpf_nvdrv_mmap_bytes_total 8192;gpubpf_nvdrv_mmap_errors_total 1;gpubpf_nvdrv_mmaps_total 1;gpubpf_nvdrv_opens_total 1"
+		"gpubpf_nvdrv_mmap_bytes_total 8192;gpubpf_nvdrv_mmap_errors_total 1;gpubpf_nvdrv_mmaps_total 1;gpubpf_nvdrv_opens_total 2"
+	check_prom "$P --prometheus: the driver's polls of nvctl --poll 5" \
+		'gpubpf_nvdrv_polls_total{comm="nvctl", device="nvidiactl"}' "" 7
+	check_prom "$P --prometheus: a suspend, a resume, the cycle they made" \
+		'gpubpf_nvdrv_power_transitions_total' transition "cycle 1;resume 1;suspend 1"
+	check_prom "$P --prometheus: the cycle's histogram counts it" \
+		'gpubpf_nvdrv_power_transition_seconds_count{transition="cycle"}' "" 1
 	check_prom "$P --prometheus: nothing lost" 'sum(gpubpf_nvdrv_events_lost_total)' "" 0
 	check_prom "$P --prometheus: node_exporter parsed the file" 'node_textfile_scrape_error' "" 0
 	check "$P --prometheus: promtool check metrics is clean" \
@@ -435,5 +443,79 @@ check_eq "$P hostile name summary: the ioctl rows, the name one column" \
 	"$HOSTILE_TEXT 20"
 check_hostile_json "$P hostile name -j: the name exact, the bad byte U+FFFD" \
 	"$(jrows "$S/hn.evj" event "select(.pid == $h) | .comm" | sort -u)"
+
+# ---------------------------------------------------------------------------
+# Poll calls and power management (issue 17.1), on the real driver's own
+# paths. nvctl --poll 40: 40 poll() calls that do not wait and one that
+# waits 50 ms, 42 calls of the driver's poll, none with events (no GPU
+# raises any). Then /proc/driver/nvidia/suspend, which runs
+# nv_set_system_power_state as nvidia-suspend.service does: suspend (NV_OK),
+# suspend again (NV_OK: already there), hibernate (NV_ERR_INVALID_ARGUMENT
+# 0x1f: only from running; the write fails EIO), 300 ms, resume (NV_OK: a
+# cycle >= 300 ms), then at depth modeset suspend, 100 ms, resume (a second
+# cycle), and resume once more (NV_OK: already running, no cycle).
+P="nvdrv poll and power:"
+start "$S/pp.out"; pp_txt=$tool_pid
+start "$S/pp.ev" -e --timeline "$S/pp.json"; pp_ev=$tool_pid
+start "$S/pp.j" -j
+"$W" --poll 40 >"$S/poll.out" 2>&1
+poll_pid=$(sed -n 's/^NVCTL-POLL pid=\([0-9]*\) .*/\1/p' "$S/poll.out")
+check_eq "$P nvctl --poll: 41 poll() calls, none ready" \
+	"$(sed 's/pid=[0-9]* //' "$S/poll.out")" "NVCTL-POLL polls=40 waited=1 ready=0 driver_polls=42"
+suspend_file=/proc/driver/nvidia/suspend
+check_eq "$P /proc/driver/nvidia/suspend offers the three" "$(cat $suspend_file)" "suspend hibernate resume"
+power() { echo "$1" >$suspend_file 2>/dev/null; printf '%s ' $?; }
+power_rc=$(power suspend; power suspend; power hibernate; sleep 0.3; power resume
+	   echo modeset >/proc/driver/nvidia/suspend_depth; power suspend; sleep 0.1; power resume
+	   echo default >/proc/driver/nvidia/suspend_depth; power resume)
+check_eq "$P the writes: suspend, suspend, hibernate refused, resume, suspend, resume, resume" \
+	"$power_rc" "0 0 1 0 0 0 0 "
+stop INT
+pp_j_status=$tool_status
+kill -INT "$pp_txt" "$pp_ev"; wait "$pp_txt"; pp_txt_status=$?; wait "$pp_ev"; pp_ev_status=$?
+check_eq "$P text, -e, -j: exit 0" "$pp_txt_status $pp_ev_status $pp_j_status" "0 0 0"
+# The device row: PID COMM DEVICE OPENS OPEN_ERR CLOSES MMAPS MMAP_BYTES MMAP_ERR FAULTS POLLS READY.
+check_eq "$P nvidiactl: 42 driver polls, none ready, one open and close" \
+	"$(awk -v p="$poll_pid" '$1 == p && $3 == "nvidiactl" { print $2, $4, $6, $11, $12 }' "$S/pp.out")" \
+	"nvctl 1 1 42 0"
+check_eq "$P -j: the device row's polls" \
+	"$(jq -r "select(.type == \"device\" and .pid == $poll_pid) | \"\(.polls) \(.polls_ready)\"" "$S/pp.j")" "42 0"
+# The power table: POWER CALLS ERRORS AVG MAX, by the driver's state order.
+check_eq "$P the power rows: calls and errors per transition, the cycles" \
+	"$(awk '$1 == "POWER" { on = 1; next } on && NF == 0 { on = 0 } on { print $1, $2, $3 }' "$S/pp.out")" \
+	"hibernate 1 1
+suspend 3 0
+resume 3 0
+cycle 2 0"
+check_eq "$P the cycles: the longest >= 300 ms (the sleep), < 10 s" \
+	"$(awk '$1 == "cycle" { print ($5 >= 300000 && $5 < 10000000) }' "$S/pp.out")" 1
+check_eq "$P -j: the power rows equal the text's" \
+	"$(jq -r 'select(.type == "power") | "\(.transition) \(.calls) \(.errors)"' "$S/pp.j")" \
+	"$(awk '$1 == "POWER" { on = 1; next } on && NF == 0 { on = 0 } on { print $1, $2, $3 }' "$S/pp.out")"
+# -e: one POWER line per transition, in order, with the depth the driver
+# was given (a resume gets the depth set at the time); the resumes that
+# ended a cycle carry it.
+check_eq "$P -e: the transitions in order, with depth and status" \
+	"$(sed -n 's/.* POWER .*state=\([a-z]*\) depth=\([a-z]*\) status=\(0x[0-9a-f]*\) \([A-Z_]*\) lat=[0-9]*us.*/\1 \2 \3 \4/p' "$S/pp.ev")" \
+	"suspend default 0x0 NV_OK
+suspend default 0x0 NV_OK
+hibernate default 0x1f NV_ERR_INVALID_ARGUMENT
+resume default 0x0 NV_OK
+suspend modeset 0x0 NV_OK
+resume modeset 0x0 NV_OK
+resume default 0x0 NV_OK"
+check_eq "$P -e: two resumes end a cycle, the first >= 300 ms, the second >= 100 ms" \
+	"$(sed -n 's/.* POWER .*state=resume .* cycle=\([0-9]*\)us$/\1/p' "$S/pp.ev" | awk '{ print (NR == 1 ? $1 >= 300000 : $1 >= 100000) }' | paste -sd' ')" \
+	"1 1"
+check_eq "$P --timeline: the power slices, the refused one an error, the cycles in args" \
+	"$(jq -r '[.[] | select(.name != null and (.name | startswith("power ")))] | sort_by(.ts) | .[] |
+		"\(.name) \(.cat) \(.args.cycle_us != null)"' "$S/pp.json")" \
+	"power suspend nvidia false
+power suspend nvidia false
+power hibernate nvidia,error false
+power resume nvidia true
+power suspend nvidia false
+power resume nvidia true
+power resume nvidia false"
 
 check "$P rmmod" rmmod nvidia

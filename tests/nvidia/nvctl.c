@@ -38,8 +38,16 @@
  *
  *   NVCTL-BURST esc=ESC calls=N errors=E bad_status=B
  *   NVCTL-BURST pid=PID rounds=R ms=T
+ *
+ *        nvctl --poll N [DEVICE]: N poll() calls that do not wait (the
+ *        driver's poll runs once each), then one that waits 50 ms for
+ *        nothing (it runs twice: before sleeping and after the timeout);
+ *        one line, how many poll() calls said the file had events:
+ *
+ *   NVCTL-POLL pid=PID polls=N waited=1 ready=R driver_polls=N+2
  */
 #include <errno.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -338,6 +346,20 @@ static int burst(long rounds, long ms)
 	return 0;
 }
 
+/* nvctl --poll N: see the top. */
+static int polls(long n)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN | POLLPRI };
+	long i, ready = 0;
+
+	for (i = 0; i < n; i++)
+		ready += poll(&p, 1, 0) > 0;
+	ready += poll(&p, 1, 50) > 0;
+	printf("NVCTL-POLL pid=%d polls=%ld waited=1 ready=%ld driver_polls=%ld\n",
+	       (int)getpid(), n, ready, n + 2);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *dev = argc > 1 ? argv[1] : "/dev/nvidiactl";
@@ -365,6 +387,19 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		return burst(rounds, ms);
+	}
+	if (argc > 1 && !strcmp(argv[1], "--poll")) {
+		if (argc < 3 || (rounds = atol(argv[2])) <= 0) {
+			fprintf(stderr, "usage: nvctl --poll N [DEVICE]\n");
+			return 2;
+		}
+		dev = argc > 3 ? argv[3] : "/dev/nvidiactl";
+		fd = open(dev, O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			perror(dev);
+			return 1;
+		}
+		return polls(rounds);
 	}
 	fd = open(dev, O_RDWR | O_CLOEXEC);
 	last_ret = fd;

@@ -11,7 +11,7 @@
 static const char *const event_names[NR_EVENT_TYPES] = {
 	[EV_OPEN] = "OPEN", [EV_CLOSE] = "CLOSE", [EV_IOCTL] = "IOCTL", [EV_MMAP] = "MMAP",
 	[EV_FAULT] = "FAULT", [EV_ISR] = "ISR", [EV_BH] = "BH", [EV_P2P] = "P2P",
-	[EV_XID_PRINT] = "XID", [EV_XID_LOG] = "XID",
+	[EV_XID_PRINT] = "XID", [EV_XID_LOG] = "XID", [EV_POWER] = "POWER",
 };
 
 /* The DETAIL text holds what the JSON fields after it hold, for grep. */
@@ -43,13 +43,16 @@ static const struct column event_cols[] = {
 	{ "", "xid_name", 0, COL_JSON_ONLY | COL_SPARSE },
 	{ "", "meaning", 0, COL_JSON_ONLY | COL_SPARSE },
 	{ "", "message", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "state", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "depth", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "cycle", 0, COL_JSON_ONLY | COL_SPARSE | COL_TIME },
 };
 const struct table event_table = EVENT_TABLE("event", event_cols);
 
 enum {
 	F_DEVICE = 5, F_ESCAPE, F_ESC, F_XFER, F_SIZE, F_OBJECT, F_STATUS, F_STATUS_NAME, F_RET,
 	F_ERROR, F_BYTES, F_LAT, F_GPU, F_KIND, F_IRQ, F_FUNCTION, F_VA, F_XID, F_XID_PID,
-	F_XID_NAME, F_MEANING, F_MESSAGE, NR_F,
+	F_XID_NAME, F_MEANING, F_MESSAGE, F_STATE, F_DEPTH, F_CYCLE, NR_F,
 };
 
 /* A line being made: its cells, its DETAIL text, and the strings they point to. */
@@ -88,12 +91,28 @@ static void put_ret(struct line *l, long long ret)
 }
 
 /* A latency (the event's nanoseconds) in the time unit, whole as the histograms count it. */
+static void put_time(struct line *l, int field, const char *name, unsigned long long ns)
+{
+	unsigned long long t = ns / (common_env.msecs ? 1000000 : 1000);
+
+	l->c[field] = CELL_U(t);
+	detail(l, " %s=%llu%s", name, t, time_unit_short());
+}
+
 static void put_lat(struct line *l, const char *name, unsigned long long lat_ns)
 {
-	unsigned long long lat = lat_ns / (common_env.msecs ? 1000000 : 1000);
+	put_time(l, F_LAT, name, lat_ns);
+}
 
-	l->c[F_LAT] = CELL_U(lat);
-	detail(l, " %s=%llu%s", name, lat, time_unit_short());
+/* " status=0x1f NV_ERR_INVALID_ARGUMENT": the RM's answer. */
+static void put_status(struct line *l, __u32 status)
+{
+	const char *sname = nv_status_name(status);
+
+	l->c[F_STATUS] = CELL_U(status);
+	if (sname)
+		l->c[F_STATUS_NAME] = CELL_S(sname);
+	detail(l, " status=0x%x%s%s", status, sname ? " " : "", sname ? sname : "");
 }
 
 /* OPEN, CLOSE, MMAP, FAULT: a device node's. */
@@ -113,8 +132,6 @@ static void file_line(struct line *l, const struct nvdrv_event *e, const struct 
 
 static void ioctl_line(struct line *l, const struct nvdrv_event *e, const struct xid_report *xr)
 {
-	const char *sname;
-
 	l->c[F_DEVICE] = CELL_S(dev_name(e->ioctl.dev, l->dev, sizeof(l->dev)));
 	l->c[F_ESCAPE] = CELL_S(nv_escape_str(e->ioctl.esc, l->esc, sizeof(l->esc)));
 	l->c[F_ESC] = CELL_U(e->ioctl.esc);
@@ -127,14 +144,21 @@ static void ioctl_line(struct line *l, const struct nvdrv_event *e, const struct
 		detail(l, " %s=0x%x", e->ioctl.esc == NV_ESC_RM_ALLOC ? "class" : "cmd", e->ioctl.obj);
 	}
 	put_ret(l, e->ioctl.ret);
-	if (e->ioctl.has_status) {
-		sname = nv_status_name(e->ioctl.status);
-		l->c[F_STATUS] = CELL_U(e->ioctl.status);
-		if (sname)
-			l->c[F_STATUS_NAME] = CELL_S(sname);
-		detail(l, " status=0x%x%s%s", e->ioctl.status, sname ? " " : "", sname ? sname : "");
-	}
+	if (e->ioctl.has_status)
+		put_status(l, e->ioctl.status);
 	put_lat(l, "lat", e->ioctl.lat_ns);
+}
+
+/* POWER: a transition of the whole driver, and the cycle a resume ends. */
+static void power_line(struct line *l, const struct nvdrv_event *e, const struct xid_report *xr)
+{
+	l->c[F_STATE] = CELL_S(power_row_name(e->power.state));
+	l->c[F_DEPTH] = CELL_S(pm_depth_name(e->power.depth));
+	detail(l, "state=%s depth=%s", l->c[F_STATE].s, l->c[F_DEPTH].s);
+	put_status(l, e->power.status);
+	put_lat(l, "lat", e->power.lat_ns);
+	if (e->power.cycle_ns)
+		put_time(l, F_CYCLE, "cycle", e->power.cycle_ns);
 }
 
 /* ISR, BH: a top half, a bottom half. */
@@ -184,7 +208,7 @@ static void (*const line_of[NR_EVENT_TYPES])(struct line *, const struct nvdrv_e
 					     const struct xid_report *) = {
 	[EV_OPEN] = file_line, [EV_CLOSE] = file_line, [EV_MMAP] = file_line, [EV_FAULT] = file_line,
 	[EV_IOCTL] = ioctl_line, [EV_ISR] = irq_line, [EV_BH] = irq_line, [EV_P2P] = p2p_line,
-	[EV_XID_PRINT] = xid_line, [EV_XID_LOG] = xid_line,
+	[EV_XID_PRINT] = xid_line, [EV_XID_LOG] = xid_line, [EV_POWER] = power_line,
 };
 
 /* The cells of e's line. */
@@ -227,6 +251,8 @@ static __u64 lat_ns(const struct nvdrv_event *e)
 		return e->file.lat_ns;
 	case EV_BH:
 		return e->irq.lat_ns;
+	case EV_POWER:
+		return e->power.lat_ns;
 	default:
 		return 0;
 	}
@@ -242,6 +268,8 @@ static bool failed(const struct nvdrv_event *e)
 		return e->file.ret < 0;
 	case EV_P2P:
 		return e->p2p.ret < 0;
+	case EV_POWER:
+		return e->power.status;
 	default:
 		return false;
 	}
@@ -284,12 +312,22 @@ void timeline_event(const struct nvdrv_event *e, const struct xid_report *xr)
 		if (l.c[i].kind == CELL_NA)
 			continue;
 		keys[n] = event_cols[i].key;
-		vals[n++] = i == F_LAT ? CELL_F(lat_ns(e) / 1e3, 3) : l.c[i];
+		vals[n++] = i == F_LAT ? CELL_F(lat_ns(e) / 1e3, 3) :
+			    i == F_CYCLE ? CELL_F(e->power.cycle_ns / 1e3, 3) : l.c[i];
 		if (i == F_LAT)
 			keys[n - 1] = e->type == EV_BH ? "top_to_bottom_us" : "lat_us";
+		if (i == F_CYCLE)
+			keys[n - 1] = "cycle_us";
 	}
 	args = (struct timeline_args){ keys, vals, n };
-	name = e->type == EV_IOCTL ? ioctl_title(e, &l, title, sizeof(title)) : event_names[e->type];
+	if (e->type == EV_IOCTL) {
+		name = ioctl_title(e, &l, title, sizeof(title));
+	} else if (e->type == EV_POWER) {
+		snprintf(title, sizeof(title), "power %s", l.c[F_STATE].s);
+		name = title;
+	} else {
+		name = event_names[e->type];
+	}
 	cat = failed(e) ? "nvidia,error" : "nvidia";
 	switch (e->type) {
 	case EV_ISR:

@@ -28,6 +28,8 @@ static struct hook {
 	{ { "nvidia_frontend_compat_ioctl" }, P_IOCTL, P_IOCTL_RET, 0, NULL, NULL },
 	{ { "nvidia_frontend_mmap", "nvidia_mmap" }, P_MMAP, P_MMAP_RET, 0, "mmaps", NULL },
 	{ { "nvidia_fault" }, P_FAULT, P_NONE, 0, "faults", NULL },
+	{ { "nvidia_frontend_poll", "nvidia_poll" }, P_POLL, P_POLL_RET, 0, "polls", NULL },
+	{ { "nv_set_system_power_state" }, P_POWER, P_POWER_RET, 0, "suspends and resumes", NULL },
 	{ { "nvidia_isr" }, P_ISR, P_NONE, 0, "interrupts", NULL },
 	{ { "nvidia_isr_msix" }, P_ISR_MSIX, P_ISR_MSIX_RET, 0, "MSI-X interrupts", NULL },
 	{ { "nvidia_isr_kthread_bh" }, P_BH, P_NONE, BH_KTHREAD, "bottom halves", NULL },

@@ -353,3 +353,17 @@ const char *p2p_fn_name(__u32 fn)
 {
 	return fn < NR_P2P_FNS ? p2p_fns[fn] : "?";
 }
+
+/* nv_power_state_t and nv_pm_action_depth_t (nv.h); the words of /proc/driver/nvidia/suspend. */
+static const char *const power_rows[NR_POWER_ROWS] = { "hibernate", "suspend", "resume", "cycle" };
+static const char *const pm_depths[] = { "default", "modeset", "uvm" };
+
+const char *power_row_name(__u32 row)
+{
+	return row < NR_POWER_ROWS ? power_rows[row] : "?";
+}
+
+const char *pm_depth_name(__u32 depth)
+{
+	return depth < sizeof(pm_depths) / sizeof(pm_depths[0]) ? pm_depths[depth] : "?";
+}

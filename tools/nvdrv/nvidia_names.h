@@ -55,4 +55,9 @@ const char *irq_kind_name(__u32 kind);
 const char *bh_kind_name(__u32 kind);
 const char *p2p_fn_name(__u32 fn);	/* "get_pages": nvidia_p2p_ without the prefix */
 
+/* A power row (enum power_row): "hibernate", "suspend", "resume", "cycle", or "?". */
+const char *power_row_name(__u32 row);
+/* nv_pm_action_depth_t: "default", "modeset", "uvm", or "?". */
+const char *pm_depth_name(__u32 depth);
+
 #endif /* NVDRV_NVIDIA_NAMES_H */
