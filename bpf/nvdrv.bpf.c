@@ -33,9 +33,17 @@ struct file {
 	struct inode *f_inode;
 } __core;
 
+struct mm_struct;
+
+struct task_struct {
+	int tgid;
+	struct mm_struct *mm;
+} __core;
+
 struct vm_area_struct {
 	unsigned long vm_start;
 	unsigned long vm_end;
+	struct mm_struct *vm_mm;
 	struct file *vm_file;
 } __core;
 
@@ -91,12 +99,30 @@ HASH(ioctls, __u64, struct ioctl_state, MAX_INFLIGHT);
 struct file_state {
 	__u64 start_ns;
 	__u64 bytes;
+	__u64 vma;	/* mmap: the vma being mapped */
 	__u32 dev;
 	__u32 pad;
 };
 HASH(opens, __u64, struct file_state, MAX_INFLIGHT);
 HASH(mmaps, __u64, struct file_state, MAX_INFLIGHT);
 HASH(polls, __u64, struct file_state, MAX_INFLIGHT);
+
+/*
+ * A mapping of the driver's, by its vma, and the row whose LIVE counts it;
+ * pid 0: a fork's copy, the process whose address space holds it.
+ */
+HASH(live_vmas, __u64, struct dev_key, MAX_LIVE_VMAS);
+
+/*
+ * A fork copies the parent's mappings before the child has its pid: the
+ * copies wait here, by the child's address space, until the fork is done.
+ */
+#define FORK_DEVS 4
+struct fork_copies {
+	__u32 dev[FORK_DEVS];
+	__u32 n[FORK_DEVS];
+};
+HASH(fork_pending, __u64, struct fork_copies, 256);
 
 /* A power transition between its entry and return, per thread. */
 struct power_call {
@@ -298,6 +324,21 @@ int BPF_KPROBE(close_entry, struct inode *inode)
 	return 0;
 }
 
+/* A mapping of (pid, dev) alive from now: counted in its row's LIVE until released. */
+static __always_inline void vma_track(__u64 vma, __u32 pid, __u32 dev)
+{
+	struct dev_key key = { .pid = pid, .dev = dev };
+	struct dev_stats *r = dev_row(pid, dev);
+
+	if (!r)
+		return;
+	if (bpf_map_update_elem(&live_vmas, &vma, &key, BPF_NOEXIST)) {
+		__sync_fetch_and_add(&dropped_rows, 1);
+		return;
+	}
+	__sync_fetch_and_add(&r->live, 1);
+}
+
 /* nvidia_frontend_mmap / nvidia_mmap (struct file *, struct vm_area_struct *) */
 SEC("kprobe")
 int BPF_KPROBE(mmap_entry, struct file *file, struct vm_area_struct *vma)
@@ -310,6 +351,7 @@ int BPF_KPROBE(mmap_entry, struct file *file, struct vm_area_struct *vma)
 	st.start_ns = bpf_ktime_get_ns();
 	st.dev = file_dev(file);
 	st.bytes = BPF_CORE_READ(vma, vm_end) - BPF_CORE_READ(vma, vm_start);
+	st.vma = (__u64)vma;
 	if (bpf_map_update_elem(&mmaps, &id, &st, BPF_ANY))
 		__sync_fetch_and_add(&dropped_inflight, 1);
 	return 0;
@@ -331,8 +373,143 @@ int BPF_KRETPROBE(mmap_return, int ret)
 		if (ret < 0)
 			__sync_fetch_and_add(&r->mmap_errors, 1);
 	}
+	if (ret == 0)
+		vma_track(st->vma, id >> 32, st->dev);
 	file_event(EV_MMAP, st->dev, ret, st->bytes, bpf_ktime_get_ns() - st->start_ns);
 	bpf_map_delete_elem(&mmaps, &id);
+	return 0;
+}
+
+/* ---- the mappings' lifecycle ------------------------------------------------------ */
+
+static __always_inline struct mm_struct *current_mm(void)
+{
+	return BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), mm);
+}
+
+/* A fork's copy into the child's address space `mm`, counted when the fork is done. */
+static __always_inline void fork_copy(__u64 vma, struct mm_struct *mm, __u32 dev)
+{
+	struct fork_copies zero = {}, *p;
+	__u64 key = (__u64)mm;
+	struct dev_key owner = { .pid = 0, .dev = dev };
+	int i;
+
+	bpf_map_update_elem(&fork_pending, &key, &zero, BPF_NOEXIST);
+	p = bpf_map_lookup_elem(&fork_pending, &key);
+	if (!p) {
+		__sync_fetch_and_add(&dropped_rows, 1);
+		return;
+	}
+	for (i = 0; i < FORK_DEVS; i++) {
+		if (p->n[i] && p->dev[i] != dev)
+			continue;
+		p->dev[i] = dev;
+		p->n[i]++;
+		if (bpf_map_update_elem(&live_vmas, &vma, &owner, BPF_NOEXIST))
+			__sync_fetch_and_add(&dropped_rows, 1);
+		return;
+	}
+	__sync_fetch_and_add(&dropped_rows, 1);
+}
+
+/*
+ * nvidia_vma_open (struct vm_area_struct *): the kernel made a copy of one
+ * of the driver's mappings - a fork's child, either half of a split by a
+ * partial munmap or mprotect, an mremap's new place. The first mapping
+ * comes from mmap, which does not call it.
+ */
+SEC("kprobe")
+int BPF_KPROBE(vma_open_entry, struct vm_area_struct *vma)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32, dev = file_dev(BPF_CORE_READ(vma, vm_file));
+	struct mm_struct *mm = BPF_CORE_READ(vma, vm_mm);
+	struct dev_stats *r;
+
+	if (mm != current_mm()) {
+		fork_copy((__u64)vma, mm, dev);
+	} else {
+		if (!current_wanted(pid))
+			return 0;
+		r = dev_row(pid, dev);
+		if (r)
+			__sync_fetch_and_add(&r->vma_copies, 1);
+		vma_track((__u64)vma, pid, dev);
+	}
+	file_event(EV_VMA_COPY, dev, 0, BPF_CORE_READ(vma, vm_end) - BPF_CORE_READ(vma, vm_start), 0);
+	return 0;
+}
+
+/* A fork done: its copies of the driver's mappings are the child's. */
+SEC("raw_tp/sched_process_fork")
+int BPF_PROG(fork_mappings, struct task_struct *parent, struct task_struct *child)
+{
+	__u64 key = (__u64)BPF_CORE_READ(child, mm);
+	struct fork_copies *p = bpf_map_lookup_elem(&fork_pending, &key);
+	__u32 pid = BPF_CORE_READ(child, tgid);
+	struct dev_stats *r;
+	int i;
+
+	if (!p)
+		return 0;
+	for (i = 0; i < FORK_DEVS && current_wanted(pid); i++) {
+		if (!p->n[i])
+			continue;
+		r = dev_row(pid, p->dev[i]);
+		if (!r)
+			continue;
+		__sync_fetch_and_add(&r->vma_copies, p->n[i]);
+		__sync_fetch_and_add(&r->live, p->n[i]);
+	}
+	bpf_map_delete_elem(&fork_pending, &key);
+	return 0;
+}
+
+/*
+ * nvidia_vma_release (struct vm_area_struct *): a mapping gone, at munmap
+ * or when its process exits. Counted on the row that made it; one made
+ * before tracing began counts on the current process, with no LIVE to end.
+ */
+SEC("kprobe")
+int BPF_KPROBE(vma_release_entry, struct vm_area_struct *vma)
+{
+	__u64 key = (__u64)vma;
+	struct dev_key *owner = bpf_map_lookup_elem(&live_vmas, &key);
+	__u32 pid, dev;
+	struct dev_stats *r;
+
+	if (owner && !owner->pid) {
+		__u64 mm = (__u64)BPF_CORE_READ(vma, vm_mm);
+
+		/* A copy of a fork that failed (never done): never counted. */
+		if (bpf_map_lookup_elem(&fork_pending, &mm)) {
+			bpf_map_delete_elem(&live_vmas, &key);
+			return 0;
+		}
+	}
+	if (owner) {
+		/* A fork's copy: the process whose address space it is, releasing it. */
+		pid = owner->pid ?: bpf_get_current_pid_tgid() >> 32;
+		dev = owner->dev;
+		if (!owner->pid && !current_wanted(pid)) {
+			bpf_map_delete_elem(&live_vmas, &key);
+			return 0;
+		}
+	} else {
+		pid = bpf_get_current_pid_tgid() >> 32;
+		dev = file_dev(BPF_CORE_READ(vma, vm_file));
+		if (!current_wanted(pid))
+			return 0;
+	}
+	r = dev_row(pid, dev);
+	if (r) {
+		__sync_fetch_and_add(&r->vma_releases, 1);
+		if (owner)
+			__sync_fetch_and_add(&r->live, -1);
+	}
+	if (owner)
+		bpf_map_delete_elem(&live_vmas, &key);
+	file_event(EV_VMA_RELEASE, dev, 0, BPF_CORE_READ(vma, vm_end) - BPF_CORE_READ(vma, vm_start), 0);
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #define MAX_P2P_ROWS	256	/* (process, p2p function) rows */
 #define MAX_POWER_ROWS	8	/* power_row: the driver's states and the cycles */
 #define MAX_INFLIGHT	16384	/* calls between entry and return */
+#define MAX_LIVE_VMAS	16384	/* mappings of the driver's files alive */
 #define XID_STR_LEN	48	/* pid, name, message strings of an Xid report */
 #define XID_FMT_LEN	96
 #define XID_SLOTS	5	/* nv_printf's stack arguments read */
@@ -48,6 +49,8 @@ enum nvdrv_event_type {
 	EV_XID_PRINT,	/* nv_printf of an Xid report (always sent: Xids are rare) */
 	EV_XID_LOG,	/* nv_log_error(nv, xid, ...) (always sent) */
 	EV_POWER,	/* nv_set_system_power_state, at its return */
+	EV_VMA_COPY,	/* nvidia_vma_open: a mapping copied (fork, split, mremap) */
+	EV_VMA_RELEASE,	/* nvidia_vma_release: a mapping gone (munmap, exit) */
 	NR_EVENT_TYPES,
 };
 
@@ -112,6 +115,9 @@ struct dev_stats {
 	__u64 faults;
 	__u64 polls;		/* the driver's poll calls (a poll() that sleeps makes two) */
 	__u64 polls_ready;	/* ... that said the file had events */
+	__u64 vma_copies;	/* nvidia_vma_open: mappings copied by fork, split or mremap */
+	__u64 vma_releases;	/* nvidia_vma_release: mappings gone */
+	__s64 live;		/* mappings alive now (a gauge): made or copied, less released */
 };
 
 /* Per (GPU, interrupt kind): gpu is domain << 16 | bus << 8 | slot. */

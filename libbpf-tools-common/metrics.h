@@ -79,7 +79,7 @@ double metrics_time_unit(void);
  * METRICS_MAX_VALUES values per row.
  */
 #define METRICS_MAX_LABELS	4
-#define METRICS_MAX_VALUES	8
+#define METRICS_MAX_VALUES	12
 #define METRICS_LABEL_LEN	128
 
 struct metrics_row {

@@ -25,6 +25,7 @@
 #include "nvdrv/event_lines.h"
 #include "nvdrv/hooks.h"
 #include "nvdrv/nvidia_names.h"
+#include "nvdrv/mappings.h"
 #include "nvdrv/power.h"
 #include "nvdrv/xids.h"
 #include "cgroup.h"
@@ -510,6 +511,7 @@ static int print_summary(void *ctx)
 	print_devices(f, &now[S_DEVS]);
 	print_irqs(f, &now[S_IRQS], (t - last_summary_ns) / 1e9);
 	print_p2p(f, &now[S_P2P]);
+	print_mappings(f, &now[S_DEVS], &prev_devs);
 	print_power(f, &now[S_POWER], &prev[S_POWER]);
 	print_xids(f);
 	fflush(f);
@@ -595,10 +597,12 @@ static int device_metrics(struct metrics *m, const struct map_snapshot *devs,
 		const struct dev_key *k = snapshot_key(devs, i);
 		const struct dev_stats *d = snapshot_value(devs, i);
 		const unsigned long long v[] = { d->opens, d->open_errors, d->mmaps, d->mmap_bytes,
-						 d->mmap_errors, d->faults, d->polls, d->polls_ready };
+						 d->mmap_errors, d->faults, d->polls, d->polls_ready,
+						 d->vma_copies, d->vma_releases,
+						 d->live > 0 ? (unsigned long long)d->live : 0 };
 
 		err = metrics_rows_add(&rows, (const char *const[]){
-			dev_name(k->dev, dev, sizeof(dev)), d->comm, metrics_cgroup(d->cgroup_id) }, v, 8);
+			dev_name(k->dev, dev, sizeof(dev)), d->comm, metrics_cgroup(d->cgroup_id) }, v, 11);
 	}
 	metrics_rows_family(m, &rows, 0, 1, "opens_total", METRIC_COUNTER,
 			    "Opens of NVIDIA's device nodes, per node and process name");
@@ -613,6 +617,12 @@ static int device_metrics(struct metrics *m, const struct map_snapshot *devs,
 			    "The driver's poll calls (a poll() that sleeps makes two)");
 	metrics_rows_family(m, &rows, 7, 1, "polls_ready_total", METRIC_COUNTER,
 			    "Those that found events waiting");
+	metrics_rows_family(m, &rows, 8, 1, "mappings_copied_total", METRIC_COUNTER,
+			    "Mappings the kernel copied (fork, split, mremap: nvidia_vma_open)");
+	metrics_rows_family(m, &rows, 9, 1, "mappings_unmapped_total", METRIC_COUNTER,
+			    "Mappings unmapped (munmap, exit: nvidia_vma_release)");
+	metrics_rows_family(m, &rows, 10, 1, "mappings_live", METRIC_GAUGE,
+			    "Mappings held now, made or copied while traced");
 	metrics_rows_free(&rows);
 #define IRQ_FAMILY(name, type, help, put)						\
 	do {										\
@@ -715,6 +725,8 @@ static struct bpf_program *const *hook_programs(void)
 	progs[P_POLL_RET] = skel->progs.poll_return;
 	progs[P_POWER] = skel->progs.power_entry;
 	progs[P_POWER_RET] = skel->progs.power_return;
+	progs[P_VMA_OPEN] = skel->progs.vma_open_entry;
+	progs[P_VMA_RELEASE] = skel->progs.vma_release_entry;
 	progs[P_BH_KTHREAD] = skel->progs.bh_kthread_entry;
 	progs[P_BH_MSIX_KTHREAD] = skel->progs.bh_msix_kthread_entry;
 	progs[P_P2P_GET_PAGES] = skel->progs.p2p_get_pages_entry;
@@ -759,6 +771,7 @@ int main(int argc, char **argv)
 	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
 	struct ksyms_module *ksyms;
 	struct trace_loop loop = {};
+	struct bpf_link *fork_link = NULL;
 	int err;
 
 	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
@@ -784,6 +797,9 @@ int main(int argc, char **argv)
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 64 << 10);
 	resolve_hooks(hook_programs(), ksyms);
 	ksyms_module_free(ksyms);
+	/* A fork's copies of the mappings become the child's when it has its pid. */
+	bpf_program__set_autoload(skel->progs.fork_mappings,
+				  bpf_program__autoload(skel->progs.vma_open_entry));
 
 	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
 	err = tool_drop_cmpxchg(skel->obj);
@@ -799,6 +815,13 @@ int main(int argc, char **argv)
 	err = attach_hooks();
 	if (err)
 		goto cleanup;
+	if (bpf_program__autoload(skel->progs.fork_mappings)) {
+		fork_link = bpf_program__attach_raw_tracepoint(skel->progs.fork_mappings,
+								 "sched_process_fork");
+		if (!fork_link)
+			fprintf(stderr, "nvdrv: cannot attach to sched_process_fork (%s): "
+				"mappings copied by a fork are not counted\n", strerror(errno));
+	}
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;
@@ -810,6 +833,7 @@ int main(int argc, char **argv)
 cleanup:
 	trace_loop_free(&loop);
 	detach_hooks();
+	bpf_link__destroy(fork_link);
 	map_snapshot_free_all(prev, NR_SNAPS);
 	nvdrv_bpf__destroy(skel);
 	return err != 0;

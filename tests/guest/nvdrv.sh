@@ -73,7 +73,7 @@ else
 	open=nvidia_open close=nvidia_close ioctl=nvidia_unlocked_ioctl
 	also=""
 fi
-fns="$open $close $ioctl $also nvidia_poll nv_set_system_power_state nvidia_mmap nvidia_fault nvidia_isr nvidia_isr_msix nvidia_isr_kthread_bh
+fns="$open $close $ioctl $also nvidia_poll nv_set_system_power_state nvidia_vma_open nvidia_vma_release nvidia_mmap nvidia_fault nvidia_isr nvidia_isr_msix nvidia_isr_kthread_bh
      nvidia_isr_msix_kthread_bh nvidia_isr_bh_unlocked nvidia_p2p_get_pages nvidia_p2p_put_pages
      nvidia_p2p_dma_map_pages nvidia_p2p_dma_unmap_pages nv_printf nv_log_error"
 missing=""

@@ -16,7 +16,10 @@
 #     number, meaning, pid and name strings and message; nv_log_error after
 #     the same Xid's nv_printf not counted again, alone counted; ordinary
 #     nv_printf messages not Xids;
-#  4. -j equal to the text.
+#  4. -j equal to the text;
+#  5. mappings through their lifecycle (the mock's mmap succeeds, the real
+#     driver's needs a GPU): made, refused, copied by a split and a fork,
+#     released by munmap and exit, live per process while held and after.
 #
 # Environment (from tests/vm/run): VM_KERNEL, VM_SCRATCH, NVMOCK_KO.
 cd "$(dirname "$0")/../.." || exit 1
@@ -43,7 +46,7 @@ check "$P the mock's module is named nvidia" grep -q '^nvidia ' /proc/modules
 fns="nvidia_isr nvidia_isr_msix nvidia_isr_kthread_bh nvidia_isr_msix_kthread_bh nvidia_isr_bh_unlocked
      nvidia_p2p_get_pages nvidia_p2p_get_pages_persistent nvidia_p2p_put_pages
      nvidia_p2p_put_pages_persistent nvidia_p2p_dma_map_pages nvidia_p2p_dma_unmap_pages
-     nv_printf nv_log_error"
+     nv_printf nv_log_error nvidia_mmap nvidia_vma_open nvidia_vma_release"
 missing=""
 for f in $fns; do
 	grep -q " $f\s*\[nvidia\]$" /proc/kallsyms || missing+=" $f"
@@ -105,9 +108,9 @@ stop_tool INT
 j_status=$tool_status
 kill -INT "$t_pid" "$e_pid"; wait "$t_pid"; t_status=$?; wait "$e_pid"; e_status=$?
 check_eq "$P text, -e, -j: exit 0" "$t_status $e_status $j_status" "0 0 0"
-# The mock has no file operations and no power management: the real driver
-# serves those (nvdrv.sh).
-nofile="nvdrv: nvidia.ko has no nvidia_frontend_open, nvidia_frontend_close, nvidia_frontend_unlocked_ioctl, nvidia_frontend_mmap, nvidia_fault, nvidia_frontend_poll, nv_set_system_power_state: not shown: opens, closes, ioctls, mmaps, faults, polls, suspends and resumes"
+# The mock has no file operations but mmap, and no power management: the
+# real driver serves those (nvdrv.sh).
+nofile="nvdrv: nvidia.ko has no nvidia_frontend_open, nvidia_frontend_close, nvidia_frontend_unlocked_ioctl, nvidia_fault, nvidia_frontend_poll, nv_set_system_power_state: not shown: opens, closes, ioctls, faults, polls, suspends and resumes"
 check_eq "$P stderr: only the file operations the mock lacks (text)" "$(cat "$S/t.out.err")" "$nofile"
 check_eq "$P stderr: the same (-e)" "$(cat "$S/e.out.err")" "$nofile"
 
@@ -263,4 +266,60 @@ check_no_control "$P hostile Xid: no control byte in the text outputs" "$S/hx.ou
 check_eq "$P hostile Xid -j: the name and the message exact, the bad bytes U+FFFD" \
 	"$(jq -r 'select(.type == "xid") | .name, .message' "$S/hx.json" | od -An -c | tr -s ' ')" \
 	"$(printf 'a"b\\c\357\277\275\033[2J\nx\ty\033[2J\357\277\275 z\n' | od -An -c | tr -s ' ')"
+# ---- Mappings through their lifecycle (issue 17.1) ---------------------------
+# nvctl --map on the mock's /dev/nvidiactl: three 8 KiB mmaps and one
+# refused, one unmapped, a page of another (a split: one copy, released at
+# once), a fork whose child inherits two mappings and exits (two copies,
+# two releases, on the child's row), then two held for 3 s. One tracer
+# stopped while nvctl holds them (LIVE 2), one after it exited (LIVE 0).
+P="nvdrv mock mappings:"
+W=$PWD/build/tests/nvctl
+mknod -m 666 /dev/nvidiactl c 195 255
+start_tool "$S/m.out" "$T"; m_pid=$tool_pid
+start_tool "$S/m.j" "$T" -j; mj_pid=$tool_pid
+start_tool "$S/m2.out" "$T"; m2_pid=$tool_pid
+start_tool "$S/m.ev" "$T" -e
+"$W" --map 3000 >"$S/map.out" 2>&1 &
+w=$!
+for i in $(seq 50); do grep -q '^NVCTL-MAP' "$S/map.out" && break; sleep 0.1; done
+sleep 0.5
+kill -INT "$m_pid" "$mj_pid"; wait "$m_pid"; m_status=$?; wait "$mj_pid"; mj_status=$?
+wait $w
+check_eq "$P nvctl --map: its plan went through" "$(sed 's/pid=[0-9]* child=[0-9]* //' "$S/map.out")" \
+	"NVCTL-MAP mapped=3 refused=1 live=2"
+parent=$(sed -n 's/^NVCTL-MAP pid=\([0-9]*\) .*/\1/p' "$S/map.out")
+child=$(sed -n 's/^NVCTL-MAP .* child=\([0-9]*\) .*/\1/p' "$S/map.out")
+stop_tool INT
+ev_status=$tool_status
+kill -INT "$m2_pid"; wait "$m2_pid"; m2_status=$?
+check_eq "$P the tracers exit 0" "$m_status $mj_status $m2_status $ev_status" "0 0 0 0"
+# The mapping table: PID COMM DEVICE MAPPED COPIED UNMAPPED LIVE (7 columns;
+# the device table has 12).
+maprows() { awk -v p="$parent" -v c="$child" 'NF == 7 && $3 == "nvidiactl" && ($1 == p || $1 == c) {
+	print ($1 == p ? "parent" : "child"), $4, $5, $6, $7 }' "$1"; }
+check_eq "$P while held: 3 made, 1 copied, 2 released, 2 live; the child's 2 copies released" \
+	"$(maprows "$S/m.out")" "parent 3 1 2 2
+child 0 2 2 0"
+check_eq "$P after nvctl exited: its last 2 released, none live" \
+	"$(maprows "$S/m2.out")" "parent 3 1 4 0
+child 0 2 2 0"
+check_eq "$P the device row: 4 mmaps of 8 KiB, 1 refused" \
+	"$(awk -v p="$parent" 'NF == 12 && $1 == p && $3 == "nvidiactl" { print $7, $8, $9 }' "$S/m.out")" "4 32768 1"
+check_eq "$P -j: the mapping rows equal the text's" \
+	"$(jq -r "select(.type == \"mapping\" and (.pid == $parent or .pid == $child)) |
+		\"\(if .pid == $parent then \"parent\" else \"child\" end) \(.mapped) \(.copied) \(.unmapped) \(.live)\"" "$S/m.j")" \
+	"$(maprows "$S/m.out")"
+# -e: the copies (the split's page, then the fork's two) and the releases
+# (A, the split's page, the child's two, the parent's two), with bytes.
+# (A process's mappings are copied and released in address order, not
+# the order they were made: compared sorted.)
+check_eq "$P -e: VMCOPY lines with their bytes" \
+	"$(awk '$2 == "VMCOPY" { print $NF }' "$S/m.ev" | sort | paste -sd' ')" "bytes=4096 bytes=4096 bytes=8192"
+check_eq "$P -e: UNMAP lines with their bytes" \
+	"$(awk '$2 == "UNMAP" { print $NF }' "$S/m.ev" | sort | paste -sd' ')" \
+	"bytes=4096 bytes=4096 bytes=4096 bytes=8192 bytes=8192 bytes=8192"
+check_eq "$P -e: the child's releases are its own" \
+	"$(awk -v c="$child" '$2 == "UNMAP" && $3 == c' "$S/m.ev" | wc -l)" 2
+rm -f /dev/nvidiactl
+P="nvdrv mock:"
 check "$P rmmod" rmmod nvidia

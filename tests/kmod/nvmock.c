@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nvmock: the parts of NVIDIA's driver that its real module cannot run
- * without a GPU - interrupts and their bottom halves, p2p, Xid reports -
+ * without a GPU - interrupts and their bottom halves, p2p, Xid reports,
+ * mappings that succeed -
  * played with the real functions' names and prototypes (nv.c, nv-msi.h,
  * nv-p2p.h, os-interface.h, nv.h of 535/550), on request, so that nvdrv's
  * counts can be checked exactly. Built as nvidia.o: the module is named
@@ -21,8 +22,18 @@
  *   xid xid=X pid=P name=NAME [mig=1|2] [dev=D] [n=N] [msg=TEXT...]
  *   log_error xid=X [dev=D] [n=N]
  *   print n=N
+ *
+ * Mappings: the module serves char major 195 (the real driver's; mknod
+ * /dev/nvidiactl c 195 255) with only an mmap, nvidia_mmap, that succeeds
+ * (the real one needs a GPU's memory to map) and gives the vma the real
+ * vm_operations' names, nvidia_vma_open and nvidia_vma_release. No page
+ * is ever mapped: touching one is SIGBUS. An mmap at a nonzero offset is
+ * refused, EINVAL.
  */
 #include <linux/delay.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/version.h>
 #include <linux/interrupt.h>
 #include <linux/module.h>
 #include <linux/proc_fs.h>
@@ -134,6 +145,7 @@ int nvidia_p2p_put_pages_persistent(u64 virtual_address, struct nvidia_p2p_page_
 				    u32 flags);
 int nvidia_p2p_dma_map_pages(struct pci_dev *peer, struct nvidia_p2p_page_table *page_table,
 			     struct nvidia_p2p_dma_mapping **dma_mapping);
+int nvidia_mmap(struct file *file, struct vm_area_struct *vma);
 int nvidia_p2p_dma_unmap_pages(struct pci_dev *peer, struct nvidia_p2p_page_table *page_table,
 			       struct nvidia_p2p_dma_mapping *dma_mapping);
 
@@ -517,6 +529,45 @@ static ssize_t nvmock_write(struct file *file, const char __user *ubuf, size_t l
 	return err ? err : len;
 }
 
+/* ---- mappings: nv-mmap.c's names ---------------------------------------------- */
+
+#define NV_MAJOR 195
+static atomic_t vma_opens, vma_releases;
+
+/* Copies of a mapping (fork, split, mremap): the real one counts its users. */
+static NV_FN void nvidia_vma_open(struct vm_area_struct *vma)
+{
+	atomic_inc(&vma_opens);
+}
+
+static NV_FN void nvidia_vma_release(struct vm_area_struct *vma)
+{
+	atomic_inc(&vma_releases);
+}
+
+static const struct vm_operations_struct nv_vm_ops = {
+	.open = nvidia_vma_open,
+	.close = nvidia_vma_release,
+};
+
+NV_FN int nvidia_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	if (vma->vm_pgoff)
+		return -EINVAL;
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+	vm_flags_set(vma, VM_IO | VM_DONTEXPAND | VM_DONTDUMP);
+#else
+	vma->vm_flags |= VM_IO | VM_DONTEXPAND | VM_DONTDUMP;
+#endif
+	vma->vm_ops = &nv_vm_ops;
+	return 0;
+}
+
+static const struct file_operations nv_fops = {
+	.owner = THIS_MODULE,
+	.mmap = nvidia_mmap,
+};
+
 static const struct proc_ops nvmock_ops = {
 	.proc_write = nvmock_write,
 };
@@ -533,6 +584,11 @@ static int __init nvmock_init(void)
 		destroy_workqueue(bh_wq);
 		return -ENOMEM;
 	}
+	if (register_chrdev(NV_MAJOR, "nvidia-frontend", &nv_fops) < 0) {
+		proc_remove(nvmock_proc);
+		destroy_workqueue(bh_wq);
+		return -EBUSY;
+	}
 	return 0;
 }
 
@@ -540,6 +596,7 @@ static void __exit nvmock_exit(void)
 {
 	struct cmd c = { .verb = "p2p_put" };
 
+	unregister_chrdev(NV_MAJOR, "nvidia-frontend");
 	proc_remove(nvmock_proc);
 	mutex_lock(&lock);
 	run(&c);

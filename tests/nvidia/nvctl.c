@@ -45,6 +45,17 @@
  *        one line, how many poll() calls said the file had events:
  *
  *   NVCTL-POLL pid=PID polls=N waited=1 ready=R driver_polls=N+2
+ *
+ *        nvctl --map HOLD_MS [DEVICE]: mappings through their lifecycle,
+ *        for a driver whose mmap succeeds (nvmock's; the real one needs a
+ *        GPU): three 8 KiB mmaps (A, B, C) and one at a nonzero offset
+ *        (refused), A unmapped, B's first page unmapped (the kernel splits
+ *        B: one copy, released at once), then a fork whose child inherits
+ *        B's rest and C (two copies) and exits (releasing them); the
+ *        parent holds B's rest and C for HOLD_MS, prints, and exits
+ *        (releasing them):
+ *
+ *   NVCTL-MAP pid=PID child=CHILD mapped=3 refused=1 live=2
  */
 #include <errno.h>
 #include <poll.h>
@@ -55,6 +66,7 @@
 #include <sys/ioctl.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -360,6 +372,58 @@ static int polls(long n)
 	return 0;
 }
 
+/* nvctl --map HOLD_MS: see the top. */
+static int maps(long hold_ms)
+{
+	const size_t page = 4096, len = 2 * page;
+	char *a, *b, *c, *bad;
+	pid_t child;
+
+	a = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	b = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	c = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	bad = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, page);
+	if (a == MAP_FAILED || b == MAP_FAILED || c == MAP_FAILED || bad != MAP_FAILED) {
+		fprintf(stderr, "nvctl --map: the mmaps did not go as planned\n");
+		return 1;
+	}
+	if (munmap(a, len) || munmap(b, page)) {
+		perror("munmap");
+		return 1;
+	}
+	child = fork();
+	if (child < 0) {
+		perror("fork");
+		return 1;
+	}
+	if (child == 0)
+		_exit(0);	/* its copies of B's rest and C released at its exit */
+	waitpid(child, NULL, 0);
+	printf("NVCTL-MAP pid=%d child=%d mapped=3 refused=1 live=2\n", (int)getpid(), (int)child);
+	fflush(stdout);
+	usleep((useconds_t)hold_ms * 1000);
+	return 0;
+}
+
+static int usage(const char *mode)
+{
+	fprintf(stderr, "usage: nvctl %s [DEVICE]\n", mode);
+	return 2;
+}
+
+/* The device of a mode (default /dev/nvidiactl) opened: 0, or 1 after saying why. */
+static int open_dev(const char *dev)
+{
+	if (!dev)
+		dev = "/dev/nvidiactl";
+	fd = open(dev, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		perror(dev);
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *dev = argc > 1 ? argv[1] : "/dev/nvidiactl";
@@ -376,30 +440,19 @@ int main(int argc, char **argv)
 	int i, n;
 
 	if (argc > 1 && !strcmp(argv[1], "--burst")) {
-		if (argc < 4 || (rounds = atol(argv[2])) <= 0 || (ms = atol(argv[3])) < 0) {
-			fprintf(stderr, "usage: nvctl --burst ROUNDS MS [DEVICE]\n");
-			return 2;
-		}
-		dev = argc > 4 ? argv[4] : "/dev/nvidiactl";
-		fd = open(dev, O_RDWR | O_CLOEXEC);
-		if (fd < 0) {
-			perror(dev);
-			return 1;
-		}
-		return burst(rounds, ms);
+		if (argc < 4 || (rounds = atol(argv[2])) <= 0 || (ms = atol(argv[3])) < 0)
+			return usage("--burst ROUNDS MS");
+		return open_dev(argc > 4 ? argv[4] : NULL) ?: burst(rounds, ms);
 	}
 	if (argc > 1 && !strcmp(argv[1], "--poll")) {
-		if (argc < 3 || (rounds = atol(argv[2])) <= 0) {
-			fprintf(stderr, "usage: nvctl --poll N [DEVICE]\n");
-			return 2;
-		}
-		dev = argc > 3 ? argv[3] : "/dev/nvidiactl";
-		fd = open(dev, O_RDWR | O_CLOEXEC);
-		if (fd < 0) {
-			perror(dev);
-			return 1;
-		}
-		return polls(rounds);
+		if (argc < 3 || (rounds = atol(argv[2])) <= 0)
+			return usage("--poll N");
+		return open_dev(argc > 3 ? argv[3] : NULL) ?: polls(rounds);
+	}
+	if (argc > 1 && !strcmp(argv[1], "--map")) {
+		if (argc < 3 || (ms = atol(argv[2])) < 0)
+			return usage("--map HOLD_MS");
+		return open_dev(argc > 3 ? argv[3] : NULL) ?: maps(ms);
 	}
 	fd = open(dev, O_RDWR | O_CLOEXEC);
 	last_ret = fd;

@@ -12,6 +12,7 @@ static const char *const event_names[NR_EVENT_TYPES] = {
 	[EV_OPEN] = "OPEN", [EV_CLOSE] = "CLOSE", [EV_IOCTL] = "IOCTL", [EV_MMAP] = "MMAP",
 	[EV_FAULT] = "FAULT", [EV_ISR] = "ISR", [EV_BH] = "BH", [EV_P2P] = "P2P",
 	[EV_XID_PRINT] = "XID", [EV_XID_LOG] = "XID", [EV_POWER] = "POWER",
+	[EV_VMA_COPY] = "VMCOPY", [EV_VMA_RELEASE] = "UNMAP",
 };
 
 /* The DETAIL text holds what the JSON fields after it hold, for grep. */
@@ -115,12 +116,12 @@ static void put_status(struct line *l, __u32 status)
 	detail(l, " status=0x%x%s%s", status, sname ? " " : "", sname ? sname : "");
 }
 
-/* OPEN, CLOSE, MMAP, FAULT: a device node's. */
+/* OPEN, CLOSE, MMAP, FAULT, VMCOPY, UNMAP: a device node's. */
 static void file_line(struct line *l, const struct nvdrv_event *e, const struct xid_report *xr)
 {
 	l->c[F_DEVICE] = CELL_S(dev_name(e->file.dev, l->dev, sizeof(l->dev)));
 	detail(l, "dev=%s", l->c[F_DEVICE].s);
-	if (e->type == EV_MMAP) {
+	if (e->type == EV_MMAP || e->type == EV_VMA_COPY || e->type == EV_VMA_RELEASE) {
 		l->c[F_BYTES] = CELL_U(e->file.bytes);
 		detail(l, " bytes=%llu", (unsigned long long)e->file.bytes);
 	}
@@ -209,6 +210,7 @@ static void (*const line_of[NR_EVENT_TYPES])(struct line *, const struct nvdrv_e
 	[EV_OPEN] = file_line, [EV_CLOSE] = file_line, [EV_MMAP] = file_line, [EV_FAULT] = file_line,
 	[EV_IOCTL] = ioctl_line, [EV_ISR] = irq_line, [EV_BH] = irq_line, [EV_P2P] = p2p_line,
 	[EV_XID_PRINT] = xid_line, [EV_XID_LOG] = xid_line, [EV_POWER] = power_line,
+	[EV_VMA_COPY] = file_line, [EV_VMA_RELEASE] = file_line,
 };
 
 /* The cells of e's line. */

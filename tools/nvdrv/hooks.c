@@ -28,6 +28,9 @@ static struct hook {
 	{ { "nvidia_frontend_compat_ioctl" }, P_IOCTL, P_IOCTL_RET, 0, NULL, NULL },
 	{ { "nvidia_frontend_mmap", "nvidia_mmap" }, P_MMAP, P_MMAP_RET, 0, "mmaps", NULL },
 	{ { "nvidia_fault" }, P_FAULT, P_NONE, 0, "faults", NULL },
+	/* The vm_operations of its mappings (static: in kallsyms, not exported). */
+	{ { "nvidia_vma_open" }, P_VMA_OPEN, P_NONE, 0, "copied mappings", NULL },
+	{ { "nvidia_vma_release" }, P_VMA_RELEASE, P_NONE, 0, "unmaps", NULL },
 	{ { "nvidia_frontend_poll", "nvidia_poll" }, P_POLL, P_POLL_RET, 0, "polls", NULL },
 	{ { "nv_set_system_power_state" }, P_POWER, P_POWER_RET, 0, "suspends and resumes", NULL },
 	{ { "nvidia_isr" }, P_ISR, P_NONE, 0, "interrupts", NULL },
