@@ -17,6 +17,7 @@
 #include "kernel_types.bpf.h"
 #include <asm/ptrace.h>	/* struct pt_regs: the registers at a kprobe */
 #include "tool.bpf.h"
+#include "tp_record.bpf.h"
 #include "nvdrv.h"
 
 
@@ -92,6 +93,7 @@ struct ioctl_state {
 	__u8 xfer;
 	__u8 has_obj;
 	__u8 pad[6];
+	__u64 file;		/* the struct file *: the RM's clients die with it */
 };
 HASH(ioctls, __u64, struct ioctl_state, MAX_INFLIGHT);
 
@@ -309,11 +311,21 @@ int BPF_KRETPROBE(open_return, int ret)
 
 /* nvidia_frontend_close / nvidia_close (struct inode *, struct file *) */
 SEC("kprobe")
-int BPF_KPROBE(close_entry, struct inode *inode)
+int BPF_KPROBE(close_entry, struct inode *inode, struct file *file)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32, dev;
 	struct dev_stats *r;
+	struct nvdrv_event *e;
 
+	/*
+	 * Whoever closes it (an exiting task, or a kworker's delayed fput):
+	 * the RM frees the clients made through it (rm_memory.c follows them).
+	 */
+	e = event_new(EV_RM_CLOSE, true);
+	if (e) {
+		e->rm.file = (__u64)file;
+		event_submit(e);
+	}
 	if (!current_wanted(pid))
 		return 0;
 	dev = inode ? BPF_CORE_READ(inode, i_rdev) : 0;
@@ -571,6 +583,63 @@ int BPF_KRETPROBE(poll_return, unsigned int mask)
 /* ---- ioctls --------------------------------------------------------------------- */
 
 /*
+ * Where a memory class's allocation parameters (RM_ALLOC's pAllocParms)
+ * hold the size in bytes (NV_MEMORY_CLASSES), and what to add to that
+ * NvU64; -1 for the classes that are not memory.
+ */
+static __always_inline int mem_size_offset(__u32 cls, __u64 *plus)
+{
+	switch (cls) {
+#define MEM_CASE(c, off, p) case c: *plus = p; return off;
+	NV_MEMORY_CLASSES(MEM_CASE)
+#undef MEM_CASE
+	}
+	return -1;
+}
+
+/*
+ * An RM_ALLOC or RM_FREE the RM answered (status read back): for the
+ * object tree that GPU memory per process is counted from (rm_memory.c).
+ * The RM_ALLOCs it made, of any class (a memory object's parents, its
+ * client), and the ones of memory classes it refused; the RM_FREEs it did.
+ */
+static __always_inline void rm_object_event(const struct ioctl_state *st, __u32 status)
+{
+	struct { __u32 client, parent, handle, cls; __u64 params; } b = {};
+	struct nvdrv_event *e;
+	__u64 size = 0, plus = 0;
+	int off = -1;
+
+	if (st->esc == NV_ESC_RM_FREE) {
+		if (st->size != 16 || status || bpf_probe_read_user(&b, 12, (void *)st->ptr))
+			return;
+	} else {
+		/* NVOS21 (32 bytes) or NVOS64 (48): the same first 24 */
+		if ((st->size != 32 && st->size != 48) ||
+		    bpf_probe_read_user(&b, sizeof(b), (void *)st->ptr))
+			return;
+		off = mem_size_offset(b.cls, &plus);
+		if (status && off < 0)
+			return;
+		/* Read back after the call: the RM writes the size it allocated. */
+		if (off >= 0 && b.params && !bpf_probe_read_user(&size, sizeof(size), (void *)b.params + off))
+			size += plus;
+	}
+	e = event_new(st->esc == NV_ESC_RM_FREE ? EV_RM_FREE : EV_RM_ALLOC, true);
+	if (!e)
+		return;
+	e->rm.client = b.client;
+	e->rm.parent = b.parent;
+	e->rm.handle = b.handle;
+	e->rm.cls = st->esc == NV_ESC_RM_FREE ? 0 : b.cls;
+	e->rm.status = status;
+	e->rm.size = size;
+	e->rm.file = st->file;
+	e->rm.cgroup_id = bpf_get_current_cgroup_id();
+	event_submit(e);
+}
+
+/*
  * nvidia_frontend_unlocked_ioctl / _compat_ioctl / nvidia_unlocked_ioctl
  * (struct file *, unsigned int cmd, unsigned long arg): the escape is
  * _IOC_NR(cmd), its block's size _IOC_SIZE(cmd); XFER carries the real
@@ -589,6 +658,7 @@ int BPF_KPROBE(ioctl_entry, struct file *file, unsigned int cmd, unsigned long a
 	st.esc = cmd & 0xff;
 	st.size = (cmd >> 16) & 0x3fff;
 	st.ptr = arg;
+	st.file = (__u64)file;
 	if (st.esc == NV_ESC_IOCTL_XFER_CMD && st.size == 16) {
 		struct { __u32 cmd; __u32 size; __u64 ptr; } x;
 
@@ -660,6 +730,8 @@ int BPF_KRETPROBE(ioctl_return, long ret)
 			__sync_fetch_and_add(&rr->count, 1);
 		has_status = true;
 	}
+	if (has_status && (st->esc == NV_ESC_RM_ALLOC || st->esc == NV_ESC_RM_FREE))
+		rm_object_event(st, status);
 	e = event_new(EV_IOCTL, false);
 	if (e) {
 		e->ioctl.esc = st->esc;
@@ -977,6 +1049,35 @@ int BPF_KPROBE(log_error_entry, void *nv, u32 xid)
 	e->xlog.gpu = nv_gpu(nv);
 	e->xlog.xid = xid;
 	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+/*
+ * nvidia:nvidia_dev_xid (575 and later; nv_report_error(), from nv_log_error):
+ * the GPU's PCI name, the Xid and the RM's message, the stable source
+ * where the driver has it (nvdrv.c then attaches neither kprobe above). A
+ * classic tracepoint read through its format (nvdrv.c fills the fields):
+ * DKMS builds have no BTF. Counted as the record path's events are, so a
+ * firing the kernel skipped is reported (records.h).
+ */
+TP_FIELD(f_xid_dev);
+TP_FIELD(f_xid_code);
+TP_FIELD(f_xid_msg);
+TP_RECORD_COUNTERS();
+
+SEC("tracepoint")
+int dev_xid(void *ctx)
+{
+	struct nvdrv_event *e;
+
+	TP_RECORD_RAN();
+	e = event_new(EV_XID_TP, true);
+	if (!e)
+		return 0;
+	e->xtp.xid = tp_read_u64(ctx, &f_xid_code);
+	tp_read_str(ctx, &f_xid_dev, e->xtp.dev, sizeof(e->xtp.dev));
+	tp_read_str(ctx, &f_xid_msg, e->xtp.msg, sizeof(e->xtp.msg));
+	bpf_ringbuf_submit(e, 0);	/* rare: wake the reader now */
 	return 0;
 }
 

@@ -18,12 +18,29 @@
 #define XID_STR_LEN	48	/* pid, name, message strings of an Xid report */
 #define XID_FMT_LEN	96
 #define XID_SLOTS	5	/* nv_printf's stack arguments read */
+#define XID_DEV_LEN	16	/* the tracepoint's dev: pci_name(), "0000:3b:00.0" */
+#define XID_MSG_LEN	128	/* the tracepoint's msg, the Xid's whole message */
 
 /* The interface layer's ioctl numbers (nv-ioctl-numbers.h): _IOC_NR. */
 #define NV_ESC_IOCTL_XFER_CMD	0xd3
 /* The resource manager's (nv_escape.h) whose object nvdrv reads. */
 #define NV_ESC_RM_CONTROL	0x2a	/* NVOS54: its cmd */
 #define NV_ESC_RM_ALLOC		0x2b	/* NVOS21, NVOS64: its hClass */
+#define NV_ESC_RM_FREE		0x29	/* NVOS00 */
+
+/*
+ * The RM's memory classes nvdrv counts (class/cl003e.h, cl0040.h, cl50a0.h,
+ * cl0071.h) and where their allocation parameters hold the size, an NvU64
+ * (nvos.h, the same in 535 and 550): NV_MEMORY_ALLOCATION_PARAMS.size at
+ * 64 (after owner ... zcullCovg, rangeLo, rangeHi); the OS descriptor's
+ * NV_OS_DESC_MEMORY_ALLOCATION_PARAMS.limit at 24, the size minus one.
+ * X(class, offset, plus): the size is the NvU64 at offset, plus `plus`.
+ */
+#define NV_MEMORY_CLASSES(X)								\
+	X(0x003e, 64, 0)	/* NV01_MEMORY_SYSTEM: system memory */			\
+	X(0x0040, 64, 0)	/* NV01_MEMORY_LOCAL_USER: video memory */		\
+	X(0x50a0, 64, 0)	/* NV50_MEMORY_VIRTUAL: GPU virtual address space */	\
+	X(0x0071, 24, 1)	/* NV01_MEMORY_SYSTEM_OS_DESCRIPTOR: pinned user memory */
 
 /* Roles of the probed functions (BPF cookies of the shared programs). */
 enum nv_irq_kind { IRQ_ISR, IRQ_MSIX, NR_IRQ_KINDS };
@@ -51,6 +68,11 @@ enum nvdrv_event_type {
 	EV_POWER,	/* nv_set_system_power_state, at its return */
 	EV_VMA_COPY,	/* nvidia_vma_open: a mapping copied (fork, split, mremap) */
 	EV_VMA_RELEASE,	/* nvidia_vma_release: a mapping gone (munmap, exit) */
+	EV_XID_TP,	/* nvidia:nvidia_dev_xid, the driver's tracepoint (575 on; always sent) */
+	/* The RM's objects, for GPU memory per process (always sent; not -e lines): */
+	EV_RM_ALLOC,	/* an RM_ALLOC the RM made (any class) or refused (memory classes) */
+	EV_RM_FREE,	/* an RM_FREE the RM did */
+	EV_RM_CLOSE,	/* a close of the driver's file: the clients made through it die */
 	NR_EVENT_TYPES,
 };
 
@@ -212,6 +234,22 @@ struct nvdrv_event {
 			__u32 gpu;
 			__u32 xid;
 		} xlog;
+		struct {		/* EV_RM_ALLOC, EV_RM_FREE; EV_RM_CLOSE: file */
+			__u32 client;	/* hRoot */
+			__u32 parent;	/* hObjectParent */
+			__u32 handle;	/* RM_ALLOC's hObjectNew, RM_FREE's hObjectOld */
+			__u32 cls;	/* RM_ALLOC's hClass */
+			__u32 status;	/* NV_STATUS */
+			__u32 pad;
+			__u64 size;	/* memory classes: bytes, from the allocation's parameters */
+			__u64 file;	/* the struct file * it came through */
+			__u64 cgroup_id;
+		} rm;
+		struct {		/* EV_XID_TP: the record's fields */
+			__u32 xid;	/* error_code */
+			char dev[XID_DEV_LEN];
+			char msg[XID_MSG_LEN];
+		} xtp;
 	};
 };
 

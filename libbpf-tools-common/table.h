@@ -41,6 +41,8 @@ struct cell {
 #define CELL_NONE ((struct cell){ .kind = CELL_NA })
 /* A count that only means something on some kernels: "-"/null elsewhere. */
 #define CELL_U_IF(c, v) ((c) ? CELL_U(v) : CELL_NONE)
+/* A string that may be empty: "-"/null when it is. */
+#define CELL_S_OR_NONE(v) ((v)[0] ? CELL_S(v) : CELL_NONE)
 
 /* A lat_hist's average as a cell: none when it is empty. */
 static inline struct cell cell_hist_avg(const struct lat_hist *h)

@@ -21,12 +21,14 @@
 #include <unistd.h>
 
 #include "nvdrv.h"
+#include "tp_field.h"
 #include "nvdrv.skel.h"
 #include "nvdrv/event_lines.h"
 #include "nvdrv/hooks.h"
 #include "nvdrv/nvidia_names.h"
 #include "nvdrv/mappings.h"
 #include "nvdrv/power.h"
+#include "nvdrv/rm_memory.h"
 #include "nvdrv/xids.h"
 #include "cgroup.h"
 #include "trace_loop.h"
@@ -35,12 +37,15 @@
 #include "opts.h"
 #include "output.h"
 #include "probe.h"
+#include "records.h"
 #include "runtime.h"
 #include "timeline.h"
 #include "tool.h"
+#include "tp_format.h"
 
 static struct env {
 	bool events;
+	bool live;		/* -l: each memory object alive at each summary */
 	const char *timeline;	/* --timeline FILE */
 } env;
 
@@ -61,7 +66,7 @@ const char *argp_program_version = "nvdrv 0.1";
 static const char doc[] =
 "NVIDIA kernel driver (nvidia.ko) calls, per process and GPU.\n"
 "\n"
-"USAGE: nvdrv [-ejmCT] [-p PID] [-c COMM] [--cgroup PATH] [--timeline FILE]\n"
+"USAGE: nvdrv [-ejlmCT] [-p PID] [-c COMM] [--cgroup PATH] [--timeline FILE]\n"
 "             [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
@@ -70,6 +75,7 @@ static const char doc[] =
 "    nvdrv -p 1234         # only process 1234\n"
 "    nvdrv -c nvidia-smi   # only processes named nvidia-smi\n"
 "    nvdrv -e              # one line per event (ioctl, open, mmap, interrupt, Xid...)\n"
+"    nvdrv -l              # GPU memory per process, and each allocation still held\n"
 "    nvdrv -j              # JSON lines: one object per table row\n"
 "    nvdrv --timeline nv.json  # the calls and interrupts for ui.perfetto.dev\n"
 "    nvdrv --cgroup /sys/fs/cgroup/gpu.slice -C  # one cgroup's calls, named\n";
@@ -78,6 +84,7 @@ enum { OPT_TIMELINE = 0x200 };
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per event", 0 },
+	{ "live", 'l', NULL, 0, "List each RM memory allocation still held at each summary", 0 },
 	{ "timeline", OPT_TIMELINE, "FILE", 0,
 	  "Write the events to FILE as a timeline (Trace Event Format: ui.perfetto.dev opens it)", 0 },
 	{},
@@ -88,6 +95,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'e':
 		env.events = true;
+		break;
+	case 'l':
+		env.live = true;
 		break;
 	case OPT_TIMELINE:
 		env.timeline = arg;
@@ -474,8 +484,8 @@ static void print_xids(FILE *f)
 		}
 		table_row(f, &xid_table, (struct cell[]){
 			CELL_S(gpu_name(x->gpu, gpu, sizeof(gpu))), CELL_U(x->xid),
-			CELL_U(x->count - x->prev), CELL_S(x->pid), CELL_S(x->name),
-			meaning ? CELL_S(meaning) : CELL_NONE, CELL_S(x->msg) });
+			CELL_U(x->count - x->prev), CELL_S_OR_NONE(x->pid), CELL_S_OR_NONE(x->name),
+			meaning ? CELL_S(meaning) : CELL_NONE, CELL_S_OR_NONE(x->msg) });
 		x->prev = x->count;
 	}
 }
@@ -513,6 +523,7 @@ static int print_summary(void *ctx)
 	print_p2p(f, &now[S_P2P]);
 	print_mappings(f, &now[S_DEVS], &prev_devs);
 	print_power(f, &now[S_POWER], &prev[S_POWER]);
+	print_rm_memory(f, env.live);
 	print_xids(f);
 	fflush(f);
 
@@ -669,7 +680,8 @@ static int write_metrics(struct metrics *m, void *ctx)
 	map_snapshot_sort(&now[S_POWER], cmp_u32);
 	power_metrics(m, &now[S_POWER], unit);
 	err = ioctl_metrics(m, &now[S_CALLS], &now[S_RM], unit) ?:
-	      device_metrics(m, &now[S_DEVS], &now[S_IRQS], unit);
+	      device_metrics(m, &now[S_DEVS], &now[S_IRQS], unit) ?:
+	      rm_memory_metrics(m);
 	map_snapshot_free_all(now, NR_SNAPS);
 	metrics_family(m, "xids_total", METRIC_COUNTER, "Xid errors reported, per GPU and Xid");
 	for (i = 0; i < nr_xid_rows; i++) {
@@ -690,8 +702,13 @@ static int handle_event(void *ctx, void *data, size_t size)
 	(void)ctx;
 	if (size < sizeof(*e) || e->type >= NR_EVENT_TYPES)
 		return 0;
+	/* The RM's objects: GPU memory per process, in every mode; no -e lines. */
+	if (is_rm_event(e->type)) {
+		rm_event(e);
+		return 0;
+	}
 	/* Xids are counted in every mode. */
-	if ((e->type == EV_XID_PRINT || e->type == EV_XID_LOG) && !xid_event(e, &xr))
+	if (is_xid_event(e->type) && !xid_event(e, &xr))
 		return 0;
 	if (env.events)
 		print_event(e, &xr, start_ns);
@@ -752,6 +769,54 @@ static const char *driver_version(void)
 	return v;
 }
 
+/* The line that says where Xids come from: said once attached (start_tool waits for stderr). */
+static char xid_source[600];
+
+/*
+ * Where Xids come from, said in one line: the driver's own tracepoint,
+ * nvidia:nvidia_dev_xid (575 and later), read through its format, the
+ * stable source; else the kprobes on nv_printf and nv_log_error, whose
+ * arguments nvdrv decodes (535, 550). Before loading: the tracepoint's
+ * fields into rodata, and the programs of the source not taken dropped.
+ */
+static bool choose_xid_source(void)
+{
+	struct nvdrv_bpf__rodata *ro = skel->rodata;
+	struct tp_format fmt;
+	int err;
+
+	err = tp_format_load("nvidia", "nvidia_dev_xid", &fmt);
+	if (!err)
+		err = tp_field_get(&fmt, "dev", TP_WANT_STR, &ro->f_xid_dev) ?:
+		      tp_field_get(&fmt, "error_code", TP_WANT_INT, &ro->f_xid_code) ?:
+		      tp_field_get(&fmt, "msg", TP_WANT_STR, &ro->f_xid_msg);
+	if (!err) {
+		snprintf(xid_source, sizeof(xid_source),
+			 "nvdrv: Xids from the driver's tracepoint nvidia:nvidia_dev_xid");
+		drop_hooks(P_PRINTF);
+		drop_hooks(P_LOG_ERROR);
+		return true;
+	}
+	if (!fmt.nr_fields)	/* no such event, or its format unreadable */
+		snprintf(xid_source, sizeof(xid_source), "nvdrv: Xids from nv_printf and nv_log_error "
+			 "(kprobes): nvidia.ko has no tracepoint nvidia:nvidia_dev_xid (575 and later "
+			 "have it)");
+	else
+		snprintf(xid_source, sizeof(xid_source), "nvdrv: Xids from nv_printf and nv_log_error "
+			 "(kprobes), not from the tracepoint: %s", fmt.error);
+	bpf_program__set_autoload(skel->progs.dev_xid, false);
+	bpf_program__set_autoload(skel->progs.records_fired, false);
+	return false;
+}
+
+/* The Xid tracepoint, and a counter of its firings for what the kernel skipped. */
+static int attach_xid_tracepoint(void)
+{
+	const struct record_tp tp = { skel->progs.dev_xid, "nvidia", "nvidia_dev_xid" };
+
+	return records_attach(&tp, 1) ?: records_count_skipped(skel->obj);
+}
+
 /* What the kernel side had no room for: never silent. */
 static void report_dropped(void)
 {
@@ -764,6 +829,11 @@ static void report_dropped(void)
 		    (unsigned long long)bss->dropped_inflight, MAX_INFLIGHT);
 	report_lost("xids", dropped_xids, MAX_XIDS, "%llu Xids beyond %d (GPU, Xid) rows not "
 		    "counted", dropped_xids, MAX_XIDS);
+	report_lost("rm_objects", dropped_rm_objects, MAX_RM_OBJECTS, "%llu RM objects beyond %d "
+		    "alive not followed (their memory not counted)", dropped_rm_objects,
+		    MAX_RM_OBJECTS);
+	report_lost("memory_rows", dropped_mem_rows, MAX_MEM_ROWS, "%llu RM memory allocations "
+		    "beyond %d (process, class) rows not counted", dropped_mem_rows, MAX_MEM_ROWS);
 }
 
 int main(int argc, char **argv)
@@ -772,6 +842,7 @@ int main(int argc, char **argv)
 	struct ksyms_module *ksyms;
 	struct trace_loop loop = {};
 	struct bpf_link *fork_link = NULL;
+	bool xid_tracepoint;
 	int err;
 
 	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
@@ -793,8 +864,9 @@ int main(int argc, char **argv)
 	}
 	/* The timeline is drawn from the per-event records, with or without -e's lines. */
 	tool_set_rodata(skel, env.events || env.timeline);
-	/* Without them only Xids come through the ring buffer. */
-	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 64 << 10);
+	/* Without them only Xids and the RM's objects (allocations, frees) come through it. */
+	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 1 << 20);
+	xid_tracepoint = choose_xid_source();
 	resolve_hooks(hook_programs(), ksyms);
 	ksyms_module_free(ksyms);
 	/* A fork's copies of the mappings become the child's when it has its pid. */
@@ -813,6 +885,8 @@ int main(int argc, char **argv)
 	/* Before attaching: an event that comes while the others attach is not before it. */
 	start_ns = last_summary_ns = monotonic_ns();
 	err = attach_hooks();
+	if (!err && xid_tracepoint)
+		err = attach_xid_tracepoint();
 	if (err)
 		goto cleanup;
 	if (bpf_program__autoload(skel->progs.fork_mappings)) {
@@ -822,6 +896,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "nvdrv: cannot attach to sched_process_fork (%s): "
 				"mappings copied by a fork are not counted\n", strerror(errno));
 	}
+	/* All attached: the first lines on stderr (a test's start_tool waits for one). */
+	fprintf(stderr, "%s\n", xid_source);
+	say_missing_hooks();
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;
@@ -833,6 +910,7 @@ int main(int argc, char **argv)
 cleanup:
 	trace_loop_free(&loop);
 	detach_hooks();
+	records_detach();
 	bpf_link__destroy(fork_link);
 	map_snapshot_free_all(prev, NR_SNAPS);
 	nvdrv_bpf__destroy(skel);

@@ -205,8 +205,15 @@ stop INT
 j_status=$tool_status
 kill -INT "$t_pid" "$e_pid"; wait "$t_pid"; t_status=$?; wait "$e_pid"; e_status=$?
 check_eq "$P text, -e, -j: exit 0" "$t_status $e_status $j_status" "0 0 0"
-check_eq "$P all functions found, nothing on stderr (text, -e)" "$(cat "$S/t.out.err" "$S/e.out.err")" ""
-check_eq "$P -j: only the banner on stderr" "$(cat "$S/j.out.err")" "Tracing nvidia.ko $ver... Hit Ctrl-C to end."
+# The one line every nvdrv says: where its Xids come from. 535 and 550
+# define no tracepoint (575 and later do: nvmock.sh plays one).
+xids_kprobes="nvdrv: Xids from nv_printf and nv_log_error (kprobes): nvidia.ko has no tracepoint nvidia:nvidia_dev_xid (575 and later have it)"
+check_eq "$P all functions found; on stderr, the Xids' source alone (text, -e)" \
+	"$(cat "$S/t.out.err" "$S/e.out.err")" "$xids_kprobes
+$xids_kprobes"
+check_eq "$P -j: on stderr, the Xids' source and the banner" "$(cat "$S/j.out.err")" \
+	"$xids_kprobes
+Tracing nvidia.ko $ver... Hit Ctrl-C to end."
 
 # What nvctl did, by the escape the driver ran (the inner one of XFER):
 # "ESC XFER ERRNO STATUS OBJ" per ioctl, in order.
@@ -370,8 +377,9 @@ start "$S/iv.out" -j 1
 "$W" --burst 2000 3500 >"$S/burst.out" 2>&1
 check_eq "$P interval: nvctl --burst exits 0" "$?" 0
 stop INT
-check_eq "$P interval: exit 0, only the banner on stderr" "$tool_status $(cat "$S/iv.out.err")" \
-	"0 Tracing nvidia.ko $ver... Hit Ctrl-C to end."
+check_eq "$P interval: exit 0, the Xids' source and the banner on stderr" "$tool_status $(cat "$S/iv.out.err")" \
+	"0 $xids_kprobes
+Tracing nvidia.ko $ver... Hit Ctrl-C to end."
 bpid=$(sed -n 's/^NVCTL-BURST pid=\([0-9]*\) .*/\1/p' "$S/burst.out")
 # "ESC CALLS" of the burst, per escape: as nvctl counted them, as the summaries sum them.
 want_burst=$(sed -n 's/^NVCTL-BURST esc=\(0x[0-9a-f]*\) calls=\([0-9]*\) .*/\1 \2/p' "$S/burst.out" | sort)
@@ -517,5 +525,46 @@ power resume nvidia true
 power suspend nvidia false
 power resume nvidia true
 power resume nvidia false"
+
+# ---------------------------------------------------------------------------
+# 6. GPU memory per process (issue 17.3) on the real driver: without a GPU
+# the RM refuses the device, then every memory object under it (nvctl
+# --rm-memory: video memory of 1 MiB, 3 MiB, 0, 2 MiB, 512 KiB; system
+# memory of 256 KiB and 5000 bytes; 1 GiB of address space; a 64 KiB OS
+# descriptor). nvdrv counts each refusal per class, with the bytes asked
+# (read from the allocation parameters) and the RM's status, nothing live;
+# nvmock.sh plays the RM that makes them.
+P="nvdrv RM memory:"
+start "$S/rm.out"; rt_pid=$tool_pid
+start "$S/rm.j" -j
+"$W" --rm-memory 0 >"$S/rmctl.out" 2>&1
+check_eq "$P nvctl --rm-memory exits 0" "$?" 0
+stop INT
+rj_status=$tool_status
+kill -INT "$rt_pid"; wait "$rt_pid"; rt_status=$?
+check_eq "$P text, -j: exit 0" "$rt_status $rj_status" "0 0"
+rpid=$(sed -n 's/^NVCTL-RMMEM pid=\([0-9]*\).*/\1/p' "$S/rmctl.out")
+# nvctl's view, "CLASS-NAME REFUSED BYTES-ASKED" per class, from its lines.
+want_mem=$(sed -n 's/^NVCTL-MEM class=\(0x[0-9a-f]*\) size:\([0-9]*\),.*status:\(0x[0-9a-f]*\)$/\1 \2 \3/p' "$S/rmctl.out" |
+	awk '$3 != "0x0" { n[$1]++; b[$1] += $2 } END { for (c in n) print c, n[c], b[c] }' |
+	sed 's/^0x40 /NV01_MEMORY_LOCAL_USER /; s/^0x3e /NV01_MEMORY_SYSTEM /; s/^0x50a0 /NV50_MEMORY_VIRTUAL /; s/^0x71 /NV01_MEMORY_SYSTEM_OS_DESCRIPTOR /' | sort)
+check_eq "$P nvctl: the real RM refused all 9, the bytes asked as planned" "$want_mem" \
+	"NV01_MEMORY_LOCAL_USER 5 6815744
+NV01_MEMORY_SYSTEM 2 267144
+NV01_MEMORY_SYSTEM_OS_DESCRIPTOR 1 65536
+NV50_MEMORY_VIRTUAL 1 1073741824"
+check_eq "$P per class: none made, the refusals and their bytes exact, nothing live" \
+	"$(awk -v p="$rpid" 'NF == 10 && $1 == p && $3 ~ /^NV/ { print $3, $4, $5, $6, $7, $8, $9, $10 }' "$S/rm.out" | sort)" \
+	"$(echo "$want_mem" | awk '{ print $1, 0, 0, $2, $3, 0, 0, 0 }')"
+check_eq "$P -j: the same rows" \
+	"$(jq -r 'select(.type == "memory" and .pid == '"$rpid"') | "\(.class) \(.allocs) \(.frees) \(.failed) \(.failed_bytes) \(.live_objects) \(.live_bytes) \(.peak_bytes)"' "$S/rm.j" | sort)" \
+	"$(echo "$want_mem" | awk '{ print $1, 0, 0, $2, $3, 0, 0, 0 }')"
+# The RM's statuses, per memory class, as nvctl read them and as nvdrv's RM table has them.
+check_eq "$P the refusals' statuses per class, as nvctl read them" \
+	"$(jq -r 'select(.type == "rm" and .pid == '"$rpid"' and (.object_name | tostring | test("MEMORY"))) | "\(.object) \(.status) \(.count)"' "$S/rm.j" | sort)" \
+	"$(sed -n 's/^NVCTL-MEM class=\(0x[0-9a-f]*\) .*status:\(0x[0-9a-f]*\)$/\1 \2/p' "$S/rmctl.out" |
+		while read -r c st; do printf '%d %d\n' "$c" "$st"; done | sort | uniq -c | awk '{ print $2, $3, $1 }')"
+check_eq "$P stderr: the Xids' source and the banner" "$(cat "$S/rm.j.err")" "$xids_kprobes
+Tracing nvidia.ko $ver... Hit Ctrl-C to end."
 
 check "$P rmmod" rmmod nvidia

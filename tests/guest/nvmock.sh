@@ -19,9 +19,12 @@
 #  4. -j equal to the text;
 #  5. mappings through their lifecycle (the mock's mmap succeeds, the real
 #     driver's needs a GPU): made, refused, copied by a split and a fork,
-#     released by munmap and exit, live per process while held and after.
+#     released by munmap and exit, live per process while held and after;
+#  6. the mock built as 575 and later (nvmock-xidtp.ko): Xids from the
+#     driver's tracepoint nvidia:nvidia_dev_xid, its record as NVIDIA's,
+#     each Xid once, equal to the kernel's own trace buffer.
 #
-# Environment (from tests/vm/run): VM_KERNEL, VM_SCRATCH, NVMOCK_KO.
+# Environment (from tests/vm/run): VM_KERNEL, VM_SCRATCH, NVMOCK_KO, NVMOCK_XIDTP_KO.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
@@ -29,6 +32,7 @@ S=${VM_SCRATCH:?}
 P="nvdrv mock:"
 T=$PWD/bin/nvdrv
 ctl=/proc/nvmock
+trace=/sys/kernel/tracing
 
 if [ -z "${NVMOCK_KO:-}" ]; then
 	fail "$P no NVMOCK_KO (tests/kmod/build --kernel $VM_KERNEL)"
@@ -46,7 +50,8 @@ check "$P the mock's module is named nvidia" grep -q '^nvidia ' /proc/modules
 fns="nvidia_isr nvidia_isr_msix nvidia_isr_kthread_bh nvidia_isr_msix_kthread_bh nvidia_isr_bh_unlocked
      nvidia_p2p_get_pages nvidia_p2p_get_pages_persistent nvidia_p2p_put_pages
      nvidia_p2p_put_pages_persistent nvidia_p2p_dma_map_pages nvidia_p2p_dma_unmap_pages
-     nv_printf nv_log_error nvidia_mmap nvidia_vma_open nvidia_vma_release"
+     nv_printf nv_log_error nvidia_mmap nvidia_vma_open nvidia_vma_release
+     nvidia_unlocked_ioctl nvidia_close"
 missing=""
 for f in $fns; do
 	grep -q " $f\s*\[nvidia\]$" /proc/kallsyms || missing+=" $f"
@@ -108,11 +113,17 @@ stop_tool INT
 j_status=$tool_status
 kill -INT "$t_pid" "$e_pid"; wait "$t_pid"; t_status=$?; wait "$e_pid"; e_status=$?
 check_eq "$P text, -e, -j: exit 0" "$t_status $e_status $j_status" "0 0 0"
-# The mock has no file operations but mmap, and no power management: the
-# real driver serves those (nvdrv.sh).
-nofile="nvdrv: nvidia.ko has no nvidia_frontend_open, nvidia_frontend_close, nvidia_frontend_unlocked_ioctl, nvidia_fault, nvidia_frontend_poll, nv_set_system_power_state: not shown: opens, closes, ioctls, faults, polls, suspends and resumes"
-check_eq "$P stderr: only the file operations the mock lacks (text)" "$(cat "$S/t.out.err")" "$nofile"
-check_eq "$P stderr: the same (-e)" "$(cat "$S/e.out.err")" "$nofile"
+# The mock has no file operations but mmap, ioctl and close (550's
+# names), and no power management: the real driver serves those (nvdrv.sh).
+# Before it, the Xids' source: this mock plays 535 and 550, without the
+# driver's tracepoint (section 6 plays 575).
+nofile="nvdrv: nvidia.ko has no nvidia_frontend_open, nvidia_fault, nvidia_frontend_poll, nv_set_system_power_state: not shown: opens, faults, polls, suspends and resumes"
+xids_kprobes="nvdrv: Xids from nv_printf and nv_log_error (kprobes): nvidia.ko has no tracepoint nvidia:nvidia_dev_xid (575 and later have it)"
+check_eq "$P stderr: the Xids' source, the file operations the mock lacks (text)" \
+	"$(cat "$S/t.out.err")" "$xids_kprobes
+$nofile"
+check_eq "$P stderr: the same (-e)" "$(cat "$S/e.out.err")" "$xids_kprobes
+$nofile"
 
 t=$S/t.out e=$S/e.out j=$S/j.out
 # ---- 1. interrupts ---------------------------------------------------------
@@ -202,17 +213,18 @@ gpu=0000:3b:00 xid=79 (GPU has fallen off the bus) pid=1234 name=cudaapp msg=GPU
 gpu=0001:af:02 xid=13 (graphics engine exception) pid=78 name=migci msg=Graphics Exception
 gpu=0001:af:02 xid=31 (GPU memory page fault) pid=4321 name=trainer msg=Ch 00000010, intr 00000000. MMU Fault"
 check_eq "$P -j: Xid rows equal the text's, with the message" \
-	"$(jq -r 'select(.type == "xid") | "\(.gpu) \(.xid) \(.count) \(.pid) \(.name) \(.meaning)"' "$j")" "$want_xid"
+	"$(jq -r 'select(.type == "xid") | "\(.gpu) \(.xid) \(.count) \(.pid) \(.name) \(.meaning)"' "$j")" \
+	"${want_xid//- -/null null}"
 check_eq "$P -j: the messages" \
 	"$(jq -r 'select(.type == "xid") | .message' "$j")" \
 	"GPU has fallen off the bus.
 Ch 00000010, intr 00000000. MMU Fault
 Ch 00000008
 Graphics Exception
--"
+null"
 check_eq "$P -j: every line a JSON object with a type" "$(json_lines "$j")" ok
 check_eq "$P -j: only the banner on stderr besides the missing file operations" \
-	"$(grep -vxF "$nofile" "$S/j.out.err")" "Tracing nvidia.ko 0.0-nvmock... Hit Ctrl-C to end."
+	"$(grep -vxF -e "$nofile" -e "$xids_kprobes" "$S/j.out.err")" "Tracing nvidia.ko 0.0-nvmock... Hit Ctrl-C to end."
 
 # ---- --timeline (written with -e's lines) ----------------------------------
 # The GPU's events as instants on its own process, "GPU <pci>": a track of
@@ -320,6 +332,144 @@ check_eq "$P -e: UNMAP lines with their bytes" \
 	"bytes=4096 bytes=4096 bytes=4096 bytes=8192 bytes=8192 bytes=8192"
 check_eq "$P -e: the child's releases are its own" \
 	"$(awk -v c="$child" '$2 == "UNMAP" && $3 == c' "$S/m.ev" | wc -l)" 2
+
+# ---- 7. GPU memory per process from the RM (issue 17.3) ------------------------
+# nvctl --rm-memory on the mock's ioctl (the real blocks and allocation
+# parameters; the real driver refuses them all without a GPU: nvdrv.sh):
+# a client C and device D; video memory M1 1 MiB and M2 3 MiB, system
+# memory 256 KiB and 5000 bytes (the mock writes back 8192, as the RM
+# writes the size it made), 1 GiB of GPU virtual address space, a 64 KiB OS
+# descriptor, video memory of 0 bytes (refused, NV_ERR_INVALID_ARGUMENT);
+# M1 freed; a second client's device's 2 MiB freed with the client; a
+# second device of C's 512 KiB freed with the device; then C's held 3 s,
+# freed when the exit closes the file. One tracer stopped while held (-l:
+# each allocation alive), one after, -j of each.
+P="nvdrv mock RM memory:"
+start_tool "$S/r.out" "$T" -l; r_pid=$tool_pid
+start_tool "$S/r.j" "$T" -j -l; rj_pid=$tool_pid
+start_tool "$S/r2.out" "$T"; r2_pid=$tool_pid
+start_tool "$S/r2.j" "$T" -j
+"$W" --rm-memory 3000 >"$S/rm.out" 2>&1 &
+w=$!
+for i in $(seq 100); do grep -q '^NVCTL-RMMEM' "$S/rm.out" && break; sleep 0.1; done
+sleep 0.5
+kill -INT "$r_pid" "$rj_pid"; wait "$r_pid"; r_status=$?; wait "$rj_pid"; rj_status=$?
+wait $w
+stop_tool INT
+r2j_status=$tool_status
+kill -INT "$r2_pid"; wait "$r2_pid"; r2_status=$?
+check_eq "$P the tracers exit 0" "$r_status $rj_status $r2_status $r2j_status" "0 0 0 0"
+rpid=$(sed -n 's/^NVCTL-RMMEM pid=\([0-9]*\).*/\1/p' "$S/rm.out")
+check_eq "$P nvctl: every call as planned (the size-0 one refused, 5000 bytes made 8192)" \
+	"$(sed -n 's/^NVCTL-MEM //p' "$S/rm.out" | sed 's/,handle:0x[0-9a-f]*//' | paste -sd'|')" \
+	"class=0x40 size:1048576,got:1048576,status:0x0|class=0x40 size:3145728,got:3145728,status:0x0|class=0x3e size:262144,got:262144,status:0x0|class=0x3e size:5000,got:8192,status:0x0|class=0x50a0 size:1073741824,got:1073741824,status:0x0|class=0x71 size:65536,got:65536,status:0x0|class=0x40 size:0,got:0,status:0x1f|class=0x40 size:2097152,got:2097152,status:0x0|class=0x40 size:524288,got:524288,status:0x0"
+# The memory table: PID COMM CLASS ALLOCS FREES FAILED FAILED_BYTES LIVE
+# LIVE_BYTES PEAK_BYTES. Video memory: M1 + M2 = 4 MiB, then 3, then 5
+# with the second client's (the peak), 3, 3.5, 3.
+memrows() { awk -v p="$rpid" 'NF == 10 && $1 == p && $3 ~ /^NV/ { print $3, $4, $5, $6, $7, $8, $9, $10 }' "$1"; }
+check_eq "$P while held: per class, allocations, frees, the refused one, what is live, the peak" \
+	"$(memrows "$S/r.out")" "NV01_MEMORY_LOCAL_USER 4 3 1 0 1 3145728 5242880
+NV01_MEMORY_SYSTEM 2 0 0 0 2 270336 270336
+NV50_MEMORY_VIRTUAL 1 0 0 0 1 1073741824 1073741824
+NV01_MEMORY_SYSTEM_OS_DESCRIPTOR 1 0 0 0 1 65536 65536"
+check_eq "$P after the exit closed the file: everything freed, the peaks kept" \
+	"$(memrows "$S/r2.out")" "NV01_MEMORY_LOCAL_USER 4 4 1 0 0 0 5242880
+NV01_MEMORY_SYSTEM 2 2 0 0 0 0 270336
+NV50_MEMORY_VIRTUAL 1 1 0 0 0 0 1073741824
+NV01_MEMORY_SYSTEM_OS_DESCRIPTOR 1 1 0 0 0 0 65536"
+check_eq "$P -l while held: each allocation alive, in order, with its handle and bytes" \
+	"$(awk -v p="$rpid" 'NF == 6 && $1 == p && $3 ~ /^NV/ { print $3, $5, $6 }' "$S/r.out")" \
+	"NV01_MEMORY_LOCAL_USER 0xa0000011 3145728
+NV01_MEMORY_SYSTEM 0xa0000012 262144
+NV01_MEMORY_SYSTEM 0xa0000013 8192
+NV50_MEMORY_VIRTUAL 0xa0000014 1073741824
+NV01_MEMORY_SYSTEM_OS_DESCRIPTOR 0xa0000015 65536"
+jmem='select(.type == "memory" and .pid == '"$rpid"') | "\(.class) \(.allocs) \(.frees) \(.failed) \(.failed_bytes) \(.live_objects) \(.live_bytes) \(.peak_bytes)"'
+check_eq "$P -j: the memory rows equal the text's (held)" "$(jq -r "$jmem" "$S/r.j")" "$(memrows "$S/r.out")"
+check_eq "$P -j: the memory rows equal the text's (after)" "$(jq -r "$jmem" "$S/r2.j")" "$(memrows "$S/r2.out")"
+check_eq "$P -j -l: the live allocations: 5, of one client, 1077223424 bytes" \
+	"$(jq -s -r '[.[] | select(.type == "memory_live")] | "\(length) \(map(.client) | unique | length) \(map(.bytes) | add)"' "$S/r.j")" \
+	"5 1 1077223424"
+check_eq "$P the RM's refusal in the RM table: NV01_MEMORY_LOCAL_USER, NV_ERR_INVALID_ARGUMENT, once" \
+	"$(jq -r 'select(.type == "rm" and .comm == "nvctl" and .status_name == "NV_ERR_INVALID_ARGUMENT") | "\(.object_name) \(.count)"' "$S/r2.j")" \
+	"NV01_MEMORY_LOCAL_USER 1"
 rm -f /dev/nvidiactl
 P="nvdrv mock:"
 check "$P rmmod" rmmod nvidia
+
+# ---- 6. Xids from the driver's tracepoint (issue 17.2) ------------------------
+# 575 and later define nvidia:nvidia_dev_xid and fire it from nv_log_error
+# (nv_report_error): nvmock-xidtp plays that generation. The record's
+# fields, as NVIDIA's nv-tracepoint.h has them (575.51.02 to 595.45.04):
+# dev (pci_name, a string), error_code (u32), msg (a string); no Debian
+# driver has the tracepoint yet (535, 550, 555), so this layout is the
+# only one to check the mock against. nvdrv takes its Xids from there,
+# says so, and leaves nv_printf and nv_log_error alone: each Xid, whose
+# nv_printf line the mock still prints as the RM does, counted once, with
+# the whole message (its pid and name are in the printed line only: '-').
+P="nvdrv mock 575 (Xid tracepoint):"
+if [ -z "${NVMOCK_XIDTP_KO:-}" ]; then
+	fail "$P no NVMOCK_XIDTP_KO (tests/kmod/build --kernel $VM_KERNEL)"
+	exit 0
+fi
+insmod "$NVMOCK_XIDTP_KO" 2>"$S/insmod.err" || { fail "$P insmod: $(cat "$S/insmod.err")"; exit 0; }
+fmt=$trace/events/nvidia/nvidia_dev_xid/format
+check_eq "$P the record: dev, error_code, msg, as the real driver's" \
+	"$(sed -n 's/^[[:space:]]*field:\([^;]*\);.*/\1/p' "$fmt" 2>&1 | grep -v ' common_')" \
+	"__data_loc char[] dev
+u32 error_code
+__data_loc char[] msg"
+start_tool "$S/x.out" "$T"; x_pid=$tool_pid
+start_tool "$S/x.ev" "$T" -e; xe_pid=$tool_pid
+start_tool "$S/x.j" "$T" -j
+echo 1 >$trace/events/nvidia/nvidia_dev_xid/enable
+echo >$trace/trace
+long="Ch 00000010, intr 00000000. MMU Fault: ENGINE GRAPHICS GPC0"	# 59 bytes: more than nv_printf's 47
+c xid xid=79 pid=1234 name=cudaapp msg=GPU has fallen off the bus.
+c xid xid=31 pid=4321 name=trainer n=3 dev=1 "msg=$long"
+c xid xid=43 mig=1 pid=77 name=migapp msg=Ch 00000008
+c log_error xid=48 n=2
+c print n=5
+echo 0 >$trace/events/nvidia/nvidia_dev_xid/enable
+sleep 1	# the Xids' events read
+stop_tool INT
+xj_status=$tool_status
+kill -INT "$x_pid" "$xe_pid"; wait "$x_pid"; x_status=$?; wait "$xe_pid"; xe_status=$?
+check_eq "$P text, -e, -j: exit 0" "$x_status $xe_status $xj_status" "0 0 0"
+xids_tp="nvdrv: Xids from the driver's tracepoint nvidia:nvidia_dev_xid"
+check_eq "$P stderr: the Xids' source, the tracepoint, then what the mock lacks (text, -e)" \
+	"$(cat "$S/x.out.err" "$S/x.ev.err")" "$xids_tp
+$nofile
+$xids_tp
+$nofile"
+check_eq "$P -j: the same and the banner" "$(cat "$S/x.j.err")" "$xids_tp
+$nofile
+Tracing nvidia.ko 0.0-nvmock-xid-tracepoint... Hit Ctrl-C to end."
+# "GPU XID COUNT PID NAME MEANING": the GPU from the record's PCI name.
+check_eq "$P Xids: GPU, number, count, meaning; once each; no pid or name" \
+	"$(xid_rows "$S/x.out")" "0000:3b:00 79 1 - - GPU has fallen off the bus
+0001:af:02 31 3 - - GPU memory page fault
+0000:3b:00 43 1 - - GPU stopped processing (channel stopped)
+0000:3b:00 48 2 - - double bit ECC error (DBE)"
+check_eq "$P the kernel's own trace buffer: the same 7 Xids" \
+	"$(grep -o 'nvidia_dev_xid: Xid (PCI:[^)]*): [0-9]*' $trace/trace | sort | uniq -c | awk '{ print $1, $NF }' | sort -k2n)" \
+	"3 31
+1 43
+2 48
+1 79"
+check_eq "$P -e: one XID line per Xid, the whole message" \
+	"$(awk '$2 == "XID"' "$S/x.ev" | sed 's/^.*gpu=/gpu=/' | sort)" \
+	"gpu=0000:3b:00 xid=43 (GPU stopped processing (channel stopped)) pid=- name=- msg=Ch 00000008
+gpu=0000:3b:00 xid=48 (double bit ECC error (DBE)) pid=- name=- msg=mock
+gpu=0000:3b:00 xid=48 (double bit ECC error (DBE)) pid=- name=- msg=mock
+gpu=0000:3b:00 xid=79 (GPU has fallen off the bus) pid=- name=- msg=GPU has fallen off the bus.
+gpu=0001:af:02 xid=31 (GPU memory page fault) pid=- name=- msg=$long
+gpu=0001:af:02 xid=31 (GPU memory page fault) pid=- name=- msg=$long
+gpu=0001:af:02 xid=31 (GPU memory page fault) pid=- name=- msg=$long"
+check_eq "$P -j: Xid rows equal the text's; pid and name null; the message whole" \
+	"$(jq -r 'select(.type == "xid") | "\(.gpu) \(.xid) \(.count) \(.pid) \(.name) \(.message)"' "$S/x.j")" \
+	"0000:3b:00 79 1 null null GPU has fallen off the bus.
+0001:af:02 31 3 null null $long
+0000:3b:00 43 1 null null Ch 00000008
+0000:3b:00 48 2 null null mock"
+check "$P rmmod (575)" rmmod nvidia

@@ -23,12 +23,22 @@
  *   log_error xid=X [dev=D] [n=N]
  *   print n=N
  *
+ * The resource manager's allocations: char major 195's ioctl,
+ * nvidia_unlocked_ioctl, plays RM_ALLOC and RM_FREE with the real argument
+ * blocks and memory allocation parameters (see rm_alloc()); nvidia_close
+ * is its release.
+ *
  * Mappings: the module serves char major 195 (the real driver's; mknod
- * /dev/nvidiactl c 195 255) with only an mmap, nvidia_mmap, that succeeds
+ * /dev/nvidiactl c 195 255) with an mmap, nvidia_mmap, that succeeds
  * (the real one needs a GPU's memory to map) and gives the vma the real
  * vm_operations' names, nvidia_vma_open and nvidia_vma_release. No page
  * is ever mapped: touching one is SIGBUS. An mmap at a nonzero offset is
  * refused, EINVAL.
+ *
+ * Built a second time with NVMOCK_XID_TRACEPOINT (tests/kmod/xidtp/Kbuild;
+ * tests/kmod/build installs it as nvmock-xidtp.ko) it plays 575 and later:
+ * nv_log_error also fires the driver's tracepoint, nvidia:nvidia_dev_xid
+ * (nvmock_trace.h), as the real nv_report_error() does.
  */
 #include <linux/delay.h>
 #include <linux/fs.h>
@@ -146,10 +156,60 @@ int nvidia_p2p_put_pages_persistent(u64 virtual_address, struct nvidia_p2p_page_
 int nvidia_p2p_dma_map_pages(struct pci_dev *peer, struct nvidia_p2p_page_table *page_table,
 			     struct nvidia_p2p_dma_mapping **dma_mapping);
 int nvidia_mmap(struct file *file, struct vm_area_struct *vma);
+long nvidia_unlocked_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+int nvidia_close(struct inode *inode, struct file *file);
 int nvidia_p2p_dma_unmap_pages(struct pci_dev *peer, struct nvidia_p2p_page_table *page_table,
 			       struct nvidia_p2p_dma_mapping *dma_mapping);
 
 /* ---- messages: nv_printf, nv_log_error (os-interface.h, nv.h) ---------------- */
+
+#ifdef NVMOCK_XID_TRACEPOINT
+/*
+ * 575 and later: nv_log_error() -> nv_report_error() fires the driver's
+ * tracepoint with the GPU's struct pci_dev (tests/kmod/xidtp builds it).
+ * Each mock GPU's pci_dev has only its name, for pci_name().
+ */
+#define CREATE_TRACE_POINTS
+#include "nvmock_trace.h"
+
+static struct pci_dev pdevs[NR_DEVS];
+static char pdev_names[NR_DEVS][16];
+
+static void report_error(nv_state_t *nv, u32 num, const char *format, va_list ap)
+{
+	int dev = container_of(nv, nv_linux_state_t, nv_state) - devs;
+	char *msg = kvasprintf(GFP_ATOMIC, format, ap);
+
+	if (!msg)
+		return;
+	trace_nvidia_dev_xid(&pdevs[dev], num, msg);
+	kfree(msg);
+}
+
+static void name_pdevs(void)
+{
+	int i;
+
+	for (i = 0; i < NR_DEVS; i++) {
+		const nv_pci_info_t *pci = &devs[i].nv_state.pci_info;
+
+		snprintf(pdev_names[i], sizeof(pdev_names[i]), "%04x:%02x:%02x.0", pci->domain,
+			 pci->bus, pci->slot);
+		pdevs[i].dev.init_name = pdev_names[i];
+	}
+}
+#define NVMOCK_VERSION "0.0-nvmock-xid-tracepoint"
+#else
+static void report_error(nv_state_t *nv, u32 num, const char *format, va_list ap)
+{
+	vsnprintf(NULL, 0, format, ap);	/* 535, 550: formatted for the log only */
+}
+
+static void name_pdevs(void)
+{
+}
+#define NVMOCK_VERSION "0.0-nvmock"
+#endif
 
 static unsigned long printed;
 
@@ -170,7 +230,7 @@ NV_FN u32 nv_log_error(nv_state_t *nv, u32 num, const char *format, va_list ap)
 	va_list aq;
 
 	va_copy(aq, ap);
-	vsnprintf(NULL, 0, format, aq);
+	report_error(nv, num, format, aq);
 	va_end(aq);
 	return 0;	/* NV_OK */
 }
@@ -563,9 +623,134 @@ NV_FN int nvidia_mmap(struct file *file, struct vm_area_struct *vma)
 	return 0;
 }
 
+/* ---- the resource manager's allocations (nvos.h, nv_escape.h, class headers) ---- */
+
+/*
+ * NVOS21_PARAMETERS and NVOS64_PARAMETERS (RM_ALLOC), NVOS00_PARAMETERS
+ * (RM_FREE), and the allocation parameters of the memory classes, at the
+ * offsets of 535 and 550 (nvos.h; nvdrv reads them at those offsets).
+ */
+#define NV_ESC_RM_FREE		0x29
+#define NV_ESC_RM_ALLOC		0x2b
+#define NV_OK			0
+#define NV_ERR_INVALID_ARGUMENT	0x1f
+
+struct nvos21 {
+	u32 hRoot, hObjectParent, hObjectNew, hClass;
+	u64 pAllocParms;
+	u32 paramsSize, status;
+};
+struct nvos64 {
+	u32 hRoot, hObjectParent, hObjectNew, hClass;
+	u64 pAllocParms, pRightsRequested;
+	u32 paramsSize, flags, status;
+};
+struct nvos00 {
+	u32 hRoot, hObjectParent, hObjectOld, status;
+};
+/* NV_MEMORY_ALLOCATION_PARAMS up to size (NV01_MEMORY_SYSTEM, _LOCAL_USER, NV50_MEMORY_VIRTUAL) */
+struct nv_memory_allocation_params {
+	u32 owner, type, flags, width, height;
+	s32 pitch;
+	u32 attr, attr2, format, comprCovg, zcullCovg;
+	u64 rangeLo __aligned(8), rangeHi __aligned(8), size __aligned(8);
+};
+/* NV_OS_DESC_MEMORY_ALLOCATION_PARAMS up to limit (NV01_MEMORY_SYSTEM_OS_DESCRIPTOR) */
+struct nv_os_desc_memory_allocation_params {
+	u32 type, flags, attr, attr2;
+	u64 descriptor __aligned(8), limit __aligned(8);
+};
+
+static_assert(offsetof(struct nvos21, status) == 28 && sizeof(struct nvos21) == 32);
+static_assert(offsetof(struct nvos64, status) == 40 && sizeof(struct nvos64) == 48);
+static_assert(offsetof(struct nvos00, status) == 12 && sizeof(struct nvos00) == 16);
+static_assert(offsetof(struct nv_memory_allocation_params, size) == 64);
+static_assert(offsetof(struct nv_os_desc_memory_allocation_params, limit) == 24);
+
+static atomic_t next_client = ATOMIC_INIT(0);
+
+/*
+ * What the RM would answer, without keeping anything: a client gets a
+ * handle when it asks for none; a memory object of size 0 is refused
+ * (NV_ERR_INVALID_ARGUMENT); the memory classes' sizes are rounded up to
+ * 4 KiB and written back, as the RM writes the size it allocated; every
+ * other object and every free succeeds.
+ */
+static u32 rm_alloc(u32 cls, u32 *handle, u64 params)
+{
+	void __user *p = u64_to_user_ptr(params);
+	u64 size;
+
+	switch (cls) {
+	case 0x0000: case 0x0001: case 0x0041:	/* NV01_ROOT, _NON_PRIV, _CLIENT */
+		if (!*handle)
+			*handle = 0xc1d00000 + atomic_inc_return(&next_client);
+		return NV_OK;
+	case 0x003e: case 0x0040: case 0x50a0: {	/* the NV_MEMORY_ALLOCATION_PARAMS classes */
+		struct nv_memory_allocation_params a;
+
+		if (copy_from_user(&a, p, sizeof(a)))
+			return NV_ERR_INVALID_ARGUMENT;
+		if (!a.size)
+			return NV_ERR_INVALID_ARGUMENT;
+		size = round_up(a.size, 4096);
+		if (copy_to_user(p + offsetof(typeof(a), size), &size, sizeof(size)))
+			return NV_ERR_INVALID_ARGUMENT;
+		return NV_OK;
+	}
+	case 0x0071: {				/* NV01_MEMORY_SYSTEM_OS_DESCRIPTOR */
+		struct nv_os_desc_memory_allocation_params d;
+
+		if (copy_from_user(&d, p, sizeof(d)) || d.limit == ~0ULL)
+			return NV_ERR_INVALID_ARGUMENT;
+		return NV_OK;
+	}
+	}
+	return NV_OK;
+}
+
+/* nvidia_unlocked_ioctl (550's name): RM_ALLOC and RM_FREE with the real blocks. */
+NV_FN long nvidia_unlocked_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	void __user *p = (void __user *)arg;
+	union { struct nvos21 a21; struct nvos64 a64; struct nvos00 f; } b;
+	u32 size = _IOC_SIZE(cmd);
+
+	switch (_IOC_NR(cmd)) {
+	case NV_ESC_RM_ALLOC:
+		if (size != sizeof(b.a21) && size != sizeof(b.a64))
+			return -EINVAL;
+		if (copy_from_user(&b, p, size))
+			return -EFAULT;
+		if (size == sizeof(b.a21))
+			b.a21.status = rm_alloc(b.a21.hClass, &b.a21.hObjectNew, b.a21.pAllocParms);
+		else
+			b.a64.status = rm_alloc(b.a64.hClass, &b.a64.hObjectNew, b.a64.pAllocParms);
+		break;
+	case NV_ESC_RM_FREE:
+		if (size != sizeof(b.f))
+			return -EINVAL;
+		if (copy_from_user(&b, p, size))
+			return -EFAULT;
+		b.f.status = NV_OK;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return copy_to_user(p, &b, size) ? -EFAULT : 0;
+}
+
+/* nvidia_close (550's name): the RM frees the file's clients; here nothing is kept. */
+NV_FN int nvidia_close(struct inode *inode, struct file *file)
+{
+	return 0;
+}
+
 static const struct file_operations nv_fops = {
 	.owner = THIS_MODULE,
 	.mmap = nvidia_mmap,
+	.unlocked_ioctl = nvidia_unlocked_ioctl,
+	.release = nvidia_close,
 };
 
 static const struct proc_ops nvmock_ops = {
@@ -576,6 +761,7 @@ static struct proc_dir_entry *nvmock_proc;
 
 static int __init nvmock_init(void)
 {
+	name_pdevs();
 	bh_wq = alloc_workqueue("nvmock_bh", WQ_UNBOUND | WQ_HIGHPRI, 1);
 	if (!bh_wq)
 		return -ENOMEM;
@@ -606,6 +792,6 @@ static void __exit nvmock_exit(void)
 
 module_init(nvmock_init);
 module_exit(nvmock_exit);
-MODULE_VERSION("0.0-nvmock");
+MODULE_VERSION(NVMOCK_VERSION);
 MODULE_DESCRIPTION("NVIDIA driver mock (interrupts, p2p, Xids) for gpu-bpf-tools tests");
 MODULE_LICENSE("GPL");

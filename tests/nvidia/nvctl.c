@@ -56,6 +56,24 @@
  *        (releasing them):
  *
  *   NVCTL-MAP pid=PID child=CHILD mapped=3 refused=1 live=2
+ *
+ *        nvctl --rm-memory HOLD_MS [DEVICE]: the RM's memory objects
+ *        through their lifecycle, one NVCTL line per call (rm_alloc_mem:
+ *        info size:BYTES asked,got:BYTES written back,handle:H): a client
+ *        C and a device D; under D video memory of 1 MiB (M1) and 3 MiB
+ *        (M2), system memory of 256 KiB and of 5000 bytes, 1 GiB of GPU
+ *        virtual address space, an OS descriptor of 64 KiB (its limit
+ *        65535); video memory of 0 bytes (refused); M1 freed; a second
+ *        client with a device and 2 MiB of video memory, the client freed
+ *        (its memory with it); a second device of C with 512 KiB of video
+ *        memory, the device freed (its memory with it); then one line,
+ *        and C's memory held for HOLD_MS until the exit closes the file
+ *        (and the RM frees C):
+ *
+ *   NVCTL-RMMEM pid=PID
+ *
+ *        On the real driver without a GPU the device and all memory are
+ *        refused (the lines say with which status); nvmock's makes them.
  */
 #include <errno.h>
 #include <poll.h>
@@ -405,6 +423,115 @@ static int maps(long hold_ms)
 	return 0;
 }
 
+/* NV0080_ALLOC_PARAMETERS (class/cl0080.h), as libnvidia asks for GPU 0's device. */
+#define NV01_DEVICE_0 0x80
+struct nv0080_alloc_parameters {
+	uint32_t deviceId, hClientShare, hTargetClient, hTargetDevice, flags;
+	uint64_t vaSpaceSize __attribute__((aligned(8)));
+	uint64_t vaStartInternal __attribute__((aligned(8)));
+	uint64_t vaLimitInternal __attribute__((aligned(8)));
+	uint32_t vaMode;
+};
+/* nvos.h: NV_MEMORY_ALLOCATION_PARAMS (535's 120 bytes; 550 added numaNode), and the OS descriptor's */
+struct nv_memory_allocation_params {
+	uint32_t owner, type, flags, width, height;
+	int32_t pitch;
+	uint32_t attr, attr2, format, comprCovg, zcullCovg;
+	uint64_t rangeLo __attribute__((aligned(8)));
+	uint64_t rangeHi __attribute__((aligned(8)));
+	uint64_t size __attribute__((aligned(8)));
+	uint64_t alignment __attribute__((aligned(8)));
+	uint64_t offset __attribute__((aligned(8)));
+	uint64_t limit __attribute__((aligned(8)));
+	uint64_t address __attribute__((aligned(8)));
+	uint32_t ctagOffset, hVASpace, internalflags, tag;
+	int32_t numaNode;
+};
+struct nv_os_desc_memory_allocation_params {
+	uint32_t type, flags, attr, attr2;
+	uint64_t descriptor __attribute__((aligned(8)));
+	uint64_t limit __attribute__((aligned(8)));
+	uint32_t descriptorType, tag;
+};
+_Static_assert(__builtin_offsetof(struct nv_memory_allocation_params, size) == 64, "size");
+_Static_assert(__builtin_offsetof(struct nv_os_desc_memory_allocation_params, limit) == 24, "limit");
+
+/* An RM_ALLOC of class cls, handle h, under parent, with its parameters: the RM status (~0: none). */
+static uint32_t rm_alloc_obj(const char *call, uint32_t client, uint32_t parent, uint32_t h, uint32_t cls,
+			     void *params, uint32_t size, const char *info)
+{
+	struct nvos21 a = { .hRoot = client, .hObjectParent = parent, .hObjectNew = h, .hClass = cls,
+			    .pAllocParms = (uintptr_t)params, .paramsSize = size, .status = ~0u };
+
+	nv_ioctl(NV_ESC_RM_ALLOC, &a, sizeof(a));
+	line(call, NV_ESC_RM_ALLOC, sizeof(a), rm_status(a.status), cls, info);
+	return last_ret == 0 ? a.status : ~0u;
+}
+
+/* Memory of class cls and `bytes` under parent: its line says the size asked and the one written back. */
+static void rm_alloc_mem(uint32_t client, uint32_t parent, uint32_t h, uint32_t cls, uint64_t bytes)
+{
+	struct nv_memory_allocation_params m = { .size = bytes };
+	struct nv_os_desc_memory_allocation_params d = { .limit = bytes - 1 };
+	static char buf[65536];
+	char info[96];
+	uint32_t st;
+
+	if (cls == 0x71) {
+		d.descriptor = (uintptr_t)buf;
+		st = rm_alloc_obj("rm_alloc_mem", client, parent, h, cls, &d, sizeof(d), NULL);
+		snprintf(info, sizeof(info), "size:%llu,got:%llu,handle:0x%x,status:0x%x",
+			 (unsigned long long)bytes, (unsigned long long)d.limit + 1, h, st);
+	} else {
+		st = rm_alloc_obj("rm_alloc_mem", client, parent, h, cls, &m, sizeof(m), NULL);
+		snprintf(info, sizeof(info), "size:%llu,got:%llu,handle:0x%x,status:0x%x",
+			 (unsigned long long)bytes, (unsigned long long)m.size, h, st);
+	}
+	printf("NVCTL-MEM class=0x%x %s\n", cls, info);
+	fflush(stdout);
+}
+
+static void rm_free_obj(const char *call, uint32_t client, uint32_t parent, uint32_t h)
+{
+	struct nvos00 f = { .hRoot = client, .hObjectParent = parent, .hObjectOld = h, .status = ~0u };
+
+	nv_ioctl(NV_ESC_RM_FREE, &f, sizeof(f));
+	line(call, NV_ESC_RM_FREE, sizeof(f), rm_status(f.status), h, NULL);
+}
+
+/* nvctl --rm-memory HOLD_MS: see the top. */
+static int rm_memory(long hold_ms)
+{
+	struct nv0080_alloc_parameters dev = { 0 };
+	uint32_t c = rm_alloc_client(), c2;
+	const uint32_t d = 0xa0000001, m1 = 0xa0000010, d2 = 0xa0000002, d3 = 0xa0000003;
+
+	if (!c)
+		return 1;
+	rm_alloc_obj("rm_alloc_device", c, c, d, NV01_DEVICE_0, &dev, sizeof(dev), NULL);
+	rm_alloc_mem(c, d, m1, 0x40, 1 << 20);
+	rm_alloc_mem(c, d, 0xa0000011, 0x40, 3 << 20);
+	rm_alloc_mem(c, d, 0xa0000012, 0x3e, 256 << 10);
+	rm_alloc_mem(c, d, 0xa0000013, 0x3e, 5000);
+	rm_alloc_mem(c, d, 0xa0000014, 0x50a0, 1ULL << 30);
+	rm_alloc_mem(c, d, 0xa0000015, 0x71, 64 << 10);
+	rm_alloc_mem(c, d, 0xa0000016, 0x40, 0);
+	rm_free_obj("rm_free_mem", c, d, m1);
+	c2 = rm_alloc_client();
+	if (c2) {
+		rm_alloc_obj("rm_alloc_device", c2, c2, d3, NV01_DEVICE_0, &dev, sizeof(dev), NULL);
+		rm_alloc_mem(c2, d3, 0xa0000020, 0x40, 2 << 20);
+		rm_free_obj("rm_free_client", c2, c2, c2);
+	}
+	rm_alloc_obj("rm_alloc_device", c, c, d2, NV01_DEVICE_0, &dev, sizeof(dev), NULL);
+	rm_alloc_mem(c, d2, 0xa0000030, 0x40, 512 << 10);
+	rm_free_obj("rm_free_device", c, c, d2);
+	printf("NVCTL-RMMEM pid=%d\n", (int)getpid());
+	fflush(stdout);
+	usleep((useconds_t)hold_ms * 1000);
+	return 0;
+}
+
 static int usage(const char *mode)
 {
 	fprintf(stderr, "usage: nvctl %s [DEVICE]\n", mode);
@@ -448,6 +575,11 @@ int main(int argc, char **argv)
 		if (argc < 3 || (rounds = atol(argv[2])) <= 0)
 			return usage("--poll N");
 		return open_dev(argc > 3 ? argv[3] : NULL) ?: polls(rounds);
+	}
+	if (argc > 1 && !strcmp(argv[1], "--rm-memory")) {
+		if (argc < 3 || (ms = atol(argv[2])) < 0)
+			return usage("--rm-memory HOLD_MS");
+		return open_dev(argc > 3 ? argv[3] : NULL) ?: rm_memory(ms);
 	}
 	if (argc > 1 && !strcmp(argv[1], "--map")) {
 		if (argc < 3 || (ms = atol(argv[2])) < 0)

@@ -12,7 +12,7 @@ static const char *const event_names[NR_EVENT_TYPES] = {
 	[EV_OPEN] = "OPEN", [EV_CLOSE] = "CLOSE", [EV_IOCTL] = "IOCTL", [EV_MMAP] = "MMAP",
 	[EV_FAULT] = "FAULT", [EV_ISR] = "ISR", [EV_BH] = "BH", [EV_P2P] = "P2P",
 	[EV_XID_PRINT] = "XID", [EV_XID_LOG] = "XID", [EV_POWER] = "POWER",
-	[EV_VMA_COPY] = "VMCOPY", [EV_VMA_RELEASE] = "UNMAP",
+	[EV_VMA_COPY] = "VMCOPY", [EV_VMA_RELEASE] = "UNMAP", [EV_XID_TP] = "XID",
 };
 
 /* The DETAIL text holds what the JSON fields after it hold, for grep. */
@@ -186,7 +186,7 @@ static void p2p_line(struct line *l, const struct nvdrv_event *e, const struct x
 	put_ret(l, e->p2p.ret);
 }
 
-/* XID (EV_XID_PRINT, EV_XID_LOG): the Xid the event reported. */
+/* XID (EV_XID_PRINT, EV_XID_LOG, EV_XID_TP): the Xid the event reported. */
 static void xid_line(struct line *l, const struct nvdrv_event *e, const struct xid_report *xr)
 {
 	const char *meaning = nv_xid_meaning(xr->xid);
@@ -210,7 +210,7 @@ static void (*const line_of[NR_EVENT_TYPES])(struct line *, const struct nvdrv_e
 	[EV_OPEN] = file_line, [EV_CLOSE] = file_line, [EV_MMAP] = file_line, [EV_FAULT] = file_line,
 	[EV_IOCTL] = ioctl_line, [EV_ISR] = irq_line, [EV_BH] = irq_line, [EV_P2P] = p2p_line,
 	[EV_XID_PRINT] = xid_line, [EV_XID_LOG] = xid_line, [EV_POWER] = power_line,
-	[EV_VMA_COPY] = file_line, [EV_VMA_RELEASE] = file_line,
+	[EV_VMA_COPY] = file_line, [EV_VMA_RELEASE] = file_line, [EV_XID_TP] = xid_line,
 };
 
 /* The cells of e's line. */
@@ -336,12 +336,13 @@ void timeline_event(const struct nvdrv_event *e, const struct xid_report *xr)
 	case EV_BH:
 	case EV_XID_PRINT:
 	case EV_XID_LOG:
+	case EV_XID_TP:
 		/* The GPU's: on its own process, a track per kind of event. */
 		pid = timeline_gpu(TIMELINE_NVDRV, l.c[F_GPU].s);
 		tid = e->type == EV_ISR ? 1 : e->type == EV_BH ? 2 : 3;
 		timeline_track(pid, tid, e->type == EV_ISR ? "interrupts" : e->type == EV_BH ?
 			       "bottom halves" : "Xids", tid);
-		if (e->type == EV_XID_PRINT || e->type == EV_XID_LOG) {
+		if (is_xid_event(e->type)) {
 			snprintf(title, sizeof(title), "Xid %u", xr->xid);
 			name = title;
 		} else {

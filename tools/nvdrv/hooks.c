@@ -52,7 +52,11 @@ static struct hook {
 };
 #define NR_HOOKS (sizeof(hooks) / sizeof(hooks[0]))
 
+static bool dropped[NR_HOOKS];	/* drop_hooks(): not wanted */
+
 static struct bpf_program *const *progs;
+/* attach_hooks()'s roles absent or refused, for say_missing_hooks(). */
+static char missing[512], lost[512];
 static struct bpf_link *links[NR_HOOKS * 2];
 static int nr_links;
 
@@ -64,6 +68,15 @@ static enum prog_id cookieless(enum prog_id id, __u64 cookie)
 	if (id == P_P2P)
 		return P_P2P_GET_PAGES + cookie;
 	return id;
+}
+
+void drop_hooks(enum prog_id entry)
+{
+	size_t i;
+
+	for (i = 0; i < NR_HOOKS; i++)
+		if (hooks[i].entry == entry)
+			dropped[i] = true;
 }
 
 /* Choose each role's function; programs no role uses are not loaded. */
@@ -78,6 +91,8 @@ void resolve_hooks(struct bpf_program *const *p, const struct ksyms_module *ksym
 	for (i = 0; i < NR_HOOKS; i++) {
 		if (!cookies)
 			hooks[i].entry = cookieless(hooks[i].entry, hooks[i].cookie);
+		if (dropped[i])
+			continue;
 		for (j = 0; j < 3 && hooks[i].fn[j] && !hooks[i].found; j++)
 			if (ksyms_module_has(ksyms, hooks[i].fn[j]))
 				hooks[i].found = hooks[i].fn[j];
@@ -105,7 +120,6 @@ static int attach_one(enum prog_id id, const char *fn, bool retprobe, __u64 cook
 /* Attach every role found; the ones absent or refused said in one line. */
 int attach_hooks(void)
 {
-	char missing[512] = "", lost[512] = "";
 	size_t i, lm = 0, ll = 0;
 	int err, attached = 0;
 
@@ -113,6 +127,8 @@ int attach_hooks(void)
 		struct hook *h = &hooks[i];
 
 		err = 0;
+		if (dropped[i])
+			continue;
 		if (h->found) {
 			/* Without cookies (the role's own program), a nonzero one is refused. */
 			__u64 cookie = kernel_has_attach_cookie() ? h->cookie : 0;
@@ -137,9 +153,13 @@ int attach_hooks(void)
 		fprintf(stderr, "nvdrv: no function of nvidia.ko takes a kprobe: %s\n", missing);
 		return -ENOENT;
 	}
-	if (lm)
-		fprintf(stderr, "nvdrv: nvidia.ko has no %s: not shown: %s\n", missing, lost);
 	return 0;
+}
+
+void say_missing_hooks(void)
+{
+	if (missing[0])
+		fprintf(stderr, "nvdrv: nvidia.ko has no %s: not shown: %s\n", missing, lost);
 }
 
 void detach_hooks(void)

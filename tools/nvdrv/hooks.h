@@ -25,6 +25,13 @@ enum prog_id {
 };
 
 /*
+ * Before resolve_hooks(): the roles whose entry program is `entry` are not
+ * wanted (another source covers them: the Xid tracepoint): neither
+ * attached nor said to be missing.
+ */
+void drop_hooks(enum prog_id entry);
+
+/*
  * Before loading: choose each role's function in `ksyms` (the module's),
  * and, where the kernel lacks BPF cookies, the role's own program instead
  * of the shared one with a cookie,
@@ -34,10 +41,16 @@ enum prog_id {
 void resolve_hooks(struct bpf_program *const *progs, const struct ksyms_module *ksyms);
 
 /*
- * After loading: attach every role found; the ones absent or refused are
- * said on stderr in one line. -ENOENT (said) when none attached.
+ * After loading: attach every role found. -ENOENT (said) when none attached.
  */
 int attach_hooks(void);
+
+/*
+ * The roles absent or refused, in one line on stderr (nothing when all
+ * attached): once everything is attached, since a test takes a tracer's
+ * first line on stderr for "attached".
+ */
+void say_missing_hooks(void);
 
 /* Destroy what attach_hooks() attached. */
 void detach_hooks(void);

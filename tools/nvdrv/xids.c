@@ -80,14 +80,33 @@ static void xid_count(const struct xid_report *r)
 		x->xid = r->xid;
 	}
 	x->count++;
-	snprintf(x->pid, sizeof(x->pid), "%s", r->pid ? r->pid : "-");
-	snprintf(x->name, sizeof(x->name), "%s", r->name ? r->name : "-");
-	snprintf(x->msg, sizeof(x->msg), "%s", r->msg ? r->msg : "-");
+	/* "" when the report had none: '-' in the text, null in JSON. */
+	snprintf(x->pid, sizeof(x->pid), "%s", r->pid ? r->pid : "");
+	snprintf(x->name, sizeof(x->name), "%s", r->name ? r->name : "");
+	snprintf(x->msg, sizeof(x->msg), "%s", r->msg ? r->msg : "");
+}
+
+/*
+ * The tracepoint's dev, pci_name() of the GPU: "DDDD:BB:SS.F", into the
+ * (domain, bus, slot) nv_printf's reports give. 0 for a name of another form.
+ */
+static __u32 gpu_of_pci_name(const char *name)
+{
+	unsigned int domain, bus, slot, fn;
+
+	if (sscanf(name, "%x:%x:%x.%x", &domain, &bus, &slot, &fn) != 4)
+		return 0;
+	return (domain & 0xffff) << 16 | (bus & 0xff) << 8 | (slot & 0xff);
 }
 
 bool xid_event(const struct nvdrv_event *e, struct xid_report *r)
 {
-	if (e->type == EV_XID_PRINT) {
+	if (e->type == EV_XID_TP) {
+		memset(r, 0, sizeof(*r));
+		r->gpu = gpu_of_pci_name(e->xtp.dev);
+		r->xid = e->xtp.xid;
+		r->msg = e->xtp.msg;
+	} else if (e->type == EV_XID_PRINT) {
 		if (!parse_xid_print(e, r))
 			return false;
 		last_print.tid = e->tid;
