@@ -552,14 +552,16 @@ static __always_inline int exit_fallback(struct pt_regs *ctx, __u64 cookie)
 	{									\
 		return exit_fallback(ctx, fallback_cookies[n]);			\
 	}
-/* Named in octal: cuda_enter_00 ... cuda_enter_77 for N = 0 ... 63. */
-#define FALLBACK8(n)								\
-	FALLBACK(n##0, 8 * n + 0) FALLBACK(n##1, 8 * n + 1)			\
-	FALLBACK(n##2, 8 * n + 2) FALLBACK(n##3, 8 * n + 3)			\
-	FALLBACK(n##4, 8 * n + 4) FALLBACK(n##5, 8 * n + 5)			\
-	FALLBACK(n##6, 8 * n + 6) FALLBACK(n##7, 8 * n + 7)
-FALLBACK8(0) FALLBACK8(1) FALLBACK8(2) FALLBACK8(3)
-FALLBACK8(4) FALLBACK8(5) FALLBACK8(6) FALLBACK8(7)
+/* Named in octal: cuda_enter_00 ... cuda_enter_177 for N = 0 ... 127 (the frontend's %02o). */
+#define FALLBACK8(n, base)							\
+	FALLBACK(n##0, base + 0) FALLBACK(n##1, base + 1)			\
+	FALLBACK(n##2, base + 2) FALLBACK(n##3, base + 3)			\
+	FALLBACK(n##4, base + 4) FALLBACK(n##5, base + 5)			\
+	FALLBACK(n##6, base + 6) FALLBACK(n##7, base + 7)
+FALLBACK8(0, 0) FALLBACK8(1, 8) FALLBACK8(2, 16) FALLBACK8(3, 24)
+FALLBACK8(4, 32) FALLBACK8(5, 40) FALLBACK8(6, 48) FALLBACK8(7, 56)
+FALLBACK8(10, 64) FALLBACK8(11, 72) FALLBACK8(12, 80) FALLBACK8(13, 88)
+FALLBACK8(14, 96) FALLBACK8(15, 104) FALLBACK8(16, 112) FALLBACK8(17, 120)
 
 /* A traced process is gone: the frontend reports and forgets its allocations. */
 SEC("tp_btf/sched_process_exit")

@@ -9,7 +9,7 @@
 #define KNAME_LEN	64	/* kernel (CUfunction) names, truncated */
 
 #define MAX_FUNCS	128	/* probed symbols (function ids) */
-#define NR_FALLBACK	64	/* per-function programs where BPF cookies are missing */
+#define NR_FALLBACK	128	/* per-function programs where BPF cookies are missing */
 #define MAX_INFLIGHT	16384	/* calls entered and not yet returned */
 #define MAX_ALLOCS	65536	/* outstanding allocations, all processes */
 #define MAX_LAUNCH_ROWS	4096	/* (process, kernel, shape) rows, processes alive or just exited */

@@ -636,7 +636,7 @@ int main(int argc, char **argv)
 		report_bpf_error("open the ring buffers", err);
 		goto cleanup;
 	}
-	print_libs(&libs);
+	print_libs(&libs, common_env.verbose);
 	start_ns = monotonic_ns();
 
 	metrics = (struct cuda_metrics){ skel->maps.func_stats, skel->maps.errors, skel->maps.allocs,

@@ -525,3 +525,55 @@ EXPORT CUresult cuCtxSynchronize(void)
 	fake_log(__func__, "result=0");
 	return CUDA_SUCCESS;
 }
+
+/* ---- Set-up: devices, contexts, modules ------------------------------------ */
+
+/*
+ * One device, one context, modules and libraries by number: every call
+ * succeeds unless scripted (a machine without a GPU fails them: the tests
+ * script its errors), and is logged.
+ */
+#define SETUP_FN(name, params, ...)						\
+	EXPORT CUresult name params						\
+	{									\
+		SCRIPTED();							\
+		__VA_ARGS__;							\
+		fake_log(__func__, "result=0");					\
+		return CUDA_SUCCESS;						\
+	}
+
+static int fake_ctx, fake_module;
+
+SETUP_FN(cuInit, (unsigned int Flags))
+SETUP_FN(cuDriverGetVersion, (int *driverVersion), *driverVersion = 13000)
+SETUP_FN(cuDeviceGet, (CUdevice *device, int ordinal), *device = ordinal)
+SETUP_FN(cuDeviceGetCount, (int *count), *count = 1)
+SETUP_FN(cuDeviceGetName, (char *name, int len, CUdevice dev), snprintf(name, len, "Fake GPU %d", dev))
+SETUP_FN(cuDeviceGetAttribute, (int *pi, int attrib, CUdevice dev), *pi = 0)
+SETUP_FN(cuDeviceTotalMem_v2, (size_t *bytes, CUdevice dev), *bytes = 16ULL << 30)
+SETUP_FN(cuDevicePrimaryCtxRetain, (CUcontext *pctx, CUdevice dev), *pctx = (CUcontext)&fake_ctx)
+SETUP_FN(cuDevicePrimaryCtxRelease_v2, (CUdevice dev))
+SETUP_FN(cuCtxCreate_v2, (CUcontext *pctx, unsigned int flags, CUdevice dev),
+	 *pctx = (CUcontext)&fake_ctx)
+SETUP_FN(cuCtxCreate_v3, (CUcontext *pctx, void *paramsArray, int numParams, unsigned int flags,
+			  CUdevice dev), *pctx = (CUcontext)&fake_ctx)
+SETUP_FN(cuCtxCreate_v4, (CUcontext *pctx, void *ctxCreateParams, unsigned int flags, CUdevice dev),
+	 *pctx = (CUcontext)&fake_ctx)
+SETUP_FN(cuCtxDestroy_v2, (CUcontext ctx))
+SETUP_FN(cuCtxSetCurrent, (CUcontext ctx))
+SETUP_FN(cuModuleLoad, (CUmodule *module, const char *fname), *module = (CUmodule)&fake_module)
+SETUP_FN(cuModuleLoadData, (CUmodule *module, const void *image), *module = (CUmodule)&fake_module)
+SETUP_FN(cuModuleLoadDataEx, (CUmodule *module, const void *image, unsigned int numOptions,
+			      void *options, void **optionValues), *module = (CUmodule)&fake_module)
+SETUP_FN(cuModuleLoadFatBinary, (CUmodule *module, const void *fatCubin),
+	 *module = (CUmodule)&fake_module)
+SETUP_FN(cuModuleUnload, (CUmodule hmod))
+SETUP_FN(cuLibraryLoadData, (CUlibrary *library, const void *code, void *jitOptions,
+			     void **jitOptionsValues, unsigned int numJitOptions, void *libraryOptions,
+			     void **libraryOptionValues, unsigned int numLibraryOptions),
+	 *library = (CUlibrary)&fake_module)
+SETUP_FN(cuLibraryLoadFromFile, (CUlibrary *library, const char *fileName, void *jitOptions,
+				 void **jitOptionsValues, unsigned int numJitOptions,
+				 void *libraryOptions, void **libraryOptionValues,
+				 unsigned int numLibraryOptions), *library = (CUlibrary)&fake_module)
+SETUP_FN(cuLibraryUnload, (CUlibrary library))

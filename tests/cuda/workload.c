@@ -21,6 +21,14 @@
  * launch        launches of every kind with distinct grid/block/shmem
  * copies        every cuMemcpy* variant, each with its own byte count
  * streams       stream create, synchronize, destroy; cuCtxSynchronize
+ * setup         what a program does before its first allocation, with
+ *               the failures of a broken machine scripted: cuInit
+ *               CUDA_ERROR_UNKNOWN then OK, the version and the device,
+ *               cuDevicePrimaryCtxRetain CUDA_ERROR_INVALID_DEVICE then OK,
+ *               a context, cuModuleLoad CUDA_ERROR_FILE_NOT_FOUND,
+ *               cuModuleLoadData and cuModuleUnload, cuLibraryLoadData
+ *               CUDA_ERROR_INVALID_PTX, the context destroyed: 18 calls,
+ *               4 failing
  * steady MS     for MS milliseconds, as fast as it can, rounds of 7 calls:
  *               cuMemAlloc_v2, cuMemcpyHtoD_v2, cuLaunchKernel, cuMemFree_v2
  *               that succeed, then cuMemAlloc_v2, cuMemFree_v2 and
@@ -257,6 +265,46 @@ static void streams(void)
 	CHECK(cuStreamDestroy_v2(s1), CUDA_SUCCESS);
 	CHECK(cuStreamDestroy(s2), CUDA_SUCCESS);
 }
+#define CUDA_ERROR_INVALID_DEVICE	101
+#define CUDA_ERROR_INVALID_PTX		218
+#define CUDA_ERROR_FILE_NOT_FOUND	301
+#define CUDA_ERROR_UNKNOWN		999
+
+static void setup(void)
+{
+	static const char image[16];
+	int version, count, attr;
+	char name[64];
+	size_t bytes;
+	CUcontext ctx;
+	CUmodule mod;
+	CUlibrary lib;
+	CUdevice dev;
+
+	fake_cuda_script("cuInit", CUDA_ERROR_UNKNOWN, 0);
+	CHECK(cuInit(0), CUDA_ERROR_UNKNOWN);
+	CHECK(cuInit(0), CUDA_SUCCESS);
+	CHECK(cuDriverGetVersion(&version), CUDA_SUCCESS);
+	CHECK(cuDeviceGetCount(&count), CUDA_SUCCESS);
+	CHECK(cuDeviceGet(&dev, 0), CUDA_SUCCESS);
+	CHECK(cuDeviceGetName(name, sizeof(name), dev), CUDA_SUCCESS);
+	CHECK(cuDeviceGetAttribute(&attr, 75, dev), CUDA_SUCCESS);
+	CHECK(cuDeviceTotalMem_v2(&bytes, dev), CUDA_SUCCESS);
+	fake_cuda_script("cuDevicePrimaryCtxRetain", CUDA_ERROR_INVALID_DEVICE, 0);
+	CHECK(cuDevicePrimaryCtxRetain(&ctx, dev), CUDA_ERROR_INVALID_DEVICE);
+	CHECK(cuDevicePrimaryCtxRetain(&ctx, dev), CUDA_SUCCESS);
+	CHECK(cuDevicePrimaryCtxRelease_v2(dev), CUDA_SUCCESS);
+	CHECK(cuCtxCreate_v2(&ctx, 0, dev), CUDA_SUCCESS);
+	CHECK(cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+	fake_cuda_script("cuModuleLoad", CUDA_ERROR_FILE_NOT_FOUND, 0);
+	CHECK(cuModuleLoad(&mod, "missing.cubin"), CUDA_ERROR_FILE_NOT_FOUND);
+	CHECK(cuModuleLoadData(&mod, image), CUDA_SUCCESS);
+	CHECK(cuModuleUnload(mod), CUDA_SUCCESS);
+	fake_cuda_script("cuLibraryLoadData", CUDA_ERROR_INVALID_PTX, 0);
+	CHECK(cuLibraryLoadData(&lib, image, NULL, NULL, 0, NULL, NULL, 0), CUDA_ERROR_INVALID_PTX);
+	CHECK(cuCtxDestroy_v2(ctx), CUDA_SUCCESS);
+}
+
 #endif /* !RUNTIME_ONLY */
 
 /* cudaLaunchKernel with each dim3 as its two registers: junk above each z. */
@@ -345,6 +393,8 @@ int main(int argc, char **argv)
 			launch();
 		} else if (!strcmp(p, "copies")) {
 			copies();
+		} else if (!strcmp(p, "setup")) {
+			setup();
 		} else if (!strcmp(p, "streams")) {
 			streams();
 		} else if (!strcmp(p, "hostile")) {

@@ -191,9 +191,9 @@ traced ev "-e" $D/workload $drv_phases
 check_eq "cudatrace: -e ends by itself when the traced process exits" "$traced_status" 0
 n=$tmp/ev.out
 check "cudatrace: names the library it probes" \
-	grep -q "^cudatrace: driver API in $PWD/$D/libcuda.so.1: 43 functions: cuMemAlloc_v2 cuMemAlloc " "$n.err"
-check "cudatrace: names the functions the library lacks" \
-	grep -qx "cudatrace: $PWD/$D/libcuda.so.1 lacks: cuLaunchCooperativeKernel_ptsz cuCtxSynchronize_v2" "$n.err"
+	grep -q "^cudatrace: driver API in $PWD/$D/libcuda.so.1: 65 functions: cuMemAlloc_v2 cuMemAlloc " "$n.err"
+check_eq "cudatrace: does not list the functions the library lacks on every start" \
+	"$(grep -c ' lacks: ' "$n.err")" 0
 check_eq "cudatrace: -e header" "$(head -1 $n)" \
 	"$(printf '%-10s %-7s %-7s %-16s %-26s %12s %10s %-28s %s' 'TIME(s)' PID TID COMM FUNCTION BYTES 'LAT(us)' RESULT DETAIL)"
 check_eq "cudatrace: -e one line per call (the fake logged $(wc -l <$tmp/ev.log))" \
@@ -339,6 +339,39 @@ check_eq "cudatrace: --errors prints the failing calls only" \
 	"cuMemAlloc_v2 CUDA_ERROR_OUT_OF_MEMORY|cuMemFree_v2 CUDA_ERROR_INVALID_VALUE|cuModuleGetFunction CUDA_ERROR_NOT_FOUND|cuLaunchKernel CUDA_ERROR_INVALID_HANDLE|cuStreamSynchronize CUDA_ERROR_LAUNCH_FAILED|"
 check_eq "cudatrace: --errors names the kernel that was not found" \
 	"$(calls $tmp/err.out | awk '$5 == "cuModuleGetFunction" { print $9 }')" "kernel=missing"
+
+# ---- set-up calls: what fails first on a broken machine (issue 22) ----------
+
+# cuInit, the device, contexts, modules and libraries: the workload's
+# "setup" scripts the errors a machine without a working GPU gives (18
+# calls, 4 failing). -E names each failing call's CUresult; the summary
+# counts every call; -v names what the library lacks.
+traced setup_err "-E" $D/workload setup
+check_eq "cudatrace -E: the failing set-up calls with their CUresult names, in order" \
+	"$(calls $tmp/setup_err.out | awk '{ printf "%s %s|", $5, $8 }')" \
+	"cuInit CUDA_ERROR_UNKNOWN|cuDevicePrimaryCtxRetain CUDA_ERROR_INVALID_DEVICE|cuModuleLoad CUDA_ERROR_FILE_NOT_FOUND|cuLibraryLoadData CUDA_ERROR_INVALID_PTX|"
+# (-v: libbpf's debug lines come first, so wait for the list of functions.)
+$t -v --lib "$PWD/$D/libcuda.so.1" >"$tmp/lacks.out" 2>"$tmp/lacks.err" &
+lacks_pid=$!
+for _ in $(seq 1 600); do grep -q ' functions: ' "$tmp/lacks.err" 2>/dev/null && break; sleep 0.05; done
+kill -INT $lacks_pid; wait $lacks_pid
+check "cudatrace -v: names the functions the library lacks" \
+	grep -qx "cudatrace: $PWD/$D/libcuda.so.1 lacks: cuLaunchCooperativeKernel_ptsz cuCtxSynchronize_v2" "$tmp/lacks.err"
+traced setup_sum "" $D/workload setup
+check_eq "cudatrace: set-up calls per function: calls and errors, as the fake logged them" \
+	"$(awk 'NF == 6 && $1 ~ /^cu/ { print $1, $2, $3 }' $tmp/setup_sum.out | sort)" \
+	"$(sed -n 's/^\(cu[A-Za-z0-9_]*\):* .*/\1/p' $tmp/setup_sum.log | sort | uniq -c |
+		awk '{ e = ($2 == "cuInit" || $2 == "cuDevicePrimaryCtxRetain" || $2 == "cuModuleLoad" ||
+			    $2 == "cuLibraryLoadData") ? 1 : 0; print $2, $1, e }' | sort)"
+check_eq "cudatrace: ... 18 calls in all, 4 errors, status 0" \
+	"$(awk 'NF == 6 && $1 ~ /^cu/ { c += $2; e += $3 } END { print c, e }' $tmp/setup_sum.out) $traced_status" \
+	"18 4 0"
+check_eq "cudatrace: ... the errors table" \
+	"$(awk 'NF == 3 && $2 ~ /^CUDA_ERROR/ { print $1, $2, $3 }' $tmp/setup_sum.out)" \
+	"cuDevicePrimaryCtxRetain CUDA_ERROR_INVALID_DEVICE 1
+cuInit CUDA_ERROR_UNKNOWN 1
+cuLibraryLoadData CUDA_ERROR_INVALID_PTX 1
+cuModuleLoad CUDA_ERROR_FILE_NOT_FOUND 1"
 
 # ---- hostile names (issue 23) -----------------------------------------------
 
@@ -1015,9 +1048,11 @@ n=$tmp/stub.out
 check "cudatrace: -p finds the process's libcudart in its maps" \
 	grep -q "^cudatrace: runtime API in .*/libcudart\.so\.[0-9]*: 11 functions" "$n.err"
 check "cudatrace: -p finds the stub libcuda it loaded, all its functions" \
-	grep -q "^cudatrace: driver API in .*/stubs/libcuda\.so: 45 functions" "$n.err"
+	grep -q "^cudatrace: driver API in .*/stubs/libcuda\.so: 67 functions" "$n.err"
 check_eq "cudatrace: stub libcuda: the runtime's results by the runtime's names" \
 	"$(rt_traced $n)" "$(rt_own $tmp/stub.wl)"
+check_eq "cudatrace: stub libcuda: why: the real runtime's first driver call, cuDriverGetVersion, fails with CUDA_ERROR_STUB_LIBRARY" \
+	"$(calls $n | head -1 | awk '{ print $5, $8 }')" "cuDriverGetVersion CUDA_ERROR_STUB_LIBRARY"
 check_eq "cudatrace: stub libcuda: cudaErrorStubLibrary" \
 	"$(calls $n | awk '$5 ~ /^cuda/ { print $8 }' | sort -u)" cudaErrorStubLibrary
 check_eq "cudatrace: stub libcuda: the driver's own CUDA_ERROR_STUB_LIBRARY (34)" \

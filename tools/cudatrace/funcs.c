@@ -63,6 +63,33 @@ const struct cuda_func cuda_funcs[] = {
 	D("cuStreamSynchronize_ptsz", CL_STREAM, 0, 1),
 	D("cuCtxSynchronize", CL_SYNC, 0, 0),
 	D("cuCtxSynchronize_v2", CL_SYNC, 0, 0),
+	/*
+	 * What fails first on a broken machine (no device, a driver that does
+	 * not match, a module that does not load): counted, timed and their
+	 * errors named; no argument is read.
+	 */
+	D("cuInit", CL_OTHER, 0, 0),
+	D("cuDriverGetVersion", CL_OTHER, 0, 0),
+	D("cuDeviceGet", CL_OTHER, 0, 0),
+	D("cuDeviceGetCount", CL_OTHER, 0, 0),
+	D("cuDeviceGetName", CL_OTHER, 0, 0),
+	D("cuDeviceGetAttribute", CL_OTHER, 0, 0),
+	D("cuDeviceTotalMem_v2", CL_OTHER, 0, 0),
+	D("cuDevicePrimaryCtxRetain", CL_OTHER, 0, 0),
+	D("cuDevicePrimaryCtxRelease_v2", CL_OTHER, 0, 0),
+	D("cuCtxCreate_v2", CL_OTHER, 0, 0),
+	D("cuCtxCreate_v3", CL_OTHER, 0, 0),
+	D("cuCtxCreate_v4", CL_OTHER, 0, 0),
+	D("cuCtxDestroy_v2", CL_OTHER, 0, 0),
+	D("cuCtxSetCurrent", CL_OTHER, 0, 0),
+	D("cuModuleLoad", CL_OTHER, 0, 0),
+	D("cuModuleLoadData", CL_OTHER, 0, 0),
+	D("cuModuleLoadDataEx", CL_OTHER, 0, 0),
+	D("cuModuleLoadFatBinary", CL_OTHER, 0, 0),
+	D("cuModuleUnload", CL_OTHER, 0, 0),
+	D("cuLibraryLoadData", CL_OTHER, 0, 0),
+	D("cuLibraryLoadFromFile", CL_OTHER, 0, 0),
+	D("cuLibraryUnload", CL_OTHER, 0, 0),
 	R("cudaMalloc", CL_ALLOC, 0, 0),
 	R("cudaFree", CL_FREE, 0, 0),
 	R("cudaMemcpy", CL_COPY, CF_KIND, 0),

@@ -28,7 +28,7 @@ struct cuda_func {
 	__u8 stream_arg;	/* 1-based index of a stream argument, 0: none */
 };
 
-#define NR_FUNCS 56
+#define NR_FUNCS 78
 extern const struct cuda_func cuda_funcs[NR_FUNCS];
 
 /* How many functions of `api` there are. */

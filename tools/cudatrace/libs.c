@@ -247,7 +247,7 @@ int find_libs(struct cuda_libs *libs, const struct lib_search *want)
 	return -1;
 }
 
-void print_libs(const struct cuda_libs *libs)
+void print_libs(const struct cuda_libs *libs, bool verbose)
 {
 	int i, j, api, driver = 0;
 
@@ -264,7 +264,8 @@ void print_libs(const struct cuda_libs *libs)
 				if (cuda_funcs[j].api == (enum api)api && t->off[j] >= 0)
 					fprintf(stderr, " %s", cuda_funcs[j].name);
 			fputc('\n', stderr);
-			if (t->found[api] == nr_funcs_of(api))
+			/* Libraries of other versions lack some as a rule: not worth a line each start. */
+			if (t->found[api] == nr_funcs_of(api) || !verbose)
 				continue;
 			fprintf(stderr, "cudatrace: %s lacks:", t->name);
 			for (j = 0; j < NR_FUNCS; j++)

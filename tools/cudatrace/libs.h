@@ -52,8 +52,8 @@ struct cuda_libs {
  */
 int find_libs(struct cuda_libs *libs, const struct lib_search *want);
 
-/* On stderr: which files and functions are probed, what each lacks, the notes. */
-void print_libs(const struct cuda_libs *libs);
+/* On stderr: which files and functions are probed, the notes; with verbose (-v), what each lacks. */
+void print_libs(const struct cuda_libs *libs, bool verbose);
 
 void free_libs(struct cuda_libs *libs);
 
