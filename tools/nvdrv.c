@@ -28,6 +28,7 @@
 #include "nvdrv/nvidia_names.h"
 #include "nvdrv/mappings.h"
 #include "nvdrv/power.h"
+#include "nvdrv/prom.h"
 #include "nvdrv/rm_memory.h"
 #include "nvdrv/xids.h"
 #include "cgroup.h"
@@ -534,131 +535,6 @@ static int print_summary(void *ctx)
 
 /* ---- --prometheus -------------------------------------------------------- */
 
-/* An escape's label: its name, or its number in hex. */
-static const char *esc_label(__u32 esc, char *buf, size_t size)
-{
-	const char *name = nv_escape_name(esc);
-
-	if (name)
-		return name;
-	snprintf(buf, size, "0x%x", esc);
-	return buf;
-}
-
-static int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
-			 const struct map_snapshot *rm, double unit)
-{
-	static struct lat_hist per_esc[256];
-	struct metrics_rows rows = { .label_names = { "escape", "comm", "cgroup" } };
-	struct metrics_rows rmr = { .label_names = { "escape", "object", "status" } };
-	bool seen[256] = {};
-	char esc[16], obj[16], st[16];
-	size_t i;
-	int e, err = 0;
-
-	for (e = 0; e < 256; e++)
-		lat_hist_reset(&per_esc[e]);
-	for (i = 0; i < calls->n && !err; i++) {
-		const struct call_key *k = snapshot_key(calls, i);
-		const struct call_stats *c = snapshot_value(calls, i);
-		const unsigned long long v[] = { c->calls, c->errors };
-
-		err = metrics_rows_add(&rows, (const char *const[]){
-			esc_label(k->esc, esc, sizeof(esc)), c->comm, metrics_cgroup(c->cgroup_id) }, v, 2);
-		lat_hist_merge(&per_esc[k->esc & 0xff], &c->lat);
-		seen[k->esc & 0xff] = true;
-	}
-	metrics_rows_family(m, &rows, 0, 1, "ioctls_total", METRIC_COUNTER,
-			    "ioctls on NVIDIA's device nodes, per escape and process name");
-	metrics_rows_family(m, &rows, 1, 1, "ioctl_errors_total", METRIC_COUNTER,
-			    "Those that returned an error");
-	metrics_rows_free(&rows);
-	metrics_family(m, "ioctl_latency_seconds", METRIC_HISTOGRAM, "ioctl latency, per escape");
-	for (e = 0; e < 256; e++)
-		if (seen[e])
-			metrics_lat_hist(m, LABELS({ "escape", esc_label(e, esc, sizeof(esc)) }),
-					 &per_esc[e], unit);
-	/* RM calls by what they named and the status the RM answered (NV_OK too). */
-	for (i = 0; i < rm->n && !err; i++) {
-		const struct rm_key *k = snapshot_key(rm, i);
-		const struct rm_stats *r = snapshot_value(rm, i);
-		const char *oname = nv_object_name(k->esc, k->obj), *sname = nv_status_name(k->status);
-
-		snprintf(obj, sizeof(obj), "0x%x", k->obj);
-		snprintf(st, sizeof(st), "0x%x", k->status);
-		err = metrics_rows_add(&rmr, (const char *const[]){
-			esc_label(k->esc, esc, sizeof(esc)), oname ? oname : obj, sname ? sname : st },
-			&r->count, 1);
-	}
-	metrics_rows_family(m, &rmr, 0, 1, "rm_calls_total", METRIC_COUNTER,
-			    "RM calls (alloc, control, free...), per escape, class or command, and RM status");
-	metrics_rows_free(&rmr);
-	return err;
-}
-
-static int device_metrics(struct metrics *m, const struct map_snapshot *devs,
-			  const struct map_snapshot *irqs, double unit)
-{
-	struct metrics_rows rows = { .label_names = { "device", "comm", "cgroup" } };
-	char dev[32], gpu[32];
-	size_t i;
-	int err = 0;
-
-	for (i = 0; i < devs->n && !err; i++) {
-		const struct dev_key *k = snapshot_key(devs, i);
-		const struct dev_stats *d = snapshot_value(devs, i);
-		const unsigned long long v[] = { d->opens, d->open_errors, d->mmaps, d->mmap_bytes,
-						 d->mmap_errors, d->faults, d->polls, d->polls_ready,
-						 d->vma_copies, d->vma_releases,
-						 d->live > 0 ? (unsigned long long)d->live : 0 };
-
-		err = metrics_rows_add(&rows, (const char *const[]){
-			dev_name(k->dev, dev, sizeof(dev)), d->comm, metrics_cgroup(d->cgroup_id) }, v, 11);
-	}
-	metrics_rows_family(m, &rows, 0, 1, "opens_total", METRIC_COUNTER,
-			    "Opens of NVIDIA's device nodes, per node and process name");
-	metrics_rows_family(m, &rows, 1, 1, "open_errors_total", METRIC_COUNTER, "Failed opens");
-	metrics_rows_family(m, &rows, 2, 1, "mmaps_total", METRIC_COUNTER, "mmaps of the nodes");
-	metrics_rows_family(m, &rows, 3, 1, "mmap_bytes_total", METRIC_COUNTER,
-			    "Their bytes, mapped or not");
-	metrics_rows_family(m, &rows, 4, 1, "mmap_errors_total", METRIC_COUNTER, "Failed mmaps");
-	metrics_rows_family(m, &rows, 5, 1, "faults_total", METRIC_COUNTER,
-			    "Page faults on those mappings");
-	metrics_rows_family(m, &rows, 6, 1, "polls_total", METRIC_COUNTER,
-			    "The driver's poll calls (a poll() that sleeps makes two)");
-	metrics_rows_family(m, &rows, 7, 1, "polls_ready_total", METRIC_COUNTER,
-			    "Those that found events waiting");
-	metrics_rows_family(m, &rows, 8, 1, "mappings_copied_total", METRIC_COUNTER,
-			    "Mappings the kernel copied (fork, split, mremap: nvidia_vma_open)");
-	metrics_rows_family(m, &rows, 9, 1, "mappings_unmapped_total", METRIC_COUNTER,
-			    "Mappings unmapped (munmap, exit: nvidia_vma_release)");
-	metrics_rows_family(m, &rows, 10, 1, "mappings_live", METRIC_GAUGE,
-			    "Mappings held now, made or copied while traced");
-	metrics_rows_free(&rows);
-#define IRQ_FAMILY(name, type, help, put)						\
-	do {										\
-		metrics_family(m, name, type, help);					\
-		for (i = 0; i < irqs->n; i++) {						\
-			const struct irq_key *k = snapshot_key(irqs, i);		\
-			const struct irq_stats *q = snapshot_value(irqs, i);		\
-			const struct label *l = LABELS({ "gpu", gpu_name(k->gpu, gpu, sizeof(gpu)) }, \
-						       { "kind", irq_kind_name(k->kind) }); \
-			put;								\
-		}									\
-	} while (0)
-	IRQ_FAMILY("interrupts_total", METRIC_COUNTER, "Interrupt top halves, per GPU and kind",
-		   metrics_u64(m, l, q->top));
-	IRQ_FAMILY("interrupts_handled_total", METRIC_COUNTER, "Top halves that returned IRQ_HANDLED",
-		   metrics_u64(m, l, q->handled));
-	IRQ_FAMILY("bottom_halves_total", METRIC_COUNTER, "Bottom halves",
-		   metrics_u64(m, l, q->bottom));
-	IRQ_FAMILY("top_to_bottom_half_seconds", METRIC_HISTOGRAM,
-		   "Time from a top half to its bottom half",
-		   metrics_lat_hist(m, l, &q->top_bottom, unit));
-#undef IRQ_FAMILY
-	return err;
-}
-
 static int write_metrics(struct metrics *m, void *ctx)
 {
 	struct bpf_map *const maps[NR_SNAPS] = {
@@ -667,8 +543,7 @@ static int write_metrics(struct metrics *m, void *ctx)
 	};
 	struct map_snapshot now[NR_SNAPS];
 	double unit = metrics_time_unit();
-	char gpu[32], xid[16];
-	int err, i;
+	int err;
 
 	(void)ctx;
 	err = tool_snapshot(maps, now, NR_SNAPS);
@@ -683,12 +558,7 @@ static int write_metrics(struct metrics *m, void *ctx)
 	      device_metrics(m, &now[S_DEVS], &now[S_IRQS], unit) ?:
 	      rm_memory_metrics(m);
 	map_snapshot_free_all(now, NR_SNAPS);
-	metrics_family(m, "xids_total", METRIC_COUNTER, "Xid errors reported, per GPU and Xid");
-	for (i = 0; i < nr_xid_rows; i++) {
-		snprintf(xid, sizeof(xid), "%u", xid_rows[i].xid);
-		metrics_u64(m, LABELS({ "gpu", gpu_name(xid_rows[i].gpu, gpu, sizeof(gpu)) },
-				      { "xid", xid }), xid_rows[i].count);
-	}
+	xid_metrics(m);
 	return err;
 }
 
