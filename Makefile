@@ -212,7 +212,8 @@ vm-test: all unit-tests test-progs
 # make bench: the measuring wrapper (tests/bench/measure.c), the loader of
 # empty programs on the tools' hooks (the limit) and those programs.
 BENCH := $(OUTPUT)/bench
-BENCH_PROGS := $(BENCH)/measure $(BENCH)/empty $(BENCH)/empty_drmsched.bpf.o $(BENCH)/empty_cuda.bpf.o
+BENCH_PROGS := $(BENCH)/measure $(BENCH)/empty $(BENCH)/empty_drmsched.bpf.o $(BENCH)/empty_cuda.bpf.o \
+	$(BENCH)/empty_nvdrv.bpf.o
 
 $(BENCH):
 	@mkdir -p $@

@@ -8,8 +8,9 @@
  * Loads the named programs of the BPF object OBJ (the others are not
  * loaded: an object may hold programs for hooks this kernel lacks) and
  * attaches each: tracepoints and tp_btf by their section, uprobes and
- * uretprobes at BINARY:FUNCTION. Prints "ready" once all are attached and
- * waits for SIGINT or SIGTERM.
+ * uretprobes at BINARY:FUNCTION, kprobes and kretprobes at =FUNCTION (a
+ * module's function whose name depends on its version). Prints "ready"
+ * once all are attached and waits for SIGINT or SIGTERM.
  */
 #include <errno.h>
 #include <signal.h>
@@ -35,6 +36,12 @@ static int attach(struct bpf_program *prog, const char *target)
 
 	if (!target) {
 		link = bpf_program__attach(prog);
+		return link ? 0 : -errno;
+	}
+	if (!strncmp(bpf_program__section_name(prog), "kprobe", 6) ||
+	    !strncmp(bpf_program__section_name(prog), "kretprobe", 9)) {
+		link = bpf_program__attach_kprobe(prog, bpf_program__section_name(prog)[1] == 'r',
+						  target);
 		return link ? 0 : -errno;
 	}
 	snprintf(binary, sizeof(binary), "%s", target);
