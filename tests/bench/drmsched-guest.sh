@@ -59,11 +59,7 @@ workload() {
 one() {
 	local name=$1 ready=$2 pattern=$3 printed=- want=-
 	shift 3
-	tracer_start "$name" "$ready" "$@" || return
-	round_sys_start
-	workload
-	round_sys_stop
-	tracer_stop "$name"
+	bench_run "$name" "$ready" "$@" || return
 	case "$pattern" in
 	"") ;;
 	summary) printed=$(awk '$2 == "gfx" && $3 ~ /^[0-9]+$/ { print $5; exit }' "$BENCH_OUT/$name.out"); want=$JOBS ;;

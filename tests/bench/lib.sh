@@ -71,6 +71,19 @@ tracer_stop() {
 	wait "${!var}" 2>/dev/null
 }
 
+# bench_run NAME READY CMD...: tracer_start, the caller's `workload`
+# function between round_sys_start and round_sys_stop, tracer_stop; 1 when
+# the tracer did not get ready.
+bench_run() {
+	local name=$1 ready=$2
+	shift 2
+	tracer_start "$name" "$ready" "$@" || return 1
+	round_sys_start
+	workload
+	round_sys_stop
+	tracer_stop "$name"
+}
+
 # sys_ticks: the CPU time all CPUs spent in the kernel (system, irq,
 # softirq) so far, in USER_HZ ticks: around a workload it counts what the
 # tracer costs outside its BPF programs too (a classic tracepoint's record,

@@ -49,11 +49,7 @@ workload() { build/tests/nvctl --burst "$NV_ROUNDS" 0 >"$BENCH_OUT/nvctl.out" 2>
 one() {
 	local name=$1 ready=$2 pattern=$3 printed=- want=-
 	shift 3
-	tracer_start "$name" "$ready" "$@" || return
-	round_sys_start
-	workload
-	round_sys_stop
-	tracer_stop "$name"
+	bench_run "$name" "$ready" "$@" || return
 	case "$pattern" in
 	"") ;;
 	summary) printed=$(awk '$2 == "nvctl" && $5 ~ /^[0-9]+$/ { s += $5 } END { print s + 0 }' \
