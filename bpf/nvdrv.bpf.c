@@ -698,19 +698,23 @@ int BPF_KRETPROBE(ioctl_return, long ret)
 	lat = to_units(lat_ns);
 	key.pid = pid;
 	key.esc = st->esc;
-	init = bpf_map_lookup_elem(&call_init, &zero);
-	if (init) {
-		__builtin_memset(init, 0, sizeof(*init));
-		init->lat.min = ~0ULL;
-		c = row_of(&calls, &key, init);
-		if (c) {
-			__sync_fetch_and_add(&c->calls, 1);
-			if (ret < 0)
-				__sync_fetch_and_add(&c->errors, 1);
-			if (st->xfer)
-				__sync_fetch_and_add(&c->xfer, 1);
-			lat_hist_add(&c->lat, lat);
+	/* The row's initial value is made only for a new row: not on every call. */
+	c = bpf_map_lookup_elem(&calls, &key);
+	if (!c) {
+		init = bpf_map_lookup_elem(&call_init, &zero);
+		if (init) {
+			__builtin_memset(init, 0, sizeof(*init));
+			init->lat.min = ~0ULL;
+			c = row_of(&calls, &key, init);
 		}
+	}
+	if (c) {
+		__sync_fetch_and_add(&c->calls, 1);
+		if (ret < 0)
+			__sync_fetch_and_add(&c->errors, 1);
+		if (st->xfer)
+			__sync_fetch_and_add(&c->xfer, 1);
+		lat_hist_add(&c->lat, lat);
 	}
 	if (ret < 0) {
 		struct err_key ek = { .pid = pid, .esc = st->esc, .err = (__u32)-ret };
