@@ -601,7 +601,11 @@ check_eq "cudatrace: -c of another command sees no calls; SIGTERM prints the sum
 start_tool "$tmp/iv.out" $t -c workload -L $D/libcuda.so.1 1 2
 $D/workload batches 3 sleep 3500 >/dev/null &
 wl_pid=$!
-for _ in $(seq 1 60); do kill -0 "$tool_pid" 2>/dev/null || break; sleep 0.1; done
+# By itself, not in a bound of time: without multi-uprobe links (5.10,
+# 6.1) its exit detaches a uprobe and a uretprobe per function, each
+# waiting for the kernel's RCU, seconds under qemu's TCG (6 s were once
+# not enough for 65 functions).
+for _ in $(seq 1 600); do kill -0 "$tool_pid" 2>/dev/null || break; sleep 0.1; done
 check "cudatrace: interval count: exits by itself after count summaries" sh -c "! kill -0 $tool_pid 2>/dev/null"
 stop_tool
 kill $wl_pid 2>/dev/null
