@@ -7,17 +7,6 @@
 #include "nvdrv/prom.h"
 #include "nvdrv/xids.h"
 
-/* An escape's label: its name, or its number in hex. */
-static const char *esc_label(__u32 esc, char *buf, size_t size)
-{
-	const char *name = nv_escape_name(esc);
-
-	if (name)
-		return name;
-	snprintf(buf, size, "0x%x", esc);
-	return buf;
-}
-
 int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
 			 const struct map_snapshot *rm, double unit)
 {
@@ -37,7 +26,7 @@ int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
 		const unsigned long long v[] = { c->calls, c->errors };
 
 		err = metrics_rows_add(&rows, (const char *const[]){
-			esc_label(k->esc, esc, sizeof(esc)), c->comm, metrics_cgroup(c->cgroup_id) }, v, 2);
+			nv_escape_str(k->esc, esc, sizeof(esc)), c->comm, metrics_cgroup(c->cgroup_id) }, v, 2);
 		lat_hist_merge(&per_esc[k->esc & 0xff], &c->lat);
 		seen[k->esc & 0xff] = true;
 	}
@@ -49,7 +38,7 @@ int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
 	metrics_family(m, "ioctl_latency_seconds", METRIC_HISTOGRAM, "ioctl latency, per escape");
 	for (e = 0; e < 256; e++)
 		if (seen[e])
-			metrics_lat_hist(m, LABELS({ "escape", esc_label(e, esc, sizeof(esc)) }),
+			metrics_lat_hist(m, LABELS({ "escape", nv_escape_str(e, esc, sizeof(esc)) }),
 					 &per_esc[e], unit);
 	/* RM calls by what they named and the status the RM answered (NV_OK too). */
 	for (i = 0; i < rm->n && !err; i++) {
@@ -60,7 +49,7 @@ int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
 		snprintf(obj, sizeof(obj), "0x%x", k->obj);
 		snprintf(st, sizeof(st), "0x%x", k->status);
 		err = metrics_rows_add(&rmr, (const char *const[]){
-			esc_label(k->esc, esc, sizeof(esc)), oname ? oname : obj, sname ? sname : st },
+			nv_escape_str(k->esc, esc, sizeof(esc)), oname ? oname : obj, sname ? sname : st },
 			&r->count, 1);
 	}
 	metrics_rows_family(m, &rmr, 0, 1, "rm_calls_total", METRIC_COUNTER,
