@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# vm-kernels: 6.1 sid 5.10
+# (Not on trixie's 6.12: trixie's driver is 550, sid's, and tests/nvidia
+# builds bookworm's 535 there, a pairing no user runs; CI's time is budgeted
+# per kernel, tests/README.md.)
 # NVIDIA's real kernel driver in the VM, without a GPU: the ground nvdrv's
 # real-driver tests stand on. Run inside the VM by tests/run (one boot per
 # kernel): nvidia.ko from tests/nvidia/build (535 on 6.1, 550 on sid; patched

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# vm-kernels: 6.1 sid 5.10
+# (Not on trixie's 6.12: nvdrv attaches its kprobes there as on 6.1 and
+# sid, one by one, and CI's time is budgeted per kernel, tests/README.md.)
 # nvdrv on what NVIDIA's real driver cannot do without a GPU: interrupts and
 # their bottom halves, p2p, Xid reports. tests/kmod/nvmock.c plays those
 # functions with the real names and prototypes, in a module named "nvidia"
