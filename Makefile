@@ -87,7 +87,8 @@ $(foreach t,$(TOOLS),$(eval $(call tool_link,$(t))))
 
 # Host unit tests of the common library (tests/unit): test_NAME.c, with an
 # optional NAME_test.bpf.c whose skeleton it includes.
-UNIT_TESTS := test_common test_loop test_tp_format test_records test_metrics test_timeline
+UNIT_TESTS := test_common test_loop test_tp_format test_records test_metrics test_timeline \
+	test_nvidia_names
 UNIT_BINS := $(addprefix $(OUTPUT)/tests/,$(UNIT_TESTS))
 
 $(OUTPUT)/tests:
@@ -101,6 +102,11 @@ $(OUTPUT)/tests/%.skel.h: $(OUTPUT)/tests/%.bpf.o
 
 $(OUTPUT)/tests/test_loop: $(OUTPUT)/tests/loop_test.skel.h
 $(OUTPUT)/tests/test_records: $(OUTPUT)/tests/records_test.skel.h
+
+# nvdrv's name tables: the test includes nvidia_names.c (its tables are static).
+$(OUTPUT)/tests/test_nvidia_names: tests/unit/test_nvidia_names.c tests/unit/check.h \
+		tools/nvdrv/nvidia_names.c tools/nvdrv/nvidia_names.h | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) $< -o $@
 
 $(OUTPUT)/tests/test_%: tests/unit/test_%.c tests/unit/check.h $(OUTPUT)/libcommon.a | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -I$(OUTPUT)/tests $(filter %.c %.a,$^) $(LDLIBS) -o $@
@@ -177,6 +183,12 @@ $(OUTPUT)/tests/corepaths: tests/btf/corepaths.c | $(OUTPUT)/tests
 TEST_PROGS += $(OUTPUT)/tests/nvctl
 $(OUTPUT)/tests/nvctl: tests/nvidia/nvctl.c | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) $< -o $@
+
+# A client of NVIDIA's real libcuda (tests/nvidia/userspace): cudatrace's and
+# nvdrv's real client in tests/guest/nvclients.sh.
+TEST_PROGS += $(OUTPUT)/tests/cuclient
+$(OUTPUT)/tests/cuclient: tests/nvidia/cuclient.c | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) $< -ldl -o $@
 
 # The classic-tracepoint path (tp_format.h, tp_record.bpf.h) on gpu_scheduler's
 # run event: tests/tpformat, run by tests/guest/tpformat.sh.

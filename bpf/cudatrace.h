@@ -8,7 +8,7 @@
 #define COMM_LEN	16
 #define KNAME_LEN	64	/* kernel (CUfunction) names, truncated */
 
-#define MAX_FUNCS	128	/* probed symbols (function ids) */
+#define MAX_FUNCS	1024	/* probed symbols (function ids): real libcuda 535 exports 600 cu* */
 #define NR_FALLBACK	128	/* per-function programs where BPF cookies are missing */
 #define MAX_INFLIGHT	16384	/* calls entered and not yet returned */
 #define MAX_ALLOCS	65536	/* outstanding allocations, all processes */

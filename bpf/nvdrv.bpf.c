@@ -168,6 +168,14 @@ struct {
 	__type(value, struct call_stats);
 } call_init SEC(".maps");
 
+/* A UVM command's RM status offset (NV_ESC_UVM): the frontend fills it. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_UVM_CMDS);
+	__type(key, __u32);
+	__type(value, __s32);
+} uvm_status SEC(".maps");
+
 /* ---- helpers ---------------------------------------------------------------- */
 
 static __always_inline __u32 file_dev(struct file *file)
@@ -231,6 +239,12 @@ static __always_inline struct nvdrv_event *event_new(__u32 type, bool always)
  */
 static __always_inline int rm_status_offset(__u32 esc, __u32 size)
 {
+	if (esc & NV_ESC_UVM) {
+		__u32 cmd = esc & ~NV_ESC_UVM;
+		__s32 *off = bpf_map_lookup_elem(&uvm_status, &cmd);
+
+		return off ? *off : -1;
+	}
 	switch (esc) {
 	case 0x27: return size == 56 ? 40 : -1;	/* RM_ALLOC_MEMORY: NVOS02 + fd */
 	case 0x28: return size == 20 ? 16 : -1;	/* RM_ALLOC_OBJECT: NVOS05 */
@@ -675,6 +689,29 @@ int BPF_KPROBE(ioctl_entry, struct file *file, unsigned int cmd, unsigned long a
 					 (void *)st.ptr + (st.esc == NV_ESC_RM_ALLOC ? 12 : 8)))
 			st.has_obj = 1;
 	}
+	if (bpf_map_update_elem(&ioctls, &id, &st, BPF_ANY))
+		__sync_fetch_and_add(&dropped_inflight, 1);
+	return 0;
+}
+
+/*
+ * nvidia-uvm.ko's uvm_unlocked_ioctl (struct file *, unsigned int cmd,
+ * unsigned long arg): CUDA's unified memory on /dev/nvidia-uvm. Its return
+ * is ioctl_return's.
+ */
+SEC("kprobe")
+int BPF_KPROBE(uvm_ioctl_entry, struct file *file, unsigned int cmd, unsigned long arg)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct ioctl_state st = {};
+
+	if (!current_wanted(id >> 32))
+		return 0;
+	st.start_ns = bpf_ktime_get_ns();
+	st.dev = file_dev(file);
+	st.esc = NV_ESC_UVM | cmd;
+	st.ptr = arg;
+	st.file = (__u64)file;
 	if (bpf_map_update_elem(&ioctls, &id, &st, BPF_ANY))
 		__sync_fetch_and_add(&dropped_inflight, 1);
 	return 0;

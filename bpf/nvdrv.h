@@ -27,6 +27,15 @@
 #define NV_ESC_RM_CONTROL	0x2a	/* NVOS54: its cmd */
 #define NV_ESC_RM_ALLOC		0x2b	/* NVOS21, NVOS64: its hClass */
 #define NV_ESC_RM_FREE		0x29	/* NVOS00 */
+/*
+ * A /dev/nvidia-uvm command (nvidia-uvm.ko's uvm_unlocked_ioctl: a plain
+ * number, UVM_INITIALIZE 0x30000001, not _IOC-made) where an escape goes:
+ * NV_ESC_UVM | cmd, so the two never share a row. Its RM status is where
+ * the uvm_status map says (filled from tools/nvdrv/nvidia_names.c's table
+ * for the loaded driver's version).
+ */
+#define NV_ESC_UVM		(1u << 31)
+#define MAX_UVM_CMDS		128
 
 /*
  * The RM's memory classes nvdrv counts (class/cl003e.h, cl0040.h, cl50a0.h,

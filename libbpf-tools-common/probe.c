@@ -198,11 +198,7 @@ void ksyms_module_free(struct ksyms_module *k)
 	free(k);
 }
 
-/*
- * GPU_BPF_PRETEND_MISSING="atomic_fetch,attach_cookie" (either) makes the
- * probes below say no: the fallbacks of older kernels, tested on a new one.
- */
-static bool pretend_missing(const char *feature)
+bool pretend_missing(const char *feature)
 {
 	const char *s = getenv("GPU_BPF_PRETEND_MISSING");
 

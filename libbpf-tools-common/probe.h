@@ -76,4 +76,11 @@ bool kernel_has_atomic_fetch(void);
  */
 bool kernel_has_attach_cookie(void);
 
+/*
+ * GPU_BPF_PRETEND_MISSING="atomic_fetch,attach_cookie,uprobe_multi" (any of
+ * them) makes the probes of those features say no: the fallbacks of older
+ * kernels, tested on a new one.
+ */
+bool pretend_missing(const char *feature);
+
 #endif /* GPU_BPF_PROBE_H */

@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 
+#include "probe.h"
 #include "uprobe_helpers.h"
 
 struct sym {
@@ -217,6 +218,22 @@ long elf_syms_offset(const struct elf_syms *s, const char *name)
 	if (lo < s->n && strcmp(s->by_name[lo]->name, name) == 0)
 		return (long)s->by_name[lo]->off;
 	return -1;
+}
+
+const char *elf_syms_next_global(const struct elf_syms *s, size_t *pos, unsigned long *off)
+{
+	size_t j;
+
+	/* by_name holds each name's global entry before its local ones. */
+	for (j = *pos; j < s->n; j++) {
+		if (!s->by_name[j]->global || (j && !strcmp(s->by_name[j]->name, s->by_name[j - 1]->name)))
+			continue;
+		*pos = j + 1;
+		*off = s->by_name[j]->off;
+		return s->by_name[j]->name;
+	}
+	*pos = s->n;
+	return NULL;
 }
 
 const char *elf_syms_at(const struct elf_syms *s, unsigned long off, unsigned long *delta)
@@ -670,6 +687,8 @@ bool uprobe_multi_supported(void)
 	unsigned long offset = 0;
 	int prog_fd, err;
 
+	if (pretend_missing("uprobe_multi"))
+		return false;
 	prog_fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, NULL, "GPL", insns,
 				sizeof(insns) / sizeof(insns[0]), &opts);
 	if (prog_fd < 0)

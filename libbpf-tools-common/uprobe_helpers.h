@@ -32,6 +32,14 @@ const char *elf_syms_strerror(int err);
 long elf_syms_offset(const struct elf_syms *s, const char *name);
 
 /*
+ * The global functions, in order of name (a name once): from *pos (0 at
+ * first, advanced past the one returned), the next one's name, its file
+ * offset in *off; NULL past the last. For probing every exported function
+ * of a library whose names follow a pattern.
+ */
+const char *elf_syms_next_global(const struct elf_syms *s, size_t *pos, unsigned long *off);
+
+/*
  * The function containing file offset `off`, or NULL; *delta is the
  * distance from its start.
  */

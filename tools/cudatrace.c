@@ -47,6 +47,8 @@ static struct env {
 	char comm[COMM_LEN];
 	const char *libs[MAX_LIBS];
 	int nr_libs;
+	const char *patterns[MAX_PATTERNS];	/* -f */
+	int nr_patterns;
 } env;
 
 static struct cuda_libs libs;	/* the files probed, and their functions */
@@ -73,7 +75,7 @@ static const char doc[] =
 "Trace CUDA API calls: latency, errors, kernel launches and leaked allocations.\n"
 "\n"
 "USAGE: cudatrace [-eEjlmrsCTv] [-p PID] [-c COMM] [--cgroup PATH] [-L LIB]...\n"
-"                 [--timeline FILE] [interval [count]]\n"
+"                 [-f PATTERN]... [--timeline FILE] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    cudatrace                # driver API summary per function at Ctrl-C\n"
@@ -85,6 +87,8 @@ static const char doc[] =
 "    cudatrace -ls -p 1234 10 # ... with allocating stacks, every 10 seconds\n"
 "    cudatrace -c python3 5   # processes named python3, a summary every 5 s\n"
 "    cudatrace -L /opt/app/lib/libcuda.so.1   # probe this library\n"
+"    cudatrace -f 'cuGraph*' -f cuMemGetInfo_v2  # these too, where the kernel has no\n"
+"                             # multi-uprobe links (before 6.6: else every one is)\n"
 "    cudatrace -j -p 1234 | jq .  # JSON lines: one object per table row\n"
 "    cudatrace -e -j -p 1234  # ... one per call\n"
 "    cudatrace --timeline calls.json -p 1234  # the calls for ui.perfetto.dev\n"
@@ -99,6 +103,9 @@ static const struct argp_option opts[] = {
 	{ "stack", 's', NULL, 0, "With --leaks: the user stack of each allocation", 0 },
 	{ "runtime", 'r', NULL, 0, "Also trace the runtime API (libcudart, or cudart linked into the program)", 0 },
 	{ "lib", 'L', "PATH", 0, "Probe this library or executable instead of looking for one (repeatable)", 0 },
+	{ "function", 'f', "PATTERN", 0,
+	  "Also probe the exported functions matching PATTERN (a shell glob; repeatable): kernels "
+	  "without multi-uprobe links probe only the functions cudatrace reads, by default", 0 },
 	{ "timeline", OPT_TIMELINE, "FILE", 0,
 	  "Write the calls to FILE as a timeline (Trace Event Format: ui.perfetto.dev opens it)", 0 },
 	{},
@@ -129,6 +136,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_failure(state, argp_err_exit_status, 0, "too many --lib (at most %d)",
 				     MAX_LIBS);
 		env.libs[env.nr_libs++] = arg;
+		break;
+	case 'f':
+		if (!*arg)
+			argp_failure(state, argp_err_exit_status, 0, "invalid function pattern ''");
+		if (env.nr_patterns == MAX_PATTERNS)
+			argp_failure(state, argp_err_exit_status, 0, "too many -f (at most %d)",
+				     MAX_PATTERNS);
+		env.patterns[env.nr_patterns++] = arg;
 		break;
 	case OPT_TIMELINE:
 		env.timeline = arg;
@@ -233,7 +248,7 @@ static void print_hists(FILE *f, const struct func_row *rows, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (rows[i].func >= NR_FUNCS || !rows[i].st.lat.count)
+		if (rows[i].func >= (__u32)nr_funcs() || !rows[i].st.lat.count)
 			continue;
 		snprintf(title, sizeof(title), "%s latency:", func_name(rows[i].func));
 		table_lat_hist(f, &func_hist_table, (struct cell[]){ CELL_S(func_name(rows[i].func)) },
@@ -280,7 +295,7 @@ static void print_errors(FILE *f, const struct map_snapshot *s)
 
 		rows[n].k = *k;
 		rows[n].count = *now - (was ? *was : 0);
-		if (rows[n].k.func >= NR_FUNCS)
+		if (rows[n].k.func >= (__u32)nr_funcs())
 			rows[n].k.func = 0;
 		n += rows[n].count != 0;
 	}
@@ -350,7 +365,7 @@ static void print_launches(FILE *f, const struct map_snapshot *s)
 		rows[n].k = *k;
 		rows[n].st.ok = DELTA(now, was, ok);
 		rows[n].st.failed = DELTA(now, was, failed);
-		if (rows[n].k.func >= NR_FUNCS)
+		if (rows[n].k.func >= (__u32)nr_funcs())
 			rows[n].k.func = 0;
 		n += rows[n].st.ok || rows[n].st.failed;
 	}
@@ -467,7 +482,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	__u8 cls;
 
 	(void)ctx;
-	if (size < sizeof(*e) || e->func >= NR_FUNCS)
+	if (size < sizeof(*e) || e->func >= (__u32)nr_funcs())
 		return 0;
 	cls = func_class(e->func);
 	if (cls == CL_LAUNCH || cls == CL_LAUNCH_EX || cls == CL_RT_LAUNCH)
@@ -614,8 +629,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "cudatrace: no process with PID %d\n", common_env.pid);
 		return 1;
 	}
-	if (find_libs(&libs, &(struct lib_search){ common_env.pid, env.runtime, env.libs,
-							     env.nr_libs })) {
+	/* Every exported function where probing them costs two links per file. */
+	if (find_libs(&libs, &(struct lib_search){ common_env.pid, env.runtime, env.libs, env.nr_libs,
+						     kernel_has_attach_cookie() && uprobe_multi_supported(),
+						     env.patterns, env.nr_patterns })) {
 		err = 1;
 		goto cleanup;
 	}

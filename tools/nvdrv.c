@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 
 #include "nvdrv.h"
 #include "tp_field.h"
@@ -228,17 +229,18 @@ static int cmp_call_row(const void *a, const void *b)
 
 static void print_ioctls(FILE *f, const struct map_snapshot *s)
 {
-	struct lat_hist per_esc[256];
-	bool seen[256] = {};
+	struct lat_hist per_esc[NR_ESC_SLOTS];
+	__u32 slot_esc[NR_ESC_SLOTS];
+	bool seen[NR_ESC_SLOTS] = {};
 	struct call_row *rows;
-	char buf[32], nr[8], title[64];
+	char buf[32], nr[16], title[80];
 	size_t i, n = 0;
 	int e;
 
 	rows = calloc(s->n ? s->n : 1, sizeof(*rows));
 	if (!rows)
 		return;
-	for (e = 0; e < 256; e++)
+	for (e = 0; e < NR_ESC_SLOTS; e++)
 		lat_hist_reset(&per_esc[e]);
 	for (i = 0; i < s->n; i++) {
 		const struct call_key *k = snapshot_key(s, i);
@@ -251,8 +253,12 @@ static void print_ioctls(FILE *f, const struct map_snapshot *s)
 		rows[n].now = now;
 		rows[n].calls = DELTA(now, was, calls);
 		lat_hist_delta(&rows[n].lat, &now->lat, was ? &was->lat : NULL);
-		lat_hist_merge(&per_esc[k->esc & 0xff], &rows[n].lat);
-		seen[k->esc & 0xff] = true;
+		e = nv_escape_slot(k->esc);
+		if (e >= 0) {
+			lat_hist_merge(&per_esc[e], &rows[n].lat);
+			seen[e] = true;
+			slot_esc[e] = k->esc;
+		}
 		n++;
 	}
 	qsort(rows, n, sizeof(*rows), cmp_call_row);
@@ -264,26 +270,27 @@ static void print_ioctls(FILE *f, const struct map_snapshot *s)
 		const struct call_row *r = &rows[i];
 		const struct call_stats *was = map_snapshot_find(&prev_calls, r->k);
 
-		snprintf(nr, sizeof(nr), "0x%x", r->k->esc);
+		snprintf(nr, sizeof(nr), "0x%x", nv_escape_nr(r->k->esc));
 		table_row(f, &ioctl_table, (struct cell[]){
 			CELL_U(r->k->pid), CELL_S(r->now->comm),
 			CELL_S(nv_escape_str(r->k->esc, buf, sizeof(buf))),
-			json_output() ? CELL_U(r->k->esc) : CELL_S(nr), CELL_U(r->calls),
+			json_output() ? CELL_U(nv_escape_nr(r->k->esc)) : CELL_S(nr), CELL_U(r->calls),
 			CELL_U(DELTA(r->now, was, xfer)), CELL_U(DELTA(r->now, was, errors)),
 			cell_hist_avg(&r->lat), CELL_U_IF(r->lat.count, r->lat.max),
 			cell_cgroup(r->now->cgroup_id) });
 	}
 	free(rows);
-	for (e = 0; e < 256; e++) {
+	for (e = 0; e < NR_ESC_SLOTS; e++) {
 		const char *name;
 
 		if (!seen[e] || !per_esc[e].count)
 			continue;
-		name = nv_escape_str(e, buf, sizeof(buf));
-		snprintf(nr, sizeof(nr), "0x%x", e);
+		name = nv_escape_str(slot_esc[e], buf, sizeof(buf));
+		snprintf(nr, sizeof(nr), "0x%x", nv_escape_nr(slot_esc[e]));
 		snprintf(title, sizeof(title), "%s (%s) latency:", name, nr);
 		table_lat_hist(f, &ioctl_hist_table,
-			       (struct cell[]){ CELL_S(name), json_output() ? CELL_U(e) : CELL_S(nr) },
+			       (struct cell[]){ CELL_S(name),
+						json_output() ? CELL_U(nv_escape_nr(slot_esc[e])) : CELL_S(nr) },
 			       "latency", title, &per_esc[e], time_unit());
 	}
 }
@@ -320,7 +327,7 @@ static void print_errors(FILE *f, const struct map_snapshot *s)
 		}
 		table_row(f, &error_table, (struct cell[]){
 			CELL_U(k->pid), CELL_S(now->comm), CELL_S(nv_escape_str(k->esc, buf, sizeof(buf))),
-			CELL_U(k->esc), CELL_S(errno_name(k->err, ebuf, sizeof(ebuf))), CELL_U(k->err),
+			CELL_U(nv_escape_nr(k->esc)), CELL_S(errno_name(k->err, ebuf, sizeof(ebuf))), CELL_U(k->err),
 			CELL_U(DELTA(now, was, count)), cell_cgroup(now->cgroup_id) });
 	}
 }
@@ -362,7 +369,7 @@ static void print_rm(FILE *f, const struct map_snapshot *s)
 		snprintf(st, sizeof(st), "0x%x", k->status);
 		table_row(f, &rm_table, (struct cell[]){
 			CELL_U(k->pid), CELL_S(now->comm), CELL_S(nv_escape_str(k->esc, buf, sizeof(buf))),
-			CELL_U(k->esc),
+			CELL_U(nv_escape_nr(k->esc)),
 			nv_escape_has_object(k->esc) ? (json_output() ? CELL_U(k->obj) : CELL_S(obj)) : CELL_NONE,
 			json_output() ? CELL_U(k->status) : CELL_S(st), CELL_U(DELTA(now, was, count)),
 			sname ? CELL_S(sname) : CELL_NONE, oname ? CELL_S(oname) : CELL_NONE,
@@ -614,6 +621,7 @@ static struct bpf_program *const *hook_programs(void)
 	progs[P_POWER_RET] = skel->progs.power_return;
 	progs[P_VMA_OPEN] = skel->progs.vma_open_entry;
 	progs[P_VMA_RELEASE] = skel->progs.vma_release_entry;
+	progs[P_UVM_IOCTL] = skel->progs.uvm_ioctl_entry;
 	progs[P_BH_KTHREAD] = skel->progs.bh_kthread_entry;
 	progs[P_BH_MSIX_KTHREAD] = skel->progs.bh_msix_kthread_entry;
 	progs[P_P2P_GET_PAGES] = skel->progs.p2p_get_pages_entry;
@@ -637,6 +645,26 @@ static const char *driver_version(void)
 		fclose(f);
 	}
 	return v;
+}
+
+/*
+ * Where each UVM command's parameters hold the RM's status, for the loaded
+ * driver (nvidia-uvm.ko is built from the same package as nvidia.ko).
+ */
+static int fill_uvm_status(void)
+{
+	unsigned int major = (unsigned int)strtoul(driver_version(), NULL, 10);
+	int fd = bpf_map__fd(skel->maps.uvm_status);
+	size_t i;
+
+	for (i = 0; i < nv_uvm_ioctl_count(); i++) {
+		__u32 cmd = nv_uvm_ioctl_cmd(i);
+		__s32 off = nv_uvm_status_offset(cmd, major);
+
+		if (off >= 0 && bpf_map_update_elem(fd, &cmd, &off, BPF_ANY))
+			return -errno;
+	}
+	return 0;
 }
 
 /* The line that says where Xids come from: said once attached (start_tool waits for stderr). */
@@ -709,7 +737,7 @@ static void report_dropped(void)
 int main(int argc, char **argv)
 {
 	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
-	struct ksyms_module *ksyms;
+	struct ksyms_module *ksyms, *uvm_ksyms;
 	struct trace_loop loop = {};
 	struct bpf_link *fork_link = NULL;
 	bool xid_tracepoint;
@@ -737,8 +765,10 @@ int main(int argc, char **argv)
 	/* Without them only Xids and the RM's objects (allocations, frees) come through it. */
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 1 << 20);
 	xid_tracepoint = choose_xid_source();
-	resolve_hooks(hook_programs(), ksyms);
+	uvm_ksyms = ksyms_module_load("nvidia_uvm");
+	resolve_hooks(hook_programs(), ksyms, uvm_ksyms);
 	ksyms_module_free(ksyms);
+	ksyms_module_free(uvm_ksyms);
 	/* A fork's copies of the mappings become the child's when it has its pid. */
 	bpf_program__set_autoload(skel->progs.fork_mappings,
 				  bpf_program__autoload(skel->progs.vma_open_entry));
@@ -752,6 +782,13 @@ int main(int argc, char **argv)
 	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
 	if (err)
 		goto cleanup;
+	if (uvm_hooked()) {
+		err = fill_uvm_status();
+		if (err) {
+			report_bpf_error("fill the UVM status map", err);
+			goto cleanup;
+		}
+	}
 	/* Before attaching: an event that comes while the others attach is not before it. */
 	start_ns = last_summary_ns = monotonic_ns();
 	err = attach_hooks();

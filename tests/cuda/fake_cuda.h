@@ -136,6 +136,10 @@ CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, void *j
 			       void *libraryOptions, void **libraryOptionValues,
 			       unsigned int numLibraryOptions);
 CUresult cuLibraryUnload(CUlibrary library);
+/* Exported functions cudatrace reads no argument of: counted, where probed. */
+CUresult cuMemGetInfo_v2(size_t *free, size_t *total);
+CUresult cuMemGetInfo(size_t *free, size_t *total);	/* an alias of cuMemGetInfo_v2 */
+CUresult cuCtxGetDevice(CUdevice *device);
 
 void fake_cuda_script(const char *func, CUresult result, unsigned int delay_us);
 

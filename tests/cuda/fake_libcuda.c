@@ -577,3 +577,12 @@ SETUP_FN(cuLibraryLoadFromFile, (CUlibrary *library, const char *fileName, void 
 				 void *libraryOptions, void **libraryOptionValues,
 				 unsigned int numLibraryOptions), *library = (CUlibrary)&fake_module)
 SETUP_FN(cuLibraryUnload, (CUlibrary library))
+
+/*
+ * Two functions cudatrace has no argument reading for (and one alias, at
+ * cuMemGetInfo_v2's address, as real libraries export some): probed
+ * where every exported function is (multi-uprobe links) or -f names them.
+ */
+SETUP_FN(cuMemGetInfo_v2, (size_t *free, size_t *total), *free = 1ULL << 30; *total = 16ULL << 30)
+EXPORT CUresult cuMemGetInfo(size_t *free, size_t *total) __attribute__((alias("cuMemGetInfo_v2")));
+SETUP_FN(cuCtxGetDevice, (CUdevice *device), *device = 0)

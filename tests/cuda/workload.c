@@ -29,6 +29,9 @@
  *               cuModuleLoadData and cuModuleUnload, cuLibraryLoadData
  *               CUDA_ERROR_INVALID_PTX, the context destroyed: 18 calls,
  *               4 failing
+ * extra         functions cudatrace reads no argument of: cuMemGetInfo_v2
+ *               twice and through its alias cuMemGetInfo once, cuCtxGetDevice
+ *               CUDA_ERROR_INVALID_CONTEXT then OK: 5 calls, 1 failing
  * steady MS     for MS milliseconds, as fast as it can, rounds of 7 calls:
  *               cuMemAlloc_v2, cuMemcpyHtoD_v2, cuLaunchKernel, cuMemFree_v2
  *               that succeed, then cuMemAlloc_v2, cuMemFree_v2 and
@@ -305,6 +308,21 @@ static void setup(void)
 	CHECK(cuCtxDestroy_v2(ctx), CUDA_SUCCESS);
 }
 
+#define CUDA_ERROR_INVALID_CONTEXT	201
+
+static void extra(void)
+{
+	size_t free, total;
+	CUdevice dev;
+
+	CHECK(cuMemGetInfo_v2(&free, &total), CUDA_SUCCESS);
+	CHECK(cuMemGetInfo_v2(&free, &total), CUDA_SUCCESS);
+	CHECK(cuMemGetInfo(&free, &total), CUDA_SUCCESS);
+	fake_cuda_script("cuCtxGetDevice", CUDA_ERROR_INVALID_CONTEXT, 0);
+	CHECK(cuCtxGetDevice(&dev), CUDA_ERROR_INVALID_CONTEXT);
+	CHECK(cuCtxGetDevice(&dev), CUDA_SUCCESS);
+}
+
 #endif /* !RUNTIME_ONLY */
 
 /* cudaLaunchKernel with each dim3 as its two registers: junk above each z. */
@@ -395,6 +413,8 @@ int main(int argc, char **argv)
 			copies();
 		} else if (!strcmp(p, "setup")) {
 			setup();
+		} else if (!strcmp(p, "extra")) {
+			extra();
 		} else if (!strcmp(p, "streams")) {
 			streams();
 		} else if (!strcmp(p, "hostile")) {

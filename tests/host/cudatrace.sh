@@ -384,6 +384,57 @@ cuInit CUDA_ERROR_UNKNOWN 1
 cuLibraryLoadData CUDA_ERROR_INVALID_PTX 1
 cuModuleLoad CUDA_ERROR_FILE_NOT_FOUND 1"
 
+# ---- every exported function (issue 22) ---------------------------------------
+
+# The fake libcuda exports two functions cudatrace reads no argument of,
+# cuMemGetInfo_v2 and cuCtxGetDevice, and cuMemGetInfo at cuMemGetInfo_v2's
+# address. Where multi-uprobe links make it cheap (6.6 on), every exported
+# function is probed: the workload's "extra" phase (cuMemGetInfo_v2 twice,
+# cuMemGetInfo once, cuCtxGetDevice failing then not) is 5 calls, the
+# alias's under cuMemGetInfo_v2. Without them, the functions cudatrace
+# reads, and the ones -f names.
+multi=$(uname -r | awk -F. '{ print ($1 > 6 || ($1 == 6 && $2 >= 6)) ? 1 : 0 }')
+extra_rows() { awk 'NF == 6 && ($1 == "cuMemGetInfo_v2" || $1 == "cuCtxGetDevice") { print $1, $2, $3 }' "$1" | sort; }
+extra_want="cuCtxGetDevice 2 1
+cuMemGetInfo_v2 3 0"
+expect_error "cudatrace: -f with an empty pattern" 64 "invalid function pattern ''" $t -f ''
+expect_error "cudatrace: -f more than 16 times" 64 "too many -f \(at most 16\)" \
+	$t -f a -f b -f c -f d -f e -f f -f g -f h -f i -f j -f k -f l -f m -f n -f o -f p -f q
+if [ "$multi" = 1 ]; then
+	traced ex_all "" $D/workload extra
+	check_eq "cudatrace: every exported function (multi-uprobe links): the other two counted, the alias once" \
+		"$(extra_rows $tmp/ex_all.out)" "$extra_want"
+	check "cudatrace: ... stderr says 2 more are counted" \
+		grep -q "^cudatrace: driver API in $PWD/$D/libcuda.so.1: 65 functions: cuMemAlloc_v2 .*; 2 more counted$" \
+		"$tmp/ex_all.out.err"
+	check_eq "cudatrace: ... their error named" \
+		"$(awk 'NF == 3 && $1 == "cuCtxGetDevice" { print $2, $3 }' $tmp/ex_all.out)" "CUDA_ERROR_INVALID_CONTEXT 1"
+	traced ex_e "-e" $D/workload extra
+	check_eq "cudatrace -e: every exported function: each call, in order" \
+		"$(calls $tmp/ex_e.out | awk '{ printf "%s %s|", $5, $8 }')" \
+		"cuMemGetInfo_v2 CUDA_SUCCESS|cuMemGetInfo_v2 CUDA_SUCCESS|cuMemGetInfo_v2 CUDA_SUCCESS|cuCtxGetDevice CUDA_ERROR_INVALID_CONTEXT|cuCtxGetDevice CUDA_SUCCESS|"
+	check_eq "cudatrace -e: ... as the library logged them" \
+		"$(calls $tmp/ex_e.out | wc -l)" "$(wc -l <$tmp/ex_e.log)"
+	pretend=uprobe_multi
+else
+	pretend=""
+fi
+# The path of kernels without multi-uprobe links (on this one too, made to
+# pretend it has none).
+GPU_BPF_PRETEND_MISSING=$pretend traced ex_def "" $D/workload extra
+check_eq "cudatrace: without multi-uprobe links, only the functions it reads by default" \
+	"$(extra_rows $tmp/ex_def.out)" ""
+check "cudatrace: ... stderr says how many more there are, and -f" \
+	grep -q "; 3 more exported, not probed (-f PATTERN probes them)$" "$tmp/ex_def.out.err"
+GPU_BPF_PRETEND_MISSING=$pretend traced ex_f "-f cuMemGetInfo_v2 -f cuCtxGet*" $D/workload extra
+check_eq "cudatrace -f: the functions named (a name, a glob), the alias once" \
+	"$(extra_rows $tmp/ex_f.out)" "$extra_want"
+check "cudatrace -f: ... stderr says 2 more are counted, none left" \
+	grep -q "; 2 more counted$" "$tmp/ex_f.out.err"
+GPU_BPF_PRETEND_MISSING=$pretend traced ex_f1 "-f cuMemGetInfo* -E" $D/workload extra
+check_eq "cudatrace -f -E: cuCtxGetDevice not named: not probed, its error not shown" \
+	"$(calls $tmp/ex_f1.out | wc -l) $(grep -c '; 1 more counted; 1 more exported, not probed' "$tmp/ex_f1.out.err")" "0 1"
+
 # ---- hostile names (issue 23) -----------------------------------------------
 
 # The workload under tests/lib.sh's HOSTILE name (a link to it), launching a
@@ -1075,8 +1126,12 @@ check "cudatrace: -p finds the stub libcuda it loaded, all its functions" \
 	grep -q "^cudatrace: driver API in .*/stubs/libcuda\.so: 67 functions" "$n.err"
 check_eq "cudatrace: stub libcuda: the runtime's results by the runtime's names" \
 	"$(rt_traced $n)" "$(rt_own $tmp/stub.wl)"
-check_eq "cudatrace: stub libcuda: why: the real runtime's first driver call, cuDriverGetVersion, fails with CUDA_ERROR_STUB_LIBRARY" \
-	"$(calls $n | head -1 | awk '{ print $5, $8 }')" "cuDriverGetVersion CUDA_ERROR_STUB_LIBRARY"
+# (Its first call of all is cuGetProcAddress_v2, probed where every
+# exported function is; cuDriverGetVersion is the first cudatrace reads.)
+first_rt_call=cuDriverGetVersion
+[ "$multi" = 1 ] && first_rt_call=cuGetProcAddress_v2
+check_eq "cudatrace: stub libcuda: why: the real runtime's first driver call, $first_rt_call, fails with CUDA_ERROR_STUB_LIBRARY" \
+	"$(calls $n | head -1 | awk '{ print $5, $8 }')" "$first_rt_call CUDA_ERROR_STUB_LIBRARY"
 check_eq "cudatrace: stub libcuda: cudaErrorStubLibrary" \
 	"$(calls $n | awk '$5 ~ /^cuda/ { print $8 }' | sort -u)" cudaErrorStubLibrary
 check_eq "cudatrace: stub libcuda: the driver's own CUDA_ERROR_STUB_LIBRARY (34)" \
@@ -1142,6 +1197,14 @@ else
 fi
 
 all_sections || exit 0
+# The runtime functions that return no cudaError_t, which cudatrace does
+# not count (libs.c's no_result), are every one the header declares.
+check_eq "cudatrace: the runtime's functions without a cudaError_t are libs.c's list" \
+	"$(grep -hoE '^extern __host__[^;]*CUDARTAPI[^(]*\(' "$CUDA_HOME/include/cuda_runtime_api.h" |
+		grep -v cudaError_t | sed 's/.*CUDARTAPI *//; s/($//' | sort -u | paste -sd' ')" \
+	"$(sed -n '/^static const char \*const no_result\[\]/,/;$/p' tools/cudatrace/libs.c |
+		grep -o '"cuda[A-Za-z]*"' | tr -d '"' | sort | paste -sd' ')"
+
 # The committed result tables against the installed headers, three ways:
 # the generator's output, the C compiler's values, and libcudart's names.
 build/tests/test_cuda_helpers --dump-errors >"$tmp/tables"

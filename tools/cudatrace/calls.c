@@ -75,7 +75,7 @@ struct event_strs {
 static void event_detail(const struct call_event *e, const char *kernel, struct cell *c,
 			 struct event_strs *b)
 {
-	const struct cuda_func *f = &cuda_funcs[e->func];
+	const struct cuda_func *f = func_info(e->func);
 	const struct call_args *a = &e->a;
 	char *buf = b->detail;
 	size_t size = sizeof(b->detail);
@@ -154,17 +154,17 @@ static bool call_cells(const struct call_event *e, double time_s, const char *ke
 	__u8 cls;
 	int i;
 
-	if (e->func >= NR_FUNCS)
+	if (!func_info(e->func))
 		return false;
 	for (i = 0; i < NR_EV_COLS; i++)
 		c[i] = CELL_NONE;
-	cls = cuda_funcs[e->func].cls;
+	cls = func_class(e->func);
 	snprintf(b->comm, sizeof(b->comm), "%.*s", COMM_LEN - 1, e->comm);
 	c[EV_TIME] = CELL_F(time_s, 6);
 	c[EV_PID] = CELL_U(e->pid);
 	c[EV_TID] = CELL_U(e->tid);
 	c[EV_COMM] = CELL_S(b->comm);
-	c[EV_FUNC] = CELL_S(cuda_funcs[e->func].name);
+	c[EV_FUNC] = CELL_S(func_name(e->func));
 	if ((cls == CL_ALLOC || cls == CL_COPY) || (cls == CL_FREE && e->a.size))
 		c[EV_BYTES] = CELL_U(e->a.size);
 	c[EV_LAT] = CELL_F(ns_in_time_unit(e->lat_ns), 3);

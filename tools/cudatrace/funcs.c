@@ -8,6 +8,9 @@
  * with 32-bit sizes and device pointers (CUdeviceptr_v1) where the _v2
  * takes size_t.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cudatrace/cuda_errors.h"
 #include "cudatrace/funcs.h"
 
@@ -106,6 +109,42 @@ const struct cuda_func cuda_funcs[] = {
 _Static_assert(sizeof(cuda_funcs) / sizeof(cuda_funcs[0]) == NR_FUNCS, "NR_FUNCS: the size");
 _Static_assert(NR_FUNCS <= MAX_FUNCS, "raise MAX_FUNCS");
 
+/* The functions added, ids NR_FUNCS on: their names are copies (the ELF's close). */
+static struct cuda_func added[MAX_FUNCS - NR_FUNCS];
+static int nr_added;
+
+int func_add(const char *name, enum api api)
+{
+	char *copy;
+	int i;
+
+	for (i = 0; i < nr_added; i++)
+		if (added[i].api == api && !strcmp(added[i].name, name))
+			return NR_FUNCS + i;
+	if (nr_added == MAX_FUNCS - NR_FUNCS)
+		return -1;
+	copy = strdup(name);
+	if (!copy)
+		return -1;
+	added[nr_added] = (struct cuda_func){ copy, api, CL_OTHER,
+					      api == API_RUNTIME ? CF_RUNTIME : 0, 0 };
+	return NR_FUNCS + nr_added++;
+}
+
+int nr_funcs(void)
+{
+	return NR_FUNCS + nr_added;
+}
+
+const struct cuda_func *func_info(__u32 func)
+{
+	if (func < NR_FUNCS)
+		return &cuda_funcs[func];
+	if (func < (__u32)nr_funcs())
+		return &added[func - NR_FUNCS];
+	return NULL;
+}
+
 int nr_funcs_of(enum api api)
 {
 	int i, n = 0;
@@ -117,17 +156,21 @@ int nr_funcs_of(enum api api)
 
 const char *func_name(__u32 func)
 {
-	return func < NR_FUNCS ? cuda_funcs[func].name : "?";
+	const struct cuda_func *f = func_info(func);
+
+	return f ? f->name : "?";
 }
 
 __u8 func_class(__u32 func)
 {
-	return func < NR_FUNCS ? cuda_funcs[func].cls : CL_OTHER;
+	const struct cuda_func *f = func_info(func);
+
+	return f ? f->cls : CL_OTHER;
 }
 
 const char *func_result_name(__u32 func, __u32 result, char *buf, size_t size)
 {
-	int runtime = func < NR_FUNCS && (cuda_funcs[func].flags & CF_RUNTIME);
+	const struct cuda_func *f = func_info(func);
 
-	return cuda_result_str((int)result, runtime, buf, size);
+	return cuda_result_str((int)result, f && (f->flags & CF_RUNTIME), buf, size);
 }

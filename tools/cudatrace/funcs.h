@@ -28,10 +28,29 @@ struct cuda_func {
 	__u8 stream_arg;	/* 1-based index of a stream argument, 0: none */
 };
 
+/*
+ * The functions whose arguments cudatrace reads (sizes, kernels, streams):
+ * ids 0 .. NR_FUNCS - 1, the same on every run.
+ */
 #define NR_FUNCS 78
 extern const struct cuda_func cuda_funcs[NR_FUNCS];
 
-/* How many functions of `api` there are. */
+/*
+ * Every other exported function of the APIs (cu* of libcuda, cuda* of
+ * libcudart) that a run probes: counted, timed and its results named, its
+ * arguments not read (CL_OTHER). Their ids follow, NR_FUNCS up to
+ * MAX_FUNCS - 1, given as libs.c finds them: func_add() returns a name's
+ * id (the same for the same name and API), -1 when MAX_FUNCS are taken.
+ */
+int func_add(const char *name, enum api api);
+
+/* How many ids there are: NR_FUNCS and the ones added. */
+int nr_funcs(void);
+
+/* A function by id, known or added; NULL out of range. */
+const struct cuda_func *func_info(__u32 func);
+
+/* How many known functions (cuda_funcs) `api` has. */
 int nr_funcs_of(enum api api);
 
 /* The function's name, "?" for an id out of range. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Finding the CUDA libraries and their functions (libs.h). */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -171,6 +172,85 @@ static int search_process(struct cuda_libs *libs, pid_t pid)
 	return 0;
 }
 
+/*
+ * The runtime's functions that return no cudaError_t (cuda_runtime_api.h;
+ * every driver function returns a CUresult): not counted, their "result"
+ * would be a pointer or a struct. tests/host/cudatrace.sh holds the list
+ * against the toolkit's header.
+ */
+static const char *const no_result[] = { "cudaCreateChannelDesc", "cudaGetErrorName",
+					  "cudaGetErrorString" };
+
+/* An exported function of the API's: cuXxx for the driver, cudaXxx for the runtime. */
+static bool api_name(const char *name, enum api api)
+{
+	const char *rest = api == API_RUNTIME ? "cuda" : "cu";
+	size_t i, n = strlen(rest);
+
+	if (strncmp(name, rest, n) || name[n] < 'A' || name[n] > 'Z')
+		return false;
+	for (i = 0; i < sizeof(no_result) / sizeof(no_result[0]); i++)
+		if (!strcmp(name, no_result[i]))
+			return false;
+	return true;
+}
+
+static bool offset_taken(const struct target *t, long off)
+{
+	int i;
+
+	for (i = 0; i < nr_funcs(); i++)
+		if (t->off[i] == off)
+			return true;
+	return false;
+}
+
+/* cuMemGetInfo_v2, cuMemcpy_v2_ptds: a version suffix (cuda.h maps the plain name to it). */
+static bool versioned(const char *name)
+{
+	const char *v = strstr(name, "_v");
+
+	return v && v[2] >= '0' && v[2] <= '9';
+}
+
+/*
+ * The target's other exported functions of its APIs: probed (an id each)
+ * when every one is wanted or a -f pattern matches, else only counted. One
+ * at an offset already probed (an alias) is not probed twice: the versioned
+ * names are taken first (pass 0), so an alias pair is named as cuda.h
+ * names it.
+ */
+static void add_exported_pass(const struct cuda_libs *libs, struct target *t, int pass)
+{
+	const char *name;
+	unsigned long off;
+	size_t pos = 0;
+	int api, id, i;
+	bool want;
+
+	while ((name = elf_syms_next_global(t->syms, &pos, &off))) {
+		for (api = 0; api < NR_APIS; api++)
+			if (t->api[api] && api_name(name, api))
+				break;
+		if (api == NR_APIS || versioned(name) != (pass == 0))
+			continue;
+		for (i = 0; i < NR_FUNCS && strcmp(cuda_funcs[i].name, name); i++)
+			;
+		if (i < NR_FUNCS || offset_taken(t, (long)off))
+			continue;
+		want = libs->want.every_exported;
+		for (i = 0; i < libs->want.nr_patterns && !want; i++)
+			want = !fnmatch(libs->want.patterns[i], name, 0);
+		id = want ? func_add(name, api) : -1;
+		if (id < 0) {
+			t->unprobed[api]++;
+			continue;
+		}
+		t->off[id] = (long)off;
+		t->added[api]++;
+	}
+}
+
 /* Look up every function of the target's APIs; the one-line reason on failure. */
 static int resolve_target(const struct cuda_libs *libs, struct target *t)
 {
@@ -183,13 +263,18 @@ static int resolve_target(const struct cuda_libs *libs, struct target *t)
 			fprintf(stderr, "cudatrace: %s: %s\n", t->name, elf_syms_strerror(err));
 		return err;
 	}
-	for (i = 0; i < NR_FUNCS; i++) {
+	for (i = 0; i < MAX_FUNCS; i++)
 		t->off[i] = -1;
+	for (i = 0; i < NR_FUNCS; i++) {
 		if (!t->api[cuda_funcs[i].api])
 			continue;
 		t->off[i] = elf_syms_offset(t->syms, cuda_funcs[i].name);
 		if (t->off[i] >= 0)
 			t->found[cuda_funcs[i].api]++;
+	}
+	if (t->found[API_DRIVER] || t->found[API_RUNTIME]) {
+		add_exported_pass(libs, t, 0);
+		add_exported_pass(libs, t, 1);
 	}
 	if (t->given && !t->found[API_DRIVER] && !t->found[API_RUNTIME]) {
 		if (!runtime && elf_syms_offset(t->syms, "cudaMalloc") >= 0)
@@ -263,7 +348,19 @@ void print_libs(const struct cuda_libs *libs, bool verbose)
 			for (j = 0; j < NR_FUNCS; j++)
 				if (cuda_funcs[j].api == (enum api)api && t->off[j] >= 0)
 					fprintf(stderr, " %s", cuda_funcs[j].name);
+			if (t->added[api])
+				fprintf(stderr, "; %d more counted", t->added[api]);
+			if (t->unprobed[api])
+				fprintf(stderr, "; %d more exported, not probed (-f PATTERN probes them)",
+					t->unprobed[api]);
 			fputc('\n', stderr);
+			if (verbose && t->added[api]) {
+				fprintf(stderr, "cudatrace: %s: also:", t->name);
+				for (j = NR_FUNCS; j < nr_funcs(); j++)
+					if (func_info(j)->api == (enum api)api && t->off[j] >= 0)
+						fprintf(stderr, " %s", func_name(j));
+				fputc('\n', stderr);
+			}
 			/* Libraries of other versions lack some as a rule: not worth a line each start. */
 			if (t->found[api] == nr_funcs_of(api) || !verbose)
 				continue;

@@ -3,7 +3,8 @@
  * Finding the files to probe: the CUDA libraries a process has mapped (-p)
  * and the runtime linked statically into its executable, the system's as
  * ld.so would find them for a new process, or the files given with --lib;
- * and in each, the file offsets of the functions of funcs.h.
+ * and in each, the file offsets of the functions of funcs.h and of the other
+ * functions of the APIs it exports (cu*, cuda*) that are wanted.
  */
 #ifndef CUDATRACE_LIBS_H
 #define CUDATRACE_LIBS_H
@@ -15,6 +16,7 @@
 #include "cudatrace/funcs.h"
 
 #define MAX_LIBS	8	/* --lib */
+#define MAX_PATTERNS	16	/* -f */
 #define MAX_TARGETS	16	/* files probed */
 
 /* What to look for. */
@@ -23,6 +25,10 @@ struct lib_search {
 	bool runtime;			/* -r: the runtime API too */
 	const char *const *libs;	/* --lib: these files, nothing else */
 	int nr_libs;
+	bool every_exported;		/* every exported function of the APIs, not
+					   only funcs.h's (multi-uprobe links) */
+	const char *const *patterns;	/* -f: and the exported ones these match */
+	int nr_patterns;
 };
 
 /* A file to probe: a library, or an executable with cudart linked in. */
@@ -33,8 +39,10 @@ struct target {
 	bool api[NR_APIS];		/* which functions to look for */
 	bool given;			/* --lib: problems are errors */
 	struct elf_syms *syms;
-	long off[NR_FUNCS];		/* file offsets, -1: absent */
-	int found[NR_APIS];
+	long off[MAX_FUNCS];		/* file offsets by function id, -1: absent */
+	int found[NR_APIS];		/* funcs.h's functions it has */
+	int added[NR_APIS];		/* other exported ones probed (func_add) */
+	int unprobed[NR_APIS];		/* other exported ones not probed (no -f) */
 };
 
 struct cuda_libs {

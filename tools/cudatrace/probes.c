@@ -11,11 +11,13 @@
 #include "probe.h"
 #include "uprobe_helpers.h"
 
-_Static_assert(NR_FUNCS <= NR_FALLBACK, "a per-function program for every function");
+_Static_assert(NR_FUNCS <= NR_FALLBACK, "a per-function program for every known function");
 
 static unsigned long long func_cookie(int i)
 {
-	return COOKIE(i, cuda_funcs[i].cls, cuda_funcs[i].flags, cuda_funcs[i].stream_arg);
+	const struct cuda_func *f = func_info(i);
+
+	return COOKIE(i, f->cls, f->flags, f->stream_arg);
 }
 
 /* No BPF cookies: load the programs of the functions some file has, and only those. */
@@ -28,7 +30,8 @@ static void init_cookieless(struct probes *p, struct bpf_object *obj, const stru
 	p->cookieless = true;
 	bpf_program__set_autoload(p->enter, false);
 	bpf_program__set_autoload(p->exit, false);
-	for (i = 0; i < NR_FUNCS; i++) {
+	/* (The functions -f added past NR_FALLBACK have no program: attach_target skips them.) */
+	for (i = 0; i < nr_funcs() && i < NR_FALLBACK; i++) {
 		for (t = 0; t < libs->nr_targets && libs->targets[t].off[i] < 0; t++)
 			;
 		if (t == libs->nr_targets)
@@ -88,13 +91,13 @@ static int report_attach_error(const struct probes *p, const struct target *t, c
 /* Every function found in t: entry and return probes, with the function's cookie. */
 static int attach_target(struct probes *p, const struct target *t)
 {
-	unsigned long offsets[NR_FUNCS];
-	unsigned long long cookies[NR_FUNCS];
+	static unsigned long offsets[MAX_FUNCS];
+	static unsigned long long cookies[MAX_FUNCS];
 	unsigned int n = 0;
 	int i, ret, fd;
 
-	for (i = 0; i < NR_FUNCS; i++) {
-		if (t->off[i] < 0)
+	for (i = 0; i < nr_funcs(); i++) {
+		if (t->off[i] < 0 || (p->cookieless && i >= NR_FALLBACK))
 			continue;
 		offsets[n] = t->off[i];
 		cookies[n++] = func_cookie(i);
@@ -135,7 +138,7 @@ int probes_attach(struct probes *p, const struct cuda_libs *libs)
 {
 	int i, err;
 
-	p->links = calloc(MAX_TARGETS * NR_FUNCS * 2, sizeof(*p->links));
+	p->links = calloc(MAX_TARGETS * MAX_FUNCS * 2, sizeof(*p->links));
 	if (!p->links)
 		return -ENOMEM;
 	for (i = 0; i < libs->nr_targets; i++) {

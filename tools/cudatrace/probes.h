@@ -18,7 +18,7 @@ struct probes {
 	 * Kernels without BPF cookies: the programs of function i (cuda_enter_NN,
 	 * cuda_exit_NN), NULL where no file has it; enter and exit are not loaded.
 	 */
-	struct bpf_program *fn_enter[NR_FUNCS], *fn_exit[NR_FUNCS];
+	struct bpf_program *fn_enter[NR_FALLBACK], *fn_exit[NR_FALLBACK];
 	bool cookieless;
 	pid_t pid;			/* only this process's calls; 0: every process's */
 	bool multi;			/* uprobe_multi links */

@@ -12,7 +12,7 @@
 /* The label of a function's API: the same name can't be in both, but a query can pick one. */
 static const char *const api_label[NR_APIS] = { "driver", "runtime" };
 
-#define FUNC_LABELS(f) LABELS({ "function", func_name(f) }, { "api", api_label[cuda_funcs[f].api] })
+#define FUNC_LABELS(f) LABELS({ "function", func_name(f) }, { "api", api_label[func_info(f)->api] })
 
 struct func_entry {
 	__u32 func;
@@ -43,7 +43,7 @@ static void write_funcs(struct metrics *m, const struct map_snapshot *s)
 	for (i = 0; i < s->n; i++) {
 		fe[n].func = *(const __u32 *)snapshot_key(s, i);
 		fe[n].st = snapshot_value(s, i);
-		n += fe[n].func < NR_FUNCS;
+		n += fe[n].func < (__u32)nr_funcs();
 	}
 	qsort(fe, n, sizeof(*fe), cmp_func_entry);
 
@@ -87,7 +87,7 @@ static void write_errors(struct metrics *m, const struct map_snapshot *s)
 	for (i = 0; i < s->n; i++) {
 		const struct err_key *k = snapshot_key(s, i);
 
-		if (k->func >= NR_FUNCS)
+		if (k->func >= (__u32)nr_funcs())
 			continue;
 		ee[n].func = k->func;
 		/* (The table's name, or "CUresult(999)" made in buf.) */
@@ -100,7 +100,7 @@ static void write_errors(struct metrics *m, const struct map_snapshot *s)
 		       "Calls that returned an error, per function and error (CUresult or cudaError_t name)");
 	for (i = 0; i < n; i++)
 		metrics_u64(m, LABELS({ "function", func_name(ee[i].func) },
-				      { "api", api_label[cuda_funcs[ee[i].func].api] },
+				      { "api", api_label[func_info(ee[i].func)->api] },
 				      { "error", ee[i].error }), ee[i].count);
 	free(ee);
 }

@@ -135,11 +135,16 @@ static void ioctl_line(struct line *l, const struct nvdrv_event *e, const struct
 {
 	l->c[F_DEVICE] = CELL_S(dev_name(e->ioctl.dev, l->dev, sizeof(l->dev)));
 	l->c[F_ESCAPE] = CELL_S(nv_escape_str(e->ioctl.esc, l->esc, sizeof(l->esc)));
-	l->c[F_ESC] = CELL_U(e->ioctl.esc);
-	l->c[F_XFER] = CELL_B(e->ioctl.xfer);
-	l->c[F_SIZE] = CELL_U(e->ioctl.size);
-	detail(l, "esc=%s(0x%x)%s size=%u", l->c[F_ESCAPE].s, e->ioctl.esc,
-	       e->ioctl.xfer ? " xfer" : "", e->ioctl.size);
+	l->c[F_ESC] = CELL_U(nv_escape_nr(e->ioctl.esc));
+	if (e->ioctl.esc & NV_ESC_UVM) {
+		/* A UVM command: its number is no _IOC, no size in it. */
+		detail(l, "esc=%s(0x%x)", l->c[F_ESCAPE].s, nv_escape_nr(e->ioctl.esc));
+	} else {
+		l->c[F_XFER] = CELL_B(e->ioctl.xfer);
+		l->c[F_SIZE] = CELL_U(e->ioctl.size);
+		detail(l, "esc=%s(0x%x)%s size=%u", l->c[F_ESCAPE].s, e->ioctl.esc,
+		       e->ioctl.xfer ? " xfer" : "", e->ioctl.size);
+	}
 	if (e->ioctl.has_obj && nv_escape_has_object(e->ioctl.esc)) {
 		l->c[F_OBJECT] = CELL_U(e->ioctl.obj);
 		detail(l, " %s=0x%x", e->ioctl.esc == NV_ESC_RM_ALLOC ? "class" : "cmd", e->ioctl.obj);

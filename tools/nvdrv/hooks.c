@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "nvdrv.h"
 #include "hooks.h"
@@ -13,6 +14,8 @@
  * a kprobe and maybe a kretprobe; `shows` what is lost without it (NULL:
  * nothing, another role covers it).
  */
+#define UVM "nvidia_uvm:"	/* a function of nvidia-uvm.ko, not nvidia.ko */
+
 static struct hook {
 	const char *const fn[3];
 	enum prog_id entry, ret;
@@ -49,6 +52,15 @@ static struct hook {
 	  "p2p dma_unmap_pages", NULL },
 	{ { "nv_printf" }, P_PRINTF, P_NONE, 0, "the pid and name of Xids", NULL },
 	{ { "nv_log_error" }, P_LOG_ERROR, P_NONE, 0, "Xids not printed", NULL },
+	/*
+	 * /dev/nvidia-uvm ("nvidia_uvm:": nvidia-uvm.ko's): its file_operations
+	 * are the *_entry wrappers (UVM_ENTRY_WRAP), the functions they call
+	 * static and maybe inlined.
+	 */
+	{ { UVM "uvm_open_entry", UVM "uvm_open" }, P_OPEN, P_OPEN_RET, 0, NULL, NULL },
+	{ { UVM "uvm_release_entry", UVM "uvm_release" }, P_CLOSE, P_NONE, 0, NULL, NULL },
+	{ { UVM "uvm_unlocked_ioctl_entry", UVM "uvm_unlocked_ioctl" }, P_UVM_IOCTL, P_IOCTL_RET, 0,
+	  NULL, NULL },
 };
 #define NR_HOOKS (sizeof(hooks) / sizeof(hooks[0]))
 
@@ -79,8 +91,20 @@ void drop_hooks(enum prog_id entry)
 			dropped[i] = true;
 }
 
+static bool is_uvm(const struct hook *h)
+{
+	return !strncmp(h->fn[0], UVM, strlen(UVM));
+}
+
+/* The function's name, without the module's prefix. */
+static const char *fn_name(const char *fn)
+{
+	return strncmp(fn, UVM, strlen(UVM)) ? fn : fn + strlen(UVM);
+}
+
 /* Choose each role's function; programs no role uses are not loaded. */
-void resolve_hooks(struct bpf_program *const *p, const struct ksyms_module *ksyms)
+void resolve_hooks(struct bpf_program *const *p, const struct ksyms_module *ksyms,
+		   const struct ksyms_module *uvm_ksyms)
 {
 	bool used[NR_PROGS] = {};
 	bool cookies = kernel_has_attach_cookie();
@@ -89,13 +113,18 @@ void resolve_hooks(struct bpf_program *const *p, const struct ksyms_module *ksym
 
 	progs = p;
 	for (i = 0; i < NR_HOOKS; i++) {
+		const struct ksyms_module *k = is_uvm(&hooks[i]) ? uvm_ksyms : ksyms;
+
 		if (!cookies)
 			hooks[i].entry = cookieless(hooks[i].entry, hooks[i].cookie);
-		if (dropped[i])
+		if (dropped[i] || !k)
 			continue;
-		for (j = 0; j < 3 && hooks[i].fn[j] && !hooks[i].found; j++)
-			if (ksyms_module_has(ksyms, hooks[i].fn[j]))
-				hooks[i].found = hooks[i].fn[j];
+		for (j = 0; j < 3 && hooks[i].fn[j] && !hooks[i].found; j++) {
+			const char *fn = fn_name(hooks[i].fn[j]);
+
+			if (ksyms_module_has(k, fn))
+				hooks[i].found = fn;
+		}
 		if (!hooks[i].found)
 			continue;
 		used[hooks[i].entry] = true;
@@ -154,6 +183,16 @@ int attach_hooks(void)
 		return -ENOENT;
 	}
 	return 0;
+}
+
+bool uvm_hooked(void)
+{
+	size_t i;
+
+	for (i = 0; i < NR_HOOKS; i++)
+		if (hooks[i].entry == P_UVM_IOCTL && hooks[i].found)
+			return true;
+	return false;
 }
 
 void say_missing_hooks(void)

@@ -17,6 +17,7 @@ enum prog_id {
 	P_OPEN, P_OPEN_RET, P_CLOSE, P_IOCTL, P_IOCTL_RET, P_MMAP, P_MMAP_RET, P_FAULT,
 	P_ISR, P_ISR_MSIX, P_ISR_MSIX_RET, P_BH, P_BH_UNLOCKED, P_P2P, P_P2P_RET, P_PRINTF,
 	P_LOG_ERROR, P_POLL, P_POLL_RET, P_POWER, P_POWER_RET, P_VMA_OPEN, P_VMA_RELEASE,
+	P_UVM_IOCTL,
 	/* Kernels without bpf_get_attach_cookie: P_BH's and P_P2P's, one per cookie. */
 	P_BH_KTHREAD, P_BH_MSIX_KTHREAD,
 	P_P2P_GET_PAGES, P_P2P_GET_PAGES_PERSISTENT, P_P2P_PUT_PAGES, P_P2P_DMA_MAP_PAGES,
@@ -32,13 +33,19 @@ enum prog_id {
 void drop_hooks(enum prog_id entry);
 
 /*
- * Before loading: choose each role's function in `ksyms` (the module's),
- * and, where the kernel lacks BPF cookies, the role's own program instead
- * of the shared one with a cookie,
- * and load only the programs of `progs` (indexed by enum prog_id, kept for
- * attach_hooks) that a role uses.
+ * Before loading: choose each role's function in `ksyms` (nvidia.ko's) or,
+ * for /dev/nvidia-uvm's roles, `uvm_ksyms` (nvidia-uvm.ko's; NULL when it
+ * is not loaded: those roles are then not shown, and not said to be
+ * missing: CUDA loads it at its first start), and, where the kernel lacks
+ * BPF cookies, the role's own program instead of the shared one with a
+ * cookie, and load only the programs of `progs` (indexed by enum prog_id,
+ * kept for attach_hooks) that a role uses.
  */
-void resolve_hooks(struct bpf_program *const *progs, const struct ksyms_module *ksyms);
+void resolve_hooks(struct bpf_program *const *progs, const struct ksyms_module *ksyms,
+		   const struct ksyms_module *uvm_ksyms);
+
+/* Whether nvidia-uvm.ko's ioctls are followed (after resolve_hooks). */
+bool uvm_hooked(void);
 
 /*
  * After loading: attach every role found. -ENOENT (said) when none attached.

@@ -23,11 +23,25 @@ struct nv_name {
 	const char *name;
 };
 
-/* "RM_CONTROL" (NV_ESC_ without the prefix), or NULL for an escape the table lacks. */
+/*
+ * "RM_CONTROL" (NV_ESC_ without the prefix), "UVM_INITIALIZE" for
+ * NV_ESC_UVM | cmd, or NULL for one the tables lack.
+ */
 const char *nv_escape_name(__u32 esc);
 
-/* The escape's name for printing: the table's, else "0x99". */
+/* The escape's name for printing: the table's, else "0x99" (or "UVM_0x99"). */
 const char *nv_escape_str(__u32 esc, char *buf, size_t size);
+
+/* The number an escape shows: its _IOC_NR, or a UVM command's own. */
+__u32 nv_escape_nr(__u32 esc);
+
+/*
+ * An escape's place in per-escape arrays of NR_ESC_SLOTS (the latency
+ * histograms): nvidia.ko's escapes by number, the known UVM commands after
+ * them; -1 for a UVM command nvdrv does not know.
+ */
+#define NR_ESC_SLOTS 384
+int nv_escape_slot(__u32 esc);
 
 /* The escapes whose object (RM_ALLOC's class, RM_CONTROL's command) is shown. */
 bool nv_escape_has_object(__u32 esc);
@@ -37,6 +51,16 @@ const char *nv_status_name(__u32 status);
 
 /* The name of an RM call's object: a class (RM_ALLOC) or control command (RM_CONTROL), or NULL. */
 const char *nv_object_name(__u32 esc, __u32 obj);
+
+/* A /dev/nvidia-uvm ioctl command: "UVM_INITIALIZE", or NULL. */
+const char *nv_uvm_ioctl_name(__u32 cmd);
+
+/* Where the command's parameters hold the RM's status for that driver, or -1. */
+int nv_uvm_status_offset(__u32 cmd, unsigned int driver_major);
+
+/* The known commands, by index (to fill the BPF side's table). */
+size_t nv_uvm_ioctl_count(void);
+__u32 nv_uvm_ioctl_cmd(size_t i);
 
 /* What an Xid means ("GPU has fallen off the bus"), or NULL. */
 const char *nv_xid_meaning(__u32 xid);

@@ -10,15 +10,16 @@
 int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
 			 const struct map_snapshot *rm, double unit)
 {
-	static struct lat_hist per_esc[256];
+	static struct lat_hist per_esc[NR_ESC_SLOTS];
+	static __u32 slot_esc[NR_ESC_SLOTS];
 	struct metrics_rows rows = { .label_names = { "escape", "comm", "cgroup" } };
 	struct metrics_rows rmr = { .label_names = { "escape", "object", "status" } };
-	bool seen[256] = {};
-	char esc[16], obj[16], st[16];
+	bool seen[NR_ESC_SLOTS] = {};
+	char esc[24], obj[16], st[16];
 	size_t i;
 	int e, err = 0;
 
-	for (e = 0; e < 256; e++)
+	for (e = 0; e < NR_ESC_SLOTS; e++)
 		lat_hist_reset(&per_esc[e]);
 	for (i = 0; i < calls->n && !err; i++) {
 		const struct call_key *k = snapshot_key(calls, i);
@@ -27,8 +28,12 @@ int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
 
 		err = metrics_rows_add(&rows, (const char *const[]){
 			nv_escape_str(k->esc, esc, sizeof(esc)), c->comm, metrics_cgroup(c->cgroup_id) }, v, 2);
-		lat_hist_merge(&per_esc[k->esc & 0xff], &c->lat);
-		seen[k->esc & 0xff] = true;
+		e = nv_escape_slot(k->esc);
+		if (e >= 0) {
+			lat_hist_merge(&per_esc[e], &c->lat);
+			seen[e] = true;
+			slot_esc[e] = k->esc;
+		}
 	}
 	metrics_rows_family(m, &rows, 0, 1, "ioctls_total", METRIC_COUNTER,
 			    "ioctls on NVIDIA's device nodes, per escape and process name");
@@ -36,9 +41,9 @@ int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
 			    "Those that returned an error");
 	metrics_rows_free(&rows);
 	metrics_family(m, "ioctl_latency_seconds", METRIC_HISTOGRAM, "ioctl latency, per escape");
-	for (e = 0; e < 256; e++)
+	for (e = 0; e < NR_ESC_SLOTS; e++)
 		if (seen[e])
-			metrics_lat_hist(m, LABELS({ "escape", nv_escape_str(e, esc, sizeof(esc)) }),
+			metrics_lat_hist(m, LABELS({ "escape", nv_escape_str(slot_esc[e], esc, sizeof(esc)) }),
 					 &per_esc[e], unit);
 	/* RM calls by what they named and the status the RM answered (NV_OK too). */
 	for (i = 0; i < rm->n && !err; i++) {
