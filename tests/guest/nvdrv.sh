@@ -284,8 +284,14 @@ check_eq "$P -e: each ioctl's escape, XFER, errno and status, as nvctl saw them"
 		print esc, x, e, st }' "$ev")" \
 	"$(echo "$calls" | cut -d' ' -f1-4)"
 check_eq "$P -e: RM_ALLOC's class and RM_CONTROL's command per call" \
-	"$(awk '$2 == "IOCTL" && $4 == "nvctl" { for (i = 6; i <= NF; i++) if ($i ~ /^(class|cmd)=/) { sub(/^[a-z]+=/, "", $i); print $i } }' "$ev")" \
+	"$(awk '$2 == "IOCTL" && $4 == "nvctl" { for (i = 6; i <= NF; i++) if ($i ~ /^(class|cmd)=/) { sub(/^[a-z]+=/, "", $i); sub(/\(.*/, "", $i); print $i } }' "$ev")" \
 	"$(echo "$calls" | awk '($1 == "0x2b" || $1 == "0x2a") { print $5 }')"
+check_eq "$P -e: RM_ALLOC's class and RM_CONTROL's command named where known" \
+	"$(awk '$2 == "IOCTL" && $4 == "nvctl" { for (i = 6; i <= NF; i++) if ($i ~ /^(class|cmd)=/) print $i }' "$ev" | sort | uniq -c | awk '{ print $2, $1 }')" \
+	"$(echo "$calls" | awk '$1 == "0x2b" { print "class=" $5 } $1 == "0x2a" { print "cmd=" $5 }' | sed \
+		-e 's/^class=0x41$/&(NV01_ROOT_CLIENT)/' -e 's/^cmd=0x13e$/&(SYSTEM_GET_BUILD_VERSION_V2)/' \
+		-e 's/^cmd=0x201$/&(GPU_GET_ATTACHED_IDS)/' -e 's/^cmd=0x214$/&(GPU_GET_PROBED_IDS)/' |
+		sort | uniq -c | awk '{ print $2, $1 }')"
 check "$P -e: the mmap, 8192 bytes, EINVAL" grep -Eq ' MMAP +[0-9]+ +nvctl +dev=nvidiactl bytes=8192 ret=-22 EINVAL lat=[0-9]+us$' "$ev"
 check "$P -e: open and close of nvidiactl" sh -c \
 	"grep -Eq ' OPEN +[0-9]+ +nvctl +dev=nvidiactl ret=0 ' '$ev' && grep -Eq ' CLOSE +[0-9]+ +nvctl +dev=nvidiactl$' '$ev'"

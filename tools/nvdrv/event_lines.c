@@ -146,8 +146,12 @@ static void ioctl_line(struct line *l, const struct nvdrv_event *e, const struct
 		       e->ioctl.xfer ? " xfer" : "", e->ioctl.size);
 	}
 	if (e->ioctl.has_obj && nv_escape_has_object(e->ioctl.esc)) {
+		const char *oname = nv_object_name(e->ioctl.esc, e->ioctl.obj);
+
 		l->c[F_OBJECT] = CELL_U(e->ioctl.obj);
-		detail(l, " %s=0x%x", e->ioctl.esc == NV_ESC_RM_ALLOC ? "class" : "cmd", e->ioctl.obj);
+		/* class=0xcb33(NV_CONFIDENTIAL_COMPUTE): one word, the name where known */
+		detail(l, " %s=0x%x%s%s%s", e->ioctl.esc == NV_ESC_RM_ALLOC ? "class" : "cmd",
+		       e->ioctl.obj, oname ? "(" : "", oname ? oname : "", oname ? ")" : "");
 	}
 	put_ret(l, e->ioctl.ret);
 	if (e->ioctl.has_status)
