@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# vm-kernels: 6.1 sid 5.10
+# (Not on trixie's 6.12, between 6.1 and sid: CI's 90 minutes are budgeted
+# per kernel, and 6.12 runs the scheduler's, vblank's and the tracepoint
+# layouts' scripts; tests/README.md.)
 # i915mem on a real kernel, run inside the VM by tests/run (one boot per
 # kernel). Two proofs:
 #  1. Real layouts: with the real i915 loaded the tool loads and attaches
