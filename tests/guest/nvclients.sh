@@ -46,13 +46,28 @@ uvm_major=$(awk '$2 == "nvidia-uvm" { print $1 }' /proc/devices)
 check "$P nvidia-uvm's char device (/proc/devices)" test -n "$uvm_major"
 mknod -m 666 /dev/nvidia-uvm c "${uvm_major:-0}" 0
 mknod -m 666 /dev/nvidia-uvm-tools c "${uvm_major:-0}" 1
+# What nvidia-modprobe makes for NVML (Debian's nvidia-smi looks for it and,
+# without it, says "Failed to initialize NVML: Unknown Error"): the MIG
+# capability nodes, nvidia-caps' minors as /proc/driver/nvidia/capabilities
+# gives them.
+caps_major=$(awk '$2 == "nvidia-caps" { print $1 }' /proc/devices)
+mkdir -p /dev/nvidia-caps
+for c in config monitor; do
+	minor=$(sed -n 's/^DeviceFileMinor: *//p' "/proc/driver/nvidia/capabilities/mig/$c")
+	[ -n "$caps_major" ] && [ -n "$minor" ] &&
+		mknod -m 444 "/dev/nvidia-caps/nvidia-cap$minor" c "$caps_major" "$minor"
+done
+check_eq "$P the MIG capability nodes (nvidia-cap1, nvidia-cap2)" "$(ls /dev/nvidia-caps | paste -sd' ')" \
+	"nvidia-cap1 nvidia-cap2"
 check "$P nvdrv's table of UVM commands: every command and status offset as 535's headers lay them out" \
 	tests/nvidia/gen-uvm-ioctls --check tools/nvdrv/nvidia_names.c 1 "$NVIDIA_UVM_DIR/headers"
 
 # ---------------------------------------------------------------------------
 # 2. The kernel's view, by bpftrace: a line per ioctl of the two clients.
 #    "NV PID COMM ESC ERRNO OBJ STATUS" (the inner escape of an XFER; OBJ
-#    RM_ALLOC's class or RM_CONTROL's command, else -; STATUS the RM's, or -)
+#    RM_ALLOC's class or RM_CONTROL's command as the client asked, at entry:
+#    the RM rewrites NV01_ROOT's to NV01_ROOT_CLIENT; else -1; STATUS the
+#    RM's, at return, or -1)
 #    "UVM PID COMM CMD ERRNO STATUS" (STATUS where nvdrv's table has it)
 # The layouts: nvos.h's NVOS54 (RM_CONTROL: cmd at 8, status at 28),
 # NVOS21/NVOS64 (RM_ALLOC: class at 12, status at 28 / 40), NVOS00
@@ -62,41 +77,48 @@ check "$P nvdrv's table of UVM commands: every command and status offset as 535'
 # uvm_linux_ioctl.h, uvm_ioctl.h (rmStatus at 8, 4, 4, 4).
 cat >"$S/clients.bt" <<'EOF'
 kprobe:nvidia_frontend_unlocked_ioctl /comm == "nvidia-smi" || comm == "cuclient"/
-{ @cmd[tid] = arg1; @arg[tid] = arg2; }
-kretprobe:nvidia_frontend_unlocked_ioctl /@arg[tid]/
 {
-	$c = @cmd[tid]; $nr = $c & 0xff; $size = ($c >> 16) & 0x3fff; $p = @arg[tid];
+	$c = arg1; $nr = $c & 0xff; $size = ($c >> 16) & 0x3fff; $p = arg2;
 	if ($nr == 0xd3) {
 		$nr = *(uint32 *)uptr($p) & 0xff; $size = *(uint32 *)uptr($p + 4); $p = *(uint64 *)uptr($p + 8);
 	}
-	$obj = (int64)-1; $st = (int64)-1;
-	if ($nr == 0x2a && $size == 32) { $obj = *(uint32 *)uptr($p + 8); $st = *(uint32 *)uptr($p + 28); }
-	if ($nr == 0x2b && $size == 32) { $obj = *(uint32 *)uptr($p + 12); $st = *(uint32 *)uptr($p + 28); }
-	if ($nr == 0x2b && $size == 48) { $obj = *(uint32 *)uptr($p + 12); $st = *(uint32 *)uptr($p + 40); }
-	if ($nr == 0x29 && $size == 16) { $st = *(uint32 *)uptr($p + 12); }
-	if ($nr == 0x27 && $size == 56) { $st = *(uint32 *)uptr($p + 40); }
-	if ($nr == 0x28 && $size == 20) { $st = *(uint32 *)uptr($p + 16); }
-	if ($nr == 0x34 && $size == 28) { $st = *(uint32 *)uptr($p + 24); }
-	if ($nr == 0x35 && $size == 24) { $st = *(uint32 *)uptr($p + 20); }
-	if ($nr == 0x4a && $size == 184) { $st = *(uint32 *)uptr($p + 20); }
-	if ($nr == 0x4e && $size == 56) { $st = *(uint32 *)uptr($p + 40); }
-	if ($nr == 0x4f && $size == 32) { $st = *(uint32 *)uptr($p + 24); }
-	if ($nr == 0x57 && $size == 56) { $st = *(uint32 *)uptr($p + 48); }
-	if ($nr == 0x58 && $size == 40) { $st = *(uint32 *)uptr($p + 32); }
-	if ($nr == 0x58 && $size == 48) { $st = *(uint32 *)uptr($p + 40); }
-	if ($nr == 0x5e && $size == 40) { $st = *(uint32 *)uptr($p + 32); }
-	if (($nr == 0xce || $nr == 0xcf) && $size == 16) { $st = *(uint32 *)uptr($p + 12); }
+	/* the object the client asks for, at entry (the RM may rewrite it) */
+	$obj = (int64)-1;
+	if ($nr == 0x2a && $size == 32) { $obj = (uint64)(*(uint32 *)uptr($p + 8)); }
+	if ($nr == 0x2b && ($size == 32 || $size == 48)) { $obj = (uint64)(*(uint32 *)uptr($p + 12)); }
+	@nr[tid] = $nr; @size[tid] = $size; @p[tid] = $p; @obj[tid] = $obj; @in[tid] = 1;
+}
+kretprobe:nvidia_frontend_unlocked_ioctl /@in[tid]/
+{
+	$nr = @nr[tid]; $size = @size[tid]; $p = @p[tid];
+	$st = (int64)-1;
+	if ($nr == 0x2a && $size == 32) { $st = (uint64)(*(uint32 *)uptr($p + 28)); }
+	if ($nr == 0x2b && $size == 32) { $st = (uint64)(*(uint32 *)uptr($p + 28)); }
+	if ($nr == 0x2b && $size == 48) { $st = (uint64)(*(uint32 *)uptr($p + 40)); }
+	if ($nr == 0x29 && $size == 16) { $st = (uint64)(*(uint32 *)uptr($p + 12)); }
+	if ($nr == 0x27 && $size == 56) { $st = (uint64)(*(uint32 *)uptr($p + 40)); }
+	if ($nr == 0x28 && $size == 20) { $st = (uint64)(*(uint32 *)uptr($p + 16)); }
+	if ($nr == 0x34 && $size == 28) { $st = (uint64)(*(uint32 *)uptr($p + 24)); }
+	if ($nr == 0x35 && $size == 24) { $st = (uint64)(*(uint32 *)uptr($p + 20)); }
+	if ($nr == 0x4a && $size == 184) { $st = (uint64)(*(uint32 *)uptr($p + 20)); }
+	if ($nr == 0x4e && $size == 56) { $st = (uint64)(*(uint32 *)uptr($p + 40)); }
+	if ($nr == 0x4f && $size == 32) { $st = (uint64)(*(uint32 *)uptr($p + 24)); }
+	if ($nr == 0x57 && $size == 56) { $st = (uint64)(*(uint32 *)uptr($p + 48)); }
+	if ($nr == 0x58 && $size == 40) { $st = (uint64)(*(uint32 *)uptr($p + 32)); }
+	if ($nr == 0x58 && $size == 48) { $st = (uint64)(*(uint32 *)uptr($p + 40)); }
+	if ($nr == 0x5e && $size == 40) { $st = (uint64)(*(uint32 *)uptr($p + 32)); }
+	if (($nr == 0xce || $nr == 0xcf) && $size == 16) { $st = (uint64)(*(uint32 *)uptr($p + 12)); }
 	if (retval != 0) { $st = (int64)-1; }
-	printf("NV %d %s 0x%x %d %lld %lld\n", pid, comm, $nr, retval < 0 ? -retval : 0, $obj, $st);
-	delete(@cmd[tid]); delete(@arg[tid]);
+	printf("NV %d %s 0x%x %d %lld %lld\n", pid, comm, $nr, retval < 0 ? -retval : 0, @obj[tid], $st);
+	delete(@nr[tid]); delete(@size[tid]); delete(@p[tid]); delete(@obj[tid]); delete(@in[tid]);
 }
 kprobe:uvm_unlocked_ioctl_entry /comm == "nvidia-smi" || comm == "cuclient"/
 { @ucmd[tid] = arg1; @uarg[tid] = arg2; }
-kretprobe:uvm_unlocked_ioctl_entry /@uarg[tid]/
+kretprobe:uvm_unlocked_ioctl_entry /@ucmd[tid]/
 {
 	$c = @ucmd[tid]; $p = @uarg[tid]; $st = (int64)-1;
-	if (retval == 0 && $c == 0x30000001) { $st = *(uint32 *)uptr($p + 8); }
-	if (retval == 0 && ($c == 0x27 || $c == 0x4b || $c == 0x7ff)) { $st = *(uint32 *)uptr($p + 4); }
+	if (retval == 0 && $c == 0x30000001) { $st = (uint64)(*(uint32 *)uptr($p + 8)); }
+	if (retval == 0 && ($c == 0x27 || $c == 0x4b || $c == 0x7ff)) { $st = (uint64)(*(uint32 *)uptr($p + 4)); }
 	printf("UVM %d %s 0x%x %d %lld\n", pid, comm, $c, retval < 0 ? -retval : 0, $st);
 	delete(@ucmd[tid]); delete(@uarg[tid]);
 }
@@ -134,11 +156,27 @@ for f in smi cu; do sed "s/^/    | $f: /" "$S/$f.out" >&2; done
 
 # ---------------------------------------------------------------------------
 # 4. What the clients said.
-check_eq "$P nvidia-smi: what a machine without a GPU says, status 6" \
-	"$(cat "$S/smi.out") $smi_status" "No devices were found 6"
+# What this ground makes them say, and why (a machine without a GPU has no
+# nvidia.ko loaded: nvidia-smi then cannot talk to the driver, and cuInit
+# answers 100, CUDA_ERROR_NO_DEVICE). Here the driver is up with no GPU:
+# - nvidia-smi: its NVML finds no GPU (GPU_GET_PROBED_IDS), frees its client
+#   and closes /dev/nvidiactl, then allocates the MIG capabilities' objects
+#   through fd -1 (strace: ioctl(-1, RM_ALLOC) EBADF, with the capability
+#   nodes made as nvidia-modprobe makes them) and gives up: "Unknown Error".
+# - cuInit: libcuda's first question to NV_CONFIDENTIAL_COMPUTE,
+#   CONF_COMPUTE_SYSTEM_GET_CAPABILITIES, is refused with
+#   NV_ERR_INVALID_LOCK_STATE (the RM holds no GPU lock without a GPU):
+#   999, CUDA_ERROR_UNKNOWN. nvdrv shows it (below).
+check_eq "$P nvidia-smi: NVML's failure on a driver without a GPU, status 255" \
+	"$(cat "$S/smi.out") $smi_status" "Failed to initialize NVML: Unknown Error 255"
 check_eq "$P cuclient: ran (exit 0)" "$cu_status" 0
-check_eq "$P cuclient: cuInit fails with CUDA_ERROR_NO_DEVICE (100), as on a machine without a GPU" \
-	"$(awk '$1 == "cuInit" { print $2, $3 }' "$S/cu.out")" "100 CUDA_ERROR_NO_DEVICE"
+check_eq "$P cuclient: cuInit fails with CUDA_ERROR_UNKNOWN (999), the driver version still answered" \
+	"$(awk '$1 == "cuInit" || $1 == "cuDriverGetVersion" { print $1, $2, $3, $4 }' "$S/cu.out")" \
+	"cuInit 999 CUDA_ERROR_UNKNOWN 
+cuDriverGetVersion 0 CUDA_SUCCESS 12020"
+check_eq "$P nvdrv -e: why cuInit failed: CONF_COMPUTE_SYSTEM_GET_CAPABILITIES refused, NV_ERR_INVALID_LOCK_STATE" \
+	"$(awk -v p="$cu_pid" '$2 == "IOCTL" && $3 == p && / cmd=0xcb330101\(/ { print $(NF - 2), $(NF - 1) }' "$S/nve.out")" \
+	"status=0x2f NV_ERR_INVALID_LOCK_STATE"
 
 # ---------------------------------------------------------------------------
 # 5. cudatrace -E: the failing calls, with the names libcuda itself gives.

@@ -201,8 +201,9 @@ static const struct nv_name statuses[] = {
  * Every class the resource manager knows, by its primary name
  * (open-gpu-kernel-modules: src/nvidia/generated/g_allclasses.h), and the
  * root client's control commands, NV0000_CTRL_CMD_* without the prefix
- * (src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000*.h): all a client can ask
- * before it has a GPU (nvidia-smi and libcuda on a machine without one).
+ * (src/common/sdk/nvidia/inc/ctrl/ctrl0000/ctrl0000*.h), and
+ * NV_CONFIDENTIAL_COMPUTE's (ctrlcb33.h) as CONF_COMPUTE_*: all a client
+ * can ask before it has a GPU (nvidia-smi and libcuda on a machine without one).
  * 535.261.03's and 550.163.01's, merged: made by tests/nvidia/gen-rm-names.
  */
 static const struct nv_name classes[] = {
@@ -486,6 +487,17 @@ static const struct nv_name controls[] = {
 	{ 0x3d0a, "OS_UNIX_CREATE_EXPORT_OBJECT_FD" },
 	{ 0x3d0b, "OS_UNIX_EXPORT_OBJECTS_TO_FD" },
 	{ 0x3d0c, "OS_UNIX_IMPORT_OBJECTS_FROM_FD" },
+	{ 0xcb330000, "CONF_COMPUTE_NULL" },
+	{ 0xcb330101, "CONF_COMPUTE_SYSTEM_GET_CAPABILITIES" },
+	{ 0xcb330104, "CONF_COMPUTE_SYSTEM_GET_GPUS_STATE" },
+	{ 0xcb330105, "CONF_COMPUTE_SYSTEM_SET_GPUS_STATE" },
+	{ 0xcb330106, "CONF_COMPUTE_GPU_GET_VIDMEM_SIZE" },
+	{ 0xcb330107, "CONF_COMPUTE_GPU_SET_VIDMEM_SIZE" },
+	{ 0xcb330108, "CONF_COMPUTE_GET_NUM_SUPPORTED_CC_SECURE_CHANNELS" },
+	{ 0xcb330109, "CONF_COMPUTE_GET_GPU_CERTIFICATE" },
+	{ 0xcb33010a, "CONF_COMPUTE_GET_GPU_ATTESTATION_REPORT" },
+	{ 0xcb33010b, "CONF_COMPUTE_GPU_GET_NUM_SECURE_CHANNELS" },
+	{ 0xcb33010c, "CONF_COMPUTE_GPU_GET_KEY_ROTATION_STATE" },
 };
 
 /*
