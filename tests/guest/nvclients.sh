@@ -76,6 +76,7 @@ check "$P nvdrv's table of UVM commands: every command and status offset as 535'
 # UVM_PAGEABLE_MEM_ACCESS, UVM_MM_INITIALIZE, UVM_IS_8_SUPPORTED:
 # uvm_linux_ioctl.h, uvm_ioctl.h (rmStatus at 8, 4, 4, 4).
 cat >"$S/clients.bt" <<'EOF'
+BEGIN { printf("READY\n"); }	/* bpftrace runs it once every probe is attached */
 kprobe:nvidia_frontend_unlocked_ioctl /comm == "nvidia-smi" || comm == "cuclient"/
 {
 	$c = arg1; $nr = $c & 0xff; $size = ($c >> 16) & 0x3fff; $p = arg2;
@@ -130,9 +131,9 @@ bt_pid=$!
 start_tool "$S/nv.out" "$N"; nv_pid=$tool_pid
 start_tool "$S/nve.out" "$N" -e; nve_pid=$tool_pid
 start_tool "$S/ct.out" "$C" -E -L "$libcuda"; ct_pid=$tool_pid
-# (cudatrace's banner is its -E header; bpftrace says "Attaching N probes".)
-for _ in $(seq 1 600); do grep -q '^Attaching' "$S/bt.out" && break; sleep 0.1; done
-sleep 1
+# (cudatrace's banner is its -E header; bpftrace's, READY.)
+for _ in $(seq 1 600); do grep -q '^READY' "$S/bt.out" && break; sleep 0.1; done
+check "$P bpftrace attached" grep -q '^READY' "$S/bt.out"
 
 # ---------------------------------------------------------------------------
 # 3. The clients.
