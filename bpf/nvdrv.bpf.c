@@ -653,6 +653,21 @@ static __always_inline void rm_object_event(const struct ioctl_state *st, __u32 
 	event_submit(e);
 }
 
+/* What both ioctl entries keep for the return: when, which file, the user block. */
+static __always_inline void ioctl_begin(struct ioctl_state *st, struct file *file, unsigned long arg)
+{
+	st->start_ns = bpf_ktime_get_ns();
+	st->dev = file_dev(file);
+	st->ptr = arg;
+	st->file = (__u64)file;
+}
+
+static __always_inline void ioctl_save(__u64 id, const struct ioctl_state *st)
+{
+	if (bpf_map_update_elem(&ioctls, &id, st, BPF_ANY))
+		__sync_fetch_and_add(&dropped_inflight, 1);
+}
+
 /*
  * nvidia_frontend_unlocked_ioctl / _compat_ioctl / nvidia_unlocked_ioctl
  * (struct file *, unsigned int cmd, unsigned long arg): the escape is
@@ -667,12 +682,9 @@ int BPF_KPROBE(ioctl_entry, struct file *file, unsigned int cmd, unsigned long a
 
 	if (!current_wanted(id >> 32))
 		return 0;
-	st.start_ns = bpf_ktime_get_ns();
-	st.dev = file_dev(file);
+	ioctl_begin(&st, file, arg);
 	st.esc = cmd & 0xff;
 	st.size = (cmd >> 16) & 0x3fff;
-	st.ptr = arg;
-	st.file = (__u64)file;
 	if (st.esc == NV_ESC_IOCTL_XFER_CMD && st.size == 16) {
 		struct { __u32 cmd; __u32 size; __u64 ptr; } x;
 
@@ -689,8 +701,7 @@ int BPF_KPROBE(ioctl_entry, struct file *file, unsigned int cmd, unsigned long a
 					 (void *)st.ptr + (st.esc == NV_ESC_RM_ALLOC ? 12 : 8)))
 			st.has_obj = 1;
 	}
-	if (bpf_map_update_elem(&ioctls, &id, &st, BPF_ANY))
-		__sync_fetch_and_add(&dropped_inflight, 1);
+	ioctl_save(id, &st);
 	return 0;
 }
 
@@ -707,13 +718,9 @@ int BPF_KPROBE(uvm_ioctl_entry, struct file *file, unsigned int cmd, unsigned lo
 
 	if (!current_wanted(id >> 32))
 		return 0;
-	st.start_ns = bpf_ktime_get_ns();
-	st.dev = file_dev(file);
+	ioctl_begin(&st, file, arg);
 	st.esc = NV_ESC_UVM | cmd;
-	st.ptr = arg;
-	st.file = (__u64)file;
-	if (bpf_map_update_elem(&ioctls, &id, &st, BPF_ANY))
-		__sync_fetch_and_add(&dropped_inflight, 1);
+	ioctl_save(id, &st);
 	return 0;
 }
 

@@ -111,6 +111,17 @@ static const struct argp_option opts[] = {
 	{},
 };
 
+/* A repeatable option's value: not empty, at most `max` of them. */
+static void add_repeated(struct argp_state *state, const char *arg, const char **list, int *n,
+			 int max, const char *what, const char *opt)
+{
+	if (!*arg)
+		argp_failure(state, argp_err_exit_status, 0, "invalid %s ''", what);
+	if (*n == max)
+		argp_failure(state, argp_err_exit_status, 0, "too many %s (at most %d)", opt, max);
+	list[(*n)++] = arg;
+}
+
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
@@ -130,20 +141,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.runtime = true;
 		break;
 	case 'L':
-		if (!*arg)
-			argp_failure(state, argp_err_exit_status, 0, "invalid library path ''");
-		if (env.nr_libs == MAX_LIBS)
-			argp_failure(state, argp_err_exit_status, 0, "too many --lib (at most %d)",
-				     MAX_LIBS);
-		env.libs[env.nr_libs++] = arg;
+		add_repeated(state, arg, env.libs, &env.nr_libs, MAX_LIBS, "library path", "--lib");
 		break;
 	case 'f':
-		if (!*arg)
-			argp_failure(state, argp_err_exit_status, 0, "invalid function pattern ''");
-		if (env.nr_patterns == MAX_PATTERNS)
-			argp_failure(state, argp_err_exit_status, 0, "too many -f (at most %d)",
-				     MAX_PATTERNS);
-		env.patterns[env.nr_patterns++] = arg;
+		add_repeated(state, arg, env.patterns, &env.nr_patterns, MAX_PATTERNS,
+			     "function pattern", "-f");
 		break;
 	case OPT_TIMELINE:
 		env.timeline = arg;

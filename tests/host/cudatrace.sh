@@ -120,6 +120,8 @@ traced() {
 
 # calls OUT: the -e lines (after the header)
 calls() { tail -n +2 "$1"; }
+# call_results OUT: the -e lines' function and result, "FUNCTION RESULT|" each
+call_results() { calls "$1" | awk '{ printf "%s %s|", $5, $8 }'; }
 
 # field OUT FUNCTION N: field N of the FUNCTION row of a summary's table
 field() { awk -v f="$2" -v n="$3" '$1 == f && NF == 6 { print $n; exit }' "$1"; }
@@ -346,7 +348,7 @@ fi
 
 traced err "-E" $D/workload $drv_phases
 check_eq "cudatrace: --errors prints the failing calls only" \
-	"$(calls $tmp/err.out | awk '{ printf "%s %s|", $5, $8 }')" \
+	"$(call_results $tmp/err.out)" \
 	"cuMemAlloc_v2 CUDA_ERROR_OUT_OF_MEMORY|cuMemFree_v2 CUDA_ERROR_INVALID_VALUE|cuModuleGetFunction CUDA_ERROR_NOT_FOUND|cuLaunchKernel CUDA_ERROR_INVALID_HANDLE|cuStreamSynchronize CUDA_ERROR_LAUNCH_FAILED|"
 check_eq "cudatrace: --errors names the kernel that was not found" \
 	"$(calls $tmp/err.out | awk '$5 == "cuModuleGetFunction" { print $9 }')" "kernel=missing"
@@ -359,7 +361,7 @@ check_eq "cudatrace: --errors names the kernel that was not found" \
 # counts every call; -v names what the library lacks.
 traced setup_err "-E" $D/workload setup
 check_eq "cudatrace -E: the failing set-up calls with their CUresult names, in order" \
-	"$(calls $tmp/setup_err.out | awk '{ printf "%s %s|", $5, $8 }')" \
+	"$(call_results $tmp/setup_err.out)" \
 	"cuInit CUDA_ERROR_UNKNOWN|cuDevicePrimaryCtxRetain CUDA_ERROR_INVALID_DEVICE|cuModuleLoad CUDA_ERROR_FILE_NOT_FOUND|cuLibraryLoadData CUDA_ERROR_INVALID_PTX|"
 # (-v: libbpf's debug lines come first, so wait for the list of functions.)
 $t -v --lib "$PWD/$D/libcuda.so.1" >"$tmp/lacks.out" 2>"$tmp/lacks.err" &
@@ -411,7 +413,7 @@ if [ "$multi" = 1 ]; then
 		"$(awk 'NF == 3 && $1 == "cuCtxGetDevice" { print $2, $3 }' $tmp/ex_all.out)" "CUDA_ERROR_INVALID_CONTEXT 1"
 	traced ex_e "-e" $D/workload extra
 	check_eq "cudatrace -e: every exported function: each call, in order" \
-		"$(calls $tmp/ex_e.out | awk '{ printf "%s %s|", $5, $8 }')" \
+		"$(call_results $tmp/ex_e.out)" \
 		"cuMemGetInfo_v2 CUDA_SUCCESS|cuMemGetInfo_v2 CUDA_SUCCESS|cuMemGetInfo_v2 CUDA_SUCCESS|cuCtxGetDevice CUDA_ERROR_INVALID_CONTEXT|cuCtxGetDevice CUDA_SUCCESS|"
 	check_eq "cudatrace -e: ... as the library logged them" \
 		"$(calls $tmp/ex_e.out | wc -l)" "$(wc -l <$tmp/ex_e.log)"
@@ -601,7 +603,7 @@ else
 		"cudatrace: runtime API in $tmp/nodriver/libcudart.so.13: 11 functions
 cudatrace: PID $pid has no libcuda mapped; tracing the runtime API in $tmp/nodriver/libcudart.so.13 (as with -r)"
 	check_eq "cudatrace: ... every call, cudaErrorInsufficientDriver" \
-		"$(calls $n | awk '{ printf "%s %s|", $5, $8 }')" \
+		"$(call_results $n)" \
 		"cudaMalloc cudaErrorInsufficientDriver|cudaFree cudaErrorInsufficientDriver|cudaMemcpy cudaErrorInsufficientDriver|cudaMemcpyAsync cudaErrorInsufficientDriver|cudaLaunchKernel cudaErrorInsufficientDriver|cudaStreamSynchronize cudaErrorInsufficientDriver|cudaDeviceSynchronize cudaErrorInsufficientDriver|"
 	check_eq "cudatrace: ... every line agrees with what the runtime received" \
 		"$(compare_calls $n $tmp/nodrv.log)" ""
