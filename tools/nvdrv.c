@@ -24,6 +24,7 @@
 #include "nvdrv.h"
 #include "tp_field.h"
 #include "nvdrv.skel.h"
+#include "nvdrv/esc_hists.h"
 #include "nvdrv/event_lines.h"
 #include "nvdrv/hooks.h"
 #include "nvdrv/nvidia_names.h"
@@ -229,9 +230,7 @@ static int cmp_call_row(const void *a, const void *b)
 
 static void print_ioctls(FILE *f, const struct map_snapshot *s)
 {
-	struct lat_hist per_esc[NR_ESC_SLOTS];
-	__u32 slot_esc[NR_ESC_SLOTS];
-	bool seen[NR_ESC_SLOTS] = {};
+	static struct esc_hists per_esc;
 	struct call_row *rows;
 	char buf[32], nr[16], title[80];
 	size_t i, n = 0;
@@ -240,8 +239,7 @@ static void print_ioctls(FILE *f, const struct map_snapshot *s)
 	rows = calloc(s->n ? s->n : 1, sizeof(*rows));
 	if (!rows)
 		return;
-	for (e = 0; e < NR_ESC_SLOTS; e++)
-		lat_hist_reset(&per_esc[e]);
+	esc_hists_reset(&per_esc);
 	for (i = 0; i < s->n; i++) {
 		const struct call_key *k = snapshot_key(s, i);
 		const struct call_stats *now = snapshot_value(s, i);
@@ -253,12 +251,7 @@ static void print_ioctls(FILE *f, const struct map_snapshot *s)
 		rows[n].now = now;
 		rows[n].calls = DELTA(now, was, calls);
 		lat_hist_delta(&rows[n].lat, &now->lat, was ? &was->lat : NULL);
-		e = nv_escape_slot(k->esc);
-		if (e >= 0) {
-			lat_hist_merge(&per_esc[e], &rows[n].lat);
-			seen[e] = true;
-			slot_esc[e] = k->esc;
-		}
+		esc_hists_add(&per_esc, k->esc, &rows[n].lat);
 		n++;
 	}
 	qsort(rows, n, sizeof(*rows), cmp_call_row);
@@ -283,15 +276,15 @@ static void print_ioctls(FILE *f, const struct map_snapshot *s)
 	for (e = 0; e < NR_ESC_SLOTS; e++) {
 		const char *name;
 
-		if (!seen[e] || !per_esc[e].count)
+		if (!per_esc.seen[e] || !per_esc.hist[e].count)
 			continue;
-		name = nv_escape_str(slot_esc[e], buf, sizeof(buf));
-		snprintf(nr, sizeof(nr), "0x%x", nv_escape_nr(slot_esc[e]));
+		name = nv_escape_str(per_esc.esc[e], buf, sizeof(buf));
+		snprintf(nr, sizeof(nr), "0x%x", nv_escape_nr(per_esc.esc[e]));
 		snprintf(title, sizeof(title), "%s (%s) latency:", name, nr);
 		table_lat_hist(f, &ioctl_hist_table,
 			       (struct cell[]){ CELL_S(name),
-						json_output() ? CELL_U(nv_escape_nr(slot_esc[e])) : CELL_S(nr) },
-			       "latency", title, &per_esc[e], time_unit());
+						json_output() ? CELL_U(nv_escape_nr(per_esc.esc[e])) : CELL_S(nr) },
+			       "latency", title, &per_esc.hist[e], time_unit());
 	}
 }
 

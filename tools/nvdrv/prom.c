@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "nvdrv/esc_hists.h"
 #include "nvdrv/nvidia_names.h"
 #include "nvdrv/prom.h"
 #include "nvdrv/xids.h"
@@ -10,17 +11,14 @@
 int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
 			 const struct map_snapshot *rm, double unit)
 {
-	static struct lat_hist per_esc[NR_ESC_SLOTS];
-	static __u32 slot_esc[NR_ESC_SLOTS];
+	static struct esc_hists per_esc;
 	struct metrics_rows rows = { .label_names = { "escape", "comm", "cgroup" } };
 	struct metrics_rows rmr = { .label_names = { "escape", "object", "status" } };
-	bool seen[NR_ESC_SLOTS] = {};
 	char esc[24], obj[16], st[16];
 	size_t i;
 	int e, err = 0;
 
-	for (e = 0; e < NR_ESC_SLOTS; e++)
-		lat_hist_reset(&per_esc[e]);
+	esc_hists_reset(&per_esc);
 	for (i = 0; i < calls->n && !err; i++) {
 		const struct call_key *k = snapshot_key(calls, i);
 		const struct call_stats *c = snapshot_value(calls, i);
@@ -28,12 +26,7 @@ int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
 
 		err = metrics_rows_add(&rows, (const char *const[]){
 			nv_escape_str(k->esc, esc, sizeof(esc)), c->comm, metrics_cgroup(c->cgroup_id) }, v, 2);
-		e = nv_escape_slot(k->esc);
-		if (e >= 0) {
-			lat_hist_merge(&per_esc[e], &c->lat);
-			seen[e] = true;
-			slot_esc[e] = k->esc;
-		}
+		esc_hists_add(&per_esc, k->esc, &c->lat);
 	}
 	metrics_rows_family(m, &rows, 0, 1, "ioctls_total", METRIC_COUNTER,
 			    "ioctls on NVIDIA's device nodes, per escape and process name");
@@ -42,9 +35,9 @@ int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
 	metrics_rows_free(&rows);
 	metrics_family(m, "ioctl_latency_seconds", METRIC_HISTOGRAM, "ioctl latency, per escape");
 	for (e = 0; e < NR_ESC_SLOTS; e++)
-		if (seen[e])
-			metrics_lat_hist(m, LABELS({ "escape", nv_escape_str(slot_esc[e], esc, sizeof(esc)) }),
-					 &per_esc[e], unit);
+		if (per_esc.seen[e])
+			metrics_lat_hist(m, LABELS({ "escape", nv_escape_str(per_esc.esc[e], esc, sizeof(esc)) }),
+					 &per_esc.hist[e], unit);
 	/* RM calls by what they named and the status the RM answered (NV_OK too). */
 	for (i = 0; i < rm->n && !err; i++) {
 		const struct rm_key *k = snapshot_key(rm, i);
