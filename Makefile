@@ -225,7 +225,8 @@ vm-test: all unit-tests test-progs
 # empty programs on the tools' hooks (the limit) and those programs.
 BENCH := $(OUTPUT)/bench
 BENCH_PROGS := $(BENCH)/measure $(BENCH)/empty $(BENCH)/empty_drmsched.bpf.o $(BENCH)/empty_cuda.bpf.o \
-	$(BENCH)/empty_nvdrv.bpf.o
+	$(BENCH)/empty_nvdrv.bpf.o $(BENCH)/empty_amdgpucs.bpf.o $(BENCH)/empty_i915mem.bpf.o \
+	$(BENCH)/empty_vblanklat.bpf.o
 
 $(BENCH):
 	@mkdir -p $@

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# In a VM booted by tests/bench/run: what tracing Intel GEM memory costs per
+# event, i915mem against empty programs on the same hooks (the limit:
+# i915_gem_object_create, i915_vma_bind, i915_vma_unbind,
+# i915_gem_object_destroy, tp_btf) and against bpftrace running the seed
+# tutorial's intel_i915.bt in substance (a line per object created with its
+# size and per bind with its address and size, the bytes allocated summed,
+# binds, unbinds and destroys counted), in ROUNDS interleaved rounds of one
+# burst each: gemgen (the test module firing i915's events with their real
+# layouts) creating OBJECTS objects of 4 KiB, binding them into an address
+# space, then unbinding and destroying them, from this shell: 4 x OBJECTS
+# events. The classic tracepoints' record path (i915mem --no-btf) beside
+# the BTF path. Prints one "ROUND ..." line per tracer and round under the
+# kernel "KVER/i915mem" (tests/bench/summarize: a table of its own).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+. tests/bench/lib.sh
+OBJECTS=${OBJECTS:-5000}
+ROUNDS=${ROUNDS:-5}
+K=$VM_KVER/i915mem
+insmod "${GEMGEN_KO:?}" || exit 1
+echo vm >/proc/gemgen
+bpf_stats_on
+
+cat >"$BENCH_OUT/seed-i915.bt" <<'BT'
+BEGIN { printf("ready\n"); }
+tracepoint:i915:i915_gem_object_create {
+	printf("%llu CREATE obj=%p size=%llu\n", nsecs / 1000000, args->obj, args->size);
+	@total_alloc += args->size;
+	@objects = count();
+}
+tracepoint:i915:i915_vma_bind {
+	printf("%llu BIND obj=%p offset=0x%llx size=%llu flags=%x\n", nsecs / 1000000, args->obj,
+	       args->offset, args->size, args->flags);
+	@binds = count();
+}
+tracepoint:i915:i915_vma_unbind { @unbinds = count(); }
+tracepoint:i915:i915_gem_object_destroy { @destroys = count(); }
+BT
+
+events=$((4 * OBJECTS))
+# Objects are numbered on across rounds: each burst starts past the last.
+workload() {
+	local first
+	first=$(sed -n 's/.*created=\([0-9]*\).*/\1/p' /proc/gemgen)
+	printf 'create n=%d size=4096\nbind first=%d n=%d vm=0\ndestroy first=%d n=%d\n' \
+		"$OBJECTS" "$first" "$OBJECTS" "$first" "$OBJECTS" >/proc/gemgen
+}
+
+# one TRACER READY PRINTED-PATTERN CMD...: one tracer around one burst.
+# "summary" reads the CREATED column of i915mem's process rows; the others
+# count a line per object created.
+one() {
+	local name=$1 ready=$2 pattern=$3 printed=- want=-
+	shift 3
+	bench_run "$name" "$ready" "$@" || return
+	case "$pattern" in
+	"") ;;
+	summary) printed=$(awk '$1 == "i915" && $5 ~ /^[0-9]+$/ && NF == 11 { s += $8 } END { print s + 0 }' \
+			       "$BENCH_OUT/$name.out"); want=$OBJECTS ;;
+	*) printed=$(grep -c -- "$pattern" "$BENCH_OUT/$name.out"); want=$OBJECTS ;;
+	esac
+	round_line "$K" "$name" "$r" "$events" event "${printed:-0}" "$want"
+}
+
+for r in $(seq 1 "$ROUNDS"); do
+	one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
+	one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_i915mem.bpf.o" create bind unbind destroy
+	one i915mem Tracing summary bin/i915mem
+	one "i915mem --no-btf" Tracing summary bin/i915mem --no-btf
+	one "i915mem -e" "TIME(s)" " CREATE " bin/i915mem -e
+	one "bpftrace (seed script)" ready " CREATE " bpftrace "$BENCH_OUT/seed-i915.bt"
+done
