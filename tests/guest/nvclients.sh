@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# vm-kernels: 6.1
+# vm-kernels: 6.1 sid
 # NVIDIA's own user space as the test client (issue 22): Debian's nvidia-smi
-# and libcuda of the driver's version (535.261.03 on 6.1: tests/nvidia/
-# userspace), run against the real driver and nvidia-uvm with no GPU
+# and libcuda of the driver's version (535.261.03 on 6.1, 550.163.01 on
+# sid: tests/nvidia/userspace), run against the real driver and nvidia-uvm with no GPU
 # (tests/nvidia/build-uvm), while nvdrv and cudatrace trace them at once.
 # What the clients did is counted a second way, by bpftrace on the same
 # functions (the kernel's view: every ioctl's escape, RM object, errno and
@@ -59,8 +59,14 @@ for c in config monitor; do
 done
 check_eq "$P the MIG capability nodes (nvidia-cap1, nvidia-cap2)" "$(ls /dev/nvidia-caps | paste -sd' ')" \
 	"nvidia-cap1 nvidia-cap2"
-check "$P nvdrv's table of UVM commands: every command and status offset as 535's headers lay them out" \
-	tests/nvidia/gen-uvm-ioctls --check tools/nvdrv/nvidia_names.c 1 "$NVIDIA_UVM_DIR/headers"
+# The driver's generation (535 has the frontend, whose ioctl entry calls
+# nvidia_ioctl; 550 has nvidia_unlocked_ioctl with it inlined).
+gen=$(sed -n 's/.*Kernel Module  *\([0-9]*\)\..*/\1/p' /proc/driver/nvidia/version)
+ioctl_fn=nvidia_frontend_unlocked_ioctl
+[ "${gen:-0}" -lt 550 ] || ioctl_fn=nvidia_unlocked_ioctl
+check "$P nvdrv's table of UVM commands: every command and status offset as $gen's headers lay them out" \
+	tests/nvidia/gen-uvm-ioctls --check tools/nvdrv/nvidia_names.c "$([ "${gen:-0}" -lt 550 ] && echo 1 || echo 2)" \
+	"$NVIDIA_UVM_DIR/headers"
 
 # ---------------------------------------------------------------------------
 # 2. The kernel's view, by bpftrace: a line per ioctl of the two clients.
@@ -75,9 +81,9 @@ check "$P nvdrv's table of UVM commands: every command and status offset as 535'
 # (bpf/nvdrv.bpf.c: rm_status_offset), XFER's {cmd, size, ptr}; UVM_INITIALIZE and
 # UVM_PAGEABLE_MEM_ACCESS, UVM_MM_INITIALIZE, UVM_IS_8_SUPPORTED:
 # uvm_linux_ioctl.h, uvm_ioctl.h (rmStatus at 8, 4, 4, 4).
-cat >"$S/clients.bt" <<'EOF'
+sed "s/@IOCTL@/$ioctl_fn/" >"$S/clients.bt" <<'EOF'
 BEGIN { printf("READY\n"); }	/* bpftrace runs it once every probe is attached */
-kprobe:nvidia_frontend_unlocked_ioctl /comm == "nvidia-smi" || comm == "cuclient"/
+kprobe:@IOCTL@ /comm == "nvidia-smi" || comm == "cuclient"/
 {
 	$c = arg1; $nr = $c & 0xff; $size = ($c >> 16) & 0x3fff; $p = arg2;
 	if ($nr == 0xd3) {
@@ -89,7 +95,7 @@ kprobe:nvidia_frontend_unlocked_ioctl /comm == "nvidia-smi" || comm == "cuclient
 	if ($nr == 0x2b && ($size == 32 || $size == 48)) { $obj = (uint64)(*(uint32 *)uptr($p + 12)); }
 	@nr[tid] = $nr; @size[tid] = $size; @p[tid] = $p; @obj[tid] = $obj; @in[tid] = 1;
 }
-kretprobe:nvidia_frontend_unlocked_ioctl /@in[tid]/
+kretprobe:@IOCTL@ /@in[tid]/
 {
 	$nr = @nr[tid]; $size = @size[tid]; $p = @p[tid];
 	$st = (int64)-1;
@@ -160,21 +166,28 @@ for f in smi cu; do sed "s/^/    | $f: /" "$S/$f.out" >&2; done
 # What this ground makes them say, and why (a machine without a GPU has no
 # nvidia.ko loaded: nvidia-smi then cannot talk to the driver, and cuInit
 # answers 100, CUDA_ERROR_NO_DEVICE). Here the driver is up with no GPU:
-# - nvidia-smi: its NVML finds no GPU (GPU_GET_PROBED_IDS), frees its client
-#   and closes /dev/nvidiactl, then allocates the MIG capabilities' objects
-#   through fd -1 (strace: ioctl(-1, RM_ALLOC) EBADF, with the capability
-#   nodes made as nvidia-modprobe makes them) and gives up: "Unknown Error".
+# - nvidia-smi 535: its NVML finds no GPU (GPU_GET_PROBED_IDS), frees its
+#   client and closes /dev/nvidiactl, then allocates the MIG capabilities'
+#   objects through fd -1 (strace: ioctl(-1, RM_ALLOC) EBADF, with the
+#   capability nodes made as nvidia-modprobe makes them) and gives up:
+#   "Unknown Error". 550's NVML says what happened: no supported GPU.
 # - cuInit: libcuda's first question to NV_CONFIDENTIAL_COMPUTE,
 #   CONF_COMPUTE_SYSTEM_GET_CAPABILITIES, is refused with
 #   NV_ERR_INVALID_LOCK_STATE (the RM holds no GPU lock without a GPU):
-#   999, CUDA_ERROR_UNKNOWN. nvdrv shows it (below).
+#   999, CUDA_ERROR_UNKNOWN, in 535 and 550 alike. nvdrv shows it (below).
+if [ "${gen:-0}" -lt 550 ]; then
+	smi_said="Failed to initialize NVML: Unknown Error" cuda_version=12020
+else
+	smi_said="Failed to initialize NVML: No supported GPUs were found
+Unable to determine the number of GPUs" cuda_version=12040
+fi
 check_eq "$P nvidia-smi: NVML's failure on a driver without a GPU, status 255" \
-	"$(cat "$S/smi.out") $smi_status" "Failed to initialize NVML: Unknown Error 255"
+	"$(cat "$S/smi.out") $smi_status" "$smi_said 255"
 check_eq "$P cuclient: ran (exit 0)" "$cu_status" 0
 check_eq "$P cuclient: cuInit fails with CUDA_ERROR_UNKNOWN (999), the driver version still answered" \
 	"$(awk '$1 == "cuInit" || $1 == "cuDriverGetVersion" { print $1, $2, $3, $4 }' "$S/cu.out")" \
 	"cuInit 999 CUDA_ERROR_UNKNOWN 
-cuDriverGetVersion 0 CUDA_SUCCESS 12020"
+cuDriverGetVersion 0 CUDA_SUCCESS $cuda_version"
 check_eq "$P nvdrv -e: why cuInit failed: CONF_COMPUTE_SYSTEM_GET_CAPABILITIES refused, NV_ERR_INVALID_LOCK_STATE" \
 	"$(awk -v p="$cu_pid" '$2 == "IOCTL" && $3 == p && / cmd=0xcb330101\(/ { print $(NF - 2), $(NF - 1) }' "$S/nve.out")" \
 	"status=0x2f NV_ERR_INVALID_LOCK_STATE"
