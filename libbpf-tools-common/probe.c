@@ -142,43 +142,86 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-struct ksyms_module *ksyms_module_load(const char *module)
+/* Add a name to k's (unsorted yet); false when out of memory. */
+static bool ksyms_add(struct ksyms_module *k, size_t *cap, const char *name, size_t len)
 {
-	char path[PATH_MAX], line[512], name[256], mod[128], type, want[132];
-	struct ksyms_module *k;
-	size_t cap = 0;
+	if (k->n == *cap) {
+		char **more = realloc(k->names, (*cap = *cap ? *cap * 2 : 256) * sizeof(*more));
+
+		if (!more)
+			return false;
+		k->names = more;
+	}
+	if (!(k->names[k->n] = strndup(name, len)))
+		return false;
+	k->n++;
+	return true;
+}
+
+/*
+ * One pass over /proc/kallsyms for them all: 150000 lines with a driver
+ * like nvidia.ko loaded, 0.3 s to read under qemu's TCG, more to parse
+ * with sscanf; lines without a module (most) are passed over at the first
+ * look for its '['.
+ */
+int ksyms_modules_load(const char *const *modules, int nr, struct ksyms_module **out)
+{
+	char path[PATH_MAX], line[512];
+	size_t cap[KSYMS_MAX_MODULES] = {};
+	int i;
 	FILE *f;
 
+	if (nr > KSYMS_MAX_MODULES)
+		return -EINVAL;
+	for (i = 0; i < nr; i++)
+		out[i] = NULL;
 	snprintf(path, sizeof(path), "%s/proc/kallsyms", root);
-	snprintf(want, sizeof(want), "[%s]", module);
 	f = fopen(path, "r");
 	if (!f)
-		return NULL;
-	k = calloc(1, sizeof(*k));
-	while (k && fgets(line, sizeof(line), f)) {
-		/* "ADDR TYPE NAME [MODULE]": text symbols (t, T) of that module */
-		if (sscanf(line, "%*s %c %255s %127s", &type, name, mod) != 3 ||
-		    (type != 't' && type != 'T') || strcmp(mod, want))
-			continue;
-		if (k->n == cap) {
-			char **more = realloc(k->names, (cap = cap ? cap * 2 : 256) * sizeof(*more));
+		return -errno;
+	for (i = 0; i < nr; i++)
+		if (!(out[i] = calloc(1, sizeof(*out[i]))))
+			goto nomem;
+	while (fgets(line, sizeof(line), f)) {
+		/* "ADDR TYPE NAME\t[MODULE]": text symbols (t, T) of the modules asked */
+		char *mod = strrchr(line, '['), *type, *name, *end;
 
-			if (!more)
-				break;
-			k->names = more;
-		}
-		if (!(k->names[k->n] = strdup(name)))
-			break;
-		k->n++;
+		if (!mod || !(end = strchr(++mod, ']')))
+			continue;
+		*end = '\0';
+		for (i = 0; i < nr && strcmp(mod, modules[i]); i++)
+			;
+		if (i == nr || !(type = strchr(line, ' ')) || (type[1] != 't' && type[1] != 'T') ||
+		    type[2] != ' ')
+			continue;
+		name = type + 3;
+		if (!ksyms_add(out[i], &cap[i], name, strcspn(name, " \t")))
+			goto nomem;
 	}
 	fclose(f);
-	if (k && !k->n) {
-		ksyms_module_free(k);
-		return NULL;
+	for (i = 0; i < nr; i++) {
+		if (!out[i]->n) {
+			ksyms_module_free(out[i]);
+			out[i] = NULL;
+		} else {
+			qsort(out[i]->names, out[i]->n, sizeof(*out[i]->names), cmp_name);
+		}
 	}
-	if (k)
-		qsort(k->names, k->n, sizeof(*k->names), cmp_name);
-	return k;
+	return 0;
+nomem:
+	fclose(f);
+	for (i = 0; i < nr; i++) {
+		ksyms_module_free(out[i]);
+		out[i] = NULL;
+	}
+	return -ENOMEM;
+}
+
+struct ksyms_module *ksyms_module_load(const char *module)
+{
+	struct ksyms_module *k;
+
+	return ksyms_modules_load(&module, 1, &k) ? NULL : k;
 }
 
 bool ksyms_module_has(const struct ksyms_module *k, const char *func)

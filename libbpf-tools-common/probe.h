@@ -59,6 +59,13 @@ bool tracepoint_module(const char *event, char *module, size_t len);
 struct ksyms_module;
 
 struct ksyms_module *ksyms_module_load(const char *module);
+/*
+ * The same for several modules (at most KSYMS_MAX_MODULES) in one pass:
+ * out[i] for modules[i], NULL when it has none. 0, or a negative errno
+ * (kallsyms unreadable, out of memory).
+ */
+#define KSYMS_MAX_MODULES 8
+int ksyms_modules_load(const char *const *modules, int nr, struct ksyms_module **out);
 bool ksyms_module_has(const struct ksyms_module *k, const char *func);
 void ksyms_module_free(struct ksyms_module *k);
 

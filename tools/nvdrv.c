@@ -730,7 +730,8 @@ static void report_dropped(void)
 int main(int argc, char **argv)
 {
 	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
-	struct ksyms_module *ksyms, *uvm_ksyms;
+	static const char *const modules[] = { "nvidia", "nvidia_uvm" };
+	struct ksyms_module *found[2], *ksyms, *uvm_ksyms;
 	struct trace_loop loop = {};
 	struct bpf_link *fork_link = NULL;
 	bool xid_tracepoint;
@@ -740,10 +741,14 @@ int main(int argc, char **argv)
 		return 1;
 	if (env.timeline && timeline_open(env.timeline))
 		return 1;
-	ksyms = ksyms_module_load("nvidia");
+	/* Both modules' functions in one pass over /proc/kallsyms (seconds under qemu). */
+	ksyms_modules_load(modules, 2, found);
+	ksyms = found[0];
+	uvm_ksyms = found[1];
 	if (!ksyms) {
 		fprintf(stderr, "nvdrv: module nvidia is not loaded (no nvidia.ko functions in "
 			"/proc/kallsyms): 'modprobe nvidia'\n");
+		ksyms_module_free(uvm_ksyms);
 		return 1;
 	}
 
@@ -751,6 +756,7 @@ int main(int argc, char **argv)
 	if (!skel) {
 		report_bpf_error("open BPF object", -errno);
 		ksyms_module_free(ksyms);
+		ksyms_module_free(uvm_ksyms);
 		return 1;
 	}
 	/* The timeline is drawn from the per-event records, with or without -e's lines. */
@@ -758,7 +764,6 @@ int main(int argc, char **argv)
 	/* Without them only Xids and the RM's objects (allocations, frees) come through it. */
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 1 << 20);
 	xid_tracepoint = choose_xid_source();
-	uvm_ksyms = ksyms_module_load("nvidia_uvm");
 	resolve_hooks(hook_programs(), ksyms, uvm_ksyms);
 	ksyms_module_free(ksyms);
 	ksyms_module_free(uvm_ksyms);

@@ -7,6 +7,7 @@
 
 #include "nvdrv.h"
 #include "hooks.h"
+#include "links.h"
 #include "probe.h"
 
 /*
@@ -203,6 +204,6 @@ void say_missing_hooks(void)
 
 void detach_hooks(void)
 {
-	while (nr_links)
-		bpf_link__destroy(links[--nr_links]);
+	links_destroy_all(links, nr_links);
+	nr_links = 0;
 }
