@@ -42,7 +42,7 @@ events=$((4 * OBJECTS))
 # Objects are numbered on across rounds: each burst starts past the last.
 workload() {
 	local first
-	first=$(sed -n 's/.*created=\([0-9]*\).*/\1/p' /proc/gemgen)
+	first=$(sed -n '1s/.*created=\([0-9]*\).*/\1/p' /proc/gemgen)    # (a second line: xe's)
 	printf 'create n=%d size=4096\nbind first=%d n=%d vm=0\ndestroy first=%d n=%d\n' \
 		"$OBJECTS" "$first" "$OBJECTS" "$first" "$OBJECTS" >/proc/gemgen
 }
@@ -56,7 +56,7 @@ one() {
 	bench_run "$name" "$ready" "$@" || return
 	case "$pattern" in
 	"") ;;
-	summary) printed=$(awk '$1 == "i915" && $5 ~ /^[0-9]+$/ && NF == 11 { s += $8 } END { print s + 0 }' \
+	summary) printed=$(awk '$1 == "i915" && $2 ~ /^[0-9]+$/ && NF == 10 { s += $7 } END { print s + 0 }' \
 			       "$BENCH_OUT/$name.out"); want=$OBJECTS ;;
 	*) printed=$(grep -c -- "$pattern" "$BENCH_OUT/$name.out"); want=$OBJECTS ;;
 	esac
