@@ -49,26 +49,16 @@ workload() {
 	echo "wait timeout_ms=600000" >/proc/amdgen
 }
 
-# one TRACER READY PRINTED-PATTERN CMD...: one tracer around one burst.
+# bench_one (lib.sh) around one burst each; what a summary counted:
 # "summary" reads the DONE column of amdgpucs's ring rows (this shell's).
-one() {
-	local name=$1 ready=$2 pattern=$3 printed=- want=-
-	shift 3
-	bench_run "$name" "$ready" "$@" || return
-	case "$pattern" in
-	"") ;;
-	summary) printed=$(awk '$1 ~ /^gfx/ && $4 ~ /^[0-9]+$/ { d += $7 } END { print d + 0 }' \
-			       "$BENCH_OUT/$name.out"); want=$JOBS ;;
-	*) printed=$(grep -c -- "$pattern" "$BENCH_OUT/$name.out"); want=$JOBS ;;
-	esac
-	round_line "$K" "$name" "$r" "$JOBS" job "${printed:-0}" "$want"
-}
+bench_counted() { awk '$1 ~ /^gfx/ && $4 ~ /^[0-9]+$/ { d += $7 } END { print d + 0 }' "$2"; }
+BENCH_UNITS=$JOBS BENCH_UNIT=job BENCH_WANT=$JOBS
 
 for r in $(seq 1 "$ROUNDS"); do
-	one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
-	one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_amdgpucs.bpf.o" cs_ioctl run_job "$done_prog"
-	one amdgpucs Tracing summary bin/amdgpucs
-	one "amdgpucs --no-btf" Tracing summary bin/amdgpucs --no-btf
-	one "amdgpucs -e" "TIME(s)" " DONE " bin/amdgpucs -e
-	one "bpftrace (seed script)" ready " RUN " bpftrace "$BENCH_OUT/seed-amd.bt"
+	bench_one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
+	bench_one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_amdgpucs.bpf.o" cs_ioctl run_job "$done_prog"
+	bench_one amdgpucs Tracing summary bin/amdgpucs
+	bench_one "amdgpucs --no-btf" Tracing summary bin/amdgpucs --no-btf
+	bench_one "amdgpucs -e" "TIME(s)" " DONE " bin/amdgpucs -e
+	bench_one "bpftrace (seed script)" ready " RUN " bpftrace "$BENCH_OUT/seed-amd.bt"
 done

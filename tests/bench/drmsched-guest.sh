@@ -53,31 +53,25 @@ workload() {
 	echo "wait timeout_ms=600000" >/proc/schedgen
 }
 
-# round TRACER READY PRINTED-PATTERN CMD...: one tracer around one burst.
-# PRINTED-PATTERN counts the tracer's per-job lines ("" for none; "summary"
-# reads the DONE column of drmsched's summary).
-one() {
-	local name=$1 ready=$2 pattern=$3 printed=- want=-
-	shift 3
-	bench_run "$name" "$ready" "$@" || return
-	case "$pattern" in
-	"") ;;
-	summary) printed=$(awk '$2 == "gfx" && $3 ~ /^[0-9]+$/ { print $5; exit }' "$BENCH_OUT/$name.out"); want=$JOBS ;;
-	summaries) printed=$(awk '$2 == "gfx" && NF == 9 && $3 ~ /^[0-9]+$/ { d += $5 } END { print d + 0 }' "$BENCH_OUT/$name.out"); want=$JOBS ;;
-	*) printed=$(grep -c -- "$pattern" "$BENCH_OUT/$name.out"); want=$JOBS ;;
+# bench_one (lib.sh) around one burst each: "summary" reads the DONE column
+# of drmsched's ring row, "summaries" sums it over the 1 s summaries.
+bench_counted() {
+	case $1 in
+	summary) awk '$2 == "gfx" && $3 ~ /^[0-9]+$/ { print $5; exit }' "$2" ;;
+	summaries) awk '$2 == "gfx" && NF == 9 && $3 ~ /^[0-9]+$/ { d += $5 } END { print d + 0 }' "$2" ;;
 	esac
-	round_line "$K" "$name" "$r" "$JOBS" job "${printed:-0}" "$want"
 }
+BENCH_UNITS=$JOBS BENCH_UNIT=job BENCH_WANT=$JOBS
 
 for r in $(seq 1 "$ROUNDS"); do
-	one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
-	one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_drmsched.bpf.o" "${empty_progs[@]}"
-	one "empty (tracepoint)" ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_drmsched.bpf.o" "${empty_tp_progs[@]}"
-	one drmsched Tracing summary bin/drmsched
-	one "drmsched --no-btf" Tracing summary bin/drmsched --no-btf
+	bench_one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
+	bench_one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_drmsched.bpf.o" "${empty_progs[@]}"
+	bench_one "empty (tracepoint)" ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_drmsched.bpf.o" "${empty_tp_progs[@]}"
+	bench_one drmsched Tracing summary bin/drmsched
+	bench_one "drmsched --no-btf" Tracing summary bin/drmsched --no-btf
 	# What --prometheus adds: the file rewritten every second beside the summaries.
-	one "drmsched 1" Tracing summaries bin/drmsched 1
-	one "drmsched --prometheus 1" Tracing summaries bin/drmsched --prometheus "$BENCH_OUT/drmsched.prom" 1
-	one "drmsched -e" "TIME(s)" " DONE " bin/drmsched -e
-	one "bpftrace (seed script)" ready " COMPLETE " bpftrace "$BENCH_OUT/seed.bt"
+	bench_one "drmsched 1" Tracing summaries bin/drmsched 1
+	bench_one "drmsched --prometheus 1" Tracing summaries bin/drmsched --prometheus "$BENCH_OUT/drmsched.prom" 1
+	bench_one "drmsched -e" "TIME(s)" " DONE " bin/drmsched -e
+	bench_one "bpftrace (seed script)" ready " COMPLETE " bpftrace "$BENCH_OUT/seed.bt"
 done

@@ -47,27 +47,17 @@ workload() {
 		"$OBJECTS" "$first" "$OBJECTS" "$first" "$OBJECTS" >/proc/gemgen
 }
 
-# one TRACER READY PRINTED-PATTERN CMD...: one tracer around one burst.
+# bench_one (lib.sh) around one burst each; what a summary counted:
 # "summary" reads the CREATED column of i915mem's process rows; the others
 # count a line per object created.
-one() {
-	local name=$1 ready=$2 pattern=$3 printed=- want=-
-	shift 3
-	bench_run "$name" "$ready" "$@" || return
-	case "$pattern" in
-	"") ;;
-	summary) printed=$(awk '$1 == "i915" && $2 ~ /^[0-9]+$/ && NF == 10 { s += $7 } END { print s + 0 }' \
-			       "$BENCH_OUT/$name.out"); want=$OBJECTS ;;
-	*) printed=$(grep -c -- "$pattern" "$BENCH_OUT/$name.out"); want=$OBJECTS ;;
-	esac
-	round_line "$K" "$name" "$r" "$events" event "${printed:-0}" "$want"
-}
+bench_counted() { awk '$1 == "i915" && $2 ~ /^[0-9]+$/ && NF == 10 { s += $7 } END { print s + 0 }' "$2"; }
+BENCH_UNITS=$events BENCH_UNIT=event BENCH_WANT=$OBJECTS
 
 for r in $(seq 1 "$ROUNDS"); do
-	one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
-	one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_i915mem.bpf.o" create bind unbind destroy
-	one i915mem Tracing summary bin/i915mem
-	one "i915mem --no-btf" Tracing summary bin/i915mem --no-btf
-	one "i915mem -e" "TIME(s)" " CREATE " bin/i915mem -e
-	one "bpftrace (seed script)" ready " CREATE " bpftrace "$BENCH_OUT/seed-i915.bt"
+	bench_one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
+	bench_one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_i915mem.bpf.o" create bind unbind destroy
+	bench_one i915mem Tracing summary bin/i915mem
+	bench_one "i915mem --no-btf" Tracing summary bin/i915mem --no-btf
+	bench_one "i915mem -e" "TIME(s)" " CREATE " bin/i915mem -e
+	bench_one "bpftrace (seed script)" ready " CREATE " bpftrace "$BENCH_OUT/seed-i915.bt"
 done

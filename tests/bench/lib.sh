@@ -84,6 +84,25 @@ bench_run() {
 	tracer_stop "$name"
 }
 
+# bench_one NAME READY PRINTED CMD...: one tracer around one workload
+# (bench_run) and its ROUND line. PRINTED: "" (the tracer prints nothing
+# per event), "summary" or "summaries" (the caller's bench_counted KIND
+# FILE reads what was counted from the tracer's tables), else a pattern
+# matching one line of output per event. The caller sets K (the table's
+# kernel), r (the round), BENCH_UNITS and BENCH_UNIT (events and their
+# name), BENCH_WANT (what an exact tracer prints).
+bench_one() {
+	local name=$1 ready=$2 pattern=$3 printed=- want=- out=$BENCH_OUT/$1.out
+	shift 3
+	bench_run "$name" "$ready" "$@" || return
+	case "$pattern" in
+	"") ;;
+	summary | summaries) printed=$(bench_counted "$pattern" "$out"); want=$BENCH_WANT ;;
+	*) printed=$(grep -c -- "$pattern" "$out"); want=$BENCH_WANT ;;
+	esac
+	round_line "$K" "$name" "$r" "$BENCH_UNITS" "$BENCH_UNIT" "${printed:-0}" "$want"
+}
+
 # sys_ticks: the CPU time all CPUs spent in the kernel (system, irq,
 # softirq) so far, in USER_HZ ticks: around a workload it counts what the
 # tracer costs outside its BPF programs too (a classic tracepoint's record,

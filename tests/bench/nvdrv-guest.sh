@@ -45,25 +45,15 @@ BT
 ioctls=$((2 * NV_ROUNDS + 2))
 workload() { build/tests/nvctl --burst "$NV_ROUNDS" 0 >"$BENCH_OUT/nvctl.out" 2>&1; }
 
-# one TRACER READY PRINTED-PATTERN CMD...: one tracer around one burst.
-one() {
-	local name=$1 ready=$2 pattern=$3 printed=- want=-
-	shift 3
-	bench_run "$name" "$ready" "$@" || return
-	case "$pattern" in
-	"") ;;
-	summary) printed=$(awk '$2 == "nvctl" && $5 ~ /^[0-9]+$/ { s += $5 } END { print s + 0 }' \
-			       "$BENCH_OUT/$name.out"); want=$ioctls ;;
-	*) printed=$(grep -c -- "$pattern" "$BENCH_OUT/$name.out"); want=$ioctls ;;
-	esac
-	round_line "$K" "$name" "$r" "$ioctls" ioctl "${printed:-0}" "$want"
-}
+# bench_one (lib.sh) around one burst each; what a summary counted:
+bench_counted() { awk '$2 == "nvctl" && $5 ~ /^[0-9]+$/ { s += $5 } END { print s + 0 }' "$2"; }
+BENCH_UNITS=$ioctls BENCH_UNIT=ioctl BENCH_WANT=$ioctls
 
 for r in $(seq 1 "$ROUNDS"); do
-	one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
-	one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_nvdrv.bpf.o" \
+	bench_one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
+	bench_one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_nvdrv.bpf.o" \
 		"ioctl_entry=$ioctl_fn" "ioctl_return=$ioctl_fn" printf_entry=nv_printf
-	one nvdrv Tracing summary bin/nvdrv
-	one "nvdrv -e" "TIME(s)" " IOCTL " bin/nvdrv -e
-	one "bpftrace (seed script)" ready "" bpftrace "$BENCH_OUT/seed-nv.bt"
+	bench_one nvdrv Tracing summary bin/nvdrv
+	bench_one "nvdrv -e" "TIME(s)" " IOCTL " bin/nvdrv -e
+	bench_one "bpftrace (seed script)" ready "" bpftrace "$BENCH_OUT/seed-nv.bt"
 done

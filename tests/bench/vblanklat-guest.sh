@@ -50,26 +50,15 @@ BT
 units=$((3 * EVENTS))
 workload() { build/tests/vblwait -n "$EVENTS" >"$BENCH_OUT/vblwait.out" 2>&1; }
 
-# one TRACER READY PRINTED-PATTERN CMD...: one tracer around one run of
-# vblwait. "summary" reads the DELIVERED column of vblanklat's client row
+# bench_one (lib.sh) around one run of vblwait each. "summary" reads the DELIVERED column of vblanklat's client row
 # (vblwait's); the others count a line per event delivered.
-one() {
-	local name=$1 ready=$2 pattern=$3 printed=- want=-
-	shift 3
-	bench_run "$name" "$ready" "$@" || return
-	case "$pattern" in
-	"") ;;
-	summary) printed=$(awk '$2 == "vblwait" && $4 ~ /^[0-9]+$/ { print $4; exit }' \
-			       "$BENCH_OUT/$name.out"); want=$EVENTS ;;
-	*) printed=$(grep -c -- "$pattern" "$BENCH_OUT/$name.out"); want=$EVENTS ;;
-	esac
-	round_line "$K" "$name" "$r" "$units" event "${printed:-0}" "$want"
-}
+bench_counted() { awk '$2 == "vblwait" && $4 ~ /^[0-9]+$/ { print $4; exit }' "$2"; }
+BENCH_UNITS=$units BENCH_UNIT=event BENCH_WANT=$EVENTS
 
 for r in $(seq 1 "$ROUNDS"); do
-	one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
-	one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_vblanklat.bpf.o" vblank queued delivered
-	one vblanklat Tracing summary bin/vblanklat
-	one "vblanklat -e" "TIME(s)" " DELIVERED " bin/vblanklat -e
-	one "bpftrace (seed script)" ready " DELIVERED " bpftrace "$BENCH_OUT/seed-vbl.bt"
+	bench_one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
+	bench_one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_vblanklat.bpf.o" vblank queued delivered
+	bench_one vblanklat Tracing summary bin/vblanklat
+	bench_one "vblanklat -e" "TIME(s)" " DELIVERED " bin/vblanklat -e
+	bench_one "bpftrace (seed script)" ready " DELIVERED " bpftrace "$BENCH_OUT/seed-vbl.bt"
 done
