@@ -141,6 +141,15 @@ unload_module() {
 	local err=${VM_SCRATCH:-/tmp}/load_module.err
 	rmmod "$1" 2>"$err" || { fail "${P:+$P }rmmod $1: $(paste -sd' ' "$err")"; return 1; }
 }
+# nvidia_generation: the loaded NVIDIA driver's major version (535, 550),
+# from /proc/driver/nvidia/version; 0 when none is loaded. The driver's, not
+# the kernel's: 5.10 and 6.1 build 535, sid 550.
+nvidia_generation() {
+	local gen
+	gen=$(sed -n 's/.*Kernel Module  *\([0-9]*\)\..*/\1/p' /proc/driver/nvidia/version 2>/dev/null)
+	echo "${gen:-0}"
+}
+
 load_module_deps() {
 	local m
 	for m in $(modinfo -F depends "$1" | tr , ' '); do load_module "$m" || return 1; done

@@ -61,11 +61,11 @@ check_eq "$P the MIG capability nodes (nvidia-cap1, nvidia-cap2)" "$(ls /dev/nvi
 	"nvidia-cap1 nvidia-cap2"
 # The driver's generation (535 has the frontend, whose ioctl entry calls
 # nvidia_ioctl; 550 has nvidia_unlocked_ioctl with it inlined).
-gen=$(sed -n 's/.*Kernel Module  *\([0-9]*\)\..*/\1/p' /proc/driver/nvidia/version)
+gen=$(nvidia_generation)
 ioctl_fn=nvidia_frontend_unlocked_ioctl
-[ "${gen:-0}" -lt 550 ] || ioctl_fn=nvidia_unlocked_ioctl
+[ "$gen" -lt 550 ] || ioctl_fn=nvidia_unlocked_ioctl
 check "$P nvdrv's table of UVM commands: every command and status offset as $gen's headers lay them out" \
-	tests/nvidia/gen-uvm-ioctls --check tools/nvdrv/nvidia_names.c "$([ "${gen:-0}" -lt 550 ] && echo 1 || echo 2)" \
+	tests/nvidia/gen-uvm-ioctls --check tools/nvdrv/nvidia_names.c "$([ "$gen" -lt 550 ] && echo 1 || echo 2)" \
 	"$NVIDIA_UVM_DIR/headers"
 
 # ---------------------------------------------------------------------------
@@ -175,7 +175,7 @@ for f in smi cu; do sed "s/^/    | $f: /" "$S/$f.out" >&2; done
 #   CONF_COMPUTE_SYSTEM_GET_CAPABILITIES, is refused with
 #   NV_ERR_INVALID_LOCK_STATE (the RM holds no GPU lock without a GPU):
 #   999, CUDA_ERROR_UNKNOWN, in 535 and 550 alike. nvdrv shows it (below).
-if [ "${gen:-0}" -lt 550 ]; then
+if [ "$gen" -lt 550 ]; then
 	smi_said="Failed to initialize NVML: Unknown Error" cuda_version=12020
 else
 	smi_said="Failed to initialize NVML: No supported GPUs were found

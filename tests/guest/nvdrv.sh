@@ -66,11 +66,9 @@ mknod -m 666 /dev/nvidiactl c 195 255
 
 # The functions nvdrv hooks, by generation: 535 has the frontend (its
 # nvidia_frontend_unlocked_ioctl calls nvidia_ioctl), 550 does not (its
-# nvidia_unlocked_ioctl has nvidia_ioctl inlined). The generation is the
-# loaded driver's (/proc/driver/nvidia/version), not the kernel's name: 5.10
-# builds 535 too.
-gen=$(sed -n 's/.*Kernel Module  *\([0-9]*\)\..*/\1/p' /proc/driver/nvidia/version)
-if [ "${gen:-0}" -lt 550 ]; then
+# nvidia_unlocked_ioctl has nvidia_ioctl inlined).
+gen=$(nvidia_generation)
+if [ "$gen" -lt 550 ]; then
 	open=nvidia_frontend_open close=nvidia_frontend_close ioctl=nvidia_frontend_unlocked_ioctl
 	also="nvidia_open nvidia_close nvidia_ioctl nvidia_frontend_poll"
 else
