@@ -319,7 +319,8 @@ static __always_inline void on_submit(__u32 pid, __u32 ring, __u64 context, __u6
 	emit(EV_SUBMIT, ring, pid, context, seqno, 0, num_ibs, 0, 0, 0, 0, NULL);
 }
 
-static __always_inline void on_run(__u64 context, __u64 seqno)
+/* `spare`: the hook's spare program (tool.bpf.h), which takes only a run the primary missed. */
+static __always_inline void on_run(__u64 context, __u64 seqno, bool spare)
 {
 	struct job_key key = { .context = context, .seqno = seqno };
 	struct job_state *st;
@@ -328,10 +329,12 @@ static __always_inline void on_run(__u64 context, __u64 seqno)
 
 	st = bpf_map_lookup_elem(&jobs, &key);
 	if (!st) {
-		if (!process_filtered() && !targ_ring[0])
+		if (!spare && !process_filtered() && !targ_ring[0])
 			__sync_fetch_and_add(&untracked_runs, 1);
 		return;
 	}
+	if (spare && !spare_takes(!st->run_ns))
+		return;
 	now = bpf_ktime_get_ns();
 	st->run_ns = now;
 	lat = to_units(now - st->submit_ns);
@@ -344,7 +347,8 @@ static __always_inline void on_run(__u64 context, __u64 seqno)
 	     r ? r->comm : NULL);
 }
 
-static __always_inline void on_done(__u64 context, __u64 seqno)
+/* `spare`: the spare program; a job still in the map is one whose done the primary missed. */
+static __always_inline void on_done(__u64 context, __u64 seqno, bool spare)
 {
 	struct job_key key = { .context = context, .seqno = seqno };
 	struct job_state *st;
@@ -354,6 +358,8 @@ static __always_inline void on_done(__u64 context, __u64 seqno)
 	st = bpf_map_lookup_elem(&jobs, &key);
 	if (!st)	/* not a CS submission (or before tracing) */
 		return;
+	if (spare)
+		spare_takes(true);
 	r = bpf_map_lookup_elem(&rows, &st->row);
 	if (st->run_ns)
 		lat = to_units(bpf_ktime_get_ns() - st->run_ns);
@@ -383,21 +389,31 @@ int BPF_PROG(cs_ioctl, struct amdgpu_job *job)
 	return 0;
 }
 
-SEC("tp_btf/amdgpu_sched_run_job")
-int BPF_PROG(sched_run_job, struct amdgpu_job *job)
+static __always_inline int on_run_job(struct amdgpu_job *job, bool spare)
 {
 	struct drm_sched_fence *s_fence;
 
-	if (!job || !(s_fence = job->base.s_fence))
-		return 0;
-	on_run(s_fence->finished.context, s_fence->finished.seqno);
+	if (job && (s_fence = job->base.s_fence))
+		on_run(s_fence->finished.context, s_fence->finished.seqno, spare);
 	return 0;
 }
 
-static __always_inline int on_done_fence(struct drm_sched_fence *s_fence)
+SEC("tp_btf/amdgpu_sched_run_job")
+int BPF_PROG(sched_run_job, struct amdgpu_job *job)
+{
+	return on_run_job(job, false);
+}
+
+SEC("tp_btf/amdgpu_sched_run_job")
+int BPF_PROG(sched_run_job_spare, struct amdgpu_job *job)
+{
+	return on_run_job(job, true);
+}
+
+static __always_inline int on_done_fence(struct drm_sched_fence *s_fence, bool spare)
 {
 	if (s_fence)
-		on_done(s_fence->finished.context, s_fence->finished.seqno);
+		on_done(s_fence->finished.context, s_fence->finished.seqno, spare);
 	return 0;
 }
 
@@ -405,14 +421,26 @@ static __always_inline int on_done_fence(struct drm_sched_fence *s_fence)
 SEC("tp_btf/drm_sched_process_job")
 int BPF_PROG(done_old, struct drm_sched_fence *s_fence)
 {
-	return on_done_fence(s_fence);
+	return on_done_fence(s_fence, false);
+}
+
+SEC("tp_btf/drm_sched_process_job")
+int BPF_PROG(done_old_spare, struct drm_sched_fence *s_fence)
+{
+	return on_done_fence(s_fence, true);
 }
 
 /* Linux >= 6.17 */
 SEC("tp_btf/drm_sched_job_done")
 int BPF_PROG(done_new, struct drm_sched_fence *s_fence)
 {
-	return on_done_fence(s_fence);
+	return on_done_fence(s_fence, false);
+}
+
+SEC("tp_btf/drm_sched_job_done")
+int BPF_PROG(done_new_spare, struct drm_sched_fence *s_fence)
+{
+	return on_done_fence(s_fence, true);
 }
 
 /* ---- buffers ------------------------------------------------------------ */
@@ -800,7 +828,18 @@ int tp_run_job(void *ctx)
 	__u64 context = tp_read_u64(ctx, &f_run_ctx);
 
 	if (context)
-		on_run(context, tp_read_u64(ctx, &f_run_seqno));
+		on_run(context, tp_read_u64(ctx, &f_run_seqno), false);
+	return 0;
+}
+
+static __always_inline int on_raw_done(struct bpf_raw_tracepoint_args *ctx, bool spare)
+{
+	__u64 context, seqno;
+
+	if (raw_sched_finished(ctx->args[0], &context, &seqno))
+		on_done(context, seqno, spare);
+	else if (ctx->args[0] && !spare)
+		__sync_fetch_and_add(&odd_done_fences, 1);
 	return 0;
 }
 
@@ -808,13 +847,14 @@ int tp_run_job(void *ctx)
 SEC("raw_tp")
 int raw_done(struct bpf_raw_tracepoint_args *ctx)
 {
-	__u64 context, seqno;
+	return on_raw_done(ctx, false);
+}
 
-	if (raw_sched_finished(ctx->args[0], &context, &seqno))
-		on_done(context, seqno);
-	else if (ctx->args[0])
-		__sync_fetch_and_add(&odd_done_fences, 1);
-	return 0;
+/* Its spare (tool.bpf.h): a raw tracepoint's program is skipped only by itself. */
+SEC("raw_tp")
+int raw_done_spare(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_raw_done(ctx, true);
 }
 
 SEC("tracepoint")

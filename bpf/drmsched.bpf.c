@@ -488,7 +488,9 @@ static __always_inline __s32 sched_on_hw(struct drm_gpu_scheduler *sched)
 	return BPF_CORE_READ(sched, hw_rq_count.counter);
 }
 
-static __always_inline int on_run(struct drm_sched_job *sched_job, struct drm_sched_entity *entity)
+/* `spare`: the hook's spare program (tool.bpf.h), which takes only a run the primary missed. */
+static __always_inline int on_run(struct drm_sched_job *sched_job, struct drm_sched_entity *entity,
+				  bool spare)
 {
 	struct drm_sched_fence *s_fence;
 	struct ring_stats *st;
@@ -500,9 +502,12 @@ static __always_inline int on_run(struct drm_sched_job *sched_job, struct drm_sc
 	s_fence = sched_job->s_fence;
 	job = job_lookup(s_fence);
 	if (!job) {
-		count_untracked(sched_job->sched);
+		if (!spare)
+			count_untracked(sched_job->sched);
 		return 0;
 	}
+	if (spare && !spare_takes(!job->run_ns))
+		return 0;
 	now = bpf_ktime_get_ns();
 	job->run_ns = now;
 	wait = to_units(now - job->queued_ns);
@@ -519,7 +524,8 @@ static __always_inline int on_run(struct drm_sched_job *sched_job, struct drm_sc
 	return 0;
 }
 
-static __always_inline int on_done(struct drm_sched_fence *s_fence)
+/* `spare`: the spare program; a job still in its slot is one whose done the primary missed. */
+static __always_inline int on_done(struct drm_sched_fence *s_fence, bool spare)
 {
 	struct proc_done_stats *pd;
 	struct ring_stats *st;
@@ -530,9 +536,12 @@ static __always_inline int on_done(struct drm_sched_fence *s_fence)
 		return 0;
 	job = job_lookup(s_fence);
 	if (!job) {
-		count_untracked(s_fence->sched);
+		if (!spare)
+			count_untracked(s_fence->sched);
 		return 0;
 	}
+	if (spare)
+		spare_takes(true);
 	now = bpf_ktime_get_ns();
 	/* A job that never ran (killed with its entity) signals no done event. */
 	exec = job->run_ns ? to_units(now - job->run_ns) : 0;
@@ -594,13 +603,25 @@ int BPF_PROG(queue_old, struct drm_sched_job *sched_job, struct drm_sched_entity
 SEC("tp_btf/drm_run_job")
 int BPF_PROG(run_old, struct drm_sched_job *sched_job, struct drm_sched_entity *entity)
 {
-	return on_run(sched_job, entity);
+	return on_run(sched_job, entity, false);
+}
+
+SEC("tp_btf/drm_run_job")
+int BPF_PROG(run_old_spare, struct drm_sched_job *sched_job, struct drm_sched_entity *entity)
+{
+	return on_run(sched_job, entity, true);
 }
 
 SEC("tp_btf/drm_sched_process_job")
 int BPF_PROG(done_old, struct drm_sched_fence *s_fence)
 {
-	return on_done(s_fence);
+	return on_done(s_fence, false);
+}
+
+SEC("tp_btf/drm_sched_process_job")
+int BPF_PROG(done_old_spare, struct drm_sched_fence *s_fence)
+{
+	return on_done(s_fence, true);
 }
 
 SEC("tp_btf/drm_sched_job_wait_dep")
@@ -619,13 +640,25 @@ int BPF_PROG(queue_new, struct drm_sched_job *sched_job, struct drm_sched_entity
 SEC("tp_btf/drm_sched_job_run")
 int BPF_PROG(run_new, struct drm_sched_job *sched_job, struct drm_sched_entity *entity)
 {
-	return on_run(sched_job, entity);
+	return on_run(sched_job, entity, false);
+}
+
+SEC("tp_btf/drm_sched_job_run")
+int BPF_PROG(run_new_spare, struct drm_sched_job *sched_job, struct drm_sched_entity *entity)
+{
+	return on_run(sched_job, entity, true);
 }
 
 SEC("tp_btf/drm_sched_job_done")
 int BPF_PROG(done_new, struct drm_sched_fence *s_fence)
 {
-	return on_done(s_fence);
+	return on_done(s_fence, false);
+}
+
+SEC("tp_btf/drm_sched_job_done")
+int BPF_PROG(done_new_spare, struct drm_sched_fence *s_fence)
+{
+	return on_done(s_fence, true);
 }
 
 SEC("tp_btf/drm_sched_job_add_dep")
@@ -940,8 +973,7 @@ int tp_run(void *ctx)
  * struct drm_sched_fence. Its record names no ring: a job queued before
  * tracing began is not counted there.
  */
-SEC("raw_tp")
-int raw_done(struct bpf_raw_tracepoint_args *ctx)
+static __always_inline int on_raw_done(struct bpf_raw_tracepoint_args *ctx, bool spare)
 {
 	struct job_fence jf = {};
 	struct job_slot *job;
@@ -949,9 +981,22 @@ int raw_done(struct bpf_raw_tracepoint_args *ctx)
 	if (!raw_sched_finished(ctx->args[0], &jf.context, &jf.seqno))
 		return 0;
 	job = job_find(jf.context, jf.seqno);
-	if (job)
+	if (job && (!spare || spare_takes(true)))
 		done_job(job, jf.context, jf.seqno);
 	return 0;
+}
+
+SEC("raw_tp")
+int raw_done(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_raw_done(ctx, false);
+}
+
+/* Its spare (tool.bpf.h): a raw tracepoint's program is skipped only by itself. */
+SEC("raw_tp")
+int raw_done_spare(struct bpf_raw_tracepoint_args *ctx)
+{
+	return on_raw_done(ctx, true);
 }
 
 static __always_inline int rec_dependency(void *ctx, const volatile struct tp_field *f_name,

@@ -103,7 +103,8 @@ int records_attach(const struct record_tp *tps, size_t n)
 	int err;
 
 	for (i = 0; i < n; i++) {
-		if (!tps[i].event || !tps[i].prog)
+		/* (a program not chosen: a spare on a kernel without, tool.h) */
+		if (!tps[i].event || !tps[i].prog || !bpf_program__autoload(tps[i].prog))
 			continue;
 		if (nr_links == sizeof(links) / sizeof(links[0])) {
 			fprintf(stderr, "%s: too many tracepoints to attach (%zu)\n",

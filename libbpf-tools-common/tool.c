@@ -11,6 +11,26 @@
 #include "runtime.h"
 #include "tool.h"
 
+void tool_choose_spares(struct bpf_object *obj)
+{
+	static const char suffix[] = "_spare";
+	bool spares = kernel_has_atomic_fetch();
+	struct bpf_program *prog, *primary;
+	char name[128];
+	size_t len;
+
+	bpf_object__for_each_program(prog, obj) {
+		len = strlen(bpf_program__name(prog));
+		if (len <= strlen(suffix) || len >= sizeof(name) ||
+		    strcmp(bpf_program__name(prog) + len - strlen(suffix), suffix))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(len - strlen(suffix)),
+			 bpf_program__name(prog));
+		primary = bpf_object__find_program_by_name(obj, name);
+		bpf_program__set_autoload(prog, spares && primary && bpf_program__autoload(primary));
+	}
+}
+
 int tool_drop_cmpxchg(struct bpf_object *obj)
 {
 	struct bpf_program *prog;

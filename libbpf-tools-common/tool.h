@@ -81,6 +81,16 @@ bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int need
 int tool_drop_cmpxchg(struct bpf_object *obj);
 
 /*
+ * After the tool has chosen its programs: each spare (tool.bpf.h, a program
+ * named PRIMARY_spare) loads where its primary does, from 5.12 on, where
+ * the kernel keeps a program from running twice on a CPU and counts what it
+ * skipped; before, a program runs again where it is still running, and a
+ * spare would only cost. The spare is in the primary's section, after it:
+ * attached after it, so the hook runs it second.
+ */
+void tool_choose_spares(struct bpf_object *obj);
+
+/*
  * Load the skeleton's programs (skel->skeleton), then put --cgroup's
  * directory in `cgroup_map`. Returns 0 or a negative errno, said on stderr.
  */
@@ -100,6 +110,7 @@ int tool_start(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map, const 
  */
 #define TOOL_TRACE_LOOP(skel, on_event_)							\
 	((struct trace_loop){ .obj = (skel)->obj, .lost_events = &(skel)->bss->lost_events,	\
+			      .spare_rescues = &(skel)->bss->spare_rescues,			\
 			      .events = (skel)->maps.events,					\
 			      .on_event = (on_event_),						\
 			      .interval = common_env.interval, .count = common_env.count,	\

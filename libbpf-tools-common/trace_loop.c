@@ -85,9 +85,17 @@ void trace_loop_report_lost(const struct trace_loop *loop)
 		    (unsigned long long)lost);
 }
 
-unsigned long long recursion_misses(struct bpf_object *obj)
+static bool is_spare(const struct bpf_program *prog)
 {
-	unsigned long long misses = 0;
+	const char *name = bpf_program__name(prog), *end = strrchr(name, '_');
+
+	return end && !strcmp(end, "_spare");
+}
+
+unsigned long long recursion_misses(const struct trace_loop *loop)
+{
+	unsigned long long misses = 0, rescues = loop->spare_rescues ? *loop->spare_rescues : 0;
+	struct bpf_object *obj = loop->obj;
 	struct bpf_program *prog, *fired;
 	bool counted;
 
@@ -107,19 +115,22 @@ unsigned long long recursion_misses(struct bpf_object *obj)
 
 		if (counted && (prog == fired || bpf_program__type(prog) == BPF_PROG_TYPE_TRACEPOINT))
 			continue;
+		if (is_spare(prog))
+			continue;
 		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
 			misses += info.recursion_misses;
 	}
-	return misses;
+	/* The rescues were read first: each is one of the misses counted since. */
+	return misses > rescues ? misses - rescues : 0;
 }
 
-void report_recursion_misses(struct bpf_object *obj)
+void report_recursion_misses(const struct trace_loop *loop)
 {
 	unsigned long long misses;
 
-	if (!obj)
+	if (!loop->obj)
 		return;
-	misses = recursion_misses(obj);
+	misses = recursion_misses(loop);
 	report_lost("recursion_misses", misses, 0, "%llu events not traced: the kernel "
 		    "skipped them while the same BPF program was still running on their CPU",
 		    misses);
@@ -129,7 +140,7 @@ int trace_loop_write_metrics(struct trace_loop *loop)
 {
 	static const char *const reasons[] = { "ring_buffer_full", "recursion", "tracepoint_skipped",
 					       NULL };
-	unsigned long long lost[] = { trace_loop_lost(loop), recursion_misses(loop->obj),
+	unsigned long long lost[] = { trace_loop_lost(loop), recursion_misses(loop),
 				      records_skipped() };
 	char tool[64] = "";
 	char *end;
@@ -158,7 +169,7 @@ int trace_loop_finish(struct trace_loop *loop, int err, int (*final_summary)(voi
 	/* The totals at exit: what a last scrape should see. */
 	trace_loop_write_metrics(loop);
 	trace_loop_report_lost(loop);
-	report_recursion_misses(loop->obj);
+	report_recursion_misses(loop);
 	return err;
 }
 

@@ -20,6 +20,8 @@ struct trace_loop {
 	ring_buffer_sample_fn on_event;
 	/* The skeleton's `lost_events` (bss): records dropped when full. */
 	const volatile __u64 *lost_events;
+	/* The skeleton's `spare_rescues` (bss): primaries' misses their spares took (tool.bpf.h). */
+	const volatile __u64 *spare_rescues;
 	/* Called every `interval` seconds (0: never), `count` times (0: no limit). */
 	int (*on_interval)(void *ctx);
 	long interval;
@@ -73,12 +75,14 @@ void trace_loop_free(struct trace_loop *loop);
  * A BPF program is not run again on a CPU where it is still running
  * (preempted, or interrupted by its own hook): the kernel skips that event
  * and counts it in the program's recursion_misses. Report their sum over
- * `obj`'s programs (trace_loop_finish() does it for loop->obj).
+ * loop->obj's programs, less what spare programs took (tool.bpf.h; the
+ * spares' own misses are events their primary ran); trace_loop_finish()
+ * does it.
  */
-void report_recursion_misses(struct bpf_object *obj);
+void report_recursion_misses(const struct trace_loop *loop);
 
 /* Those misses so far. */
-unsigned long long recursion_misses(struct bpf_object *obj);
+unsigned long long recursion_misses(const struct trace_loop *loop);
 
 /* --prometheus: write the metrics file now (trace_loop_run() does it on time). 0 or -errno. */
 int trace_loop_write_metrics(struct trace_loop *loop);

@@ -671,6 +671,7 @@ static void choose_programs(struct amdgpucs_bpf *obj)
 	bpf_program__set_autoload(obj->progs.done_old, !records && !new_done);
 	for (i = 0; i < sizeof(rec_progs) / sizeof(rec_progs[0]); i++)
 		bpf_program__set_autoload(rec_progs[i], records);
+	tool_choose_spares(obj->obj);
 }
 
 #define F(x) ((struct tp_field *)&skel->rodata->x)
@@ -738,7 +739,7 @@ fail:
 	return -1;
 }
 
-static struct bpf_link *done_link;
+static struct bpf_link *done_link, *spare_link;
 
 /* The record path's programs: the done event's raw tracepoint, then the records'. */
 static int attach_records(void)
@@ -762,7 +763,11 @@ static int attach_records(void)
 	int err;
 
 	done_link = bpf_program__attach_raw_tracepoint(skel->progs.raw_done, done_event);
-	if (!done_link) {
+	/* Its spare after it, so that the event runs it second (tool.bpf.h). */
+	if (done_link && bpf_program__autoload(skel->progs.raw_done_spare))
+		spare_link = bpf_program__attach_raw_tracepoint(skel->progs.raw_done_spare,
+								done_event);
+	if (!done_link || (bpf_program__autoload(skel->progs.raw_done_spare) && !spare_link)) {
 		err = -errno;
 		snprintf(what, sizeof(what), "attach to raw tracepoint %s", done_event);
 		report_bpf_error(what, err);
@@ -833,6 +838,7 @@ int main(int argc, char **argv)
 cleanup:
 	records_detach();
 	bpf_link__destroy(done_link);
+	bpf_link__destroy(spare_link);
 	trace_loop_free(&loop);
 	map_snapshot_free_all(prev, NR_SNAPS);
 	amdgpucs_bpf__destroy(skel);

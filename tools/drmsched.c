@@ -137,6 +137,7 @@ static void choose_programs(struct drmsched_bpf *obj)
 	bpf_program__set_autoload(obj->progs.raw_done, records);
 	bpf_program__set_autoload(obj->progs.tp_dep, records);
 	bpf_program__set_autoload(obj->progs.tp_blocked, records && abi == ABI_6_17);
+	tool_choose_spares(obj->obj);
 }
 
 /* After choose_programs(): the record path's programs, or none of them. */
@@ -237,6 +238,7 @@ static int attach_records(void)
 		{ skel->progs.tp_queue, sys, old ? "drm_sched_job" : "drm_sched_job_queue" },
 		{ skel->progs.tp_run, sys, old ? "drm_run_job" : "drm_sched_job_run" },
 		{ skel->progs.raw_done, sys, old ? "drm_sched_process_job" : "drm_sched_job_done" },
+		{ skel->progs.raw_done_spare, sys, old ? "drm_sched_process_job" : "drm_sched_job_done" },
 		{ skel->progs.tp_dep, sys, old ? "drm_sched_job_wait_dep" : "drm_sched_job_add_dep" },
 		{ skel->progs.tp_blocked, sys, old ? NULL : "drm_sched_job_unschedulable" },
 	};

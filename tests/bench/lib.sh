@@ -19,15 +19,17 @@ bpf_stats_on() {
 	trap 'sysctl -qw kernel.bpf_stats_enabled=0' EXIT
 }
 
-# prog_ns PID: run_time_ns summed over the BPF programs PID holds open, from
-# their fdinfo (each program once, however many descriptors name it).
+# prog_ns PID: run_time_ns and run_cnt summed over the BPF programs PID
+# holds open, from their fdinfo (each program once, however many
+# descriptors name it): "NS RUNS".
 prog_ns() {
 	local fd
 	for fd in /proc/"$1"/fdinfo/*; do
 		# a program's own descriptor: prog_id and run_time_ns (a link's has no run time)
 		awk '$1 == "prog_id:" { id = $2 } $1 == "run_time_ns:" { ns = $2; has = 1 }
-			END { if (id != "" && has) print id, ns }' "$fd" 2>/dev/null
-	done | sort -u -k1,1n | awk '{ s += $2 } END { print s + 0 }'
+			$1 == "run_cnt:" { cnt = $2 }
+			END { if (id != "" && has) print id, ns, cnt + 0 }' "$fd" 2>/dev/null
+	done | sort -u -k1,1n | awk '{ s += $2; c += $3 } END { print s + 0, c + 0 }'
 }
 
 # tracer_start NAME READY CMD...: CMD's output goes to $BENCH_OUT/NAME.out.
@@ -54,7 +56,11 @@ tracer_stop() {
 	var=measure_pid_${name//[^a-zA-Z0-9]/_}
 	pid=$(cat "$out.pid" 2>/dev/null)
 	if [ -n "$pid" ] && [ -e "/proc/$pid" ]; then
-		prog_ns "$pid" >"$out.ns"
+		prog_ns "$pid" | {
+			read -r ns runs
+			echo "$ns" >"$out.ns"
+			echo "$runs" >"$out.runs"
+		}
 		kill -INT "$pid" 2>/dev/null
 	fi
 	# A tracer still there a minute after Ctrl-C is killed, and said so:
@@ -90,17 +96,23 @@ bench_run() {
 # FILE reads what was counted from the tracer's tables), else a pattern
 # matching one line of output per event. The caller sets K (the table's
 # kernel), r (the round), BENCH_UNITS and BENCH_UNIT (events and their
-# name), BENCH_WANT (what an exact tracer prints).
+# name), BENCH_WANT (what an exact tracer prints). BENCH_PER_RUN=1: the
+# units are the runs of the tracer's programs instead (each hook's firing
+# that its programs saw), for a workload whose events the kernel also
+# fires outside it (the vblank interrupt's off-delay after a client).
 bench_one() {
-	local name=$1 ready=$2 pattern=$3 printed=- want=- out=$BENCH_OUT/$1.out
+	local name=$1 ready=$2 pattern=$3 printed=- want=- out=$BENCH_OUT/$1.out units=$BENCH_UNITS
 	shift 3
 	bench_run "$name" "$ready" "$@" || return
+	if [ "${BENCH_PER_RUN:-0}" = 1 ] && [ "$(cat "$out.runs" 2>/dev/null || echo 0)" -gt 0 ]; then
+		units=$(cat "$out.runs")
+	fi
 	case "$pattern" in
 	"") ;;
 	summary | summaries) printed=$(bench_counted "$pattern" "$out"); want=$BENCH_WANT ;;
 	*) printed=$(grep -c -- "$pattern" "$out"); want=$BENCH_WANT ;;
 	esac
-	round_line "$K" "$name" "$r" "$BENCH_UNITS" "$BENCH_UNIT" "${printed:-0}" "$want"
+	round_line "$K" "$name" "$r" "$units" "$BENCH_UNIT" "${printed:-0}" "$want"
 }
 
 # sys_ticks: the CPU time all CPUs spent in the kernel (system, irq,

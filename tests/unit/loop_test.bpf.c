@@ -60,4 +60,18 @@ int BPF_KPROBE(on_call)
 	return 0;
 }
 
+/* Spares (tool.bpf.h) by name only: tool_choose_spares() loads on_call_spare where on_call loads. */
+SEC("uprobe")
+int BPF_KPROBE(on_call_spare)
+{
+	return 0;
+}
+
+/* A spare without a primary never loads. */
+SEC("uprobe")
+int BPF_KPROBE(orphan_spare)
+{
+	return 0;
+}
+
 char LICENSE[] SEC("license") = "GPL";

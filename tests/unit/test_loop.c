@@ -16,6 +16,8 @@
 #include "histogram.h"
 #include "maps.h"
 #include "runtime.h"
+#include "probe.h"
+#include "tool.h"
 #include "loop_test.skel.h"
 
 #define CALLS 100
@@ -223,11 +225,46 @@ static void test_interval_differences(struct loop_test_bpf *skel)
 	      (unsigned long long)sums[wrong], COUNTED_CALLS / NR_KEYS);
 }
 
+/*
+ * Spare programs follow their primary (tool_choose_spares()), and the
+ * misses reported are the primaries' less what the spares took: never
+ * below zero, the spares' own never counted.
+ */
+static void test_spares(void)
+{
+	struct loop_test_bpf *skel = loop_test_bpf__open();
+	struct trace_loop loop = {};
+	__u64 rescues = 5;
+
+	if (!skel) {
+		CHECK("the test object opens", 0, "%s", strerror(errno));
+		return;
+	}
+	bpf_program__set_autoload(skel->progs.on_call, false);
+	tool_choose_spares(skel->obj);
+	CHECK("a spare does not load where its primary does not",
+	      !bpf_program__autoload(skel->progs.on_call_spare), "it loads");
+	CHECK("a spare without a primary does not load",
+	      !bpf_program__autoload(skel->progs.orphan_spare), "it loads");
+	bpf_program__set_autoload(skel->progs.on_call, true);
+	tool_choose_spares(skel->obj);
+	CHECK("a spare loads with its primary from 5.12 (atomics: its rescue count)",
+	      bpf_program__autoload(skel->progs.on_call_spare) == kernel_has_atomic_fetch(),
+	      "autoload %d, atomic fetch %d", bpf_program__autoload(skel->progs.on_call_spare),
+	      kernel_has_atomic_fetch());
+	loop.obj = skel->obj;
+	loop.spare_rescues = &rescues;
+	CHECK("rescues beyond the misses read report nothing lost", recursion_misses(&loop) == 0,
+	      "%llu", recursion_misses(&loop));
+	loop_test_bpf__destroy(skel);
+}
+
 int main(void)
 {
 	struct loop_test_bpf *skel;
 
 	runtime_init(false);
+	test_spares();
 	skel = loop_test_bpf__open_and_load();
 	if (!skel) {
 		printf("SKIP event loop tests: cannot load BPF here (%s)\n", strerror(errno));
