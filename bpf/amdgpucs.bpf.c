@@ -56,12 +56,13 @@ struct {
 	__type(value, struct row_stats);
 } rows SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_JOBS);
-	__type(key, struct job_key);
-	__type(value, struct job_state);
-} jobs SEC(".maps");
+/* What a CS ioctl's job in flight keeps, from its submission to its done. */
+#define JOB_SLOT_FIELDS		\
+	struct row_key row;	\
+	__u64 submit_ns;	\
+	__u64 run_ns;
+
+#include "job_slots.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -298,18 +299,21 @@ static __always_inline void emit(__u32 type, __u32 ring, __u32 pid, __u64 contex
 static __always_inline void on_submit(__u32 pid, __u32 ring, __u64 context, __u64 seqno,
 				      __u32 num_ibs, __u32 pasid)
 {
-	struct job_state st = {};
-	struct job_key key = { .context = context, .seqno = seqno };
+	struct row_key row = { .ring = ring, .pid = pid };
+	struct job_slot *job;
 	struct row_stats *r;
 
 	if (ring_excluded(ring))
 		return;
-	st.row.ring = ring;
-	st.row.pid = pid;
-	st.submit_ns = bpf_ktime_get_ns();
-	if (bpf_map_update_elem(&jobs, &key, &st, BPF_ANY))
+	job = job_claim(context, seqno);
+	if (job) {
+		job->row = row;
+		job->submit_ns = bpf_ktime_get_ns();
+		job->run_ns = 0;
+	} else {
 		__sync_fetch_and_add(&dropped_jobs, 1);
-	r = row_of(&st.row);
+	}
+	r = row_of(&row);
 	if (r) {
 		__sync_fetch_and_add(&r->submits, 1);
 		__sync_fetch_and_add(&r->ibs, num_ibs);
@@ -322,12 +326,11 @@ static __always_inline void on_submit(__u32 pid, __u32 ring, __u64 context, __u6
 /* `spare`: the hook's spare program (tool.bpf.h), which takes only a run the primary missed. */
 static __always_inline void on_run(__u64 context, __u64 seqno, bool spare)
 {
-	struct job_key key = { .context = context, .seqno = seqno };
-	struct job_state *st;
+	struct job_slot *st;
 	struct row_stats *r;
 	__u64 now, lat;
 
-	st = bpf_map_lookup_elem(&jobs, &key);
+	st = job_find(context, seqno);
 	if (!st) {
 		if (!spare && !process_filtered() && !targ_ring[0])
 			__sync_fetch_and_add(&untracked_runs, 1);
@@ -347,15 +350,14 @@ static __always_inline void on_run(__u64 context, __u64 seqno, bool spare)
 	     r ? r->comm : NULL);
 }
 
-/* `spare`: the spare program; a job still in the map is one whose done the primary missed. */
+/* `spare`: the spare program; a job still in its slot is one whose done the primary missed. */
 static __always_inline void on_done(__u64 context, __u64 seqno, bool spare)
 {
-	struct job_key key = { .context = context, .seqno = seqno };
-	struct job_state *st;
+	struct job_slot *st;
 	struct row_stats *r;
 	__u64 lat = 0;
 
-	st = bpf_map_lookup_elem(&jobs, &key);
+	st = job_find(context, seqno);
 	if (!st)	/* not a CS submission (or before tracing) */
 		return;
 	if (spare)
@@ -370,7 +372,7 @@ static __always_inline void on_done(__u64 context, __u64 seqno, bool spare)
 	}
 	emit(EV_DONE, st->row.ring, st->row.pid, context, seqno, lat, 0, 0, 0, 0, 0,
 	     r ? r->comm : NULL);
-	bpf_map_delete_elem(&jobs, &key);
+	job_release(st);
 }
 
 SEC("tp_btf/amdgpu_cs_ioctl")

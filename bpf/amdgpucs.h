@@ -7,7 +7,9 @@
 
 #define COMM_LEN	16
 #define RING_NAME_LEN	16	/* amdgpu_ring.name */
-#define MAX_JOBS	65536	/* submissions between their CS ioctl and their fence */
+#define JOB_SLOT_BITS	16
+#define MAX_JOBS	(1 << JOB_SLOT_BITS)	/* submissions between their CS ioctl and their fence */
+#define JOB_PROBES	16	/* slots tried per job (open addressing) */
 #define MAX_ROWS	4096	/* (ring, process) rows, for the whole session */
 #define MAX_BO_ROWS	1024	/* (process, domain) rows */
 #define MAX_BOS		65536	/* buffers whose creator is remembered (least recent go) */
@@ -51,17 +53,6 @@ struct row_stats {
 	__u64 dones;
 	struct lat_hist submit_run;	/* CS ioctl -> handed to the ring */
 	struct lat_hist run_done;	/* handed to the ring -> fence signalled */
-};
-
-struct job_key {
-	__u64 context;	/* the finished fence */
-	__u64 seqno;
-};
-
-struct job_state {
-	__u64 submit_ns;
-	__u64 run_ns;
-	struct row_key row;
 };
 
 struct bo_key {

@@ -44,34 +44,22 @@ __u64 dropped_rings = 0;	/* events of rings beyond MAX_RINGS */
 __u64 dropped_procs = 0;	/* jobs of processes beyond MAX_PROCS, not counted per process */
 __u64 dropped_deps = 0;		/* dependencies beyond MAX_DEPS rows */
 
-/* A job in flight, named by its finished fence, context:seqno (unique, never reused). */
-struct job_slot {
-	__u64 context;		/* 0: the slot is free (fence contexts start at 1) */
-	__u64 seqno;
-	__u64 queued_ns;
-	__u64 run_ns;
-	__u32 pid;
-	__u32 proc;
+/* What a job in flight keeps (job_slots.bpf.h), from its queueing to its done. */
+#define JOB_SLOT_FIELDS		\
+	__u32 pid;		\
+	__u64 queued_ns;	\
+	__u64 run_ns;		\
+	__u32 proc;		\
 	__u32 ring;
-	__u32 idx;		/* its own index in jobs, for job_claims */
-};
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, MAX_JOBS);
-	__type(key, __u32);
-	__type(value, struct job_slot);
-} jobs SEC(".maps");
+#include "job_slots.bpf.h"
 
 /*
- * The rows of ring_infos[] and proc_infos[] handed out, and, without
- * has_atomic_fetch (kernels < 5.12), the job slots taken: a row or slot is
- * someone's once its index is in here.  A hash map's BPF_NOEXIST insert is
- * the one arbiter between CPUs that tracing programs have on every kernel
- * from 5.10: no fetch-and-add or compare-and-swap before 5.12, no
- * bpf_spin_lock in tracing programs.  Rows are named once per session, so
- * they take it on every kernel; jobs, by the thousand a second, only where
- * there is no compare-and-swap (the frontend sizes job_claims to 1 elsewhere).
+ * The rows of ring_infos[] and proc_infos[] handed out: a row is someone's
+ * once its index is in here. A hash map's BPF_NOEXIST insert is the one
+ * arbiter between CPUs that tracing programs have on every kernel from
+ * 5.10 (no compare-and-swap before 5.12, no bpf_spin_lock in tracing
+ * programs); rows are named once per session.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -86,13 +74,6 @@ struct {
 	__type(key, __u32);
 	__type(value, __u8);
 } proc_claims SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_JOBS);
-	__type(key, __u32);
-	__type(value, __u8);
-} job_claims SEC(".maps");
 
 /* struct drm_gpu_scheduler address -> ring_infos[] index. */
 struct {
@@ -300,85 +281,10 @@ static __always_inline struct submitter *submitter_of(struct drm_gpu_scheduler *
 	return s;
 }
 
-/*
- * A context's jobs (consecutive seqnos) take consecutive slots from a point
- * its hash picks: the slots a burst touches share pages and cache lines, as
- * random slots would not (a TLB and cache miss per event). Contexts whose
- * runs of slots meet probe past each other.
- */
-static __always_inline __u32 job_hash(__u64 context, __u64 seqno)
-{
-	return (__u32)((context * 0x9E3779B97F4A7C15ULL) >> (64 - JOB_SLOT_BITS)) + (__u32)seqno;
-}
-
+/* A job's slot from its fence (BTF). */
 static __always_inline struct job_slot *job_lookup(struct drm_sched_fence *s_fence)
 {
-	__u64 context = s_fence->finished.context, seqno = s_fence->finished.seqno;
-	__u32 h = job_hash(context, seqno), i, idx;
-	struct job_slot *slot;
-
-	/* Every probe is checked: freed slots leave no marker to stop at. */
-	for (i = 0; i < JOB_PROBES; i++) {
-		idx = (h + i) & (MAX_JOBS - 1);
-		slot = bpf_map_lookup_elem(&jobs, &idx);
-		if (slot && slot->context == context && slot->seqno == seqno)
-			return slot;
-	}
-	return NULL;
-}
-
-/*
- * Take the free slot `idx` for `context`, unless another CPU takes it first:
- * by compare-and-swap, or, before 5.12, by its index in job_claims (the
- * compare-and-swap is dead code there, rewritten by tool_drop_cmpxchg()).
- */
-static __always_inline bool job_slot_take(struct job_slot *slot, __u32 idx, __u64 context)
-{
-	__u8 one = 1;
-
-	if (slot->context)
-		return false;
-	if (has_atomic_fetch)
-		return __sync_val_compare_and_swap(&slot->context, 0, context) == 0;
-	if (bpf_map_update_elem(&job_claims, &idx, &one, BPF_NOEXIST))
-		return false;
-	slot->context = context;
-	return true;
-}
-
-static __always_inline struct job_slot *job_claim(__u64 context, __u64 seqno)
-{
-	__u32 h = job_hash(context, seqno), i, idx;
-	struct job_slot *slot;
-
-	if (!context)
-		return NULL;
-	for (i = 0; i < JOB_PROBES; i++) {
-		idx = (h + i) & (MAX_JOBS - 1);
-		slot = bpf_map_lookup_elem(&jobs, &idx);
-		if (!slot)
-			break;
-		if (job_slot_take(slot, idx, context)) {
-			slot->seqno = seqno;
-			slot->idx = idx;
-			return slot;
-		}
-	}
-	return NULL;
-}
-
-/*
- * After the job's last event: free its slot (the seqno first, so it can
- * match nothing; the claim last, so no one takes a slot still being cleared).
- */
-static __always_inline void job_release(struct job_slot *slot)
-{
-	__u32 idx = slot->idx;
-
-	slot->seqno = 0;
-	slot->context = 0;
-	if (!has_atomic_fetch)
-		bpf_map_delete_elem(&job_claims, &idx);
+	return job_find(s_fence->finished.context, s_fence->finished.seqno);
 }
 
 static __always_inline void emit_job(__u8 type, struct job_slot *job, __u64 context, __u64 seqno,
@@ -672,23 +578,6 @@ int BPF_PROG(blocked_new, struct drm_sched_job *sched_job, struct dma_fence *fen
 {
 	return on_dependency(sched_job, fence, true);
 }
-
-/* The record path's per-job steps (the BTF handlers above keep their own, as verified). */
-static __always_inline struct job_slot *job_find(__u64 context, __u64 seqno)
-{
-	__u32 h = job_hash(context, seqno), i, idx;
-	struct job_slot *slot;
-
-	/* Every probe is checked: freed slots leave no marker to stop at. */
-	for (i = 0; i < JOB_PROBES; i++) {
-		idx = (h + i) & (MAX_JOBS - 1);
-		slot = bpf_map_lookup_elem(&jobs, &idx);
-		if (slot && slot->context == context && slot->seqno == seqno)
-			return slot;
-	}
-	return NULL;
-}
-
 
 static __always_inline void count_untracked_ring(__u32 ring)
 {

@@ -11,6 +11,12 @@
 #include "runtime.h"
 #include "tool.h"
 
+void tool_size_job_claims(struct bpf_map *job_claims)
+{
+	if (kernel_has_atomic_fetch())
+		bpf_map__set_max_entries(job_claims, 1);
+}
+
 void tool_choose_spares(struct bpf_object *obj)
 {
 	static const char suffix[] = "_spare";

@@ -81,6 +81,12 @@ bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int need
 int tool_drop_cmpxchg(struct bpf_object *obj);
 
 /*
+ * job_slots.bpf.h's job_claims arbitrates the job slots only before 5.12,
+ * where there is no compare-and-swap: one entry elsewhere. Before load.
+ */
+void tool_size_job_claims(struct bpf_map *job_claims);
+
+/*
  * After the tool has chosen its programs: each spare (tool.bpf.h, a program
  * named PRIMARY_spare) loads where its primary does, from 5.12 on, where
  * the kernel keeps a program from running twice on a CPU and counts what it

@@ -813,7 +813,12 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 4096);
-	/* Its only compare-and-swap is the histograms' min/max (before 5.12; said if not). */
+	/*
+	 * Before 5.12 jobs take their slots through job_claims, and the
+	 * compare-and-swap that does it elsewhere (dead there) must go, as the
+	 * histograms' min/max's.
+	 */
+	tool_size_job_claims(skel->maps.job_claims);
 	err = tool_drop_cmpxchg(skel->obj);
 	if (err)
 		goto cleanup;

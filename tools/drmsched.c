@@ -850,8 +850,7 @@ int main(int argc, char **argv)
 	 * Before 5.12 jobs take their slots through job_claims, and the
 	 * compare-and-swap that does it elsewhere (dead there) must go.
 	 */
-	if (kernel_has_atomic_fetch())
-		bpf_map__set_max_entries(skel->maps.job_claims, 1);
+	tool_size_job_claims(skel->maps.job_claims);
 	err = tool_drop_cmpxchg(skel->obj);
 	if (err) {
 		report_bpf_error("prepare the BPF programs", err);
