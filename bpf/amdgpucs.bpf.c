@@ -22,6 +22,7 @@
 #include "amdgpucs.h"
 #include "tp_record.bpf.h"
 #include "sched_record.bpf.h"
+#include "spare.bpf.h"
 
 const volatile char targ_ring[RING_NAME_LEN] = {};
 
@@ -323,13 +324,15 @@ static __always_inline void on_submit(__u32 pid, __u32 ring, __u64 context, __u6
 	emit(EV_SUBMIT, ring, pid, context, seqno, 0, num_ibs, 0, 0, 0, 0, NULL);
 }
 
-/* `spare`: the hook's spare program (tool.bpf.h), which takes only a run the primary missed. */
+/* `spare`: the hook's spare program (spare.bpf.h), which takes only a run the primary missed. */
 static __always_inline void on_run(__u64 context, __u64 seqno, bool spare)
 {
 	struct job_slot *st;
 	struct row_stats *r;
 	__u64 now, lat;
 
+	if (!spare_first(SPARE_RUN, context, seqno, spare))
+		return;
 	st = job_find(context, seqno);
 	if (!st) {
 		if (!spare && !process_filtered() && !targ_ring[0])
@@ -357,6 +360,8 @@ static __always_inline void on_done(__u64 context, __u64 seqno, bool spare)
 	struct row_stats *r;
 	__u64 lat = 0;
 
+	if (!spare_first(SPARE_DONE, context, seqno, spare))
+		return;
 	st = job_find(context, seqno);
 	if (!st)	/* not a CS submission (or before tracing) */
 		return;
@@ -852,7 +857,7 @@ int raw_done(struct bpf_raw_tracepoint_args *ctx)
 	return on_raw_done(ctx, false);
 }
 
-/* Its spare (tool.bpf.h): a raw tracepoint's program is skipped only by itself. */
+/* Its spare (spare.bpf.h): a raw tracepoint's program is skipped only by itself. */
 SEC("raw_tp")
 int raw_done_spare(struct bpf_raw_tracepoint_args *ctx)
 {

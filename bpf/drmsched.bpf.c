@@ -24,6 +24,7 @@
 #include "drmsched.h"
 #include "tp_record.bpf.h"
 #include "sched_record.bpf.h"
+#include "spare.bpf.h"
 
 const volatile char targ_ring[RING_NAME_LEN] = {};
 const volatile char targ_dev[DEV_NAME_LEN] = {};
@@ -394,7 +395,7 @@ static __always_inline __s32 sched_on_hw(struct drm_gpu_scheduler *sched)
 	return BPF_CORE_READ(sched, hw_rq_count.counter);
 }
 
-/* `spare`: the hook's spare program (tool.bpf.h), which takes only a run the primary missed. */
+/* `spare`: the hook's spare program (spare.bpf.h), which takes only a run the primary missed. */
 static __always_inline int on_run(struct drm_sched_job *sched_job, struct drm_sched_entity *entity,
 				  bool spare)
 {
@@ -406,6 +407,8 @@ static __always_inline int on_run(struct drm_sched_job *sched_job, struct drm_sc
 	if (!sched_job)
 		return 0;
 	s_fence = sched_job->s_fence;
+	if (!spare_first(SPARE_RUN, s_fence->finished.context, s_fence->finished.seqno, spare))
+		return 0;
 	job = job_lookup(s_fence);
 	if (!job) {
 		if (!spare)
@@ -439,6 +442,8 @@ static __always_inline int on_done(struct drm_sched_fence *s_fence, bool spare)
 	__u64 now, exec;
 
 	if (!s_fence)
+		return 0;
+	if (!spare_first(SPARE_DONE, s_fence->finished.context, s_fence->finished.seqno, spare))
 		return 0;
 	job = job_lookup(s_fence);
 	if (!job) {
@@ -867,7 +872,8 @@ static __always_inline int on_raw_done(struct bpf_raw_tracepoint_args *ctx, bool
 	struct job_fence jf = {};
 	struct job_slot *job;
 
-	if (!raw_sched_finished(ctx->args[0], &jf.context, &jf.seqno))
+	if (!raw_sched_finished(ctx->args[0], &jf.context, &jf.seqno) ||
+	    !spare_first(SPARE_DONE, jf.context, jf.seqno, spare))
 		return 0;
 	job = job_find(jf.context, jf.seqno);
 	if (job && (!spare || spare_takes(true)))
@@ -881,7 +887,7 @@ int raw_done(struct bpf_raw_tracepoint_args *ctx)
 	return on_raw_done(ctx, false);
 }
 
-/* Its spare (tool.bpf.h): a raw tracepoint's program is skipped only by itself. */
+/* Its spare (spare.bpf.h): a raw tracepoint's program is skipped only by itself. */
 SEC("raw_tp")
 int raw_done_spare(struct bpf_raw_tracepoint_args *ctx)
 {

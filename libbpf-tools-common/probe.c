@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -246,6 +247,16 @@ bool pretend_missing(const char *feature)
 	const char *s = getenv("GPU_BPF_PRETEND_MISSING");
 
 	return s && strstr(s, feature);
+}
+
+bool kernel_release_at_least(unsigned int major, unsigned int minor)
+{
+	unsigned int have_major, have_minor;
+	struct utsname u;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &have_major, &have_minor) != 2)
+		return true;	/* unknown: assume a new kernel */
+	return have_major > major || (have_major == major && have_minor >= minor);
 }
 
 bool kernel_has_atomic_fetch(void)

@@ -77,6 +77,12 @@ void ksyms_module_free(struct ksyms_module *k);
 bool kernel_has_atomic_fetch(void);
 
 /*
+ * The running kernel's release is at least MAJOR.MINOR (uname(2); "7.2.13+deb14-amd64"
+ * is 7.2), for behaviour no BTF type or probe shows.
+ */
+bool kernel_release_at_least(unsigned int major, unsigned int minor);
+
+/*
  * bpf_get_attach_cookie() in kprobe and uprobe programs (5.15), probed once.
  * Both probes answer no for what GPU_BPF_PRETEND_MISSING names
  * ("atomic_fetch", "attach_cookie"): tests run the fallbacks on new kernels.

@@ -20,26 +20,11 @@ const volatile bool targ_ms = false;
 const volatile bool emit_events = false;
 
 /*
- * Spare programs. The kernel does not run a BPF program on a CPU where the
- * same program is still running (preempted, as 7.x's tracepoints allow, or
- * interrupted by its own hook): it skips the event and counts a recursion
- * miss. So a hot hook can have its handler attached a second time, as a
- * program named PRIMARY_spare (tool.h's tool_choose_spares()), attached
- * after the primary and so run after it on every event. The spare acts
- * only on what the primary left undone (a job not yet marked run, a job
- * not yet done) and counts each event it took here: the frontend reports
- * as lost only the primary's misses the spare did not take (trace_loop.c).
- * An event is lost only when both programs were busy on its CPU.
+ * Events of hot hooks that spare programs (spare.bpf.h) took because their
+ * primary was skipped: in every skeleton, for the frontend's report of
+ * what was lost (trace_loop.c).
  */
 __u64 spare_rescues = 0;
-
-/* In a spare: whether the primary left this event `undone`, counted if so. */
-static __always_inline bool spare_takes(bool undone)
-{
-	if (undone)
-		__sync_fetch_and_add(&spare_rescues, 1);
-	return undone;
-}
 
 /* A duration in the unit of -m, as the tables and histograms show it. */
 static __always_inline __u64 to_units(__u64 ns)

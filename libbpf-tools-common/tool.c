@@ -20,7 +20,8 @@ void tool_size_job_claims(struct bpf_map *job_claims)
 void tool_choose_spares(struct bpf_object *obj)
 {
 	static const char suffix[] = "_spare";
-	bool spares = kernel_has_atomic_fetch();
+	/* (Preemptible tracepoints came after 6.12; the compare-and-swap with 5.12.) */
+	bool spares = kernel_has_atomic_fetch() && kernel_release_at_least(6, 13);
 	struct bpf_program *prog, *primary;
 	char name[128];
 	size_t len;

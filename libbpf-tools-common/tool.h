@@ -87,12 +87,12 @@ int tool_drop_cmpxchg(struct bpf_object *obj);
 void tool_size_job_claims(struct bpf_map *job_claims);
 
 /*
- * After the tool has chosen its programs: each spare (tool.bpf.h, a program
- * named PRIMARY_spare) loads where its primary does, from 5.12 on, where
- * the kernel keeps a program from running twice on a CPU and counts what it
- * skipped; before, a program runs again where it is still running, and a
- * spare would only cost. The spare is in the primary's section, after it:
- * attached after it, so the hook runs it second.
+ * After the tool has chosen its programs: each spare (spare.bpf.h, a program
+ * named PRIMARY_spare) loads where its primary does, on kernels whose
+ * tracepoints call their programs preemptible (after 6.12; 7.2 is, 6.12
+ * and 6.1 are not: there, not one miss in 100 bursts of 10000 jobs, and a
+ * spare would only cost its runs). The spare is in the primary's section,
+ * after it: attached after it, so the hook runs it second.
  */
 void tool_choose_spares(struct bpf_object *obj);
 

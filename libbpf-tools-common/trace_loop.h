@@ -20,7 +20,7 @@ struct trace_loop {
 	ring_buffer_sample_fn on_event;
 	/* The skeleton's `lost_events` (bss): records dropped when full. */
 	const volatile __u64 *lost_events;
-	/* The skeleton's `spare_rescues` (bss): primaries' misses their spares took (tool.bpf.h). */
+	/* The skeleton's `spare_rescues` (bss): primaries' misses their spares took (spare.bpf.h). */
 	const volatile __u64 *spare_rescues;
 	/* Called every `interval` seconds (0: never), `count` times (0: no limit). */
 	int (*on_interval)(void *ctx);
@@ -75,7 +75,7 @@ void trace_loop_free(struct trace_loop *loop);
  * A BPF program is not run again on a CPU where it is still running
  * (preempted, or interrupted by its own hook): the kernel skips that event
  * and counts it in the program's recursion_misses. Report their sum over
- * loop->obj's programs, less what spare programs took (tool.bpf.h; the
+ * loop->obj's programs, less what spare programs took (spare.bpf.h; the
  * spares' own misses are events their primary ran); trace_loop_finish()
  * does it.
  */

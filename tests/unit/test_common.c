@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -117,6 +118,23 @@ static void put_file(const char *rel, const char *content)
 	f = fopen(path, "w");
 	fputs(content, f);
 	fclose(f);
+}
+
+/* The release compared as numbers, from this machine's uname. */
+static void test_kernel_release(void)
+{
+	unsigned int major = 0, minor = 0;
+	struct utsname u;
+
+	uname(&u);
+	sscanf(u.release, "%u.%u", &major, &minor);
+	CHECK("kernel_release_at_least: its own release", kernel_release_at_least(major, minor),
+	      "%s", u.release);
+	CHECK("kernel_release_at_least: a later minor is not", !kernel_release_at_least(major, minor + 1),
+	      "%s", u.release);
+	CHECK("kernel_release_at_least: the major counts first",
+	      kernel_release_at_least(major - 1, minor + 10) && !kernel_release_at_least(major + 1, 0),
+	      "%s", u.release);
 }
 
 static void test_probe(void)
@@ -361,6 +379,7 @@ int main(void)
 	test_log2_slots();
 	test_hist_printing();
 	test_probe();
+	test_kernel_release();
 	test_reader_gone();
 	test_table_output();
 	test_untrusted_text();

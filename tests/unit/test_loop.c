@@ -248,10 +248,12 @@ static void test_spares(void)
 	      !bpf_program__autoload(skel->progs.orphan_spare), "it loads");
 	bpf_program__set_autoload(skel->progs.on_call, true);
 	tool_choose_spares(skel->obj);
-	CHECK("a spare loads with its primary from 5.12 (atomics: its rescue count)",
-	      bpf_program__autoload(skel->progs.on_call_spare) == kernel_has_atomic_fetch(),
-	      "autoload %d, atomic fetch %d", bpf_program__autoload(skel->progs.on_call_spare),
-	      kernel_has_atomic_fetch());
+	CHECK("a spare loads with its primary where tracepoints are preemptible (after 6.12)",
+	      bpf_program__autoload(skel->progs.on_call_spare) ==
+	      (kernel_has_atomic_fetch() && kernel_release_at_least(6, 13)),
+	      "autoload %d, atomic fetch %d, >= 6.13 %d",
+	      bpf_program__autoload(skel->progs.on_call_spare), kernel_has_atomic_fetch(),
+	      kernel_release_at_least(6, 13));
 	loop.obj = skel->obj;
 	loop.spare_rescues = &rescues;
 	CHECK("rescues beyond the misses read report nothing lost", recursion_misses(&loop) == 0,
