@@ -20,8 +20,12 @@ void tool_size_job_claims(struct bpf_map *job_claims)
 void tool_choose_spares(struct bpf_object *obj)
 {
 	static const char suffix[] = "_spare";
-	/* (Preemptible tracepoints came after 6.12; the compare-and-swap with 5.12.) */
-	bool spares = kernel_has_atomic_fetch() && kernel_release_at_least(6, 13);
+	/*
+	 * (Preemptible tracepoints came after 6.12; the compare-and-swap with
+	 * 5.12. GPU_BPF_PRETEND_MISSING=spares: none, for make bench's cost.)
+	 */
+	bool spares = kernel_has_atomic_fetch() && kernel_release_at_least(6, 13) &&
+		      !pretend_missing("spares");
 	struct bpf_program *prog, *primary;
 	char name[128];
 	size_t len;

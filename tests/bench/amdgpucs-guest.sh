@@ -58,6 +58,8 @@ for r in $(seq 1 "$ROUNDS"); do
 	bench_one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
 	bench_one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_amdgpucs.bpf.o" cs_ioctl run_job "$done_prog"
 	bench_one amdgpucs Tracing summary bin/amdgpucs
+	! kernel_has_spares ||
+		bench_one "amdgpucs, no spares" Tracing summary env GPU_BPF_PRETEND_MISSING=spares bin/amdgpucs
 	bench_one "amdgpucs --no-btf" Tracing summary bin/amdgpucs --no-btf
 	bench_one "amdgpucs -e" "TIME(s)" " DONE " bin/amdgpucs -e
 	bench_one "bpftrace (seed script)" ready " RUN " bpftrace "$BENCH_OUT/seed-amd.bt"

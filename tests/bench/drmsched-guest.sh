@@ -68,6 +68,8 @@ for r in $(seq 1 "$ROUNDS"); do
 	bench_one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_drmsched.bpf.o" "${empty_progs[@]}"
 	bench_one "empty (tracepoint)" ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_drmsched.bpf.o" "${empty_tp_progs[@]}"
 	bench_one drmsched Tracing summary bin/drmsched
+	! kernel_has_spares ||
+		bench_one "drmsched, no spares" Tracing summary env GPU_BPF_PRETEND_MISSING=spares bin/drmsched
 	bench_one "drmsched --no-btf" Tracing summary bin/drmsched --no-btf
 	# What --prometheus adds: the file rewritten every second beside the summaries.
 	bench_one "drmsched 1" Tracing summaries bin/drmsched 1

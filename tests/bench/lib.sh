@@ -115,6 +115,15 @@ bench_one() {
 	round_line "$K" "$name" "$r" "$units" "$BENCH_UNIT" "${printed:-0}" "$want"
 }
 
+# kernel_has_spares: whether drmsched and amdgpucs load spare programs on
+# this kernel (after 6.12: tool_choose_spares()), for a row without them.
+kernel_has_spares() {
+	case "$(uname -r)" in
+	[0-5].* | 6.[0-9].* | 6.1[0-2].*) return 1 ;;
+	esac
+	return 0
+}
+
 # sys_ticks: the CPU time all CPUs spent in the kernel (system, irq,
 # softirq) so far, in USER_HZ ticks: around a workload it counts what the
 # tracer costs outside its BPF programs too (a classic tracepoint's record,
