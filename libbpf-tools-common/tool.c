@@ -19,7 +19,6 @@ void tool_size_job_claims(struct bpf_map *job_claims)
 
 void tool_choose_spares(struct bpf_object *obj)
 {
-	static const char suffix[] = "_spare";
 	/*
 	 * (Preemptible tracepoints came after 6.12; the compare-and-swap with
 	 * 5.12. GPU_BPF_PRETEND_MISSING=spares: none, for make bench's cost.)
@@ -28,14 +27,12 @@ void tool_choose_spares(struct bpf_object *obj)
 		      !pretend_missing("spares");
 	struct bpf_program *prog, *primary;
 	char name[128];
-	size_t len;
 
 	bpf_object__for_each_program(prog, obj) {
-		len = strlen(bpf_program__name(prog));
-		if (len <= strlen(suffix) || len >= sizeof(name) ||
-		    strcmp(bpf_program__name(prog) + len - strlen(suffix), suffix))
+		if (!program_is_spare(prog))
 			continue;
-		snprintf(name, sizeof(name), "%.*s", (int)(len - strlen(suffix)),
+		/* The primary's name: the spare's without "_spare". */
+		snprintf(name, sizeof(name), "%.*s", (int)(strlen(bpf_program__name(prog)) - strlen("_spare")),
 			 bpf_program__name(prog));
 		primary = bpf_object__find_program_by_name(obj, name);
 		bpf_program__set_autoload(prog, spares && primary && bpf_program__autoload(primary));

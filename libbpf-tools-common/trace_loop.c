@@ -85,11 +85,11 @@ void trace_loop_report_lost(const struct trace_loop *loop)
 		    (unsigned long long)lost);
 }
 
-static bool is_spare(const struct bpf_program *prog)
+bool program_is_spare(const struct bpf_program *prog)
 {
 	const char *name = bpf_program__name(prog), *end = strrchr(name, '_');
 
-	return end && !strcmp(end, "_spare");
+	return end && end > name && !strcmp(end, "_spare");
 }
 
 unsigned long long recursion_misses(const struct trace_loop *loop)
@@ -115,7 +115,7 @@ unsigned long long recursion_misses(const struct trace_loop *loop)
 
 		if (counted && (prog == fired || bpf_program__type(prog) == BPF_PROG_TYPE_TRACEPOINT))
 			continue;
-		if (is_spare(prog))
+		if (program_is_spare(prog))
 			continue;
 		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
 			misses += info.recursion_misses;

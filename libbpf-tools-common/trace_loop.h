@@ -84,6 +84,9 @@ void report_recursion_misses(const struct trace_loop *loop);
 /* Those misses so far. */
 unsigned long long recursion_misses(const struct trace_loop *loop);
 
+/* A spare program (spare.bpf.h): its name is its primary's and "_spare". */
+bool program_is_spare(const struct bpf_program *prog);
+
 /* --prometheus: write the metrics file now (trace_loop_run() does it on time). 0 or -errno. */
 int trace_loop_write_metrics(struct trace_loop *loop);
 

@@ -739,13 +739,13 @@ fail:
 	return -1;
 }
 
-static struct bpf_link *done_link, *spare_link;
-
-/* The record path's programs: the done event's raw tracepoint, then the records'. */
+/* The record path's programs: the done event's raw tracepoint (and its spare) with the records'. */
 static int attach_records(void)
 {
 	const char *a = "amdgpu";
 	const struct record_tp tps[] = {
+		{ skel->progs.raw_done, "gpu_scheduler", done_event },
+		{ skel->progs.raw_done_spare, "gpu_scheduler", done_event },
 		{ skel->progs.tp_cs_ioctl, a, "amdgpu_cs_ioctl" },
 		{ skel->progs.tp_run_job, a, "amdgpu_sched_run_job" },
 		{ skel->progs.tp_bo_create, a, "amdgpu_bo_create" },
@@ -759,20 +759,6 @@ static int attach_records(void)
 		{ skel->progs.tp_cs_bo_status, a, "amdgpu_cs_bo_status" },
 	};
 
-	char what[96];
-	int err;
-
-	done_link = bpf_program__attach_raw_tracepoint(skel->progs.raw_done, done_event);
-	/* Its spare after it, so that the event runs it second (tool.bpf.h). */
-	if (done_link && bpf_program__autoload(skel->progs.raw_done_spare))
-		spare_link = bpf_program__attach_raw_tracepoint(skel->progs.raw_done_spare,
-								done_event);
-	if (!done_link || (bpf_program__autoload(skel->progs.raw_done_spare) && !spare_link)) {
-		err = -errno;
-		snprintf(what, sizeof(what), "attach to raw tracepoint %s", done_event);
-		report_bpf_error(what, err);
-		return err;
-	}
 	return records_attach(tps, sizeof(tps) / sizeof(tps[0])) ?:
 	       records_count_skipped(skel->obj);
 }
@@ -842,8 +828,6 @@ int main(int argc, char **argv)
 		err = -EIO;
 cleanup:
 	records_detach();
-	bpf_link__destroy(done_link);
-	bpf_link__destroy(spare_link);
 	trace_loop_free(&loop);
 	map_snapshot_free_all(prev, NR_SNAPS);
 	amdgpucs_bpf__destroy(skel);
