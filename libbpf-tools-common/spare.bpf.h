@@ -22,6 +22,9 @@
 #ifndef GPU_BPF_SPARE_BPF_H
 #define GPU_BPF_SPARE_BPF_H
 
+/* Whether the spares load (tool_choose_spares()): else a primary notes nothing. */
+const volatile bool with_spares = false;
+
 /* The hooks with spares, each noting its last event per CPU. */
 enum spare_hook { SPARE_RUN, SPARE_DONE, NR_SPARE_HOOKS };
 
@@ -45,8 +48,11 @@ struct {
  */
 static __always_inline bool spare_first(__u32 hook, __u64 context, __u64 seqno, bool spare)
 {
-	struct spare_mark *m = bpf_map_lookup_elem(&spare_marks, &hook);
+	struct spare_mark *m;
 
+	if (!with_spares)
+		return true;
+	m = bpf_map_lookup_elem(&spare_marks, &hook);
 	if (!m)
 		return true;
 	if (!spare) {

@@ -17,7 +17,7 @@ void tool_size_job_claims(struct bpf_map *job_claims)
 		bpf_map__set_max_entries(job_claims, 1);
 }
 
-void tool_choose_spares(struct bpf_object *obj)
+bool tool_choose_spares(struct bpf_object *obj)
 {
 	/*
 	 * (Preemptible tracepoints came after 6.12; the compare-and-swap with
@@ -37,6 +37,7 @@ void tool_choose_spares(struct bpf_object *obj)
 		primary = bpf_object__find_program_by_name(obj, name);
 		bpf_program__set_autoload(prog, spares && primary && bpf_program__autoload(primary));
 	}
+	return spares;
 }
 
 int tool_drop_cmpxchg(struct bpf_object *obj)

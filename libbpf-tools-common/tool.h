@@ -92,9 +92,10 @@ void tool_size_job_claims(struct bpf_map *job_claims);
  * tracepoints call their programs preemptible (after 6.12; 7.2 is, 6.12
  * and 6.1 are not: there, not one miss in 100 bursts of 10000 jobs, and a
  * spare would only cost its runs). The spare is in the primary's section,
- * after it: attached after it, so the hook runs it second.
+ * after it: attached after it, so the hook runs it second. Returns whether
+ * spares load, for spare.bpf.h's with_spares.
  */
-void tool_choose_spares(struct bpf_object *obj);
+bool tool_choose_spares(struct bpf_object *obj);
 
 /*
  * Load the skeleton's programs (skel->skeleton), then put --cgroup's

@@ -671,7 +671,7 @@ static void choose_programs(struct amdgpucs_bpf *obj)
 	bpf_program__set_autoload(obj->progs.done_old, !records && !new_done);
 	for (i = 0; i < sizeof(rec_progs) / sizeof(rec_progs[0]); i++)
 		bpf_program__set_autoload(rec_progs[i], records);
-	tool_choose_spares(obj->obj);
+	obj->rodata->with_spares = tool_choose_spares(obj->obj);
 }
 
 #define F(x) ((struct tp_field *)&skel->rodata->x)

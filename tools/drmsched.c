@@ -137,7 +137,7 @@ static void choose_programs(struct drmsched_bpf *obj)
 	bpf_program__set_autoload(obj->progs.raw_done, records);
 	bpf_program__set_autoload(obj->progs.tp_dep, records);
 	bpf_program__set_autoload(obj->progs.tp_blocked, records && abi == ABI_6_17);
-	tool_choose_spares(obj->obj);
+	obj->rodata->with_spares = tool_choose_spares(obj->obj);
 }
 
 /* After choose_programs(): the record path's programs, or none of them. */
