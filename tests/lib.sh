@@ -106,6 +106,25 @@ stop_tool() {
 	tool_status=$?
 }
 
+# stop_bpftrace PID: Ctrl-C for a bpftrace in the background, sent again
+# every 2 s while it runs. bookworm's bpftrace 0.17 polls its perf buffers
+# (epoll_wait, 100 ms) and ends only when a SIGINT interrupts that wait
+# (EINTR): one that lands while it prints an event sets its flag, which no
+# one reads, and it polls on forever (nvclients.sh on 6.1: 2 runs in 15
+# here, and once in CI; the guest's report showed bpftrace alone, in
+# do_epoll_wait). Killed after 60 s, said on stderr.
+stop_bpftrace() {
+	local i
+	for i in $(seq 1 30); do
+		kill -INT "$1" 2>/dev/null || break
+		sleep 2
+	done
+	if kill -KILL "$1" 2>/dev/null; then
+		echo "bpftrace (pid $1) did not end within 60 s of Ctrl-C: killed" >&2
+	fi
+	wait "$1"
+}
+
 # guest_init TOOL [PREFIX]: the preamble of a guest script (run from the
 # top of the tree, after `. tests/lib.sh`): T=bin/TOOL, O=its BPF object,
 # S=$VM_SCRATCH, K=$VM_KERNEL (the script stops here, outside the VM, when

@@ -52,7 +52,7 @@ tracer_start() {
 
 # tracer_stop NAME: the tracer's in-kernel time, then Ctrl-C and wait for it.
 tracer_stop() {
-	local name=$1 out=$BENCH_OUT/$1.out var pid
+	local name=$1 out=$BENCH_OUT/$1.out var pid i
 	var=measure_pid_${name//[^a-zA-Z0-9]/_}
 	pid=$(cat "$out.pid" 2>/dev/null)
 	if [ -n "$pid" ] && [ -e "/proc/$pid" ]; then
@@ -63,11 +63,12 @@ tracer_stop() {
 		}
 		kill -INT "$pid" 2>/dev/null
 	fi
-	# A tracer still there a minute after Ctrl-C is killed, and said so:
-	# one stuck round must not hold up the benchmark (seen once, bpftrace
-	# in the 6.1 guest).
-	for _ in $(seq 1 600); do
+	# Ctrl-C again every 2 s: bpftrace 0.17 can lose one (tests/lib.sh,
+	# stop_bpftrace). A tracer still there a minute after the first is
+	# killed, and said so: one stuck round must not hold up the benchmark.
+	for i in $(seq 1 600); do
 		kill -0 "${!var}" 2>/dev/null || break
+		[ $((i % 20)) = 0 ] && [ -n "$pid" ] && kill -INT "$pid" 2>/dev/null
 		sleep 0.1
 	done
 	if kill -0 "${!var}" 2>/dev/null; then

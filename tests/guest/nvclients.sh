@@ -152,11 +152,11 @@ cu_pid=$!
 wait $cu_pid
 cu_status=$?
 sleep 1
-kill -INT "$nv_pid" "$nve_pid" "$ct_pid" "$bt_pid"
+kill -INT "$nv_pid" "$nve_pid" "$ct_pid"
+stop_bpftrace "$bt_pid"
 wait "$nv_pid"; nv_status=$?
 wait "$nve_pid"; nve_status=$?
 wait "$ct_pid"; ct_status=$?
-wait "$bt_pid"
 check_eq "$P the tracers end with status 0 (nvdrv, nvdrv -e, cudatrace -E)" \
 	"$nv_status $nve_status $ct_status" "0 0 0"
 for f in smi cu; do sed "s/^/    | $f: /" "$S/$f.out" >&2; done
