@@ -51,7 +51,10 @@ units=$((3 * EVENTS))
 workload() { build/tests/vblwait -n "$EVENTS" >"$BENCH_OUT/vblwait.out" 2>&1; }
 
 # bench_one (lib.sh) around one run of vblwait each. "summary" reads the DELIVERED column of vblanklat's client row
-# (vblwait's); the others count a line per event delivered.
+# (vblwait's); the others count a line per event delivered: vblanklat -e's
+# include the kernel's own (DETAIL "kernel": fbcon's cursor blink, 5 a
+# second, through bochs's fbdev emulation), which the seed script, keeping
+# only deliveries it saw queued, does not print.
 bench_counted() { awk '$2 == "vblwait" && $4 ~ /^[0-9]+$/ { print $4; exit }' "$2"; }
 # Per program run: the kernel keeps the vblank interrupt on for a while
 # after each round's client, so a tracer also sees vblanks outside its

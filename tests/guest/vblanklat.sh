@@ -71,6 +71,21 @@ no_vblanks() {
 	check_eq "$P $tag: stderr says which path, nothing else" "$(cat "$out.err")" "$err"
 }
 
+# kernel_deliveries OUT: -e's DELIVERED lines with DETAIL "kernel" are the
+# kernel's deliveries to no file (the trace buffer's file=0 ones): "CRTC
+# SEQ" each, both inside the vblanks the tool saw (exclusive, so that the
+# tool's attach and detach do not matter), and at least one.
+kernel_deliveries() {
+	local first last
+	read -r first last <<<"$(awk '$2 == "VBLANK" && $3 == 0 { if (f == "") f = $4; l = $4 } END { print f, l }' "$1")"
+	check_eq "$P -e: the kernel's own deliveries (DETAIL kernel), each and no other, as its trace buffer has them" \
+		"$(awk -v f="$first" -v l="$last" '$2 == "DELIVERED" && $NF == "kernel" && $4 > f && $4 < l { print $3, $4 }' "$1" | paste -sd,)" \
+		"$(sed -n 's/.*drm_vblank_event_delivered: file=0000000000000000, crtc=\([0-9]*\), seq=\([0-9]*\).*/\1 \2/p' $trace/trace |
+			awk -v f="$first" -v l="$last" '$2 > f && $2 < l' | paste -sd,)"
+	check_ge "$P -e: the kernel delivered in that second (fbcon's cursor)" \
+		"$(awk -v f="$first" -v l="$last" '$2 == "DELIVERED" && $NF == "kernel" && $4 > f && $4 < l' "$1" | wc -l)" 1
+}
+
 # ---------------------------------------------------------------------------
 # exact TAG ARGS...: the checks on real vblanks, with the tool run with ARGS
 # (none: the default path; --no-btf: the record path, whose V->D is '-').
@@ -110,13 +125,21 @@ exact() {
 	check_eq "$P CRTC 0: no missed vblanks without a stall" "$missed" 0
 	check "$P CRTC 0: high-precision timestamps" grep -q "^0 .*high-precision" "$out"
 
-	# 2. -e: one line per event, exact per type.
+	# 2. -e: one line per event, exact per type. A second more after the
+	# client: the kernel's own deliveries (fbcon's cursor blink, every
+	# 200 ms, through the fbdev emulation's commits: no file), against the
+	# trace buffer's.
+	echo >$trace/trace
+	echo 1 >$trace/events/drm/drm_vblank_event_delivered/enable
 	start "$S/ev.out" -e
 	"$W" -n 5 -a 2 >/dev/null &
 	w2=$!
 	wait "$w2"
+	sleep 1
 	stop INT
+	echo 0 >$trace/events/drm/drm_vblank_event_delivered/enable
 	out=$S/ev.out
+	kernel_deliveries "$out"
 	check_eq "$P -e: header" "$(head -1 "$out" | awk '{print $1, $2, $3, $4, $5, $6}')" "TIME(s) EVENT CRTC SEQ PID COMM"
 	check_eq "$P -e: 5 QUEUED lines for vblwait" "$(awk -v p="$w2" '$2 == "QUEUED" && $5 == p' "$out" | wc -l)" 5
 	check_eq "$P -e: 5 DELIVERED lines for vblwait" "$(awk -v p="$w2" '$2 == "DELIVERED" && $5 == p' "$out" | wc -l)" 5
