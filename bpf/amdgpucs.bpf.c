@@ -30,7 +30,6 @@ __u64 dropped_jobs = 0;
 __u64 dropped_rows = 0;
 __u64 dropped_rings = 0;
 __u64 untracked_runs = 0;	/* run of a job submitted before tracing began */
-__u64 odd_done_fences = 0;	/* record path: done events whose fences were not where expected */
 
 struct ring_info ring_infos[MAX_RINGS] = {};
 struct move_stats moves[NR_PLACEMENTS][NR_PLACEMENTS] = {};
@@ -839,30 +838,7 @@ int tp_run_job(void *ctx)
 	return 0;
 }
 
-static __always_inline int on_raw_done(struct bpf_raw_tracepoint_args *ctx, bool spare)
-{
-	__u64 context, seqno;
-
-	if (raw_sched_finished(ctx->args[0], &context, &seqno))
-		on_done(context, seqno, spare);
-	else if (ctx->args[0] && !spare)
-		__sync_fetch_and_add(&odd_done_fences, 1);
-	return 0;
-}
-
-/* A raw tracepoint, attached by name (see sched_record.bpf.h). */
-SEC("raw_tp")
-int raw_done(struct bpf_raw_tracepoint_args *ctx)
-{
-	return on_raw_done(ctx, false);
-}
-
-/* Its spare (spare.bpf.h): a raw tracepoint's program is skipped only by itself. */
-SEC("raw_tp")
-int raw_done_spare(struct bpf_raw_tracepoint_args *ctx)
-{
-	return on_raw_done(ctx, true);
-}
+SCHED_RAW_DONE_PROGRAMS(on_done)
 
 SEC("tracepoint")
 int tp_bo_create(void *ctx)

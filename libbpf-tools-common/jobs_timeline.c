@@ -27,12 +27,10 @@ static struct timeline_lanes lanes[JOBS_TIMELINE_MAX_RINGS];
 static long long waiting[JOBS_TIMELINE_MAX_RINGS];	/* queued and not yet run, per ring */
 static unsigned long long collisions, overlapped_jobs;
 static __u64 next_flow = 1;
-static int gpu_tool;
 static const char *extra_key;
 
-void jobs_timeline_init(int tool, const char *extra)
+void jobs_timeline_init(const char *extra)
 {
-	gpu_tool = tool;
 	extra_key = extra;
 }
 
@@ -66,7 +64,7 @@ static void count_waiting(struct job_ring r, __u64 ts_ns, int change)
 
 	snprintf(what, sizeof(what), "%s queued", r.name);
 	waiting[ring_of(r)] += change;
-	timeline_counter(timeline_gpu(gpu_tool, r.dev), what, ts_ns, waiting[ring_of(r)]);
+	timeline_counter(timeline_gpu(r.dev), what, ts_ns, waiting[ring_of(r)]);
 }
 
 static void on_queued(const struct job_event *e)
@@ -137,7 +135,7 @@ static void on_done(const struct job_event *e)
 	if (!j || !j->run_ns || j->drawn)
 		return;
 	j->done_ns = e->ts_ns;
-	gpu = timeline_gpu(gpu_tool, e->ring.dev);
+	gpu = timeline_gpu(e->ring.dev);
 	j->track_pid = gpu;
 	j->track_tid = job_track(e->ring, j, gpu);
 	j->drawn = 1;

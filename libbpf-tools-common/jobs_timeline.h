@@ -27,11 +27,10 @@ struct job_ring {
 };
 
 /*
- * `tool`: TIMELINE_DRMSCHED, TIMELINE_AMDGPUCS (its GPU processes' pids);
  * `extra`: the name of a number each job may carry from its queueing to
  * its slice's arguments (amdgpucs: "ibs"), or NULL.
  */
-void jobs_timeline_init(int tool, const char *extra);
+void jobs_timeline_init(const char *extra);
 
 /* What a tool's record says of a job. */
 enum job_step {

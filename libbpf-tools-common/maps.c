@@ -5,7 +5,7 @@
 
 #include "maps.h"
 
-int map_snapshot(struct bpf_map *map, struct map_snapshot *snap, int clear)
+int map_snapshot(struct bpf_map *map, struct map_snapshot *snap)
 {
 	size_t cap = bpf_map__max_entries(map), ks = bpf_map__key_size(map),
 	       vs = bpf_map__value_size(map);
@@ -21,7 +21,7 @@ int map_snapshot(struct bpf_map *map, struct map_snapshot *snap, int clear)
 		map_snapshot_free(snap);
 		return -ENOMEM;
 	}
-	/* Read all keys first: deleting while walking would restart the walk. */
+	/* The keys first, then their values: a key deleted in between is dropped. */
 	while (snap->n < cap) {
 		key = snapshot_key(snap, snap->n);
 		err = bpf_map__get_next_key(map, prev, key, ks);
@@ -42,8 +42,6 @@ int map_snapshot(struct bpf_map *map, struct map_snapshot *snap, int clear)
 			memmove(key, snapshot_key(snap, snap->n), ks);
 			continue;
 		}
-		if (clear)
-			bpf_map__delete_elem(map, key, ks, 0);
 		i++;
 	}
 	return 0;
@@ -94,7 +92,7 @@ int map_snapshot_all(struct bpf_map *const *maps, struct map_snapshot *snaps, si
 	int err;
 
 	for (i = 0; i < n; i++) {
-		err = map_snapshot(maps[i], &snaps[i], 0);
+		err = map_snapshot(maps[i], &snaps[i]);
 		if (err) {
 			map_snapshot_free_all(snaps, i);
 			return err;

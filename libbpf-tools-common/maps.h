@@ -16,16 +16,15 @@ struct map_snapshot {
 };
 
 /*
- * Copy every entry of `map` (hash or LRU hash); with `clear`, delete each
- * one after reading it, so the next interval starts from zero.  Returns 0
- * or a negative errno.  Free with map_snapshot_free().
+ * Copy every entry of `map` (hash or LRU hash). Returns 0 or a negative
+ * errno. Free with map_snapshot_free().
  */
-int map_snapshot(struct bpf_map *map, struct map_snapshot *snap, int clear);
+int map_snapshot(struct bpf_map *map, struct map_snapshot *snap);
 void map_snapshot_free(struct map_snapshot *snap);
 
 /*
- * A summary's snapshots: map_snapshot() of maps[0..n) into snaps[0..n)
- * (no clearing), all or none: on an error every one is freed and the
+ * A summary's snapshots: map_snapshot() of maps[0..n) into snaps[0..n),
+ * all or none: on an error every one is freed and the
  * error returned.
  */
 int map_snapshot_all(struct bpf_map *const *maps, struct map_snapshot *snaps, size_t n);
@@ -50,6 +49,13 @@ int map_snapshot_sort(struct map_snapshot *snap, int (*cmp)(const void *, const 
  * summary's rows, to print what changed since (counters that only grow).
  */
 const void *map_snapshot_find(const struct map_snapshot *s, const void *key);
+
+/*
+ * What a counter of a row grew by since the previous summary's row `was`
+ * (map_snapshot_find(); NULL: the row is new since, so all of it). The
+ * kernel side's counters only grow; a summary prints their differences.
+ */
+#define DELTA(now, was, field) ((now)->field - ((was) ? (was)->field : 0))
 
 static inline void *snapshot_key(const struct map_snapshot *s, size_t i)
 {

@@ -55,6 +55,44 @@ const struct argp_child records_argp_children[] = {
 	{},
 };
 
+int records_get_fields(void *rodata, const struct record_field *fields, size_t n,
+		       unsigned int flags)
+{
+	struct tp_format fmt = {};
+	unsigned int fixed = 0;
+	bool have = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct record_field *f = &fields[i];
+
+		if (!f->event)
+			continue;
+		if (!have || strcmp(fmt.system, f->sys) || strcmp(fmt.event, f->event)) {
+			have = false;
+			if (tp_format_load(f->sys, f->event, &fmt)) {
+				if ((flags & RECORDS_SKIP_ABSENT_EVENTS) &&
+				    !tracepoint_exists(f->sys, f->event))
+					continue;
+				goto fail;
+			}
+			have = true;
+			if (tp_format_fixed_size(&fmt) > fixed)
+				fixed = tp_format_fixed_size(&fmt);
+		}
+		if (!tp_field_get(&fmt, f->names, f->want, (struct tp_field *)((char *)rodata + f->rodata)))
+			continue;
+		if (!f->missing)
+			goto fail;
+		if (f->missing[0])
+			records_missing(f->missing);
+	}
+	return fixed;
+fail:
+	fprintf(stderr, "%s: %s\n", program_invocation_short_name, fmt.error);
+	return -1;
+}
+
 bool records_wanted(const char *modules)
 {
 	char list[128], *save = NULL, *m;

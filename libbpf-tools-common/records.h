@@ -8,8 +8,8 @@
  *   static const struct argp argp = TOOL_ARGP_RECORDS(opts, parse_arg, doc);
  *
  *   records = records_wanted("amdgpu gpu_sched");     --no-btf, or a module without BTF
- *   ... set_autoload per path, tp_field_get() into rodata;
- *       an optional field the record lacks: records_missing("PASID") ...
+ *   ... set_autoload per path ...
+ *   records_get_fields(skel->rodata, fields, n, 0)      every field read, from one table
  *   tool_load() ...
  *   records_attach(tps, n)                              SEC("tracepoint") programs, by event name
  *   records_announce()                                  one line: which path, and what is '-'
@@ -23,6 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <bpf/libbpf.h>
+
+#include "tp_format.h"
 
 /* --no-btf, given on the command line. */
 extern bool records_forced;
@@ -48,6 +50,45 @@ bool records_in_use(void);
  * once, in records_announce()'s second line ("CLIENT", "PASID").
  */
 void records_missing(const char *what);
+
+/*
+ * One field the BPF side reads from a record: a TP_FIELD() of its rodata.
+ * A tool lists every one in a table (events chosen at run time, where
+ * kernels renamed them, are entries with a NULL event: skipped):
+ *
+ *   #define FIELD(ev, names, want, f, missing) \
+ *           RECORD_FIELD(drmsched, "gpu_scheduler", ev, names, want, f, missing)
+ *   const struct record_field fields[] = {
+ *           FIELD(queue, "name", TP_WANT_STR, f_queue_name, NULL),
+ *           FIELD(queue, "dev", TP_WANT_STR, f_queue_dev, "DEV"),
+ *           ...
+ *   };
+ */
+struct record_field {
+	const char *sys, *event;
+	const char *names;	/* alternatives, newest first: "fence_context|id" (tp_field_get()) */
+	enum tp_want want;
+	size_t rodata;		/* where its struct tp_field is in the skeleton's rodata */
+	const char *missing;	/* NULL: needed; else optional, named by records_missing() when absent ("": not named) */
+};
+
+#define RECORD_FIELD(tool, sys_, event_, names_, want_, field, missing_)		\
+	((struct record_field){ .sys = (sys_), .event = (event_), .names = (names_),	\
+				.want = (want_),					\
+				.rodata = offsetof(struct tool##_bpf__rodata, field),	\
+				.missing = (missing_) })
+
+/* records_get_fields()'s flags. */
+#define RECORDS_SKIP_ABSENT_EVENTS 0x1	/* an event this kernel lacks: its program is not loaded */
+
+/*
+ * Fill each field's descriptor in `rodata` (the skeleton's) from tracefs,
+ * reading each event's format once. Returns the longest fixed part of the
+ * records read (tp_format_fixed_size(): what a tp_record_copy() needs), or
+ * -1 after one line on stderr naming the event, the field and the file.
+ */
+int records_get_fields(void *rodata, const struct record_field *fields, size_t n,
+		       unsigned int flags);
 
 /* A classic tracepoint program (or a SEC("raw_tp") one) and the event it reads. */
 struct record_tp {

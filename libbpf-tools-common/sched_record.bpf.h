@@ -47,4 +47,39 @@ static __always_inline bool raw_sched_finished(__u64 s_fence, __u64 *context, __
 	return false;
 }
 
+/* Done events whose fences were not where expected: not counted, the frontend says how many. */
+__u64 odd_done_fences = 0;
+
+static __always_inline void sched_raw_done(struct bpf_raw_tracepoint_args *ctx, bool spare,
+					   void (*done)(__u64 context, __u64 seqno, bool spare))
+{
+	__u64 context, seqno;
+
+	if (raw_sched_finished(ctx->args[0], &context, &seqno))
+		done(context, seqno, spare);
+	else if (ctx->args[0] && !spare)
+		__sync_fetch_and_add(&odd_done_fences, 1);
+}
+
+/*
+ * The done event's programs on the record path, raw_done and its spare
+ * (spare.bpf.h: a raw tracepoint's program is skipped only by itself),
+ * attached by event name (records_attach()): each hands `done`, the tool's
+ * one body for a job's done (static __always_inline void done(__u64
+ * context, __u64 seqno, bool spare)), the job's finished fence.
+ */
+#define SCHED_RAW_DONE_PROGRAMS(done)						\
+	SEC("raw_tp")								\
+	int raw_done(struct bpf_raw_tracepoint_args *ctx)			\
+	{									\
+		sched_raw_done(ctx, false, done);				\
+		return 0;							\
+	}									\
+	SEC("raw_tp")								\
+	int raw_done_spare(struct bpf_raw_tracepoint_args *ctx)		\
+	{									\
+		sched_raw_done(ctx, true, done);				\
+		return 0;							\
+	}
+
 #endif /* GPU_BPF_SCHED_RECORD_BPF_H */

@@ -118,20 +118,31 @@ void timeline_thread(__u32 pid, __u32 tid, const char *name, int sort)
 static char gpu_names[TIMELINE_MAX_GPUS][64];
 static int nr_gpus;
 
-__u32 timeline_gpu(int tool, const char *name)
+/* This tool's byte of its GPU processes' pids: FNV-1a of its name, 1 to 255. */
+static __u32 gpu_pid_base(void)
+{
+	const unsigned char *c = (const unsigned char *)program_invocation_short_name;
+	__u32 h = 2166136261u;
+
+	for (; *c; c++)
+		h = (h ^ *c) * 16777619u;
+	return 0x7f000000u | (h % 255 + 1) << 16;
+}
+
+__u32 timeline_gpu(const char *name)
 {
 	char process[80];
 	int i;
 
 	for (i = 0; i < nr_gpus; i++)
 		if (!strcmp(gpu_names[i], name))
-			return TIMELINE_GPU_PID(tool, i);
+			return gpu_pid_base() + i;
 	if (nr_gpus == TIMELINE_MAX_GPUS)
-		return TIMELINE_GPU_PID(tool, TIMELINE_MAX_GPUS - 1);
+		return gpu_pid_base() + TIMELINE_MAX_GPUS - 1;
 	snprintf(gpu_names[nr_gpus], sizeof(gpu_names[0]), "%s", name);
 	snprintf(process, sizeof(process), "GPU %s", name);
-	timeline_process(TIMELINE_GPU_PID(tool, nr_gpus), process, -1);
-	return TIMELINE_GPU_PID(tool, nr_gpus++);
+	timeline_process(gpu_pid_base() + nr_gpus, process, -1);
+	return gpu_pid_base() + nr_gpus++;
 }
 
 /* Tasks named so far: an open-addressed set of (pid, tid), tid 0 for the process. */

@@ -7,8 +7,8 @@
  * still opens.
  *
  * Tracks are (pid, tid) pairs named by metadata events. GPU-side tracks
- * (rings, engines) get pids of their own, TIMELINE_GPU_PID(tool, n), named
- * "GPU ...", apart from the CPU side's real pids and tids.
+ * (rings, engines) get pids of their own (timeline_gpu()), named "GPU ...",
+ * apart from the CPU side's real pids and tids.
  *
  * One clock for every tool: timestamps are CLOCK_MONOTONIC, what
  * bpf_ktime_get_ns() reads, in microseconds with nanosecond decimals; so
@@ -24,12 +24,6 @@
 
 #include "table.h"
 
-/* Each tool's GPU-side track pids: 0x7f<tool>0000 + n, never a real pid (<= 2^22). */
-#define TIMELINE_DRMSCHED	1
-#define TIMELINE_AMDGPUCS	2
-#define TIMELINE_NVDRV		3
-#define TIMELINE_GPU_PID(tool, n) (0x7f000000u | (tool) << 16 | ((n) & 0xffff))
-
 /* Open FILE for writing (said on stderr when it cannot be). 0 or -errno. */
 int timeline_open(const char *path);
 
@@ -44,12 +38,14 @@ void timeline_process(__u32 pid, const char *name, int sort);
 void timeline_thread(__u32 pid, __u32 tid, const char *name, int sort);
 
 /*
- * The GPU-side process of device `name` for `tool` (TIMELINE_DRMSCHED, ...):
- * its pid, TIMELINE_GPU_PID(tool, n), the process named "GPU name" the first
- * time (past TIMELINE_MAX_GPUS devices, the last one's).
+ * The GPU-side process of device `name`: named "GPU name" the first time
+ * (past TIMELINE_MAX_GPUS devices, the last one's). Its pid is 0x7fTT0000 +
+ * n, never a real pid (<= 2^22), TT a byte hashed from the tool's name so
+ * that the files of tools traced at once merge without their GPU processes
+ * colliding.
  */
 #define TIMELINE_MAX_GPUS 64
-__u32 timeline_gpu(int tool, const char *name);
+__u32 timeline_gpu(const char *name);
 
 /*
  * The CPU side's tracks: process pid named `comm` and thread (pid, tid)

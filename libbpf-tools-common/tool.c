@@ -9,6 +9,7 @@
 #include "opts.h"
 #include "probe.h"
 #include "runtime.h"
+#include "timeline.h"
 #include "tool.h"
 
 void tool_size_job_claims(struct bpf_map *job_claims)
@@ -40,7 +41,7 @@ bool tool_choose_spares(struct bpf_object *obj)
 	return spares;
 }
 
-int tool_drop_cmpxchg(struct bpf_object *obj)
+static int drop_cmpxchg(struct bpf_object *obj)
 {
 	struct bpf_program *prog;
 
@@ -86,6 +87,15 @@ int tool_drop_cmpxchg(struct bpf_object *obj)
 			return err;
 	}
 	return 0;
+}
+
+int tool_drop_cmpxchg(struct bpf_object *obj)
+{
+	int err = drop_cmpxchg(obj);
+
+	if (err && err != -EOPNOTSUPP)	/* (that one is said, naming the program) */
+		report_bpf_error("prepare the BPF programs", err);
+	return err;
 }
 
 bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int needs)
@@ -135,6 +145,14 @@ int tool_start(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map, const 
 	int err = tool_load(s, cgroup_map);
 
 	return err ? err : tool_attach(s, hooks);
+}
+
+int tool_close(struct trace_loop *loop, int err)
+{
+	if (timeline_close() && !err)
+		err = -EIO;
+	trace_loop_free(loop);
+	return err;
 }
 
 int tool_snapshot(struct bpf_map *const *maps, struct map_snapshot *now, size_t n)

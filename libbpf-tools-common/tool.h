@@ -1,18 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The steps every tool's main() takes, in order, so that main() holds only
- * what is the tool's own (its checks, its rodata, its choice of programs):
+ * The skeleton every tool's main() follows, step by step, so that main()
+ * holds only what is the tool's own (its checks, its rodata, its choice of
+ * programs) and every tool fails the same way at the same step:
  *
- *	tool_init()          the command line, libbpf's messages, privilege,
- *	                     kernel BTF, tracefs
- *	NAME_bpf__open()
- *	tool_set_rodata()    -p, -c, --cgroup, -m, -e into tool.bpf.h's globals
- *	tool_load()          load, then the --cgroup filter
- *	tool_attach()
- *	tool_trace()         the banner, the loop, the last summary, what was lost
+ *	if (!tool_init(&argp, argc, argv, needs))       the command line, libbpf's
+ *		return 1;                               messages, privilege, BTF, tracefs
+ *	... the tool's checks: which events or functions this kernel has,
+ *	    records = records_wanted("MODULES"), timeline_open(env.timeline)
+ *	skel = NAME_bpf__open();                        failed: report_bpf_error(
+ *	                                                "open BPF object", -errno), exit 1
+ *	tool_set_rodata(skel, per_event);               then the tool's own rodata
+ *	choose_programs(skel);                          set_autoload per path, and
+ *	                                                tool_choose_spares() last
+ *	err = set_record_fields();                      the record path: one table for
+ *	                                                records_get_fields() (records.h)
+ *	... map sizes, tool_size_job_claims()
+ *	err = tool_drop_cmpxchg(skel->obj);
+ *	err = tool_start(skel->skeleton, ...);          or tool_load() and the tool's
+ *	                                                own attach; records_attach()
+ *	records_announce();                             (a record-path tool)
+ *	loop = TOOL_TRACE_LOOP(skel, handle_event);
+ *	loop.write_metrics = write_metrics;             (a tool with --prometheus)
+ *	err = tool_trace(&loop, ...);                   the banner, the loop, the last
+ *	                                                summary, what was lost
+ *	report_dropped();                               what did not fit the tool's tables
+ *	err = tool_close(&loop, err);
+ * cleanup:
+ *	records_detach();
+ *	NAME_bpf__destroy(skel);
+ *	return err != 0;
  *
- * Each reports a failure as one line on stderr; main() then cleans up and
- * exits 1.
+ * Each step reports its own failure as one line on stderr; main() only
+ * goes to cleanup (every step above returns 0 or a negative errno) and
+ * exits 1. tools/template.c is this sequence and nothing else.
  */
 #ifndef GPU_BPF_TOOL_H
 #define GPU_BPF_TOOL_H
@@ -74,9 +95,9 @@ bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int need
  * tool whose only compare-and-swap is histogram.bpf.h's (dead there, as
  * has_atomic_fetch is false): rewrite each into a load of the same word (a
  * compare-and-swap that never stores) in every program of `obj`, before
- * load. Nothing to do where the kernel has them. 0 or a negative errno;
- * -EOPNOTSUPP, said in one line, when a program that loads holds another
- * atomic the kernel lacks (a fetch-and-add whose result is used, an atomic or).
+ * load. Nothing to do where the kernel has them. 0 or a negative errno, said
+ * in one line (-EOPNOTSUPP: a program that loads holds another atomic the
+ * kernel lacks, a fetch-and-add whose result is used, an atomic or).
  */
 int tool_drop_cmpxchg(struct bpf_object *obj);
 
@@ -150,6 +171,13 @@ int tool_snapshot(struct bpf_map *const *maps, struct map_snapshot *now, size_t 
 int tool_trace(struct trace_loop *loop, const struct table *event_table,
 	       int (*summary)(void *ctx), const char *banner, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/*
+ * After tool_trace() and the tool's own reports: close --timeline's file
+ * (a failure to write it, said, fails the tool) and free the loop. Returns
+ * `err`, or -EIO when only the timeline failed.
+ */
+int tool_close(struct trace_loop *loop, int err);
 
 /* The banner alone, by tool_trace()'s rule, for a tool that runs its loop itself. */
 void tool_banner(bool per_event_lines, const char *banner, ...)

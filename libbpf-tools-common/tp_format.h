@@ -11,10 +11,12 @@
  *   if (tp_format_load("gpu_scheduler", "drm_run_job", &fmt) ||
  *       tp_field_get(&fmt, "name", TP_WANT_STR, &skel->rodata->f_ring) ||
  *       tp_field_get(&fmt, "fence_context|id", TP_WANT_INT, &skel->rodata->f_id))
- *           die("%s", fmt.error);          (one line, naming the file or field)
+ *           fprintf(stderr, "%s\n", fmt.error);   (one line, naming the file or field)
  *
- * The BPF side declares the same fields (TP_FIELD(f_ring) in
- * tp_record.bpf.h) and reads them with tp_read_u64()/tp_read_str().
+ * A tool does not call these itself: it lists its fields in one table for
+ * records_get_fields() (records.h), which does the above for each. The BPF
+ * side declares the same fields (TP_FIELD(f_ring) in tp_record.bpf.h) and
+ * reads them with tp_read_u64()/tp_read_str().
  * Design notes for porting a tool: tests/README.md, "Tracepoints without
  * module BTF".
  */

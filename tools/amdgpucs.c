@@ -118,8 +118,6 @@ static const char *ring_name(__u32 ring)
 
 /* ---- summaries ---------------------------------------------------------- */
 
-#define DELTA(now, was, field) ((now)->field - ((was) ? (was)->field : 0))
-
 static int cmp_row(const void *a, const void *b)
 {
 	const struct row_key *x = a, *y = b;
@@ -773,7 +771,7 @@ int main(int argc, char **argv)
 		return 1;
 	if (env.timeline && timeline_open(env.timeline))
 		return 1;
-	jobs_timeline_init(TIMELINE_AMDGPUCS, "ibs");
+	jobs_timeline_init("ibs");
 	if (!tracepoint_exists("amdgpu", "amdgpu_cs_ioctl")) {
 		fprintf(stderr, "amdgpucs: no amdgpu tracepoints: module amdgpu is not loaded: "
 			"'modprobe amdgpu'\n");

@@ -68,7 +68,6 @@ static unsigned long long start_ns;
  */
 enum { S_FUNCS, S_ERRORS, S_LAUNCHES, NR_SNAPS };
 static struct map_snapshot prev[NR_SNAPS];
-#define DELTA(now, was, field) ((now)->field - ((was) ? (was)->field : 0))
 
 const char *argp_program_version = "cudatrace 0.1";
 static const char doc[] =

@@ -353,7 +353,7 @@ static int gather(void)
 		sum.procs[i].exec_sum = now.exec_sum - was.procs[i].exec_sum;
 		was.procs[i] = now;
 	}
-	err = map_snapshot(skel->maps.deps, &deps, 0);
+	err = map_snapshot(skel->maps.deps, &deps);
 	if (err)
 		return err;
 	sum.nr_deps = 0;
@@ -812,7 +812,7 @@ int main(int argc, char **argv)
 		return 1;
 	if (env.timeline && timeline_open(env.timeline))
 		return 1;
-	jobs_timeline_init(TIMELINE_DRMSCHED, NULL);
+	jobs_timeline_init(NULL);
 	abi = detect_abi();
 	if (abi == ABI_NONE)
 		return 1;

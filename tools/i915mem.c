@@ -346,8 +346,6 @@ static int attach_records(void)
 
 /* ---- summaries ---------------------------------------------------------- */
 
-#define DELTA(now, was, field) ((now)->field - ((was) ? (was)->field : 0))
-
 static int cmp_live_bytes(const void *a, const void *b)
 {
 	const struct proc_stats *pa = (const void *)((const char *)a + sizeof(struct proc_key));
@@ -614,9 +612,9 @@ static int print_summary(void *ctx)
 	int err, d;
 
 	(void)ctx;
-	err = map_snapshot(skel->maps.procs, &procs, 0);
+	err = map_snapshot(skel->maps.procs, &procs);
 	if (!err)
-		err = map_snapshot(skel->maps.vms, &vms, 0);
+		err = map_snapshot(skel->maps.vms, &vms);
 	if (err) {
 		fprintf(stderr, "i915mem: failed to read maps: %s\n", strerror(-err));
 		map_snapshot_free(&procs);

@@ -113,8 +113,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 /* ---- summaries ------------------------------------------------------------------ */
 
-#define DELTA(now, was, field) ((now)->field - ((was) ? (was)->field : 0))
-
 static int cmp_u32(const void *a, const void *b)
 {
 	const __u32 *x = a, *y = b;

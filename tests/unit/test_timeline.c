@@ -49,6 +49,23 @@ static void test_lanes(void)
 	CHECK("lanes: no overlap reported", !over, "%s", "");
 }
 
+/* GPU processes: one pid per device, outside real pids, the tool's byte in the middle. */
+static void test_gpus(const char *path)
+{
+	__u32 a, b;
+
+	timeline_open(path);
+	a = timeline_gpu("card0");
+	b = timeline_gpu("card1");
+	CHECK("a GPU's pid is never a real pid", a >> 24 == 0x7f && (a >> 16 & 0xff) != 0,
+	      "0x%x", a);
+	CHECK("each GPU its own pid, in order", b == a + 1, "0x%x, 0x%x", a, b);
+	CHECK("a GPU seen again, its pid again", timeline_gpu("card0") == a, "%s", "");
+	timeline_close();
+	CHECK("each GPU named once", python_ok(path, "[x['args']['name'] for x in e if x['name'] == 'process_name'] == "
+					      "['GPU card0', 'GPU card1']"), "%s", read_all(path));
+}
+
 int main(void)
 {
 	char path[] = "/tmp/timeline-test.XXXXXX";
@@ -81,6 +98,7 @@ int main(void)
 			"[('s', 42, None), ('f', 42, 'e')]"), "%s", read_all(path));
 	CHECK("a counter", python_ok(path, "[x['args'] for x in e if x['ph'] == 'C'] == [{'value': -1}]"),
 	      "%s", read_all(path));
+	test_gpus(path);
 	unlink(path);
 	test_lanes();
 	return check_failures;

@@ -141,7 +141,7 @@ int print_leaks(const struct leak_source *src, __u32 pid, const char *exit_comm,
 	const char *cgroup = NULL, *name;
 	int err;
 
-	err = map_snapshot(src->allocs, &s, 0);
+	err = map_snapshot(src->allocs, &s);
 	if (err)
 		return err;
 	v = calloc(s.n + 1, sizeof(*v));
@@ -203,7 +203,7 @@ void forget_allocs(const struct leak_source *src, __u32 pid)
 	struct map_snapshot s;
 	size_t i;
 
-	if (map_snapshot(src->allocs, &s, 0))
+	if (map_snapshot(src->allocs, &s))
 		return;
 	for (i = 0; i < s.n; i++) {
 		struct alloc_key *k = snapshot_key(&s, i);

@@ -115,7 +115,7 @@ static void delete_exited(const struct procs *p, struct bpf_map *map)
 	struct map_snapshot s;
 	size_t i;
 
-	if (map_snapshot(map, &s, 0))
+	if (map_snapshot(map, &s))
 		return;
 	for (i = 0; i < s.n; i++)
 		if (proc_has_exited(p, *(__u32 *)snapshot_key(&s, i)))

@@ -347,7 +347,7 @@ void timeline_event(const struct nvdrv_event *e, const struct xid_report *xr)
 	case EV_XID_LOG:
 	case EV_XID_TP:
 		/* The GPU's: on its own process, a track per kind of event. */
-		pid = timeline_gpu(TIMELINE_NVDRV, l.c[F_GPU].s);
+		pid = timeline_gpu(l.c[F_GPU].s);
 		tid = e->type == EV_ISR ? 1 : e->type == EV_BH ? 2 : 3;
 		timeline_track(pid, tid, e->type == EV_ISR ? "interrupts" : e->type == EV_BH ?
 			       "bottom halves" : "Xids", tid);

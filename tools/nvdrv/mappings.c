@@ -19,8 +19,6 @@ static const struct column mapping_cols[] = {
 };
 static const struct table mapping_table = TABLE("mapping", mapping_cols);
 
-#define DELTA(field) (s->field - (was ? was->field : 0))
-
 void print_mappings(FILE *f, const struct map_snapshot *now, const struct map_snapshot *prev)
 {
 	bool header = false;
@@ -31,9 +29,9 @@ void print_mappings(FILE *f, const struct map_snapshot *now, const struct map_sn
 		const struct dev_key *k = snapshot_key(now, i);
 		const struct dev_stats *s = snapshot_value(now, i);
 		const struct dev_stats *was = prev ? map_snapshot_find(prev, k) : NULL;
-		unsigned long long mapped = DELTA(mmaps) - DELTA(mmap_errors);
+		unsigned long long mapped = DELTA(s, was, mmaps) - DELTA(s, was, mmap_errors);
 
-		if (!s->live && !mapped && !DELTA(vma_copies) && !DELTA(vma_releases))
+		if (!s->live && !mapped && !DELTA(s, was, vma_copies) && !DELTA(s, was, vma_releases))
 			continue;
 		if (!header) {
 			text_printf(f, "\n");
@@ -42,7 +40,8 @@ void print_mappings(FILE *f, const struct map_snapshot *now, const struct map_sn
 		}
 		table_row(f, &mapping_table, (struct cell[]){
 			CELL_U(k->pid), CELL_S(s->comm), CELL_S(dev_name(k->dev, name, sizeof(name))),
-			CELL_U(mapped), CELL_U(DELTA(vma_copies)), CELL_U(DELTA(vma_releases)),
+			CELL_U(mapped), CELL_U(DELTA(s, was, vma_copies)),
+			CELL_U(DELTA(s, was, vma_releases)),
 			CELL_I(s->live), cell_cgroup(s->cgroup_id) });
 	}
 }
