@@ -44,11 +44,17 @@ COMMON_HDRS := $(wildcard $(COMMON)/*.h)
 tool_extra_objs = $(patsubst tools/%.c,$(OUTPUT)/%.o,$(wildcard tools/$(1)/*.c))
 TOOL_EXTRA_HDRS := $(wildcard tools/*/*.h)
 
-.PHONY: all static clean install deps test unit-test unit-tests test-progs vm-test demo bench bench-progs
+.PHONY: all static clean install deps test unit-test unit-tests test-progs vm-test demo bench bench-progs \
+	print-tools
 .DELETE_ON_ERROR:
 .SECONDARY:
 
 all: $(addprefix $(BIN)/,$(TOOLS))
+
+# The tools, for the scripts that go through each (tests/host/man.sh,
+# tests/host/build.sh, tests/bench/run): TOOLS is their one list.
+print-tools:
+	@echo $(TOOLS)
 
 # Built apart (build/static, bin/static) so both kinds coexist.
 static:
@@ -224,9 +230,8 @@ vm-test: all unit-tests test-progs
 # make bench: the measuring wrapper (tests/bench/measure.c), the loader of
 # empty programs on the tools' hooks (the limit) and those programs.
 BENCH := $(OUTPUT)/bench
-BENCH_PROGS := $(BENCH)/measure $(BENCH)/empty $(BENCH)/empty_drmsched.bpf.o $(BENCH)/empty_cuda.bpf.o \
-	$(BENCH)/empty_nvdrv.bpf.o $(BENCH)/empty_amdgpucs.bpf.o $(BENCH)/empty_i915mem.bpf.o \
-	$(BENCH)/empty_vblanklat.bpf.o
+BENCH_PROGS := $(BENCH)/measure $(BENCH)/empty \
+	$(patsubst tests/bench/%.bpf.c,$(BENCH)/%.bpf.o,$(wildcard tests/bench/empty_*.bpf.c))
 
 $(BENCH):
 	@mkdir -p $@
