@@ -10,8 +10,12 @@
 # Adding a tool is adding its name to TOOLS: bpf/NAME.bpf.c + tools/NAME.c,
 # and, for what is the tool's own but not its story (vendor name tables,
 # library discovery), more sources in tools/NAME/, linked into NAME alone.
+# CONTRIBUTING.md lists the rest (man page, tests, bench, README).
 
 TOOLS := drmsched vblanklat cudatrace i915mem amdgpucs nvdrv
+# Built and tested like a tool, never installed: the one a new tool is
+# copied from (CONTRIBUTING.md).
+TEMPLATE_TOOLS := template
 
 CC ?= cc
 CLANG ?= clang
@@ -76,7 +80,7 @@ $(OUTPUT)/%.o: tools/%.c $(OUTPUT)/%.skel.h $(wildcard bpf/*.h) $(COMMON_HDRS) $
 	$(CC) $(CFLAGS) -c $< -o $@
 
 # A tool's extra sources do not see its skeleton: they hold no BPF.
-$(foreach t,$(TOOLS),$(call tool_extra_objs,$(t))): $(OUTPUT)/%.o: tools/%.c $(wildcard bpf/*.h) $(COMMON_HDRS) $(TOOL_EXTRA_HDRS)
+$(foreach t,$(TOOLS) $(TEMPLATE_TOOLS),$(call tool_extra_objs,$(t))): $(OUTPUT)/%.o: tools/%.c $(wildcard bpf/*.h) $(COMMON_HDRS) $(TOOL_EXTRA_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -89,7 +93,7 @@ define tool_link
 $(BIN)/$(1): $(OUTPUT)/$(1).o $(call tool_extra_objs,$(1)) $(OUTPUT)/libcommon.a | $(BIN)
 	$$(CC) $$(LDFLAGS) $$^ $$(LDLIBS) -o $$@
 endef
-$(foreach t,$(TOOLS),$(eval $(call tool_link,$(t))))
+$(foreach t,$(TOOLS) $(TEMPLATE_TOOLS),$(eval $(call tool_link,$(t))))
 
 # Host unit tests of the common library (tests/unit): test_NAME.c, with an
 # optional NAME_test.bpf.c whose skeleton it includes.
@@ -170,6 +174,11 @@ $(OUTPUT)/tests/test_cuda_helpers: tests/cuda/test_cuda_helpers.c tests/unit/che
 
 # tests/host/cudatrace.sh runs the tool on them.
 unit-tests: $(CUDA_TEST_PROGS) $(BIN)/cudatrace
+
+# The template and its workload (tests/host/template.sh).
+$(OUTPUT)/tests/ioctls: tests/template/ioctls.c | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) $< -o $@
+unit-tests: $(addprefix $(BIN)/,$(TEMPLATE_TOOLS)) $(OUTPUT)/tests/ioctls
 
 # Workloads the VM tests run in the guest.
 TEST_PROGS := $(OUTPUT)/tests/vblwait

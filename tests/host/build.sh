@@ -14,6 +14,9 @@ if make -s install DESTDIR="$dest" PREFIX=/usr/local >"$dest.log" 2>&1; then
 		check "install: sbin/$t" test -x "$dest/usr/local/sbin/$t"
 		check "install: man8/$t.8" test -f "$dest/usr/local/share/man/man8/$t.8"
 	done
+	check_eq "install: the tools alone (not the template)" \
+		"$(find "$dest/usr/local/sbin" -mindepth 1 -printf '%f\n' | sort | paste -sd' ')" \
+		"$(tr ' ' '\n' <<<"$tools" | sort | paste -sd' ')"
 else
 	fail "install: make install failed: $(tail -3 "$dest.log")"
 fi
