@@ -10,8 +10,12 @@
 # Adding a tool is adding its name to TOOLS: bpf/NAME.bpf.c + tools/NAME.c,
 # and, for what is the tool's own but not its story (vendor name tables,
 # library discovery), more sources in tools/NAME/, linked into NAME alone.
+# CONTRIBUTING.md lists the rest (man page, tests, bench, README).
 
 TOOLS := drmsched vblanklat cudatrace i915mem amdgpucs nvdrv
+# Built and tested like a tool, never installed: the one a new tool is
+# copied from (CONTRIBUTING.md).
+TEMPLATE_TOOLS := template
 
 CC ?= cc
 CLANG ?= clang
@@ -44,11 +48,17 @@ COMMON_HDRS := $(wildcard $(COMMON)/*.h)
 tool_extra_objs = $(patsubst tools/%.c,$(OUTPUT)/%.o,$(wildcard tools/$(1)/*.c))
 TOOL_EXTRA_HDRS := $(wildcard tools/*/*.h)
 
-.PHONY: all static clean install deps test unit-test unit-tests test-progs vm-test demo bench bench-progs
+.PHONY: all static clean install deps test unit-test unit-tests test-progs vm-test demo bench bench-progs \
+	print-tools
 .DELETE_ON_ERROR:
 .SECONDARY:
 
 all: $(addprefix $(BIN)/,$(TOOLS))
+
+# The tools, for the scripts that go through each (tests/host/man.sh,
+# tests/host/build.sh, tests/bench/run): TOOLS is their one list.
+print-tools:
+	@echo $(TOOLS)
 
 # Built apart (build/static, bin/static) so both kinds coexist.
 static:
@@ -70,7 +80,7 @@ $(OUTPUT)/%.o: tools/%.c $(OUTPUT)/%.skel.h $(wildcard bpf/*.h) $(COMMON_HDRS) $
 	$(CC) $(CFLAGS) -c $< -o $@
 
 # A tool's extra sources do not see its skeleton: they hold no BPF.
-$(foreach t,$(TOOLS),$(call tool_extra_objs,$(t))): $(OUTPUT)/%.o: tools/%.c $(wildcard bpf/*.h) $(COMMON_HDRS) $(TOOL_EXTRA_HDRS)
+$(foreach t,$(TOOLS) $(TEMPLATE_TOOLS),$(call tool_extra_objs,$(t))): $(OUTPUT)/%.o: tools/%.c $(wildcard bpf/*.h) $(COMMON_HDRS) $(TOOL_EXTRA_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -83,7 +93,7 @@ define tool_link
 $(BIN)/$(1): $(OUTPUT)/$(1).o $(call tool_extra_objs,$(1)) $(OUTPUT)/libcommon.a | $(BIN)
 	$$(CC) $$(LDFLAGS) $$^ $$(LDLIBS) -o $$@
 endef
-$(foreach t,$(TOOLS),$(eval $(call tool_link,$(t))))
+$(foreach t,$(TOOLS) $(TEMPLATE_TOOLS),$(eval $(call tool_link,$(t))))
 
 # Host unit tests of the common library (tests/unit): test_NAME.c, with an
 # optional NAME_test.bpf.c whose skeleton it includes.
@@ -165,6 +175,11 @@ $(OUTPUT)/tests/test_cuda_helpers: tests/cuda/test_cuda_helpers.c tests/unit/che
 # tests/host/cudatrace.sh runs the tool on them.
 unit-tests: $(CUDA_TEST_PROGS) $(BIN)/cudatrace
 
+# The template and its workload (tests/host/template.sh).
+$(OUTPUT)/tests/ioctls: tests/template/ioctls.c | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) $< -o $@
+unit-tests: $(addprefix $(BIN)/,$(TEMPLATE_TOOLS)) $(OUTPUT)/tests/ioctls
+
 # Workloads the VM tests run in the guest.
 TEST_PROGS := $(OUTPUT)/tests/vblwait
 $(OUTPUT)/tests/vblwait: tests/vblank/vblwait.c | $(OUTPUT)/tests
@@ -224,9 +239,8 @@ vm-test: all unit-tests test-progs
 # make bench: the measuring wrapper (tests/bench/measure.c), the loader of
 # empty programs on the tools' hooks (the limit) and those programs.
 BENCH := $(OUTPUT)/bench
-BENCH_PROGS := $(BENCH)/measure $(BENCH)/empty $(BENCH)/empty_drmsched.bpf.o $(BENCH)/empty_cuda.bpf.o \
-	$(BENCH)/empty_nvdrv.bpf.o $(BENCH)/empty_amdgpucs.bpf.o $(BENCH)/empty_i915mem.bpf.o \
-	$(BENCH)/empty_vblanklat.bpf.o
+BENCH_PROGS := $(BENCH)/measure $(BENCH)/empty \
+	$(patsubst tests/bench/%.bpf.c,$(BENCH)/%.bpf.o,$(wildcard tests/bench/empty_*.bpf.c))
 
 $(BENCH):
 	@mkdir -p $@

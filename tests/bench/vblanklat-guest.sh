@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# vm-options: --vga
 # In a VM booted by tests/bench/run with a VGA display (--vga): what
 # tracing display vblanks costs, vblanklat against empty programs on the
 # same hooks (the limit: drm_vblank_event, drm_vblank_event_queued,

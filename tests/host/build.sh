@@ -4,19 +4,26 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
+# The Makefile's TOOLS: what install and static promise (MAKEFLAGS='': not the
+# flags of a make running the tests, its jobserver among them).
+tools=$(MAKEFLAGS='' make -s --no-print-directory print-tools)
+[ -n "$tools" ] || { fail "install: make print-tools named no tool"; exit 1; }
 dest=$(mktemp -d)
 if make -s install DESTDIR="$dest" PREFIX=/usr/local >"$dest.log" 2>&1; then
-	for t in $(sed -n 's/^TOOLS := //p' Makefile); do
+	for t in $tools; do
 		check "install: sbin/$t" test -x "$dest/usr/local/sbin/$t"
 		check "install: man8/$t.8" test -f "$dest/usr/local/share/man/man8/$t.8"
 	done
+	check_eq "install: the tools alone (not the template)" \
+		"$(find "$dest/usr/local/sbin" -mindepth 1 -printf '%f\n' | sort | paste -sd' ')" \
+		"$(tr ' ' '\n' <<<"$tools" | sort | paste -sd' ')"
 else
 	fail "install: make install failed: $(tail -3 "$dest.log")"
 fi
 rm -rf "$dest" "$dest.log"
 
 if make -s static >/tmp/static.log 2>&1; then
-	for t in $(sed -n 's/^TOOLS := //p' Makefile); do
+	for t in $tools; do
 		check "static: bin/static/$t needs no shared library" \
 			sh -c "file bin/static/$t | grep -q 'statically linked'"
 		check_eq "static: bin/static/$t runs" "$(bin/static/$t -V)" "$t 0.1"

@@ -4,7 +4,11 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-for t in $(sed -n 's/^TOOLS := //p' Makefile); do
+# The Makefile's TOOLS: a tool registered there is checked here (MAKEFLAGS='':
+# not the flags of a make running the tests, its jobserver among them).
+tools=$(MAKEFLAGS='' make -s --no-print-directory print-tools)
+[ -n "$tools" ] || { fail "man: make print-tools named no tool"; exit 1; }
+for t in $tools; do
 	bin=bin/$t
 	page=man/man8/$t.8
 	if [ ! -f "$page" ]; then

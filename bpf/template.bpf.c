@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * template: ioctl(2) per process and command - calls, errors, latency -
+ * the smallest complete tool, the one a new tool is copied from
+ * (CONTRIBUTING.md). Every GPU driver's user space enters the kernel there.
+ *
+ * Two paths, each only reading its inputs and calling the one body of its
+ * event: the per-syscall tracepoints syscalls:sys_{enter,exit}_ioctl, and,
+ * on kernels built without them (CONFIG_FTRACE_SYSCALLS=n),
+ * raw_syscalls:sys_{enter,exit}, run for every system call and filtered on
+ * ioctl's number. A call is counted at its return, timed from its entry:
+ * calls that entered before tracing began are not counted. 32-bit
+ * processes' calls are not in the per-syscall events; raw_syscalls has
+ * them under their own numbers (on x86-64, ioctl's 16 is their lchown,
+ * which that path would count).
+ */
+#include "kernel_types.bpf.h"
+#include "tool.bpf.h"
+#include "maps.bpf.h"
+#include "template.h"
+
+/* ioctl's system call number on this architecture: the frontend's SYS_ioctl. */
+const volatile long nr_ioctl = -1;
+
+/* What found its table full: counted, reported by the frontend. */
+__u64 dropped_rows = 0;
+__u64 dropped_calls = 0;
+
+/* A call in flight, per thread. */
+struct call {
+	__u64 start_ns;
+	__u32 cmd;
+	__u32 fd;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_CALLS);
+	__type(key, __u32);
+	__type(value, struct call);
+} calls SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_ROWS);
+	__type(key, struct ioctl_key);
+	__type(value, struct ioctl_stats);
+} stats SEC(".maps");
+
+/*
+ * The records of both paths' events: the syscall events' format is the
+ * ABI perf reads (every argument a long), so no BTF or tracefs format is
+ * needed to read them.
+ */
+struct syscall_enter {
+	__u64 common;		/* struct trace_entry */
+	long id;
+	unsigned long args[6];
+};
+
+struct syscall_exit {
+	__u64 common;
+	long id;
+	long ret;
+};
+
+static __always_inline int ioctl_entered(unsigned long fd, unsigned long cmd)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = id;
+	struct call c = { .start_ns = bpf_ktime_get_ns(), .cmd = cmd, .fd = fd };
+
+	if (!current_wanted(id >> 32))
+		return 0;
+	/* BPF_ANY: a call whose return was missed leaves no stale start behind. */
+	if (bpf_map_update_elem(&calls, &tid, &c, BPF_ANY) == -E2BIG)
+		__sync_fetch_and_add(&dropped_calls, 1);
+	return 0;
+}
+
+static __always_inline int ioctl_returned(long ret)
+{
+	static const struct ioctl_stats fresh = { .lat = LAT_HIST_INIT };
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = id;
+	struct ioctl_key key = { .pid = id >> 32 };
+	struct template_event *e;
+	struct ioctl_stats *s;
+	struct call *c;
+	__u64 latency;
+	__u32 fd;
+
+	c = bpf_map_lookup_elem(&calls, &tid);
+	if (!c)
+		return 0;	/* entered before tracing, or not a process asked for */
+	latency = to_units(bpf_ktime_get_ns() - c->start_ns);
+	key.cmd = c->cmd;
+	fd = c->fd;
+	bpf_map_delete_elem(&calls, &tid);
+
+	s = map_lookup_or_init(&stats, &key, &fresh, &dropped_rows);
+	if (s) {
+		if (!s->comm[0]) {
+			bpf_get_current_comm(s->comm, sizeof(s->comm));
+			s->cgroup_id = bpf_get_current_cgroup_id();
+		}
+		__sync_fetch_and_add(&s->calls, 1);
+		if (ret < 0)
+			__sync_fetch_and_add(&s->errors, 1);
+		lat_hist_add(&s->lat, latency);
+	}
+	if (!emit_events)
+		return 0;
+	e = event_reserve(sizeof(*e));
+	if (!e)
+		return 0;
+	e->ts_ns = bpf_ktime_get_ns();
+	e->cgroup_id = bpf_get_current_cgroup_id();
+	e->latency = latency;
+	e->ret = ret;
+	e->pid = key.pid;
+	e->cmd = key.cmd;
+	e->fd = fd;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	event_submit(e);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_ioctl")
+int ioctl_enter(struct syscall_enter *ctx)
+{
+	return ioctl_entered(ctx->args[0], ctx->args[1]);
+}
+
+SEC("tracepoint/syscalls/sys_exit_ioctl")
+int ioctl_exit(struct syscall_exit *ctx)
+{
+	return ioctl_returned(ctx->ret);
+}
+
+SEC("tracepoint/raw_syscalls/sys_enter")
+int raw_enter(struct syscall_enter *ctx)
+{
+	return ctx->id == nr_ioctl ? ioctl_entered(ctx->args[0], ctx->args[1]) : 0;
+}
+
+SEC("tracepoint/raw_syscalls/sys_exit")
+int raw_exit(struct syscall_exit *ctx)
+{
+	return ctx->id == nr_ioctl ? ioctl_returned(ctx->ret) : 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

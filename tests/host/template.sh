@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The template tool (tools/template.c, built by make unit-tests, never
+# installed) on this machine's kernel: a workload doing exactly N
+# ioctl(FIONREAD) calls on a pipe (tests/template/ioctls.c) is counted
+# exactly, for its PID and that command, in the text summary, -j, -e and
+# --prometheus, on both of the tool's paths; Ctrl-C ends it with status 0
+# after its summary.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+t=bin/template
+W=build/tests/ioctls
+N=1000
+FIONREAD=0x541b		# x86 and arm64 (asm-generic/ioctls.h)
+
+if [ ! -x $t ] || [ ! -x $W ]; then
+	fail "template: $t or $W is not built (make unit-tests)"
+	exit 1
+fi
+tmp=$(mktemp -d /tmp/template-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+check_common_options template
+
+# text_row FILE: the summary row of the workload ($wl_pid) and FIONREAD,
+# from its COMM on; jrow TYPE JQ: that of -j's rows of TYPE, through JQ.
+text_row() {
+	awk -v p="$wl_pid" -v c=$FIONREAD '$1 == p && $3 == c { $1 = $3 = ""; print }' "$1" | xargs
+}
+jrow() { jrows "$tmp/json.out" "$1" "select(.pid == $wl_pid and .cmd == \"$FIONREAD\") | $2"; }
+
+# run_traced NAME TOOL-ARGS...: the tool until Ctrl-C, around one run of the
+# workload ($wl_pid); $tmp/NAME.out and .err, $tool_status.
+run_traced() {
+	local name=$1
+	shift
+	start_tool "$tmp/$name.out" "$@" || { fail "template: $name: did not start"; return 1; }
+	$W $N &
+	wl_pid=$!
+	wait $wl_pid	# its calls' returns were traced before it exited
+	stop_tool INT
+}
+
+# Text: the summary at Ctrl-C, one row per process and command.
+if run_traced text $t; then
+	check_eq "template: Ctrl-C: exit 0" "$tool_status" 0
+	check "template: Ctrl-C: a summary" grep -q '^PID  *COMM  *CMD  *CALLS  *ERRORS  *AVG(us)' \
+		"$tmp/text.out"
+	check_eq "template: text: exactly $N calls, no error, for the workload's PID and FIONREAD" \
+		"$(text_row "$tmp/text.out" | cut -d' ' -f1-3)" "ioctls $N 0"
+	check_eq "template: text: its latency histogram holds them" \
+		"$(grep -A1 "^ioctls (pid $wl_pid) ioctl $FIONREAD:" "$tmp/text.out" |
+		   awk '/count/ { print $2 }')" $N
+fi
+
+# -j and --prometheus, with -c: only the workload's rows.
+if run_traced json $t -j -c ioctls --prometheus "$tmp/metrics.prom"; then
+	check_eq "template: -j: exit 0" "$tool_status" 0
+	check_eq "template: -j: exactly $N calls, no error, for the workload's PID and FIONREAD" \
+		"$(jrow ioctl '"\(.calls) \(.errors)"')" "$N 0"
+	check_eq "template: -j: its histogram's count" "$(jrow ioctl_hist .count)" $N
+	check_eq "template: -c: only processes of that name" \
+		"$(jrows "$tmp/json.out" ioctl .comm | sort -u)" ioctls
+	check_eq "template: --prometheus: the calls per comm and command" \
+		"$(grep "^gpubpf_template_ioctls_total{comm=\"ioctls\",cmd=\"$FIONREAD\"} " \
+		   "$tmp/metrics.prom" | awk '{ print $2 }')" $N
+fi
+
+# -e with -p: one line per call of that process alone. The workload waits at
+# its gate until the tool is attached to its PID.
+mkfifo "$tmp/gate"
+$W $N "$tmp/gate" &
+wl_pid=$!
+if start_tool "$tmp/events.out" $t -e -p $wl_pid; then
+	echo >"$tmp/gate"
+	wait $wl_pid
+	sleep 0.3	# the ring buffer's last records read (the reader polls every 100 ms)
+	stop_tool INT
+	check_eq "template: -e: exit 0" "$tool_status" 0
+	check_eq "template: -e -p: exactly $N lines, each the workload's FIONREAD returning 0" \
+		"$(awk 'NR > 1 { print $2, $3, $5, $6 }' "$tmp/events.out" | sort | uniq -c |
+		   xargs)" \
+		"$N $wl_pid ioctls $FIONREAD 0"
+else
+	fail "template: -e: did not start"
+	kill $wl_pid 2>/dev/null
+fi
+
+# The other path: raw_syscalls' events, for kernels without the per-syscall ones.
+if GPU_BPF_PRETEND_MISSING=syscalls run_traced raw $t -c ioctls; then
+	check "template: without syscalls:sys_enter_ioctl: raw_syscalls:sys_enter" \
+		grep -q '^Tracing ioctl(2) (raw_syscalls:sys_\*, every system call)' "$tmp/raw.out"
+	check_eq "template: raw_syscalls: exit 0, exactly $N calls of the workload's FIONREAD" \
+		"$tool_status $(text_row "$tmp/raw.out" | cut -d' ' -f1-3)" "0 ioctls $N 0"
+fi
+
+# interval count: two summaries, then exit 0 by itself.
+timeout 10 $t -c ioctls 1 2 >"$tmp/count.out" 2>&1
+check_eq "template: 1 2: two summaries, exit 0" \
+	"$? $(grep -c '^PID  *COMM' "$tmp/count.out")" "0 2"

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * template - ioctl(2) per process and command: calls, errors, latency.
+ *
+ * The smallest complete tool, the one a new tool is copied from
+ * (CONTRIBUTING.md): main() is libbpf-tools-common/tool.h's sequence and
+ * nothing else, and each part has the place tools/NAME.c gives it: env and
+ * argp, the tool's checks, choose_programs(), handle_event(),
+ * print_summary(), write_metrics(), report_dropped(), main(). Built and
+ * tested (tests/host/template.sh), not installed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+
+#include "template.h"
+#include "template.skel.h"
+#include "template/prom.h"
+#include "output.h"
+#include "probe.h"
+#include "runtime.h"
+#include "tool.h"
+
+static struct env {
+	bool events;
+} env;
+
+static struct template_bpf *skel;
+static bool per_syscall;	/* syscalls:sys_*_ioctl, else raw_syscalls:sys_* */
+static unsigned long long start_ns;
+/* The previous summary's rows: a summary prints what grew since. */
+static struct map_snapshot prev;
+
+const char *argp_program_version = "template 0.1";
+static const char doc[] =
+"Trace ioctl(2) per process and command: calls, errors, latency.\n"
+"\n"
+"USAGE: template [-ejmCT] [-p PID] [-c COMM] [--cgroup PATH] [interval [count]]\n"
+"\n"
+"EXAMPLES:\n"
+"    template              # summary at Ctrl-C\n"
+"    template 1 5          # a summary every second, five times\n"
+"    template -p 1234      # only process 1234\n"
+"    template -e           # one line per call\n"
+"    template -j           # JSON lines: one object per table row\n";
+
+static const struct argp_option opts[] = {
+	{ "events", 'e', NULL, 0, "Print one line per ioctl call", 0 },
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'e':
+		env.events = true;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* The tool's checks: which of its events this kernel has. */
+static bool check_events(void)
+{
+	per_syscall = tracepoint_exists("syscalls", "sys_enter_ioctl") &&
+		      !pretend_missing("syscalls");
+	if (per_syscall || tracepoint_exists("raw_syscalls", "sys_enter"))
+		return true;
+	fprintf(stderr, "template: no system call tracepoints: this kernel is built without "
+		"CONFIG_HAVE_SYSCALL_TRACEPOINTS\n");
+	return false;
+}
+
+/* One path's programs: the per-syscall events, or every system call's. */
+static void choose_programs(void)
+{
+	bpf_program__set_autoload(skel->progs.ioctl_enter, per_syscall);
+	bpf_program__set_autoload(skel->progs.ioctl_exit, per_syscall);
+	bpf_program__set_autoload(skel->progs.raw_enter, !per_syscall);
+	bpf_program__set_autoload(skel->progs.raw_exit, !per_syscall);
+}
+
+static const struct column event_cols[] = {
+	{ "TIME(s)", "time_s", -11, 0 },
+	{ "PID", "pid", -7, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "FD", "fd", 4, 0 },
+	{ "CMD", "cmd", -10, 0 },
+	{ "RET", "ret", 6, 0 },
+	{ "LAT", "latency", 8, COL_TIME },
+	CGROUP_COLUMN,
+};
+static const struct table event_table = EVENT_TABLE("event", event_cols);
+
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	const struct template_event *e = data;
+	char cmd[16];
+
+	if (size < sizeof(*e))
+		return 0;
+	table_event(stdout, &event_table, (struct cell[]){
+		CELL_F((e->ts_ns - start_ns) / 1e9, 6), CELL_U(e->pid), CELL_S(e->comm),
+		CELL_U(e->fd), cell_hex(cmd, sizeof(cmd), e->cmd), CELL_I(e->ret),
+		CELL_U(e->latency), cell_cgroup(e->cgroup_id) }, e->ts_ns);
+	return 0;
+}
+
+static const struct column row_cols[] = {
+	{ "PID", "pid", -7, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "CMD", "cmd", -10, 0 },
+	{ "CALLS", "calls", 8, 0 },
+	{ "ERRORS", "errors", 7, 0 },
+	{ "AVG", "avg", 9, COL_TIME },
+	CGROUP_COLUMN,
+};
+static const struct table row_table = TABLE("ioctl", row_cols);
+/* A row's histogram is named by its first three columns. */
+static const struct table hist_table = { "ioctl_hist", row_cols, 3, false };
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct ioctl_key *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->cmd < y->cmd ? -1 : x->cmd > y->cmd;
+}
+
+/* Row i of `now` as what it gained since the previous summary; false: nothing. */
+static bool row_delta(const struct map_snapshot *now, size_t i, struct ioctl_stats *d)
+{
+	const struct ioctl_stats *s = snapshot_value(now, i);
+	const struct ioctl_stats *was = map_snapshot_find(&prev, snapshot_key(now, i));
+
+	*d = *s;
+	d->calls = DELTA(s, was, calls);
+	d->errors = DELTA(s, was, errors);
+	lat_hist_delta(&d->lat, &s->lat, was ? &was->lat : NULL);
+	return d->calls;
+}
+
+static int print_summary(void *ctx)
+{
+	FILE *f = summary_stream();
+	struct map_snapshot now;
+	struct ioctl_stats d;
+	char cmd[16], title[64];
+	size_t i;
+	int err;
+
+	err = tool_snapshot(&skel->maps.stats, &now, 1);
+	if (err)
+		return err;
+	map_snapshot_sort(&now, cmp_key);
+	summary_begin(f);
+	table_header(f, &row_table);
+	for (i = 0; i < now.n; i++) {
+		const struct ioctl_key *k = snapshot_key(&now, i);
+
+		if (row_delta(&now, i, &d))
+			table_row(f, &row_table, (struct cell[]){
+				CELL_U(k->pid), CELL_S(d.comm), cell_hex(cmd, sizeof(cmd), k->cmd),
+				CELL_U(d.calls), CELL_U(d.errors), cell_hist_avg(&d.lat),
+				cell_cgroup(d.cgroup_id) });
+	}
+	/* The histograms under the table, in its order. */
+	for (i = 0; i < now.n; i++) {
+		const struct ioctl_key *k = snapshot_key(&now, i);
+
+		if (!row_delta(&now, i, &d))
+			continue;
+		snprintf(title, sizeof(title), "%s (pid %u) ioctl 0x%x:", d.comm, k->pid, k->cmd);
+		table_lat_hist(f, &hist_table, (struct cell[]){
+			CELL_U(k->pid), CELL_S(d.comm), cell_hex(cmd, sizeof(cmd), k->cmd) },
+			"latency", title, &d.lat, time_unit());
+	}
+	fflush(f);
+	map_snapshot_keep(&prev, &now, 1);
+	return 0;
+}
+
+/* --prometheus: the trace loop's metrics_fn, reading the skeleton for prom.c. */
+static int write_metrics(struct metrics *m, void *ctx)
+{
+	struct map_snapshot now;
+	int err = tool_snapshot(&skel->maps.stats, &now, 1);
+
+	if (err)
+		return err;
+	err = template_metrics(m, &(struct template_metrics_in){
+		.rows = &now, .dropped_rows = skel->bss->dropped_rows });
+	map_snapshot_free(&now);
+	return err;
+}
+
+static void report_dropped(void)
+{
+	report_lost("rows", skel->bss->dropped_rows, MAX_ROWS, "%llu calls not counted (more "
+		    "than %d processes and commands)", (unsigned long long)skel->bss->dropped_rows,
+		    MAX_ROWS);
+	report_lost("calls", skel->bss->dropped_calls, MAX_CALLS, "%llu calls not traced (more "
+		    "than %d in flight)", (unsigned long long)skel->bss->dropped_calls, MAX_CALLS);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
+	struct trace_loop loop = {};
+	int err;
+
+	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
+		return 1;
+	if (!check_events())
+		return 1;
+
+	skel = template_bpf__open();
+	if (!skel) {
+		report_bpf_error("open BPF object", -errno);
+		return 1;
+	}
+	tool_set_rodata(skel, env.events);
+	skel->rodata->nr_ioctl = SYS_ioctl;
+	choose_programs();
+	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
+	err = tool_drop_cmpxchg(skel->obj);
+	if (err)
+		goto cleanup;
+	err = tool_start(skel->skeleton, skel->maps.cgroup_map, per_syscall ?
+			 "syscalls:sys_enter_ioctl" : "raw_syscalls:sys_enter");
+	if (err)
+		goto cleanup;
+	start_ns = monotonic_ns();
+
+	loop = TOOL_TRACE_LOOP(skel, handle_event);
+	loop.write_metrics = write_metrics;
+	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
+			 "Tracing ioctl(2) (%s)", per_syscall ? "syscalls:sys_*_ioctl" :
+			 "raw_syscalls:sys_*, every system call");
+	report_dropped();
+	err = tool_close(&loop, err);
+cleanup:
+	map_snapshot_free(&prev);
+	template_bpf__destroy(skel);
+	return err != 0;
+}
