@@ -91,8 +91,9 @@ bool kernel_has_attach_cookie(void);
 
 /*
  * GPU_BPF_PRETEND_MISSING="atomic_fetch,attach_cookie,uprobe_multi" (any of
- * them) makes the probes of those features say no: the fallbacks of older
- * kernels, tested on a new one.
+ * them; "spares" for tool_choose_spares(), "syscalls" for the template's
+ * raw_syscalls path) makes the probes of those features say no: the
+ * fallbacks of older kernels, tested on a new one.
  */
 bool pretend_missing(const char *feature);
 
