@@ -476,10 +476,11 @@ static int write_metrics(struct metrics *m, void *ctx)
 	map_snapshot_sort(&now[S_ROWS], cmp_row);
 	map_snapshot_sort(&now[S_BOS], cmp_bo);
 	map_snapshot_sort(&now[S_IVS], cmp_iv);
-	amdgpucs_metrics(m, &(struct amdgpucs_state){ skel->bss->ring_infos, skel->bss->moves },
-			 &now[S_ROWS], &now[S_BOS], &now[S_VMS], &now[S_IVS]);
+	err = amdgpucs_metrics(m, &(struct amdgpucs_metrics_in){
+		.rings = skel->bss->ring_infos, .moves = skel->bss->moves, .rows = &now[S_ROWS],
+		.bos = &now[S_BOS], .vms = &now[S_VMS], .ivs = &now[S_IVS] });
 	map_snapshot_free_all(now, NR_SNAPS);
-	return 0;
+	return err;
 }
 
 /* ---- -e ----------------------------------------------------------------- */
@@ -624,7 +625,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* What the kernel side had no room for: never silent. */
+/* What the kernel side had no room for, and what the timeline could not draw: never silent. */
 static void report_dropped(void)
 {
 	const struct amdgpucs_bpf__bss *bss = skel->bss;
@@ -640,6 +641,7 @@ static void report_dropped(void)
 	report_lost("odd_done_fences", bss->odd_done_fences, 0, "%llu jobs' done not counted: "
 		    "gpu_sched's struct drm_sched_fence is not laid out as expected (use its BTF)",
 		    (unsigned long long)bss->odd_done_fences);
+	jobs_timeline_report();
 }
 
 /*
@@ -672,69 +674,51 @@ static void choose_programs(struct amdgpucs_bpf *obj)
 	obj->rodata->with_spares = tool_choose_spares(obj->obj);
 }
 
-#define F(x) ((struct tp_field *)&skel->rodata->x)
+#define FIELD(ev, name, want, f) RECORD_FIELD(amdgpucs, "amdgpu", ev, name, want, f, NULL)
 
 /* The record path's events and fields, from tracefs. Non-zero: said why. */
 static int set_record_fields(void)
 {
-	struct tp_format fmt;
+	const struct record_field fields[] = {
+		/* 6.1's context and seqno are unsigned int (of the u64 fence's), sid's u64 */
+		FIELD("amdgpu_cs_ioctl", "ring", TP_WANT_STR, f_cs_ring),
+		FIELD("amdgpu_cs_ioctl", "context", TP_WANT_INT, f_cs_ctx),
+		FIELD("amdgpu_cs_ioctl", "seqno", TP_WANT_INT, f_cs_seqno),
+		FIELD("amdgpu_cs_ioctl", "num_ibs", TP_WANT_INT, f_cs_ibs),
+		FIELD("amdgpu_sched_run_job", "context", TP_WANT_INT, f_run_ctx),
+		FIELD("amdgpu_sched_run_job", "seqno", TP_WANT_INT, f_run_seqno),
+		FIELD("amdgpu_bo_create", "bo", TP_WANT_INT, f_bc_bo),
+		/* the buffer's size in CPU pages (size / PAGE_SIZE: amdgpu rounds sizes up to it) */
+		FIELD("amdgpu_bo_create", "pages", TP_WANT_INT, f_bc_pages),
+		FIELD("amdgpu_bo_create", "prefer", TP_WANT_INT, f_bc_prefer),
+		FIELD("amdgpu_bo_create", "allow", TP_WANT_INT, f_bc_allow),
+		FIELD("amdgpu_bo_create", "type", TP_WANT_INT, f_bc_type),
+		FIELD("amdgpu_bo_create", "visible", TP_WANT_INT, f_bc_visible),
+		FIELD("amdgpu_bo_move", "bo", TP_WANT_INT, f_bm_bo),
+		FIELD("amdgpu_bo_move", "bo_size", TP_WANT_INT, f_bm_size),
+		FIELD("amdgpu_bo_move", "new_placement", TP_WANT_INT, f_bm_new),
+		FIELD("amdgpu_bo_move", "old_placement", TP_WANT_INT, f_bm_old),
+		FIELD("amdgpu_vm_flush", "ring", TP_WANT_STR, f_fl_ring),
+		FIELD("amdgpu_vm_flush", "vmid", TP_WANT_INT, f_fl_vmid),
+		FIELD("amdgpu_vm_flush", "pd_addr", TP_WANT_INT, f_fl_pd_addr),
+		FIELD("amdgpu_iv", "client_id", TP_WANT_INT, f_iv_client),
+		FIELD("amdgpu_iv", "src_id", TP_WANT_INT, f_iv_src),
+		FIELD("amdgpu_iv", "ring_id", TP_WANT_INT, f_iv_ring),
+		FIELD("amdgpu_iv", "vmid", TP_WANT_INT, f_iv_vmid),
+		FIELD("amdgpu_iv", "pasid", TP_WANT_INT, f_iv_pasid),
+		FIELD("amdgpu_vm_bo_map", "start", TP_WANT_INT, f_map_start),
+		FIELD("amdgpu_vm_bo_map", "last", TP_WANT_INT, f_map_last),
+		FIELD("amdgpu_vm_bo_unmap", "start", TP_WANT_INT, f_unmap_start),
+		FIELD("amdgpu_vm_bo_unmap", "last", TP_WANT_INT, f_unmap_last),
+		FIELD("amdgpu_bo_list_set", "bo_size", TP_WANT_INT, f_bl_size),
+	};
 
 	skel->rodata->page_size = sysconf(_SC_PAGESIZE);
-	/* 6.1's context and seqno are unsigned int (of the u64 fence's), sid's u64 */
-	if (tp_format_load("amdgpu", "amdgpu_cs_ioctl", &fmt) ||
-	    tp_field_get(&fmt, "ring", TP_WANT_STR, F(f_cs_ring)) ||
-	    tp_field_get(&fmt, "context", TP_WANT_INT, F(f_cs_ctx)) ||
-	    tp_field_get(&fmt, "seqno", TP_WANT_INT, F(f_cs_seqno)) ||
-	    tp_field_get(&fmt, "num_ibs", TP_WANT_INT, F(f_cs_ibs)))
-		goto fail;
-	if (tp_format_load("amdgpu", "amdgpu_sched_run_job", &fmt) ||
-	    tp_field_get(&fmt, "context", TP_WANT_INT, F(f_run_ctx)) ||
-	    tp_field_get(&fmt, "seqno", TP_WANT_INT, F(f_run_seqno)))
-		goto fail;
-	/* pages: the buffer's size in CPU pages (size / PAGE_SIZE: amdgpu rounds sizes up to it) */
-	if (tp_format_load("amdgpu", "amdgpu_bo_create", &fmt) ||
-	    tp_field_get(&fmt, "bo", TP_WANT_INT, F(f_bc_bo)) ||
-	    tp_field_get(&fmt, "pages", TP_WANT_INT, F(f_bc_pages)) ||
-	    tp_field_get(&fmt, "prefer", TP_WANT_INT, F(f_bc_prefer)) ||
-	    tp_field_get(&fmt, "allow", TP_WANT_INT, F(f_bc_allow)) ||
-	    tp_field_get(&fmt, "type", TP_WANT_INT, F(f_bc_type)) ||
-	    tp_field_get(&fmt, "visible", TP_WANT_INT, F(f_bc_visible)))
-		goto fail;
-	if (tp_format_load("amdgpu", "amdgpu_bo_move", &fmt) ||
-	    tp_field_get(&fmt, "bo", TP_WANT_INT, F(f_bm_bo)) ||
-	    tp_field_get(&fmt, "bo_size", TP_WANT_INT, F(f_bm_size)) ||
-	    tp_field_get(&fmt, "new_placement", TP_WANT_INT, F(f_bm_new)) ||
-	    tp_field_get(&fmt, "old_placement", TP_WANT_INT, F(f_bm_old)))
-		goto fail;
-	if (tp_format_load("amdgpu", "amdgpu_vm_flush", &fmt) ||
-	    tp_field_get(&fmt, "ring", TP_WANT_STR, F(f_fl_ring)) ||
-	    tp_field_get(&fmt, "vmid", TP_WANT_INT, F(f_fl_vmid)) ||
-	    tp_field_get(&fmt, "pd_addr", TP_WANT_INT, F(f_fl_pd_addr)))
-		goto fail;
-	if (tp_format_load("amdgpu", "amdgpu_iv", &fmt) ||
-	    tp_field_get(&fmt, "client_id", TP_WANT_INT, F(f_iv_client)) ||
-	    tp_field_get(&fmt, "src_id", TP_WANT_INT, F(f_iv_src)) ||
-	    tp_field_get(&fmt, "ring_id", TP_WANT_INT, F(f_iv_ring)) ||
-	    tp_field_get(&fmt, "vmid", TP_WANT_INT, F(f_iv_vmid)) ||
-	    tp_field_get(&fmt, "pasid", TP_WANT_INT, F(f_iv_pasid)))
-		goto fail;
-	if (tp_format_load("amdgpu", "amdgpu_vm_bo_map", &fmt) ||
-	    tp_field_get(&fmt, "start", TP_WANT_INT, F(f_map_start)) ||
-	    tp_field_get(&fmt, "last", TP_WANT_INT, F(f_map_last)))
-		goto fail;
-	if (tp_format_load("amdgpu", "amdgpu_vm_bo_unmap", &fmt) ||
-	    tp_field_get(&fmt, "start", TP_WANT_INT, F(f_unmap_start)) ||
-	    tp_field_get(&fmt, "last", TP_WANT_INT, F(f_unmap_last)))
-		goto fail;
-	if (tp_format_load("amdgpu", "amdgpu_bo_list_set", &fmt) ||
-	    tp_field_get(&fmt, "bo_size", TP_WANT_INT, F(f_bl_size)))
-		goto fail;
+	if (records_get_fields(skel->rodata, fields, sizeof(fields) / sizeof(fields[0]), 0) < 0)
+		return -1;
 	/* The CS ioctl's record has no pasid: interrupts are not attributed to a process. */
 	records_missing("interrupts' PROCESS");
 	return 0;
-fail:
-	fprintf(stderr, "amdgpucs: %s\n", fmt.error);
-	return -1;
 }
 
 /* The record path's programs: the done event's raw tracepoint (and its spare) with the records'. */
@@ -821,12 +805,9 @@ int main(int argc, char **argv)
 	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
 			 "Tracing amdgpu command submission");
 	report_dropped();
-	jobs_timeline_report();
-	if (timeline_close() && !err)
-		err = -EIO;
+	err = tool_close(&loop, err);
 cleanup:
 	records_detach();
-	trace_loop_free(&loop);
 	map_snapshot_free_all(prev, NR_SNAPS);
 	amdgpucs_bpf__destroy(skel);
 	return err != 0;
