@@ -106,6 +106,168 @@ static unsigned long long vblank_off_delay_ns(void)
 	return ms * 1000000ULL;
 }
 
+/* -c was the CRTC before it meant COMM in every tool: a number there is an old command line. */
+static bool old_crtc_option(void)
+{
+	const char *c = common_env.comm;
+
+	if (!c[0] || c[strspn(c, "0123456789")])
+		return false;
+	fprintf(stderr, "vblanklat: -c is the process name (COMM) in every tool; for CRTC %s use "
+		"-P %s\n", c, c);
+	return true;
+}
+
+/* The BTF path's programs, or the record path's (attached by event name). */
+static void choose_programs(void)
+{
+	bpf_program__set_autoload(skel->progs.vblank, !records);
+	bpf_program__set_autoload(skel->progs.queued, !records);
+	bpf_program__set_autoload(skel->progs.delivered, !records);
+	bpf_program__set_autoload(skel->progs.tp_vblank, records);
+	bpf_program__set_autoload(skel->progs.tp_queued, records);
+	bpf_program__set_autoload(skel->progs.tp_delivered, records);
+}
+
+/*
+ * The commit ioctls' handlers, where drm has them: page flips' owners and
+ * commit -> flip. Without them (a kernel that inlined or renamed one),
+ * flips are still counted, under their file alone.
+ */
+static void choose_commit_probes(void)
+{
+	static const char *const funcs[] = { "drm_mode_page_flip_ioctl", "drm_mode_atomic_ioctl" };
+	struct bpf_program *progs[] = { skel->progs.page_flip_ioctl, skel->progs.atomic_ioctl };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (kprobe_exists(funcs[i]))
+			continue;
+		bpf_program__set_autoload(progs[i], false);
+		fprintf(stderr, "vblanklat: drm has no %s to probe: its page flips' owners and "
+			"commit -> flip latency not shown\n", funcs[i]);
+	}
+}
+
+#define FIELD(ev, name, f) RECORD_FIELD(vblanklat, "drm", ev, name, TP_WANT_INT, f, NULL)
+
+/* The record path: where each field is in the three records (tracefs formats). */
+static int set_record_fields(void)
+{
+	const struct record_field fields[] = {
+		FIELD("drm_vblank_event", "crtc", f_vbl_crtc),
+		FIELD("drm_vblank_event", "seq", f_vbl_seq),
+		FIELD("drm_vblank_event", "time", f_vbl_time),
+		FIELD("drm_vblank_event", "high_prec", f_vbl_high_prec),
+		/* a queued or delivered event: the drm_file, the CRTC, the sequence */
+		FIELD("drm_vblank_event_queued", "file", f_queued_file),
+		FIELD("drm_vblank_event_queued", "crtc", f_queued_crtc),
+		FIELD("drm_vblank_event_queued", "seq", f_queued_seq),
+		FIELD("drm_vblank_event_delivered", "file", f_deliv_file),
+		FIELD("drm_vblank_event_delivered", "crtc", f_deliv_crtc),
+		FIELD("drm_vblank_event_delivered", "seq", f_deliv_seq),
+	};
+	int size = records_get_fields(skel->rodata, fields, sizeof(fields) / sizeof(fields[0]), 0);
+
+	if (size < 0)
+		return -1;
+	/* The longest fixed part of the three records: one copy per event covers each. */
+	skel->rodata->rec_size = size;
+	/* The vblank's time is the device's (drm_file -> minor -> dev): drm's types. */
+	records_missing("V->D");
+	return 0;
+}
+
+static int attach_records(void)
+{
+	const struct record_tp tps[] = {
+		{ skel->progs.tp_vblank, "drm", "drm_vblank_event" },
+		{ skel->progs.tp_queued, "drm", "drm_vblank_event_queued" },
+		{ skel->progs.tp_delivered, "drm", "drm_vblank_event_delivered" },
+	};
+
+	return records_attach(tps, sizeof(tps) / sizeof(tps[0])) ?:
+	       records_count_skipped(skel->obj);
+}
+
+static const char *const event_names[] = {
+	[EV_VBLANK] = "VBLANK", [EV_QUEUED] = "QUEUED", [EV_DELIVERED] = "DELIVERED",
+	[EV_MISSED] = "MISSED",
+};
+
+static const struct column event_cols[] = {
+	{ "TIME(s)", "time_s", -11, 0 },
+	{ "EVENT", "event", -9, 0 },
+	{ "CRTC", "crtc", 4, 0 },
+	{ "SEQ", "seq", -10, 0 },
+	{ "PID", "pid", -7, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "Q->D", "queue_lat", 8, COL_TIME },
+	{ "V->D", "vblank_lat", 8, COL_TIME },
+	{ "DETAIL", "detail", 0, 0 },
+	{ "", "seq_from", 0, COL_JSON_ONLY },	/* MISSED: the vblank before the gap */
+	{ "", "missed", 0, COL_JSON_ONLY },	/* and a flip's: the vblanks it missed */
+	{ "", "commit_to_flip", 0, COL_JSON_ONLY | COL_TIME },
+	CGROUP_COLUMN,
+};
+static const struct table event_table = EVENT_TABLE("event", event_cols);
+
+/* A delivery without a queued event: "flip" (and its commit's latency, the vblanks it missed), or "kernel". */
+static void flip_detail(const struct vblanklat_event *e, char *buf, size_t size)
+{
+	int n;
+
+	if (!e->file) {
+		snprintf(buf, size, "kernel");
+		return;
+	}
+	n = snprintf(buf, size, "flip");
+	if (e->known_latency & 4)
+		n += snprintf(buf + n, size - n, " commit_to_flip=%llu%s",
+			      (unsigned long long)e->flip_latency, time_unit_short());
+	if (e->known_latency & 8)
+		snprintf(buf + n, size - n, " missed=%u", e->frames_missed);
+}
+
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	const struct vblanklat_event *e = data;
+	char detail[64] = "";
+	bool is_missed;
+
+	(void)ctx;
+	if (size < sizeof(*e))
+		return 0;
+	is_missed = e->type == EV_MISSED;
+	if (is_missed) {
+		if (nr_missed < MAX_MISSED_KEPT)
+			missed[nr_missed++] = *e;
+		else
+			nr_missed_dropped++;
+		if (!env.events)
+			return 0;
+		snprintf(detail, sizeof(detail), "after=%u missed=%u", e->seq_from,
+			 e->seq - e->seq_from - 1);
+	}
+	if (e->type == EV_VBLANK)
+		strcpy(detail, e->high_prec ? "high-precision" : "coarse");
+	else if (e->type == EV_DELIVERED && !(e->known_latency & 1))
+		flip_detail(e, detail, sizeof(detail));
+
+	table_event(stdout, &event_table, (struct cell[]){
+		CELL_F((e->ts_ns - start_ns) / 1e9, 6), CELL_S(event_names[e->type]),
+		CELL_I(e->crtc), CELL_U(e->seq), CELL_U_IF(e->pid, e->pid),
+		e->pid ? CELL_S(e->comm) : CELL_NONE,
+		CELL_U_IF(e->known_latency & 1, e->latency),
+		CELL_U_IF(e->known_latency & 2, e->vblank_latency),
+		detail[0] ? CELL_S(detail) : CELL_NONE, CELL_U_IF(is_missed, e->seq_from),
+		is_missed ? CELL_U(e->seq - e->seq_from - 1) : CELL_U_IF(e->known_latency & 8,
+									  e->frames_missed),
+		CELL_U_IF(e->known_latency & 4, e->flip_latency),
+		e->pid ? cell_cgroup(e->cgroup_id) : CELL_NONE }, e->ts_ns);
+	return 0;
+}
+
 /* The DRM drivers bound to display devices, for the "no vblanks" hint. */
 static void drm_drivers(char *buf, size_t size)
 {
@@ -417,174 +579,12 @@ static int write_metrics(struct metrics *m, void *ctx)
 	return err;
 }
 
-static const char *const event_names[] = {
-	[EV_VBLANK] = "VBLANK", [EV_QUEUED] = "QUEUED", [EV_DELIVERED] = "DELIVERED",
-	[EV_MISSED] = "MISSED",
-};
-
-static const struct column event_cols[] = {
-	{ "TIME(s)", "time_s", -11, 0 },
-	{ "EVENT", "event", -9, 0 },
-	{ "CRTC", "crtc", 4, 0 },
-	{ "SEQ", "seq", -10, 0 },
-	{ "PID", "pid", -7, 0 },
-	{ "COMM", "comm", -16, 0 },
-	{ "Q->D", "queue_lat", 8, COL_TIME },
-	{ "V->D", "vblank_lat", 8, COL_TIME },
-	{ "DETAIL", "detail", 0, 0 },
-	{ "", "seq_from", 0, COL_JSON_ONLY },	/* MISSED: the vblank before the gap */
-	{ "", "missed", 0, COL_JSON_ONLY },	/* and a flip's: the vblanks it missed */
-	{ "", "commit_to_flip", 0, COL_JSON_ONLY | COL_TIME },
-	CGROUP_COLUMN,
-};
-static const struct table event_table = EVENT_TABLE("event", event_cols);
-
-/* A delivery without a queued event: "flip" (and its commit's latency, the vblanks it missed), or "kernel". */
-static void flip_detail(const struct vblanklat_event *e, char *buf, size_t size)
-{
-	int n;
-
-	if (!e->file) {
-		snprintf(buf, size, "kernel");
-		return;
-	}
-	n = snprintf(buf, size, "flip");
-	if (e->known_latency & 4)
-		n += snprintf(buf + n, size - n, " commit_to_flip=%llu%s",
-			      (unsigned long long)e->flip_latency, time_unit_short());
-	if (e->known_latency & 8)
-		snprintf(buf + n, size - n, " missed=%u", e->frames_missed);
-}
-
-static int handle_event(void *ctx, void *data, size_t size)
-{
-	const struct vblanklat_event *e = data;
-	char detail[64] = "";
-	bool is_missed;
-
-	(void)ctx;
-	if (size < sizeof(*e))
-		return 0;
-	is_missed = e->type == EV_MISSED;
-	if (is_missed) {
-		if (nr_missed < MAX_MISSED_KEPT)
-			missed[nr_missed++] = *e;
-		else
-			nr_missed_dropped++;
-		if (!env.events)
-			return 0;
-		snprintf(detail, sizeof(detail), "after=%u missed=%u", e->seq_from,
-			 e->seq - e->seq_from - 1);
-	}
-	if (e->type == EV_VBLANK)
-		strcpy(detail, e->high_prec ? "high-precision" : "coarse");
-	else if (e->type == EV_DELIVERED && !(e->known_latency & 1))
-		flip_detail(e, detail, sizeof(detail));
-
-	table_event(stdout, &event_table, (struct cell[]){
-		CELL_F((e->ts_ns - start_ns) / 1e9, 6), CELL_S(event_names[e->type]),
-		CELL_I(e->crtc), CELL_U(e->seq), CELL_U_IF(e->pid, e->pid),
-		e->pid ? CELL_S(e->comm) : CELL_NONE,
-		CELL_U_IF(e->known_latency & 1, e->latency),
-		CELL_U_IF(e->known_latency & 2, e->vblank_latency),
-		detail[0] ? CELL_S(detail) : CELL_NONE, CELL_U_IF(is_missed, e->seq_from),
-		is_missed ? CELL_U(e->seq - e->seq_from - 1) : CELL_U_IF(e->known_latency & 8,
-									  e->frames_missed),
-		CELL_U_IF(e->known_latency & 4, e->flip_latency),
-		e->pid ? cell_cgroup(e->cgroup_id) : CELL_NONE }, e->ts_ns);
-	return 0;
-}
-
 /* What the kernel side had no room for: never silent. */
 static void report_dropped(void)
 {
 	report_lost("events", skel->bss->dropped, MAX_FILES, "%llu events not tracked "
 		    "(too many clients or pending events)",
 		    (unsigned long long)skel->bss->dropped);
-}
-
-/* -c was the CRTC before it meant COMM in every tool: a number there is an old command line. */
-static bool old_crtc_option(void)
-{
-	const char *c = common_env.comm;
-
-	if (!c[0] || c[strspn(c, "0123456789")])
-		return false;
-	fprintf(stderr, "vblanklat: -c is the process name (COMM) in every tool; for CRTC %s use "
-		"-P %s\n", c, c);
-	return true;
-}
-
-/* The BTF path's programs, or the record path's (attached by event name). */
-static void choose_programs(void)
-{
-	bpf_program__set_autoload(skel->progs.vblank, !records);
-	bpf_program__set_autoload(skel->progs.queued, !records);
-	bpf_program__set_autoload(skel->progs.delivered, !records);
-	bpf_program__set_autoload(skel->progs.tp_vblank, records);
-	bpf_program__set_autoload(skel->progs.tp_queued, records);
-	bpf_program__set_autoload(skel->progs.tp_delivered, records);
-}
-
-/*
- * The commit ioctls' handlers, where drm has them: page flips' owners and
- * commit -> flip. Without them (a kernel that inlined or renamed one),
- * flips are still counted, under their file alone.
- */
-static void choose_commit_probes(void)
-{
-	static const char *const funcs[] = { "drm_mode_page_flip_ioctl", "drm_mode_atomic_ioctl" };
-	struct bpf_program *progs[] = { skel->progs.page_flip_ioctl, skel->progs.atomic_ioctl };
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		if (kprobe_exists(funcs[i]))
-			continue;
-		bpf_program__set_autoload(progs[i], false);
-		fprintf(stderr, "vblanklat: drm has no %s to probe: its page flips' owners and "
-			"commit -> flip latency not shown\n", funcs[i]);
-	}
-}
-
-#define FIELD(ev, name, f) RECORD_FIELD(vblanklat, "drm", ev, name, TP_WANT_INT, f, NULL)
-
-/* The record path: where each field is in the three records (tracefs formats). */
-static int set_record_fields(void)
-{
-	const struct record_field fields[] = {
-		FIELD("drm_vblank_event", "crtc", f_vbl_crtc),
-		FIELD("drm_vblank_event", "seq", f_vbl_seq),
-		FIELD("drm_vblank_event", "time", f_vbl_time),
-		FIELD("drm_vblank_event", "high_prec", f_vbl_high_prec),
-		/* a queued or delivered event: the drm_file, the CRTC, the sequence */
-		FIELD("drm_vblank_event_queued", "file", f_queued_file),
-		FIELD("drm_vblank_event_queued", "crtc", f_queued_crtc),
-		FIELD("drm_vblank_event_queued", "seq", f_queued_seq),
-		FIELD("drm_vblank_event_delivered", "file", f_deliv_file),
-		FIELD("drm_vblank_event_delivered", "crtc", f_deliv_crtc),
-		FIELD("drm_vblank_event_delivered", "seq", f_deliv_seq),
-	};
-	int size = records_get_fields(skel->rodata, fields, sizeof(fields) / sizeof(fields[0]), 0);
-
-	if (size < 0)
-		return -1;
-	/* The longest fixed part of the three records: one copy per event covers each. */
-	skel->rodata->rec_size = size;
-	/* The vblank's time is the device's (drm_file -> minor -> dev): drm's types. */
-	records_missing("V->D");
-	return 0;
-}
-
-static int attach_records(void)
-{
-	const struct record_tp tps[] = {
-		{ skel->progs.tp_vblank, "drm", "drm_vblank_event" },
-		{ skel->progs.tp_queued, "drm", "drm_vblank_event_queued" },
-		{ skel->progs.tp_delivered, "drm", "drm_vblank_event_delivered" },
-	};
-
-	return records_attach(tps, sizeof(tps) / sizeof(tps[0])) ?:
-	       records_count_skipped(skel->obj);
 }
 
 int main(int argc, char **argv)
