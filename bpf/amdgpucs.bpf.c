@@ -23,6 +23,7 @@
 #include "tp_record.bpf.h"
 #include "sched_record.bpf.h"
 #include "spare.bpf.h"
+#include "maps.bpf.h"
 
 const volatile char targ_ring[RING_NAME_LEN] = {};
 
@@ -161,8 +162,6 @@ struct amdgpu_bo_va_mapping {
 	u64 last;
 } __core;
 
-#define E2BIG 7
-
 /* ---- helpers ----------------------------------------------------------- */
 
 static __always_inline bool name_is(const char *name, const volatile char *want)
@@ -224,12 +223,9 @@ static __always_inline __u32 ring_of(struct drm_gpu_scheduler *sched)
 	ring = (void *)sched - bpf_core_field_offset(struct amdgpu_ring, sched);
 	bpf_core_read_str(ring_infos[idx].name, sizeof(ring_infos[idx].name), &ring->name);
 	ring_judge(idx);
-	if (bpf_map_update_elem(&ring_ids, &key, &idx, BPF_NOEXIST)) {
-		/* Another CPU named it first: its index stands (this one stays unused). */
-		id = bpf_map_lookup_elem(&ring_ids, &key);
-		return id ? *id : MAX_RINGS;
-	}
-	return idx;
+	/* Another CPU named it first: its index stands (this one stays unused). */
+	id = map_lookup_or_init(&ring_ids, &key, &idx, &dropped_rings);
+	return id ? *id : MAX_RINGS;
 }
 
 static __always_inline bool ring_excluded(__u32 ring)
@@ -239,23 +235,22 @@ static __always_inline bool ring_excluded(__u32 ring)
 
 static __always_inline struct row_stats *row_of(struct row_key *key)
 {
-	struct row_stats *r;
+	struct row_stats *r, *init;
 	__u32 zero = 0;
 
+	/* A row's first sight only builds its first value: most events find it. */
 	r = bpf_map_lookup_elem(&rows, key);
 	if (r)
 		return r;
-	r = bpf_map_lookup_elem(&row_init, &zero);
-	if (!r)
+	init = bpf_map_lookup_elem(&row_init, &zero);
+	if (!init)
 		return NULL;
-	__builtin_memset(r, 0, sizeof(*r));
-	r->submit_run.min = ~0ULL;
-	r->run_done.min = ~0ULL;
-	bpf_get_current_comm(r->comm, sizeof(r->comm));
-	r->cgroup_id = bpf_get_current_cgroup_id();
-	if (bpf_map_update_elem(&rows, key, r, BPF_NOEXIST) == -E2BIG)
-		__sync_fetch_and_add(&dropped_rows, 1);
-	return bpf_map_lookup_elem(&rows, key);
+	__builtin_memset(init, 0, sizeof(*init));
+	init->submit_run.min = ~0ULL;
+	init->run_done.min = ~0ULL;
+	bpf_get_current_comm(init->comm, sizeof(init->comm));
+	init->cgroup_id = bpf_get_current_cgroup_id();
+	return map_lookup_or_init(&rows, key, init, &dropped_rows);
 }
 
 /*
@@ -483,17 +478,15 @@ static __always_inline void on_bo_create(__u32 pid, __u64 addr, __u32 domain, __
 {
 	struct bo_owner owner = { .pid = pid, .domain = domain, .size = size };
 	struct bo_key key = { .pid = pid, .domain = domain };
-	struct bo_stats *s, zero = {};
+	struct bo_stats *s, init = {};
 
 	bpf_map_update_elem(&bo_owners, &addr, &owner, BPF_ANY);
 	s = bpf_map_lookup_elem(&bo_rows, &key);
 	if (!s) {
-		bpf_get_current_comm(zero.comm, sizeof(zero.comm));
-		zero.cgroup_id = bpf_get_current_cgroup_id();
-		zero.allowed = allowed;
-		if (bpf_map_update_elem(&bo_rows, &key, &zero, BPF_NOEXIST) == -E2BIG)
-			__sync_fetch_and_add(&dropped_rows, 1);
-		s = bpf_map_lookup_elem(&bo_rows, &key);
+		bpf_get_current_comm(init.comm, sizeof(init.comm));
+		init.cgroup_id = bpf_get_current_cgroup_id();
+		init.allowed = allowed;
+		s = map_lookup_or_init(&bo_rows, &key, &init, &dropped_rows);
 	}
 	if (s) {
 		__sync_fetch_and_add(&s->count, 1);
@@ -591,17 +584,9 @@ static __always_inline void on_vm_flush(__u32 idx, __u32 vmid, __u64 pd_addr)
 
 static __always_inline void on_iv(struct iv_key *key)
 {
-	__u64 one = 1, *n;
-	int err;
+	__u64 zero = 0, *n;
 
-	n = bpf_map_lookup_elem(&ivs, key);
-	if (!n) {
-		err = bpf_map_update_elem(&ivs, key, &one, BPF_NOEXIST);
-		if (err == -E2BIG)
-			__sync_fetch_and_add(&dropped_rows, 1);
-		else if (err)	/* another CPU added it first */
-			n = bpf_map_lookup_elem(&ivs, key);
-	}
+	n = map_lookup_or_init(&ivs, key, &zero, &dropped_rows);
 	if (n)
 		__sync_fetch_and_add(n, 1);
 	emit(EV_IV, MAX_RINGS, 0, 0, 0, 0, key->client_id, key->src_id, key->ring_id, key->vmid,
@@ -636,16 +621,14 @@ int BPF_PROG(iv, unsigned int ih, struct amdgpu_iv_entry *entry)
 
 static __always_inline struct vm_stats *vm_row(__u32 pid)
 {
-	struct vm_stats *v, zero = {};
+	struct vm_stats *v, init = {};
 
 	v = bpf_map_lookup_elem(&vm_rows, &pid);
 	if (v)
 		return v;
-	bpf_get_current_comm(zero.comm, sizeof(zero.comm));
-	zero.cgroup_id = bpf_get_current_cgroup_id();
-	if (bpf_map_update_elem(&vm_rows, &pid, &zero, BPF_NOEXIST) == -E2BIG)
-		__sync_fetch_and_add(&dropped_rows, 1);
-	return bpf_map_lookup_elem(&vm_rows, &pid);
+	bpf_get_current_comm(init.comm, sizeof(init.comm));
+	init.cgroup_id = bpf_get_current_cgroup_id();
+	return map_lookup_or_init(&vm_rows, &pid, &init, &dropped_rows);
 }
 
 /* A mapping of GPU pages start..last (inclusive) made or removed by `pid`. */
@@ -800,11 +783,8 @@ static __always_inline __u32 ring_of_rec(void *ctx, const volatile struct tp_fie
 		return MAX_RINGS;
 	__builtin_memcpy(ring_infos[idx].name, key.name, sizeof(key.name));
 	ring_judge(idx);
-	if (bpf_map_update_elem(&ring_names, &key, &idx, BPF_NOEXIST)) {
-		id = bpf_map_lookup_elem(&ring_names, &key);
-		return id ? *id : MAX_RINGS;
-	}
-	return idx;
+	id = map_lookup_or_init(&ring_names, &key, &idx, &dropped_rings);
+	return id ? *id : MAX_RINGS;
 }
 
 /* What the kernel skips of the classic events (records.h). */

@@ -24,6 +24,7 @@
 #include "drm_types.bpf.h"
 #include <asm/ptrace.h>	/* struct pt_regs: the registers at a kprobe */
 #include "tool.bpf.h"
+#include "maps.bpf.h"
 #include "tp_record.bpf.h"
 #include "vblanklat.h"
 
@@ -98,7 +99,7 @@ static __always_inline struct vblanklat_event *new_event(__u32 type, int crtc, _
 static __always_inline int on_vblank(int crtc, __u32 seq, __u64 time, bool high_prec)
 {
 	__u32 key = crtc;
-	struct crtc_stats *st, init = {};
+	struct crtc_stats *st, init = { .first_time = time, .first_seq = seq };
 	struct crtc_last *last;
 	struct vblanklat_event *e;
 	__u32 skipped = 0;
@@ -114,15 +115,10 @@ static __always_inline int on_vblank(int crtc, __u32 seq, __u64 time, bool high_
 		idle = (__u64)time - last->time >= idle_ns;
 	}
 
-	st = bpf_map_lookup_elem(&crtc_stats, &key);
-	if (!st) {
-		init.first_time = time;
-		init.first_seq = seq;
-		bpf_map_update_elem(&crtc_stats, &key, &init, BPF_NOEXIST);
-		st = bpf_map_lookup_elem(&crtc_stats, &key);
-		if (!st)
-			return 0;
-	}
+	/* A row per CRTC below MAX_CRTCS: never full. */
+	st = map_lookup_or_init(&crtc_stats, &key, &init, &dropped);
+	if (!st)
+		return 0;
 	__sync_fetch_and_add(&st->vblanks, 1);
 	if (high_prec)
 		__sync_fetch_and_add(&st->high_prec, 1);
@@ -159,27 +155,26 @@ static __always_inline int on_vblank(int crtc, __u32 seq, __u64 time, bool high_
 static __always_inline struct file_stats *stats_of(__u64 file, struct file_owner *owner)
 {
 	struct client_key key = { .file = file, .pid = owner ? owner->pid : 0 };
-	struct file_stats *fs;
+	struct file_stats *fs, *init;
 	__u32 zero = 0;
 
+	/* A client's first sight only builds its first value: most events find it. */
 	fs = bpf_map_lookup_elem(&file_stats, &key);
 	if (fs)
 		return fs;
-	fs = bpf_map_lookup_elem(&file_stats_init, &zero);
-	if (!fs)
+	init = bpf_map_lookup_elem(&file_stats_init, &zero);
+	if (!init)
 		return NULL;
-	__builtin_memset(fs, 0, sizeof(*fs));
-	fs->queue_lat.min = ~0ULL;
-	fs->vblank_lat.min = ~0ULL;
-	fs->flip_lat.min = ~0ULL;
+	__builtin_memset(init, 0, sizeof(*init));
+	init->queue_lat.min = ~0ULL;
+	init->vblank_lat.min = ~0ULL;
+	init->flip_lat.min = ~0ULL;
 	if (owner) {
-		fs->pid = owner->pid;
-		fs->cgroup_id = owner->cgroup_id;
-		__builtin_memcpy(fs->comm, owner->comm, sizeof(fs->comm));
+		init->pid = owner->pid;
+		init->cgroup_id = owner->cgroup_id;
+		__builtin_memcpy(init->comm, owner->comm, sizeof(init->comm));
 	}
-	if (bpf_map_update_elem(&file_stats, &key, fs, BPF_NOEXIST))
-		__sync_fetch_and_add(&dropped, 1);
-	return bpf_map_lookup_elem(&file_stats, &key);
+	return map_lookup_or_init(&file_stats, &key, init, &dropped);
 }
 
 /*

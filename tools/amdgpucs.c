@@ -108,12 +108,257 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/* ---- the programs, and the record path's fields ------------------------- */
+
+/*
+ * One set of programs loads: the BTF path's (with this kernel's done
+ * event) or the record path's (attached by event name).
+ */
+static void choose_programs(struct amdgpucs_bpf *obj)
+{
+	struct bpf_program *btf_progs[] = {
+		obj->progs.cs_ioctl, obj->progs.sched_run_job, obj->progs.bo_create,
+		obj->progs.bo_move, obj->progs.vm_flush, obj->progs.iv, obj->progs.vm_bo_map,
+		obj->progs.vm_bo_unmap, obj->progs.vm_bo_update, obj->progs.bo_list_set,
+		obj->progs.cs_bo_status,
+	};
+	struct bpf_program *rec_progs[] = {
+		obj->progs.tp_cs_ioctl, obj->progs.tp_run_job, obj->progs.raw_done,
+		obj->progs.tp_bo_create, obj->progs.tp_bo_move, obj->progs.tp_vm_flush,
+		obj->progs.tp_iv, obj->progs.tp_vm_bo_map, obj->progs.tp_vm_bo_unmap,
+		obj->progs.tp_vm_bo_update, obj->progs.tp_bo_list_set, obj->progs.tp_cs_bo_status,
+	};
+	bool new_done = !strcmp(done_event, "drm_sched_job_done");
+	size_t i;
+
+	for (i = 0; i < sizeof(btf_progs) / sizeof(btf_progs[0]); i++)
+		bpf_program__set_autoload(btf_progs[i], !records);
+	bpf_program__set_autoload(obj->progs.done_new, !records && new_done);
+	bpf_program__set_autoload(obj->progs.done_old, !records && !new_done);
+	for (i = 0; i < sizeof(rec_progs) / sizeof(rec_progs[0]); i++)
+		bpf_program__set_autoload(rec_progs[i], records);
+	obj->rodata->with_spares = tool_choose_spares(obj->obj);
+}
+
+#define FIELD(ev, name, want, f) RECORD_FIELD(amdgpucs, "amdgpu", ev, name, want, f, NULL)
+
+/* The record path's events and fields, from tracefs. Non-zero: said why. */
+static int set_record_fields(void)
+{
+	const struct record_field fields[] = {
+		/* 6.1's context and seqno are unsigned int (of the u64 fence's), sid's u64 */
+		FIELD("amdgpu_cs_ioctl", "ring", TP_WANT_STR, f_cs_ring),
+		FIELD("amdgpu_cs_ioctl", "context", TP_WANT_INT, f_cs_ctx),
+		FIELD("amdgpu_cs_ioctl", "seqno", TP_WANT_INT, f_cs_seqno),
+		FIELD("amdgpu_cs_ioctl", "num_ibs", TP_WANT_INT, f_cs_ibs),
+		FIELD("amdgpu_sched_run_job", "context", TP_WANT_INT, f_run_ctx),
+		FIELD("amdgpu_sched_run_job", "seqno", TP_WANT_INT, f_run_seqno),
+		FIELD("amdgpu_bo_create", "bo", TP_WANT_INT, f_bc_bo),
+		/* the size in CPU pages (size / PAGE_SIZE: amdgpu rounds sizes up to it) */
+		FIELD("amdgpu_bo_create", "pages", TP_WANT_INT, f_bc_pages),
+		FIELD("amdgpu_bo_create", "prefer", TP_WANT_INT, f_bc_prefer),
+		FIELD("amdgpu_bo_create", "allow", TP_WANT_INT, f_bc_allow),
+		FIELD("amdgpu_bo_create", "type", TP_WANT_INT, f_bc_type),
+		FIELD("amdgpu_bo_create", "visible", TP_WANT_INT, f_bc_visible),
+		FIELD("amdgpu_bo_move", "bo", TP_WANT_INT, f_bm_bo),
+		FIELD("amdgpu_bo_move", "bo_size", TP_WANT_INT, f_bm_size),
+		FIELD("amdgpu_bo_move", "new_placement", TP_WANT_INT, f_bm_new),
+		FIELD("amdgpu_bo_move", "old_placement", TP_WANT_INT, f_bm_old),
+		FIELD("amdgpu_vm_flush", "ring", TP_WANT_STR, f_fl_ring),
+		FIELD("amdgpu_vm_flush", "vmid", TP_WANT_INT, f_fl_vmid),
+		FIELD("amdgpu_vm_flush", "pd_addr", TP_WANT_INT, f_fl_pd_addr),
+		FIELD("amdgpu_iv", "client_id", TP_WANT_INT, f_iv_client),
+		FIELD("amdgpu_iv", "src_id", TP_WANT_INT, f_iv_src),
+		FIELD("amdgpu_iv", "ring_id", TP_WANT_INT, f_iv_ring),
+		FIELD("amdgpu_iv", "vmid", TP_WANT_INT, f_iv_vmid),
+		FIELD("amdgpu_iv", "pasid", TP_WANT_INT, f_iv_pasid),
+		FIELD("amdgpu_vm_bo_map", "start", TP_WANT_INT, f_map_start),
+		FIELD("amdgpu_vm_bo_map", "last", TP_WANT_INT, f_map_last),
+		FIELD("amdgpu_vm_bo_unmap", "start", TP_WANT_INT, f_unmap_start),
+		FIELD("amdgpu_vm_bo_unmap", "last", TP_WANT_INT, f_unmap_last),
+		FIELD("amdgpu_bo_list_set", "bo_size", TP_WANT_INT, f_bl_size),
+	};
+
+	skel->rodata->page_size = sysconf(_SC_PAGESIZE);
+	if (records_get_fields(skel->rodata, fields, sizeof(fields) / sizeof(fields[0]), 0) < 0)
+		return -1;
+	/* The CS ioctl's record has no pasid: interrupts are not attributed to a process. */
+	records_missing("interrupts' PROCESS");
+	return 0;
+}
+
+/* The record path's programs: the done event's raw tracepoint (and its spare) with the records'. */
+static int attach_records(void)
+{
+	const char *a = "amdgpu";
+	const struct record_tp tps[] = {
+		{ skel->progs.raw_done, "gpu_scheduler", done_event },
+		{ skel->progs.raw_done_spare, "gpu_scheduler", done_event },
+		{ skel->progs.tp_cs_ioctl, a, "amdgpu_cs_ioctl" },
+		{ skel->progs.tp_run_job, a, "amdgpu_sched_run_job" },
+		{ skel->progs.tp_bo_create, a, "amdgpu_bo_create" },
+		{ skel->progs.tp_bo_move, a, "amdgpu_bo_move" },
+		{ skel->progs.tp_vm_flush, a, "amdgpu_vm_flush" },
+		{ skel->progs.tp_iv, a, "amdgpu_iv" },
+		{ skel->progs.tp_vm_bo_map, a, "amdgpu_vm_bo_map" },
+		{ skel->progs.tp_vm_bo_unmap, a, "amdgpu_vm_bo_unmap" },
+		{ skel->progs.tp_vm_bo_update, a, "amdgpu_vm_bo_update" },
+		{ skel->progs.tp_bo_list_set, a, "amdgpu_bo_list_set" },
+		{ skel->progs.tp_cs_bo_status, a, "amdgpu_cs_bo_status" },
+	};
+
+	return records_attach(tps, sizeof(tps) / sizeof(tps[0])) ?:
+	       records_count_skipped(skel->obj);
+}
+
 /* ---- names -------------------------------------------------------------- */
 
 static const char *ring_name(__u32 ring)
 {
 	return ring < MAX_RINGS && skel->bss->ring_infos[ring].name[0] ?
 		skel->bss->ring_infos[ring].name : "?";
+}
+
+/* ---- -e ----------------------------------------------------------------- */
+
+static const char *const event_names[NR_EVENT_TYPES] = {
+	[EV_SUBMIT] = "SUBMIT", [EV_RUN] = "RUN", [EV_DONE] = "DONE",
+	[EV_BO_CREATE] = "BO_CREATE", [EV_BO_MOVE] = "BO_MOVE", [EV_VM_FLUSH] = "VM_FLUSH",
+	[EV_IV] = "IV", [EV_VM_MAP] = "VM_MAP", [EV_VM_UNMAP] = "VM_UNMAP",
+};
+
+/* The DETAIL text holds what the JSON fields after it hold, for grep. */
+static const struct column event_cols[] = {
+	{ "TIME(s)", "time_s", -11, 0 },
+	{ "EVENT", "event", -9, 0 },
+	{ "RING", "ring", -16, 0 },
+	{ "PID", "pid", -7, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "DETAIL", "", 0, COL_TEXT_ONLY },
+	{ "", "context", 0, COL_JSON_ONLY | COL_SPARSE },	/* the job's fence */
+	{ "", "seqno", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "ibs", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "wait", 0, COL_JSON_ONLY | COL_SPARSE | COL_TIME },	/* RUN */
+	{ "", "exec", 0, COL_JSON_ONLY | COL_SPARSE | COL_TIME },	/* DONE */
+	{ "", "bo", 0, COL_JSON_ONLY | COL_SPARSE },	/* the buffer's address */
+	{ "", "va", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "bytes", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "domain", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "allowed", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "from", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "to", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "eviction", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "vmid", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "pd_addr", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "client", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "src", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "ring_id", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "pasid", 0, COL_JSON_ONLY | COL_SPARSE },
+};
+static const struct table event_table = EVENT_TABLE("event", event_cols);
+
+enum {
+	F_CONTEXT = 6, F_SEQNO, F_IBS, F_WAIT, F_EXEC, F_BO, F_VA, F_BYTES, F_DOMAIN, F_ALLOWED,
+	F_FROM, F_TO, F_EVICTION, F_VMID, F_PD_ADDR, F_CLIENT, F_SRC, F_RING_ID, F_PASID, NR_F,
+};
+
+/* --timeline: a CS ioctl's job, drawn from its submit, run and done records. */
+static void timeline_event(const struct amdgpucs_event *e)
+{
+	static const enum job_step steps[NR_EVENT_TYPES] = {
+		[EV_SUBMIT] = JOB_QUEUED, [EV_RUN] = JOB_RAN, [EV_DONE] = JOB_DONE,
+	};
+
+	if (e->ring < MAX_RINGS)
+		jobs_timeline_step(steps[e->type], &(struct job_event){
+			.context = e->context, .seqno = e->seqno, .ts_ns = e->ts_ns, .extra = e->a,
+			.pid = e->pid, .comm = e->comm,
+			.ring = { e->ring, ring_name(e->ring), "amdgpu" } });
+}
+
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	const struct amdgpucs_event *e = data;
+	char detail[160], d1[64], d2[64];
+	struct cell c[NR_F];
+	int i;
+
+	(void)ctx;
+	if (size < sizeof(*e) || e->type >= NR_EVENT_TYPES)
+		return 0;
+	if (timeline_on())
+		timeline_event(e);
+	if (!env.events)
+		return 0;
+	for (i = 0; i < NR_F; i++)
+		c[i] = CELL_NONE;
+	switch (e->type) {
+	case EV_SUBMIT:
+		snprintf(detail, sizeof(detail), "fence=%llu:%llu ibs=%u",
+			 (unsigned long long)e->context, (unsigned long long)e->seqno, e->a);
+		c[F_CONTEXT] = CELL_U(e->context);
+		c[F_SEQNO] = CELL_U(e->seqno);
+		c[F_IBS] = CELL_U(e->a);
+		break;
+	case EV_RUN:
+	case EV_DONE:
+		snprintf(detail, sizeof(detail), "fence=%llu:%llu %s=%llu%s",
+			 (unsigned long long)e->context, (unsigned long long)e->seqno,
+			 e->type == EV_RUN ? "wait" : "exec", (unsigned long long)e->value, time_unit());
+		c[F_CONTEXT] = CELL_U(e->context);
+		c[F_SEQNO] = CELL_U(e->seqno);
+		c[e->type == EV_RUN ? F_WAIT : F_EXEC] = CELL_U(e->value);
+		break;
+	case EV_BO_CREATE:
+		snprintf(detail, sizeof(detail), "bo=0x%llx bytes=%llu domain=%s allowed=%s",
+			 (unsigned long long)e->context, (unsigned long long)e->value,
+			 domain_str(e->a, d1, sizeof(d1)), domain_str(e->b, d2, sizeof(d2)));
+		c[F_BO] = CELL_U(e->context);
+		c[F_BYTES] = CELL_U(e->value);
+		c[F_DOMAIN] = CELL_S(d1);
+		c[F_ALLOWED] = CELL_S(d2);
+		break;
+	case EV_BO_MOVE:
+		snprintf(detail, sizeof(detail), "bo=0x%llx bytes=%llu from=%s to=%s%s",
+			 (unsigned long long)e->context, (unsigned long long)e->value,
+			 placement_str(e->a), placement_str(e->b),
+			 is_eviction(e->a, e->b) ? " eviction" : "");
+		c[F_BO] = CELL_U(e->context);
+		c[F_BYTES] = CELL_U(e->value);
+		c[F_FROM] = CELL_S(placement_str(e->a));
+		c[F_TO] = CELL_S(placement_str(e->b));
+		c[F_EVICTION] = CELL_B(is_eviction(e->a, e->b));
+		break;
+	case EV_VM_MAP:
+	case EV_VM_UNMAP:
+		snprintf(detail, sizeof(detail), "va=0x%llx bytes=%llu", (unsigned long long)e->context,
+			 (unsigned long long)e->value);
+		c[F_VA] = CELL_U(e->context);
+		c[F_BYTES] = CELL_U(e->value);
+		break;
+	case EV_VM_FLUSH:
+		snprintf(detail, sizeof(detail), "vmid=%u pd_addr=0x%llx", e->a,
+			 (unsigned long long)e->value);
+		c[F_VMID] = CELL_U(e->a);
+		c[F_PD_ADDR] = CELL_U(e->value);
+		break;
+	default:
+		snprintf(detail, sizeof(detail), "client=%u src=%u ring=%u vmid=%u pasid=%u", e->a,
+			 e->b, e->c, e->d, e->e);
+		c[F_CLIENT] = CELL_U(e->a);
+		c[F_SRC] = CELL_U(e->b);
+		c[F_RING_ID] = CELL_U(e->c);
+		c[F_VMID] = CELL_U(e->d);
+		c[F_PASID] = CELL_U(e->e);
+	}
+	c[0] = CELL_F((e->ts_ns - start_ns) / 1e9, 6);
+	c[1] = CELL_S(event_names[e->type]);
+	c[2] = e->ring < MAX_RINGS ? CELL_S(ring_name(e->ring)) : CELL_NONE;
+	c[3] = CELL_U_IF(e->pid, e->pid);
+	c[4] = e->pid && e->type != EV_BO_MOVE ? CELL_S(e->comm) : CELL_NONE;
+	c[5] = CELL_S(detail);
+	table_event(stdout, &event_table, c, e->ts_ns);
+	return 0;
 }
 
 /* ---- summaries ---------------------------------------------------------- */
@@ -476,155 +721,14 @@ static int write_metrics(struct metrics *m, void *ctx)
 	map_snapshot_sort(&now[S_ROWS], cmp_row);
 	map_snapshot_sort(&now[S_BOS], cmp_bo);
 	map_snapshot_sort(&now[S_IVS], cmp_iv);
-	amdgpucs_metrics(m, &(struct amdgpucs_state){ skel->bss->ring_infos, skel->bss->moves },
-			 &now[S_ROWS], &now[S_BOS], &now[S_VMS], &now[S_IVS]);
+	err = amdgpucs_metrics(m, &(struct amdgpucs_metrics_in){
+		.rings = skel->bss->ring_infos, .moves = skel->bss->moves, .rows = &now[S_ROWS],
+		.bos = &now[S_BOS], .vms = &now[S_VMS], .ivs = &now[S_IVS] });
 	map_snapshot_free_all(now, NR_SNAPS);
-	return 0;
+	return err;
 }
 
-/* ---- -e ----------------------------------------------------------------- */
-
-static const char *const event_names[NR_EVENT_TYPES] = {
-	[EV_SUBMIT] = "SUBMIT", [EV_RUN] = "RUN", [EV_DONE] = "DONE",
-	[EV_BO_CREATE] = "BO_CREATE", [EV_BO_MOVE] = "BO_MOVE", [EV_VM_FLUSH] = "VM_FLUSH",
-	[EV_IV] = "IV", [EV_VM_MAP] = "VM_MAP", [EV_VM_UNMAP] = "VM_UNMAP",
-};
-
-/* The DETAIL text holds what the JSON fields after it hold, for grep. */
-static const struct column event_cols[] = {
-	{ "TIME(s)", "time_s", -11, 0 },
-	{ "EVENT", "event", -9, 0 },
-	{ "RING", "ring", -16, 0 },
-	{ "PID", "pid", -7, 0 },
-	{ "COMM", "comm", -16, 0 },
-	{ "DETAIL", "", 0, COL_TEXT_ONLY },
-	{ "", "context", 0, COL_JSON_ONLY | COL_SPARSE },	/* the job's fence */
-	{ "", "seqno", 0, COL_JSON_ONLY | COL_SPARSE },
-	{ "", "ibs", 0, COL_JSON_ONLY | COL_SPARSE },
-	{ "", "wait", 0, COL_JSON_ONLY | COL_SPARSE | COL_TIME },	/* RUN */
-	{ "", "exec", 0, COL_JSON_ONLY | COL_SPARSE | COL_TIME },	/* DONE */
-	{ "", "bo", 0, COL_JSON_ONLY | COL_SPARSE },	/* the buffer's address */
-	{ "", "va", 0, COL_JSON_ONLY | COL_SPARSE },
-	{ "", "bytes", 0, COL_JSON_ONLY | COL_SPARSE },
-	{ "", "domain", 0, COL_JSON_ONLY | COL_SPARSE },
-	{ "", "allowed", 0, COL_JSON_ONLY | COL_SPARSE },
-	{ "", "from", 0, COL_JSON_ONLY | COL_SPARSE },
-	{ "", "to", 0, COL_JSON_ONLY | COL_SPARSE },
-	{ "", "eviction", 0, COL_JSON_ONLY | COL_SPARSE },
-	{ "", "vmid", 0, COL_JSON_ONLY | COL_SPARSE },
-	{ "", "pd_addr", 0, COL_JSON_ONLY | COL_SPARSE },
-	{ "", "client", 0, COL_JSON_ONLY | COL_SPARSE },
-	{ "", "src", 0, COL_JSON_ONLY | COL_SPARSE },
-	{ "", "ring_id", 0, COL_JSON_ONLY | COL_SPARSE },
-	{ "", "pasid", 0, COL_JSON_ONLY | COL_SPARSE },
-};
-static const struct table event_table = EVENT_TABLE("event", event_cols);
-
-enum {
-	F_CONTEXT = 6, F_SEQNO, F_IBS, F_WAIT, F_EXEC, F_BO, F_VA, F_BYTES, F_DOMAIN, F_ALLOWED,
-	F_FROM, F_TO, F_EVICTION, F_VMID, F_PD_ADDR, F_CLIENT, F_SRC, F_RING_ID, F_PASID, NR_F,
-};
-
-/* --timeline: a CS ioctl's job, drawn from its submit, run and done records. */
-static void timeline_event(const struct amdgpucs_event *e)
-{
-	static const enum job_step steps[NR_EVENT_TYPES] = {
-		[EV_SUBMIT] = JOB_QUEUED, [EV_RUN] = JOB_RAN, [EV_DONE] = JOB_DONE,
-	};
-
-	if (e->ring < MAX_RINGS)
-		jobs_timeline_step(steps[e->type], &(struct job_event){
-			.context = e->context, .seqno = e->seqno, .ts_ns = e->ts_ns, .extra = e->a,
-			.pid = e->pid, .comm = e->comm,
-			.ring = { e->ring, ring_name(e->ring), "amdgpu" } });
-}
-
-static int handle_event(void *ctx, void *data, size_t size)
-{
-	const struct amdgpucs_event *e = data;
-	char detail[160], d1[64], d2[64];
-	struct cell c[NR_F];
-	int i;
-
-	(void)ctx;
-	if (size < sizeof(*e) || e->type >= NR_EVENT_TYPES)
-		return 0;
-	if (timeline_on())
-		timeline_event(e);
-	if (!env.events)
-		return 0;
-	for (i = 0; i < NR_F; i++)
-		c[i] = CELL_NONE;
-	switch (e->type) {
-	case EV_SUBMIT:
-		snprintf(detail, sizeof(detail), "fence=%llu:%llu ibs=%u",
-			 (unsigned long long)e->context, (unsigned long long)e->seqno, e->a);
-		c[F_CONTEXT] = CELL_U(e->context);
-		c[F_SEQNO] = CELL_U(e->seqno);
-		c[F_IBS] = CELL_U(e->a);
-		break;
-	case EV_RUN:
-	case EV_DONE:
-		snprintf(detail, sizeof(detail), "fence=%llu:%llu %s=%llu%s",
-			 (unsigned long long)e->context, (unsigned long long)e->seqno,
-			 e->type == EV_RUN ? "wait" : "exec", (unsigned long long)e->value, time_unit());
-		c[F_CONTEXT] = CELL_U(e->context);
-		c[F_SEQNO] = CELL_U(e->seqno);
-		c[e->type == EV_RUN ? F_WAIT : F_EXEC] = CELL_U(e->value);
-		break;
-	case EV_BO_CREATE:
-		snprintf(detail, sizeof(detail), "bo=0x%llx bytes=%llu domain=%s allowed=%s",
-			 (unsigned long long)e->context, (unsigned long long)e->value,
-			 domain_str(e->a, d1, sizeof(d1)), domain_str(e->b, d2, sizeof(d2)));
-		c[F_BO] = CELL_U(e->context);
-		c[F_BYTES] = CELL_U(e->value);
-		c[F_DOMAIN] = CELL_S(d1);
-		c[F_ALLOWED] = CELL_S(d2);
-		break;
-	case EV_BO_MOVE:
-		snprintf(detail, sizeof(detail), "bo=0x%llx bytes=%llu from=%s to=%s%s",
-			 (unsigned long long)e->context, (unsigned long long)e->value,
-			 placement_str(e->a), placement_str(e->b),
-			 is_eviction(e->a, e->b) ? " eviction" : "");
-		c[F_BO] = CELL_U(e->context);
-		c[F_BYTES] = CELL_U(e->value);
-		c[F_FROM] = CELL_S(placement_str(e->a));
-		c[F_TO] = CELL_S(placement_str(e->b));
-		c[F_EVICTION] = CELL_B(is_eviction(e->a, e->b));
-		break;
-	case EV_VM_MAP:
-	case EV_VM_UNMAP:
-		snprintf(detail, sizeof(detail), "va=0x%llx bytes=%llu", (unsigned long long)e->context,
-			 (unsigned long long)e->value);
-		c[F_VA] = CELL_U(e->context);
-		c[F_BYTES] = CELL_U(e->value);
-		break;
-	case EV_VM_FLUSH:
-		snprintf(detail, sizeof(detail), "vmid=%u pd_addr=0x%llx", e->a,
-			 (unsigned long long)e->value);
-		c[F_VMID] = CELL_U(e->a);
-		c[F_PD_ADDR] = CELL_U(e->value);
-		break;
-	default:
-		snprintf(detail, sizeof(detail), "client=%u src=%u ring=%u vmid=%u pasid=%u", e->a,
-			 e->b, e->c, e->d, e->e);
-		c[F_CLIENT] = CELL_U(e->a);
-		c[F_SRC] = CELL_U(e->b);
-		c[F_RING_ID] = CELL_U(e->c);
-		c[F_VMID] = CELL_U(e->d);
-		c[F_PASID] = CELL_U(e->e);
-	}
-	c[0] = CELL_F((e->ts_ns - start_ns) / 1e9, 6);
-	c[1] = CELL_S(event_names[e->type]);
-	c[2] = e->ring < MAX_RINGS ? CELL_S(ring_name(e->ring)) : CELL_NONE;
-	c[3] = CELL_U_IF(e->pid, e->pid);
-	c[4] = e->pid && e->type != EV_BO_MOVE ? CELL_S(e->comm) : CELL_NONE;
-	c[5] = CELL_S(detail);
-	table_event(stdout, &event_table, c, e->ts_ns);
-	return 0;
-}
-
-/* What the kernel side had no room for: never silent. */
+/* What the kernel side had no room for, and what the timeline could not draw: never silent. */
 static void report_dropped(void)
 {
 	const struct amdgpucs_bpf__bss *bss = skel->bss;
@@ -640,125 +744,7 @@ static void report_dropped(void)
 	report_lost("odd_done_fences", bss->odd_done_fences, 0, "%llu jobs' done not counted: "
 		    "gpu_sched's struct drm_sched_fence is not laid out as expected (use its BTF)",
 		    (unsigned long long)bss->odd_done_fences);
-}
-
-/*
- * One set of programs loads: the BTF path's (with this kernel's done
- * event) or the record path's (attached by event name).
- */
-static void choose_programs(struct amdgpucs_bpf *obj)
-{
-	struct bpf_program *btf_progs[] = {
-		obj->progs.cs_ioctl, obj->progs.sched_run_job, obj->progs.bo_create,
-		obj->progs.bo_move, obj->progs.vm_flush, obj->progs.iv, obj->progs.vm_bo_map,
-		obj->progs.vm_bo_unmap, obj->progs.vm_bo_update, obj->progs.bo_list_set,
-		obj->progs.cs_bo_status,
-	};
-	struct bpf_program *rec_progs[] = {
-		obj->progs.tp_cs_ioctl, obj->progs.tp_run_job, obj->progs.raw_done,
-		obj->progs.tp_bo_create, obj->progs.tp_bo_move, obj->progs.tp_vm_flush,
-		obj->progs.tp_iv, obj->progs.tp_vm_bo_map, obj->progs.tp_vm_bo_unmap,
-		obj->progs.tp_vm_bo_update, obj->progs.tp_bo_list_set, obj->progs.tp_cs_bo_status,
-	};
-	bool new_done = !strcmp(done_event, "drm_sched_job_done");
-	size_t i;
-
-	for (i = 0; i < sizeof(btf_progs) / sizeof(btf_progs[0]); i++)
-		bpf_program__set_autoload(btf_progs[i], !records);
-	bpf_program__set_autoload(obj->progs.done_new, !records && new_done);
-	bpf_program__set_autoload(obj->progs.done_old, !records && !new_done);
-	for (i = 0; i < sizeof(rec_progs) / sizeof(rec_progs[0]); i++)
-		bpf_program__set_autoload(rec_progs[i], records);
-	obj->rodata->with_spares = tool_choose_spares(obj->obj);
-}
-
-#define F(x) ((struct tp_field *)&skel->rodata->x)
-
-/* The record path's events and fields, from tracefs. Non-zero: said why. */
-static int set_record_fields(void)
-{
-	struct tp_format fmt;
-
-	skel->rodata->page_size = sysconf(_SC_PAGESIZE);
-	/* 6.1's context and seqno are unsigned int (of the u64 fence's), sid's u64 */
-	if (tp_format_load("amdgpu", "amdgpu_cs_ioctl", &fmt) ||
-	    tp_field_get(&fmt, "ring", TP_WANT_STR, F(f_cs_ring)) ||
-	    tp_field_get(&fmt, "context", TP_WANT_INT, F(f_cs_ctx)) ||
-	    tp_field_get(&fmt, "seqno", TP_WANT_INT, F(f_cs_seqno)) ||
-	    tp_field_get(&fmt, "num_ibs", TP_WANT_INT, F(f_cs_ibs)))
-		goto fail;
-	if (tp_format_load("amdgpu", "amdgpu_sched_run_job", &fmt) ||
-	    tp_field_get(&fmt, "context", TP_WANT_INT, F(f_run_ctx)) ||
-	    tp_field_get(&fmt, "seqno", TP_WANT_INT, F(f_run_seqno)))
-		goto fail;
-	/* pages: the buffer's size in CPU pages (size / PAGE_SIZE: amdgpu rounds sizes up to it) */
-	if (tp_format_load("amdgpu", "amdgpu_bo_create", &fmt) ||
-	    tp_field_get(&fmt, "bo", TP_WANT_INT, F(f_bc_bo)) ||
-	    tp_field_get(&fmt, "pages", TP_WANT_INT, F(f_bc_pages)) ||
-	    tp_field_get(&fmt, "prefer", TP_WANT_INT, F(f_bc_prefer)) ||
-	    tp_field_get(&fmt, "allow", TP_WANT_INT, F(f_bc_allow)) ||
-	    tp_field_get(&fmt, "type", TP_WANT_INT, F(f_bc_type)) ||
-	    tp_field_get(&fmt, "visible", TP_WANT_INT, F(f_bc_visible)))
-		goto fail;
-	if (tp_format_load("amdgpu", "amdgpu_bo_move", &fmt) ||
-	    tp_field_get(&fmt, "bo", TP_WANT_INT, F(f_bm_bo)) ||
-	    tp_field_get(&fmt, "bo_size", TP_WANT_INT, F(f_bm_size)) ||
-	    tp_field_get(&fmt, "new_placement", TP_WANT_INT, F(f_bm_new)) ||
-	    tp_field_get(&fmt, "old_placement", TP_WANT_INT, F(f_bm_old)))
-		goto fail;
-	if (tp_format_load("amdgpu", "amdgpu_vm_flush", &fmt) ||
-	    tp_field_get(&fmt, "ring", TP_WANT_STR, F(f_fl_ring)) ||
-	    tp_field_get(&fmt, "vmid", TP_WANT_INT, F(f_fl_vmid)) ||
-	    tp_field_get(&fmt, "pd_addr", TP_WANT_INT, F(f_fl_pd_addr)))
-		goto fail;
-	if (tp_format_load("amdgpu", "amdgpu_iv", &fmt) ||
-	    tp_field_get(&fmt, "client_id", TP_WANT_INT, F(f_iv_client)) ||
-	    tp_field_get(&fmt, "src_id", TP_WANT_INT, F(f_iv_src)) ||
-	    tp_field_get(&fmt, "ring_id", TP_WANT_INT, F(f_iv_ring)) ||
-	    tp_field_get(&fmt, "vmid", TP_WANT_INT, F(f_iv_vmid)) ||
-	    tp_field_get(&fmt, "pasid", TP_WANT_INT, F(f_iv_pasid)))
-		goto fail;
-	if (tp_format_load("amdgpu", "amdgpu_vm_bo_map", &fmt) ||
-	    tp_field_get(&fmt, "start", TP_WANT_INT, F(f_map_start)) ||
-	    tp_field_get(&fmt, "last", TP_WANT_INT, F(f_map_last)))
-		goto fail;
-	if (tp_format_load("amdgpu", "amdgpu_vm_bo_unmap", &fmt) ||
-	    tp_field_get(&fmt, "start", TP_WANT_INT, F(f_unmap_start)) ||
-	    tp_field_get(&fmt, "last", TP_WANT_INT, F(f_unmap_last)))
-		goto fail;
-	if (tp_format_load("amdgpu", "amdgpu_bo_list_set", &fmt) ||
-	    tp_field_get(&fmt, "bo_size", TP_WANT_INT, F(f_bl_size)))
-		goto fail;
-	/* The CS ioctl's record has no pasid: interrupts are not attributed to a process. */
-	records_missing("interrupts' PROCESS");
-	return 0;
-fail:
-	fprintf(stderr, "amdgpucs: %s\n", fmt.error);
-	return -1;
-}
-
-/* The record path's programs: the done event's raw tracepoint (and its spare) with the records'. */
-static int attach_records(void)
-{
-	const char *a = "amdgpu";
-	const struct record_tp tps[] = {
-		{ skel->progs.raw_done, "gpu_scheduler", done_event },
-		{ skel->progs.raw_done_spare, "gpu_scheduler", done_event },
-		{ skel->progs.tp_cs_ioctl, a, "amdgpu_cs_ioctl" },
-		{ skel->progs.tp_run_job, a, "amdgpu_sched_run_job" },
-		{ skel->progs.tp_bo_create, a, "amdgpu_bo_create" },
-		{ skel->progs.tp_bo_move, a, "amdgpu_bo_move" },
-		{ skel->progs.tp_vm_flush, a, "amdgpu_vm_flush" },
-		{ skel->progs.tp_iv, a, "amdgpu_iv" },
-		{ skel->progs.tp_vm_bo_map, a, "amdgpu_vm_bo_map" },
-		{ skel->progs.tp_vm_bo_unmap, a, "amdgpu_vm_bo_unmap" },
-		{ skel->progs.tp_vm_bo_update, a, "amdgpu_vm_bo_update" },
-		{ skel->progs.tp_bo_list_set, a, "amdgpu_bo_list_set" },
-		{ skel->progs.tp_cs_bo_status, a, "amdgpu_cs_bo_status" },
-	};
-
-	return records_attach(tps, sizeof(tps) / sizeof(tps[0])) ?:
-	       records_count_skipped(skel->obj);
+	jobs_timeline_report();
 }
 
 int main(int argc, char **argv)
@@ -821,12 +807,9 @@ int main(int argc, char **argv)
 	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
 			 "Tracing amdgpu command submission");
 	report_dropped();
-	jobs_timeline_report();
-	if (timeline_close() && !err)
-		err = -EIO;
+	err = tool_close(&loop, err);
 cleanup:
 	records_detach();
-	trace_loop_free(&loop);
 	map_snapshot_free_all(prev, NR_SNAPS);
 	amdgpucs_bpf__destroy(skel);
 	return err != 0;

@@ -28,6 +28,7 @@
 #include "probe.h"
 #include "runtime.h"
 #include "tool.h"
+#include "vblanklat/prom.h"
 #include "tp_format.h"
 
 static struct env {
@@ -103,6 +104,168 @@ static unsigned long long vblank_off_delay_ns(void)
 		fclose(f);
 	}
 	return ms * 1000000ULL;
+}
+
+/* -c was the CRTC before it meant COMM in every tool: a number there is an old command line. */
+static bool old_crtc_option(void)
+{
+	const char *c = common_env.comm;
+
+	if (!c[0] || c[strspn(c, "0123456789")])
+		return false;
+	fprintf(stderr, "vblanklat: -c is the process name (COMM) in every tool; for CRTC %s use "
+		"-P %s\n", c, c);
+	return true;
+}
+
+/* The BTF path's programs, or the record path's (attached by event name). */
+static void choose_programs(void)
+{
+	bpf_program__set_autoload(skel->progs.vblank, !records);
+	bpf_program__set_autoload(skel->progs.queued, !records);
+	bpf_program__set_autoload(skel->progs.delivered, !records);
+	bpf_program__set_autoload(skel->progs.tp_vblank, records);
+	bpf_program__set_autoload(skel->progs.tp_queued, records);
+	bpf_program__set_autoload(skel->progs.tp_delivered, records);
+}
+
+/*
+ * The commit ioctls' handlers, where drm has them: page flips' owners and
+ * commit -> flip. Without them (a kernel that inlined or renamed one),
+ * flips are still counted, under their file alone.
+ */
+static void choose_commit_probes(void)
+{
+	static const char *const funcs[] = { "drm_mode_page_flip_ioctl", "drm_mode_atomic_ioctl" };
+	struct bpf_program *progs[] = { skel->progs.page_flip_ioctl, skel->progs.atomic_ioctl };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (kprobe_exists(funcs[i]))
+			continue;
+		bpf_program__set_autoload(progs[i], false);
+		fprintf(stderr, "vblanklat: drm has no %s to probe: its page flips' owners and "
+			"commit -> flip latency not shown\n", funcs[i]);
+	}
+}
+
+#define FIELD(ev, name, f) RECORD_FIELD(vblanklat, "drm", ev, name, TP_WANT_INT, f, NULL)
+
+/* The record path: where each field is in the three records (tracefs formats). */
+static int set_record_fields(void)
+{
+	const struct record_field fields[] = {
+		FIELD("drm_vblank_event", "crtc", f_vbl_crtc),
+		FIELD("drm_vblank_event", "seq", f_vbl_seq),
+		FIELD("drm_vblank_event", "time", f_vbl_time),
+		FIELD("drm_vblank_event", "high_prec", f_vbl_high_prec),
+		/* a queued or delivered event: the drm_file, the CRTC, the sequence */
+		FIELD("drm_vblank_event_queued", "file", f_queued_file),
+		FIELD("drm_vblank_event_queued", "crtc", f_queued_crtc),
+		FIELD("drm_vblank_event_queued", "seq", f_queued_seq),
+		FIELD("drm_vblank_event_delivered", "file", f_deliv_file),
+		FIELD("drm_vblank_event_delivered", "crtc", f_deliv_crtc),
+		FIELD("drm_vblank_event_delivered", "seq", f_deliv_seq),
+	};
+	int size = records_get_fields(skel->rodata, fields, sizeof(fields) / sizeof(fields[0]), 0);
+
+	if (size < 0)
+		return -1;
+	/* The longest fixed part of the three records: one copy per event covers each. */
+	skel->rodata->rec_size = size;
+	/* The vblank's time is the device's (drm_file -> minor -> dev): drm's types. */
+	records_missing("V->D");
+	return 0;
+}
+
+static int attach_records(void)
+{
+	const struct record_tp tps[] = {
+		{ skel->progs.tp_vblank, "drm", "drm_vblank_event" },
+		{ skel->progs.tp_queued, "drm", "drm_vblank_event_queued" },
+		{ skel->progs.tp_delivered, "drm", "drm_vblank_event_delivered" },
+	};
+
+	return records_attach(tps, sizeof(tps) / sizeof(tps[0])) ?:
+	       records_count_skipped(skel->obj);
+}
+
+static const char *const event_names[] = {
+	[EV_VBLANK] = "VBLANK", [EV_QUEUED] = "QUEUED", [EV_DELIVERED] = "DELIVERED",
+	[EV_MISSED] = "MISSED",
+};
+
+static const struct column event_cols[] = {
+	{ "TIME(s)", "time_s", -11, 0 },
+	{ "EVENT", "event", -9, 0 },
+	{ "CRTC", "crtc", 4, 0 },
+	{ "SEQ", "seq", -10, 0 },
+	{ "PID", "pid", -7, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "Q->D", "queue_lat", 8, COL_TIME },
+	{ "V->D", "vblank_lat", 8, COL_TIME },
+	{ "DETAIL", "detail", 0, 0 },
+	{ "", "seq_from", 0, COL_JSON_ONLY },	/* MISSED: the vblank before the gap */
+	{ "", "missed", 0, COL_JSON_ONLY },	/* and a flip's: the vblanks it missed */
+	{ "", "commit_to_flip", 0, COL_JSON_ONLY | COL_TIME },
+	CGROUP_COLUMN,
+};
+static const struct table event_table = EVENT_TABLE("event", event_cols);
+
+/* A delivery without a queued event: "flip" (and its commit's latency, the vblanks it missed), or "kernel". */
+static void flip_detail(const struct vblanklat_event *e, char *buf, size_t size)
+{
+	int n;
+
+	if (!e->file) {
+		snprintf(buf, size, "kernel");
+		return;
+	}
+	n = snprintf(buf, size, "flip");
+	if (e->known_latency & 4)
+		n += snprintf(buf + n, size - n, " commit_to_flip=%llu%s",
+			      (unsigned long long)e->flip_latency, time_unit_short());
+	if (e->known_latency & 8)
+		snprintf(buf + n, size - n, " missed=%u", e->frames_missed);
+}
+
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	const struct vblanklat_event *e = data;
+	char detail[64] = "";
+	bool is_missed;
+
+	(void)ctx;
+	if (size < sizeof(*e))
+		return 0;
+	is_missed = e->type == EV_MISSED;
+	if (is_missed) {
+		if (nr_missed < MAX_MISSED_KEPT)
+			missed[nr_missed++] = *e;
+		else
+			nr_missed_dropped++;
+		if (!env.events)
+			return 0;
+		snprintf(detail, sizeof(detail), "after=%u missed=%u", e->seq_from,
+			 e->seq - e->seq_from - 1);
+	}
+	if (e->type == EV_VBLANK)
+		strcpy(detail, e->high_prec ? "high-precision" : "coarse");
+	else if (e->type == EV_DELIVERED && !(e->known_latency & 1))
+		flip_detail(e, detail, sizeof(detail));
+
+	table_event(stdout, &event_table, (struct cell[]){
+		CELL_F((e->ts_ns - start_ns) / 1e9, 6), CELL_S(event_names[e->type]),
+		CELL_I(e->crtc), CELL_U(e->seq), CELL_U_IF(e->pid, e->pid),
+		e->pid ? CELL_S(e->comm) : CELL_NONE,
+		CELL_U_IF(e->known_latency & 1, e->latency),
+		CELL_U_IF(e->known_latency & 2, e->vblank_latency),
+		detail[0] ? CELL_S(detail) : CELL_NONE, CELL_U_IF(is_missed, e->seq_from),
+		is_missed ? CELL_U(e->seq - e->seq_from - 1) : CELL_U_IF(e->known_latency & 8,
+									  e->frames_missed),
+		CELL_U_IF(e->known_latency & 4, e->flip_latency),
+		e->pid ? cell_cgroup(e->cgroup_id) : CELL_NONE }, e->ts_ns);
+	return 0;
 }
 
 /* The DRM drivers bound to display devices, for the "no vblanks" hint. */
@@ -397,38 +560,12 @@ static int print_summary(void *ctx)
 	return 0;
 }
 
-/* --prometheus: one client row per comm (labels are never pids), its histograms merged. */
-struct comm_hists {
-	char comm[COMM_LEN + 1];
-	const char *cgroup;
-	struct lat_hist queue_lat, vblank_lat, flip_lat;
-};
-
-static struct comm_hists *comm_row(struct comm_hists *rows, size_t *n, const char *comm,
-				   const char *cgroup)
-{
-	size_t i;
-
-	for (i = 0; i < *n; i++)
-		if (!strcmp(rows[i].comm, comm) && !strcmp(rows[i].cgroup, cgroup))
-			return &rows[i];
-	memset(&rows[*n], 0, sizeof(rows[*n]));
-	snprintf(rows[*n].comm, sizeof(rows[*n].comm), "%s", comm);
-	rows[*n].cgroup = cgroup;
-	lat_hist_reset(&rows[*n].queue_lat);
-	lat_hist_reset(&rows[*n].vblank_lat);
-	lat_hist_reset(&rows[*n].flip_lat);
-	return &rows[(*n)++];
-}
+/* ---- --prometheus (vblanklat/prom.c) ----------------------------------- */
 
 static int write_metrics(struct metrics *m, void *ctx)
 {
 	struct bpf_map *maps[NR_SNAPS] = { skel->maps.crtc_stats, skel->maps.file_stats };
-	struct metrics_rows clients = { .label_names = { "comm", "cgroup" } };
 	struct map_snapshot now[NR_SNAPS];
-	struct comm_hists *hists;
-	double unit = metrics_time_unit();
-	size_t i, nh = 0;
 	int err;
 
 	(void)ctx;
@@ -436,256 +573,24 @@ static int write_metrics(struct metrics *m, void *ctx)
 	if (err)
 		return err;
 	map_snapshot_sort(&now[S_CRTCS], cmp_u32_key);
-#define CRTC_FAMILY(name, field, help)							\
-	do {										\
-		metrics_family(m, name, METRIC_COUNTER, help);				\
-		for (i = 0; i < now[S_CRTCS].n; i++) {					\
-			const struct crtc_stats *st = snapshot_value(&now[S_CRTCS], i);	\
-			char crtc[16];							\
-											\
-			snprintf(crtc, sizeof(crtc), "%u", *(__u32 *)snapshot_key(&now[S_CRTCS], i)); \
-			metrics_u64(m, LABELS({ "crtc", crtc }), st->field);		\
-		}									\
-	} while (0)
-	CRTC_FAMILY("vblanks_total", vblanks, "Vblanks traced, per CRTC");
-	CRTC_FAMILY("missed_vblanks_total", missed, "Vblanks skipped while the interrupt ran");
-	CRTC_FAMILY("resumed_vblanks_total", resumed,
-		    "Vblanks skipped while the interrupt was off (idle)");
-#undef CRTC_FAMILY
-
-	hists = calloc(now[S_FILES].n + 1, sizeof(*hists));
-	for (i = 0; hists && i < now[S_FILES].n && !err; i++) {
-		const struct client_key *k = snapshot_key(&now[S_FILES], i);
-		const struct file_stats *fs = snapshot_value(&now[S_FILES], i);
-		const char *comm = !k->file ? "[kernel]" : fs->comm[0] ? fs->comm : "?";
-		const char *cg = fs->pid ? metrics_cgroup(fs->cgroup_id) : "";
-		const unsigned long long v[] = { fs->queued, fs->delivered, fs->other, fs->late_flips,
-						 fs->frames_missed };
-		struct comm_hists *h = comm_row(hists, &nh, comm, cg);
-
-		err = metrics_rows_add(&clients, (const char *const[]){ comm, cg }, v, 5);
-		lat_hist_merge(&h->queue_lat, &fs->queue_lat);
-		lat_hist_merge(&h->vblank_lat, &fs->vblank_lat);
-		lat_hist_merge(&h->flip_lat, &fs->flip_lat);
-	}
-	metrics_rows_family(m, &clients, 0, 1, "events_queued_total", METRIC_COUNTER,
-			    "Vblank events clients asked for, per process name");
-	metrics_rows_family(m, &clients, 1, 1, "events_delivered_total", METRIC_COUNTER,
-			    "Vblank events delivered to the clients that asked");
-	metrics_rows_family(m, &clients, 2, 1, "flips_total", METRIC_COUNTER,
-			    "Events delivered without a queued one: page flips");
-	metrics_rows_family(m, &clients, 3, 1, "late_flips_total", METRIC_COUNTER,
-			    "Page flips that landed after the vblank they could have made");
-	metrics_rows_family(m, &clients, 4, 1, "flip_missed_vblanks_total", METRIC_COUNTER,
-			    "The vblanks those page flips missed");
-	metrics_rows_free(&clients);
-#define COMM_HIST(name, field, help)							\
-	do {										\
-		metrics_family(m, name, METRIC_HISTOGRAM, help);			\
-		for (i = 0; i < nh; i++)						\
-			metrics_lat_hist(m, common_env.show_cgroup ?			\
-					 LABELS({ "comm", hists[i].comm }, { "cgroup", hists[i].cgroup }) : \
-					 LABELS({ "comm", hists[i].comm }), &hists[i].field, unit); \
-	} while (0)
-	COMM_HIST("queue_to_delivery_seconds", queue_lat, "Time from a vblank event queued to delivered");
-	COMM_HIST("vblank_to_delivery_seconds", vblank_lat,
-		  "Time from the vblank to its event delivered (BTF path only)");
-	COMM_HIST("commit_to_flip_seconds", flip_lat,
-		  "Time from a commit asking for a page flip event to the event delivered");
-#undef COMM_HIST
-	free(hists);
+	err = vblanklat_metrics(m, &(struct vblanklat_metrics_in){
+		.crtcs = &now[S_CRTCS], .files = &now[S_FILES], .dropped = skel->bss->dropped });
 	map_snapshot_free_all(now, NR_SNAPS);
-	metrics_family(m, "dropped_total", METRIC_COUNTER,
-		       "Events that found the tool's tracking map full");
-	metrics_u64(m, NO_LABELS, skel->bss->dropped);
-	return err ?: (hists ? 0 : -ENOMEM);
+	return err;
 }
 
-static const char *const event_names[] = {
-	[EV_VBLANK] = "VBLANK", [EV_QUEUED] = "QUEUED", [EV_DELIVERED] = "DELIVERED",
-	[EV_MISSED] = "MISSED",
-};
-
-static const struct column event_cols[] = {
-	{ "TIME(s)", "time_s", -11, 0 },
-	{ "EVENT", "event", -9, 0 },
-	{ "CRTC", "crtc", 4, 0 },
-	{ "SEQ", "seq", -10, 0 },
-	{ "PID", "pid", -7, 0 },
-	{ "COMM", "comm", -16, 0 },
-	{ "Q->D", "queue_lat", 8, COL_TIME },
-	{ "V->D", "vblank_lat", 8, COL_TIME },
-	{ "DETAIL", "detail", 0, 0 },
-	{ "", "seq_from", 0, COL_JSON_ONLY },	/* MISSED: the vblank before the gap */
-	{ "", "missed", 0, COL_JSON_ONLY },	/* and a flip's: the vblanks it missed */
-	{ "", "commit_to_flip", 0, COL_JSON_ONLY | COL_TIME },
-	CGROUP_COLUMN,
-};
-static const struct table event_table = EVENT_TABLE("event", event_cols);
-
-/* A delivery without a queued event: "flip" (and its commit's latency, the vblanks it missed), or "kernel". */
-static void flip_detail(const struct vblanklat_event *e, char *buf, size_t size)
+/* What the kernel side had no room for: never silent. */
+static void report_dropped(void)
 {
-	int n;
-
-	if (!e->file) {
-		snprintf(buf, size, "kernel");
-		return;
-	}
-	n = snprintf(buf, size, "flip");
-	if (e->known_latency & 4)
-		n += snprintf(buf + n, size - n, " commit_to_flip=%llu%s",
-			      (unsigned long long)e->flip_latency, time_unit_short());
-	if (e->known_latency & 8)
-		snprintf(buf + n, size - n, " missed=%u", e->frames_missed);
-}
-
-static int handle_event(void *ctx, void *data, size_t size)
-{
-	const struct vblanklat_event *e = data;
-	char detail[64] = "";
-	bool is_missed;
-
-	(void)ctx;
-	if (size < sizeof(*e))
-		return 0;
-	is_missed = e->type == EV_MISSED;
-	if (is_missed) {
-		if (nr_missed < MAX_MISSED_KEPT)
-			missed[nr_missed++] = *e;
-		else
-			nr_missed_dropped++;
-		if (!env.events)
-			return 0;
-		snprintf(detail, sizeof(detail), "after=%u missed=%u", e->seq_from,
-			 e->seq - e->seq_from - 1);
-	}
-	if (e->type == EV_VBLANK)
-		strcpy(detail, e->high_prec ? "high-precision" : "coarse");
-	else if (e->type == EV_DELIVERED && !(e->known_latency & 1))
-		flip_detail(e, detail, sizeof(detail));
-
-	table_event(stdout, &event_table, (struct cell[]){
-		CELL_F((e->ts_ns - start_ns) / 1e9, 6), CELL_S(event_names[e->type]),
-		CELL_I(e->crtc), CELL_U(e->seq), CELL_U_IF(e->pid, e->pid),
-		e->pid ? CELL_S(e->comm) : CELL_NONE,
-		CELL_U_IF(e->known_latency & 1, e->latency),
-		CELL_U_IF(e->known_latency & 2, e->vblank_latency),
-		detail[0] ? CELL_S(detail) : CELL_NONE, CELL_U_IF(is_missed, e->seq_from),
-		is_missed ? CELL_U(e->seq - e->seq_from - 1) : CELL_U_IF(e->known_latency & 8,
-									  e->frames_missed),
-		CELL_U_IF(e->known_latency & 4, e->flip_latency),
-		e->pid ? cell_cgroup(e->cgroup_id) : CELL_NONE }, e->ts_ns);
-	return 0;
-}
-
-/* -c was the CRTC before it meant COMM in every tool: a number there is an old command line. */
-static bool old_crtc_option(void)
-{
-	const char *c = common_env.comm;
-
-	if (!c[0] || c[strspn(c, "0123456789")])
-		return false;
-	fprintf(stderr, "vblanklat: -c is the process name (COMM) in every tool; for CRTC %s use "
-		"-P %s\n", c, c);
-	return true;
-}
-
-/* The BTF path's programs, or the record path's (attached by event name). */
-static void choose_programs(void)
-{
-	bpf_program__set_autoload(skel->progs.vblank, !records);
-	bpf_program__set_autoload(skel->progs.queued, !records);
-	bpf_program__set_autoload(skel->progs.delivered, !records);
-	bpf_program__set_autoload(skel->progs.tp_vblank, records);
-	bpf_program__set_autoload(skel->progs.tp_queued, records);
-	bpf_program__set_autoload(skel->progs.tp_delivered, records);
-}
-
-/*
- * The commit ioctls' handlers, where drm has them: page flips' owners and
- * commit -> flip. Without them (a kernel that inlined or renamed one),
- * flips are still counted, under their file alone.
- */
-static void choose_commit_probes(void)
-{
-	static const char *const funcs[] = { "drm_mode_page_flip_ioctl", "drm_mode_atomic_ioctl" };
-	struct bpf_program *progs[] = { skel->progs.page_flip_ioctl, skel->progs.atomic_ioctl };
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		if (kprobe_exists(funcs[i]))
-			continue;
-		bpf_program__set_autoload(progs[i], false);
-		fprintf(stderr, "vblanklat: drm has no %s to probe: its page flips' owners and "
-			"commit -> flip latency not shown\n", funcs[i]);
-	}
-}
-
-/* The fields of a queued or delivered record: the drm_file, the CRTC, the sequence. */
-static int get_event_fields(struct tp_format *fmt, const char *event, volatile struct tp_field *file,
-			    volatile struct tp_field *crtc, volatile struct tp_field *seq)
-{
-	return tp_format_load("drm", event, fmt) ||
-	       tp_field_get(fmt, "file", TP_WANT_INT, (struct tp_field *)file) ||
-	       tp_field_get(fmt, "crtc", TP_WANT_INT, (struct tp_field *)crtc) ||
-	       tp_field_get(fmt, "seq", TP_WANT_INT, (struct tp_field *)seq) ? -1 : 0;
-}
-
-/* The longest fixed part of the records so far: one copy per event covers each. */
-static void fit_record(unsigned int *size, const struct tp_format *fmt)
-{
-	if (tp_format_fixed_size(fmt) > *size)
-		*size = tp_format_fixed_size(fmt);
-}
-
-/* The record path: where each field is in the three records (tracefs formats). */
-static int set_record_fields(void)
-{
-	struct vblanklat_bpf__rodata *r = skel->rodata;
-	unsigned int size = 0;
-	struct tp_format fmt;
-
-	if (tp_format_load("drm", "drm_vblank_event", &fmt) ||
-	    tp_field_get(&fmt, "crtc", TP_WANT_INT, (struct tp_field *)&r->f_vbl_crtc) ||
-	    tp_field_get(&fmt, "seq", TP_WANT_INT, (struct tp_field *)&r->f_vbl_seq) ||
-	    tp_field_get(&fmt, "time", TP_WANT_INT, (struct tp_field *)&r->f_vbl_time) ||
-	    tp_field_get(&fmt, "high_prec", TP_WANT_INT, (struct tp_field *)&r->f_vbl_high_prec))
-		goto fail;
-	fit_record(&size, &fmt);
-	if (get_event_fields(&fmt, "drm_vblank_event_queued", &r->f_queued_file, &r->f_queued_crtc,
-			     &r->f_queued_seq))
-		goto fail;
-	fit_record(&size, &fmt);
-	if (get_event_fields(&fmt, "drm_vblank_event_delivered", &r->f_deliv_file,
-			     &r->f_deliv_crtc, &r->f_deliv_seq))
-		goto fail;
-	fit_record(&size, &fmt);
-	r->rec_size = size;
-	/* The vblank's time is the device's (drm_file -> minor -> dev): drm's types. */
-	records_missing("V->D");
-	return 0;
-fail:
-	fprintf(stderr, "vblanklat: %s\n", fmt.error);
-	return -1;
-}
-
-static int attach_records(void)
-{
-	const struct record_tp tps[] = {
-		{ skel->progs.tp_vblank, "drm", "drm_vblank_event" },
-		{ skel->progs.tp_queued, "drm", "drm_vblank_event_queued" },
-		{ skel->progs.tp_delivered, "drm", "drm_vblank_event_delivered" },
-	};
-
-	return records_attach(tps, sizeof(tps) / sizeof(tps[0])) ?:
-	       records_count_skipped(skel->obj);
+	report_lost("events", skel->bss->dropped, MAX_FILES, "%llu events not tracked "
+		    "(too many clients or pending events)",
+		    (unsigned long long)skel->bss->dropped);
 }
 
 int main(int argc, char **argv)
 {
 	static const struct argp argp = TOOL_ARGP_RECORDS(opts, parse_arg, doc);
-	struct trace_loop loop;
+	struct trace_loop loop = {};
 	int err;
 
 	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS) || old_crtc_option())
@@ -708,17 +613,13 @@ int main(int argc, char **argv)
 	skel->rodata->idle_ns = vblank_off_delay_ns();
 	choose_programs();
 	choose_commit_probes();
-	if (records) {
-		err = set_record_fields();
-		if (err)
-			goto cleanup;
-	}
+	err = records ? set_record_fields() : 0;
+	if (err)
+		goto cleanup;
 	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
 	err = tool_drop_cmpxchg(skel->obj);
-	if (err) {
-		report_bpf_error("prepare the BPF programs", err);
+	if (err)
 		goto cleanup;
-	}
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the drm vblank tracepoints");
 	if (!err && records)
 		err = attach_records();
@@ -733,10 +634,8 @@ int main(int argc, char **argv)
 	loop.write_metrics = write_metrics;
 	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
 			 "Tracing vblanks and vblank events");
-	report_lost("events", skel->bss->dropped, MAX_FILES, "%llu events not tracked "
-		    "(too many clients or pending events)",
-		    (unsigned long long)skel->bss->dropped);
-	trace_loop_free(&loop);
+	report_dropped();
+	err = tool_close(&loop, err);
 cleanup:
 	records_detach();
 	map_snapshot_free_all(prev, NR_SNAPS);

@@ -5,14 +5,14 @@
 #include "amdgpucs/names.h"
 #include "amdgpucs/prom.h"
 
-static const char *ring_label(const struct amdgpucs_state *st, __u32 ring)
+static const char *ring_label(const struct amdgpucs_metrics_in *in, __u32 ring)
 {
-	return ring < MAX_RINGS && st->rings[ring].name[0] ? st->rings[ring].name : "?";
+	return ring < MAX_RINGS && in->rings[ring].name[0] ? in->rings[ring].name : "?";
 }
 
-static void ring_metrics(struct metrics *m, const struct amdgpucs_state *state,
-			 const struct map_snapshot *s, double unit)
+static void ring_metrics(struct metrics *m, const struct amdgpucs_metrics_in *in, double unit)
 {
+	const struct map_snapshot *s = in->rows;
 	static struct lat_hist run[MAX_RINGS], done[MAX_RINGS];
 	struct metrics_rows subs = { .label_names = { "ring", "comm", "cgroup" } };
 	bool seen[MAX_RINGS] = {};
@@ -28,7 +28,7 @@ static void ring_metrics(struct metrics *m, const struct amdgpucs_state *state,
 		const struct row_stats *st = snapshot_value(s, i);
 		const unsigned long long v[] = { st->submits, st->ibs, st->runs, st->dones };
 
-		metrics_rows_add(&subs, (const char *const[]){ ring_label(state, k->ring), st->comm,
+		metrics_rows_add(&subs, (const char *const[]){ ring_label(in, k->ring), st->comm,
 							      metrics_cgroup(st->cgroup_id) }, v, 4);
 		if (k->ring < MAX_RINGS) {
 			lat_hist_merge(&run[k->ring], &st->submit_run);
@@ -49,16 +49,16 @@ static void ring_metrics(struct metrics *m, const struct amdgpucs_state *state,
 		       "Time from the CS ioctl to the job handed to the ring");
 	for (r = 0; r < MAX_RINGS; r++)
 		if (seen[r])
-			metrics_lat_hist(m, LABELS({ "ring", ring_label(state, r) }), &run[r], unit);
+			metrics_lat_hist(m, LABELS({ "ring", ring_label(in, r) }), &run[r], unit);
 	metrics_family(m, "run_to_done_seconds", METRIC_HISTOGRAM,
 		       "Time from the job handed to the ring to its fence signalled");
 	for (r = 0; r < MAX_RINGS; r++)
 		if (seen[r])
-			metrics_lat_hist(m, LABELS({ "ring", ring_label(state, r) }), &done[r], unit);
+			metrics_lat_hist(m, LABELS({ "ring", ring_label(in, r) }), &done[r], unit);
 	metrics_family(m, "vm_flushes_total", METRIC_COUNTER, "amdgpu_vm_flush, per ring");
 	for (r = 0; r < MAX_RINGS; r++)
-		if (state->rings[r].name[0])
-			metrics_u64(m, LABELS({ "ring", ring_label(state, r) }), state->rings[r].flushes);
+		if (in->rings[r].name[0])
+			metrics_u64(m, LABELS({ "ring", ring_label(in, r) }), in->rings[r].flushes);
 }
 
 static void buffer_metrics(struct metrics *m, const struct map_snapshot *bos,
@@ -110,9 +110,9 @@ static void buffer_metrics(struct metrics *m, const struct map_snapshot *bos,
 	metrics_rows_free(&vm);
 }
 
-static void move_metrics(struct metrics *m, const struct amdgpucs_state *state,
-			 const struct map_snapshot *ivs)
+static void move_metrics(struct metrics *m, const struct amdgpucs_metrics_in *in)
 {
+	const struct map_snapshot *ivs = in->ivs;
 	struct metrics_rows irqs = { .label_names = { "client", "src" } };
 	int from, to;
 	size_t i;
@@ -120,17 +120,17 @@ static void move_metrics(struct metrics *m, const struct amdgpucs_state *state,
 	metrics_family(m, "moves_total", METRIC_COUNTER, "Buffer moves between TTM placements");
 	for (from = 0; from < NR_PLACEMENTS; from++)
 		for (to = 0; to < NR_PLACEMENTS; to++)
-			if (state->moves[from][to].count)
+			if (in->moves[from][to].count)
 				metrics_u64(m, LABELS({ "from", placement_str(from) },
 						      { "to", placement_str(to) }),
-					    state->moves[from][to].count);
+					    in->moves[from][to].count);
 	metrics_family(m, "moved_bytes_total", METRIC_COUNTER, "Their bytes");
 	for (from = 0; from < NR_PLACEMENTS; from++)
 		for (to = 0; to < NR_PLACEMENTS; to++)
-			if (state->moves[from][to].count)
+			if (in->moves[from][to].count)
 				metrics_u64(m, LABELS({ "from", placement_str(from) },
 						      { "to", placement_str(to) }),
-					    state->moves[from][to].bytes);
+					    in->moves[from][to].bytes);
 	/* Interrupt sources: client and source id (ring, vmid and pasid summed). */
 	for (i = 0; i < ivs->n; i++) {
 		const struct iv_key *k = snapshot_key(ivs, i);
@@ -146,11 +146,10 @@ static void move_metrics(struct metrics *m, const struct amdgpucs_state *state,
 	metrics_rows_free(&irqs);
 }
 
-void amdgpucs_metrics(struct metrics *m, const struct amdgpucs_state *st,
-		      const struct map_snapshot *rows, const struct map_snapshot *bos,
-		      const struct map_snapshot *vms, const struct map_snapshot *ivs)
+int amdgpucs_metrics(struct metrics *m, const struct amdgpucs_metrics_in *in)
 {
-	ring_metrics(m, st, rows, metrics_time_unit());
-	buffer_metrics(m, bos, vms);
-	move_metrics(m, st, ivs);
+	ring_metrics(m, in, metrics_time_unit());
+	buffer_metrics(m, in->bos, in->vms);
+	move_metrics(m, in);
+	return 0;
 }

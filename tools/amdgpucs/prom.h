@@ -13,15 +13,18 @@
 #include "maps.h"
 #include "metrics.h"
 
-/* What the kernel side keeps in its globals: the rings and the moves. */
-struct amdgpucs_state {
+/*
+ * What write_metrics() reads from the skeleton: the kernel side's globals
+ * (the rings, the moves) and snapshots of the rows, bo_rows, vm_rows and
+ * ivs maps (rows, bo_rows and ivs sorted).
+ */
+struct amdgpucs_metrics_in {
 	const struct ring_info *rings;	/* MAX_RINGS */
 	const struct move_stats (*moves)[NR_PLACEMENTS];
+	const struct map_snapshot *rows, *bos, *vms, *ivs;
 };
 
-/* The families, from snapshots of the rows, bo_rows, vm_rows and ivs maps (sorted). */
-void amdgpucs_metrics(struct metrics *m, const struct amdgpucs_state *st,
-		      const struct map_snapshot *rows, const struct map_snapshot *bos,
-		      const struct map_snapshot *vms, const struct map_snapshot *ivs);
+/* The families. 0 (an error would be a negative errno). */
+int amdgpucs_metrics(struct metrics *m, const struct amdgpucs_metrics_in *in);
 
 #endif /* AMDGPUCS_PROM_H */
