@@ -14,8 +14,8 @@
  */
 #include "kernel_types.bpf.h"
 #include <asm/ptrace.h>	/* struct pt_regs: the registers at a uprobe */
-#include <asm-generic/errno-base.h>
 #include "tool.bpf.h"
+#include "maps.bpf.h"
 #include "cudatrace.h"
 
 const volatile bool errors_only = false;
@@ -337,14 +337,9 @@ static __always_inline void count_launch(__u32 pid, __u32 func, const struct cal
 
 	__builtin_memcpy(lk.grid, a->grid, sizeof(lk.grid));
 	__builtin_memcpy(lk.block, a->block, sizeof(lk.block));
-	ls = bpf_map_lookup_elem(&launches, &lk);
-	if (!ls) {
-		if (bpf_map_update_elem(&launches, &lk, &zero, BPF_NOEXIST) == -E2BIG)
-			__sync_fetch_and_add(&dropped_rows, 1);
-		ls = bpf_map_lookup_elem(&launches, &lk);
-		if (!ls)
-			return;
-	}
+	ls = map_lookup_or_init(&launches, &lk, &zero, &dropped_rows);
+	if (!ls)
+		return;
 	if (result)
 		__sync_fetch_and_add(&ls->failed, 1);
 	else
@@ -356,7 +351,7 @@ static __always_inline void count_call(__u32 func, __u32 cls, __u32 result, __u6
 {
 	struct func_stats *st;
 	struct err_key ek = { .func = func, .result = result };
-	__u64 *n, one = 1;
+	__u64 *n, init = 0;
 	__u32 zero = 0;
 
 	st = bpf_map_lookup_elem(&func_stats, &func);
@@ -366,9 +361,7 @@ static __always_inline void count_call(__u32 func, __u32 cls, __u32 result, __u6
 			return;
 		__builtin_memset(st, 0, sizeof(*st));
 		st->lat.min = ~0ULL;
-		if (bpf_map_update_elem(&func_stats, &func, st, BPF_NOEXIST) == -E2BIG)
-			__sync_fetch_and_add(&dropped_rows, 1);
-		st = bpf_map_lookup_elem(&func_stats, &func);
+		st = map_lookup_or_init(&func_stats, &func, st, &dropped_rows);
 		if (!st)
 			return;
 	}
@@ -381,11 +374,9 @@ static __always_inline void count_call(__u32 func, __u32 cls, __u32 result, __u6
 		return;
 	}
 	__sync_fetch_and_add(&st->errors, 1);
-	n = bpf_map_lookup_elem(&errors, &ek);
+	n = map_lookup_or_init(&errors, &ek, &init, &dropped_rows);
 	if (n)
 		__sync_fetch_and_add(n, 1);
-	else if (bpf_map_update_elem(&errors, &ek, &one, BPF_NOEXIST) == -E2BIG)
-		__sync_fetch_and_add(&dropped_rows, 1);
 }
 
 static __always_inline void notice(__u32 type, __u32 pid, const char *comm, __u64 cgroup_id,

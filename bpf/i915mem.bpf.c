@@ -16,8 +16,7 @@
 #include "tool.bpf.h"
 #include "i915mem.h"
 #include "tp_record.bpf.h"
-
-#define E2BIG 7
+#include "maps.bpf.h"
 
 const volatile int targ_driver = -1;
 
@@ -124,9 +123,7 @@ static __always_inline struct proc_stats *proc_row(__u32 pid, __u32 driver)
 		return p;
 	bpf_get_current_comm(zero.comm, sizeof(zero.comm));
 	zero.cgroup_id = bpf_get_current_cgroup_id();
-	if (bpf_map_update_elem(&procs, &key, &zero, BPF_NOEXIST) == -E2BIG)
-		__sync_fetch_and_add(&dropped_procs, 1);
-	return bpf_map_lookup_elem(&procs, &key);
+	return map_lookup_or_init(&procs, &key, &zero, &dropped_procs);
 }
 
 static __always_inline struct vm_stats *vm_row(__u64 vm, __u32 driver, __u32 pid)
@@ -140,9 +137,7 @@ static __always_inline struct vm_stats *vm_row(__u64 vm, __u32 driver, __u32 pid
 		return v;
 	bpf_get_current_comm(zero.comm, sizeof(zero.comm));
 	zero.cgroup_id = bpf_get_current_cgroup_id();
-	if (bpf_map_update_elem(&vms, &vm, &zero, BPF_NOEXIST) == -E2BIG)
-		__sync_fetch_and_add(&dropped_vms, 1);
-	return bpf_map_lookup_elem(&vms, &vm);
+	return map_lookup_or_init(&vms, &vm, &zero, &dropped_vms);
 }
 
 static __always_inline bool driver_wanted(__u32 driver)

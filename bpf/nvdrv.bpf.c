@@ -18,6 +18,7 @@
 #include <asm/ptrace.h>	/* struct pt_regs: the registers at a kprobe */
 #include "tool.bpf.h"
 #include "tp_record.bpf.h"
+#include "maps.bpf.h"
 #include "nvdrv.h"
 
 
@@ -61,7 +62,6 @@ struct vm_fault {
 #define P2P_PT_PAGE_SIZE	4
 #define P2P_PT_ENTRIES		16
 
-#define E2BIG 7
 #define NV_XID_LEVEL 0xFFFFFFFFu
 
 /* ---- maps ----------------------------------------------------------------- */
@@ -209,9 +209,7 @@ static __always_inline void *row_of(void *map, const void *key, void *init)
 		return r;
 	bpf_get_current_comm(init, COMM_LEN);
 	*(__u64 *)(init + COMM_LEN) = bpf_get_current_cgroup_id();
-	if (bpf_map_update_elem(map, key, init, BPF_NOEXIST) == -E2BIG)
-		__sync_fetch_and_add(&dropped_rows, 1);
-	return bpf_map_lookup_elem(map, key);
+	return map_lookup_or_init(map, key, init, &dropped_rows);
 }
 
 static __always_inline struct nvdrv_event *event_new(__u32 type, bool always)
@@ -421,12 +419,9 @@ static __always_inline void fork_copy(__u64 vma, struct mm_struct *mm, __u32 dev
 	struct dev_key owner = { .pid = 0, .dev = dev };
 	int i;
 
-	bpf_map_update_elem(&fork_pending, &key, &zero, BPF_NOEXIST);
-	p = bpf_map_lookup_elem(&fork_pending, &key);
-	if (!p) {
-		__sync_fetch_and_add(&dropped_rows, 1);
+	p = map_lookup_or_init(&fork_pending, &key, &zero, &dropped_rows);
+	if (!p)
 		return;
-	}
 	for (i = 0; i < FORK_DEVS; i++) {
 		if (p->n[i] && p->dev[i] != dev)
 			continue;
@@ -803,14 +798,9 @@ int BPF_KRETPROBE(ioctl_return, long ret)
 static __always_inline struct irq_stats *irq_row(__u32 gpu, __u32 kind)
 {
 	struct irq_key key = { .gpu = gpu, .kind = kind };
-	struct irq_stats *s, init = { .top_bottom = LAT_HIST_INIT };
+	struct irq_stats init = { .top_bottom = LAT_HIST_INIT };
 
-	s = bpf_map_lookup_elem(&irq_rows, &key);
-	if (s)
-		return s;
-	if (bpf_map_update_elem(&irq_rows, &key, &init, BPF_NOEXIST) == -E2BIG)
-		__sync_fetch_and_add(&dropped_rows, 1);
-	return bpf_map_lookup_elem(&irq_rows, &key);
+	return map_lookup_or_init(&irq_rows, &key, &init, &dropped_rows);
 }
 
 static __always_inline void irq_event(__u32 type, __u32 gpu, __u32 kind, __u32 irq, __u64 lat_ns)
@@ -1133,13 +1123,9 @@ int dev_xid(void *ctx)
 
 static __always_inline struct power_stats *power_row(__u32 row)
 {
-	struct power_stats *s, init = { .lat = LAT_HIST_INIT };
+	struct power_stats init = { .lat = LAT_HIST_INIT };
 
-	s = bpf_map_lookup_elem(&power_rows, &row);
-	if (s)
-		return s;
-	bpf_map_update_elem(&power_rows, &row, &init, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&power_rows, &row);
+	return map_lookup_or_init(&power_rows, &row, &init, &dropped_rows);
 }
 
 /*

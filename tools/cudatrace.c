@@ -475,6 +475,12 @@ static bool call_records(void)
 	return env.events || env.errors || env.timeline;
 }
 
+/* --timeline: the call as -e's line has it (cudatrace/calls.c). */
+static void timeline_event(const struct call_event *e, const char *kernel)
+{
+	cudatrace_timeline_event(e, kernel);
+}
+
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct call_event *e = data;
@@ -490,7 +496,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		name = kernel_name(&procs, e->pid, e->func, e->a.addr, kernel, sizeof(kernel));
 	if (env.events || env.errors)
 		print_call(stdout, e, (e->ts_ns - start_ns) / 1e9, name);
-	timeline_call(e, name);
+	timeline_event(e, name);
 	return 0;
 }
 
@@ -545,41 +551,6 @@ static struct ring_buffer *open_ring_buffers(void)
 	return rb;
 }
 
-/* Open the BPF object, set it up for the options, load it. */
-static int load_bpf(void)
-{
-	int err;
-
-	skel = cudatrace_bpf__open();
-	if (!skel) {
-		err = -errno;
-		report_bpf_error("open BPF object", err);
-		return err;
-	}
-	/* filter.bpf.h's -p, -c and --cgroup (comm: TASK_COMM_LEN bytes, as -c takes it). */
-	tool_set_rodata(skel, call_records());
-	skel->rodata->errors_only = env.errors;
-	skel->rodata->capture_stacks = env.stacks;
-	/*
-	 * A program can make 100000 calls a second: room for a burst of 20000
-	 * (21000 records of 192 bytes) even if the reader fell behind (1 MiB
-	 * lost some under qemu). 8 MiB cost 20 MB more of RSS than this.
-	 */
-	bpf_map__set_max_entries(skel->maps.events, call_records() ? 4 << 20 : 4096);
-	if (!env.stacks)
-		bpf_map__set_max_entries(skel->maps.alloc_stacks, 1);
-
-	probes_init(&probes, skel->obj, skel->progs.cuda_enter, skel->progs.cuda_exit,
-		    common_env.pid, &libs, (__u64 *)skel->rodata->fallback_cookies);
-	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
-	err = tool_drop_cmpxchg(skel->obj);
-	if (err) {
-		report_bpf_error("prepare the BPF programs", err);
-		return err;
-	}
-	return tool_load(skel->skeleton, skel->maps.cgroup_map);
-}
-
 /* The exit hook first (it ends tracing when -p's process exits), then the uprobes. */
 static int attach_bpf(void)
 {
@@ -602,7 +573,7 @@ static int attach_bpf(void)
  * What did not fit anywhere, so no count is silently short (the ring
  * buffer's lost records: trace_loop_finish()).
  */
-static void report_drops(void)
+static void report_dropped(void)
 {
 	report_lost("notices", skel->bss->lost_notices, 0,
 		    "%llu process notices lost (ring buffer full)",
@@ -615,11 +586,53 @@ static void report_drops(void)
 		    (unsigned long long)skel->bss->dropped_rows);
 }
 
+/* --prometheus: cudatrace/prom.c's families, from snapshots of the statistics and allocations. */
+static int write_metrics(struct metrics *m, void *ctx)
+{
+	struct bpf_map *const maps[] = { skel->maps.func_stats, skel->maps.errors, skel->maps.allocs };
+	const struct cudatrace_bpf__bss *bss = skel->bss;
+	struct map_snapshot s[3];
+	int err;
+
+	(void)ctx;
+	/* (not tool_snapshot(): metrics_write_file() says the failure) */
+	err = map_snapshot_all(maps, s, 3);
+	if (err)
+		return err;
+	err = cudatrace_metrics(m, &(struct cudatrace_metrics_in){
+		.funcs = &s[0], .errors = &s[1], .allocs = &s[2], .procs = &procs,
+		.dropped_rows = bss->dropped_rows, .dropped_allocs = bss->dropped_allocs,
+		.lost_notices = bss->lost_notices });
+	map_snapshot_free_all(s, 3);
+	return err;
+}
+
+/*
+ * tool_trace() but for one step: per-call lines (-e, -E) with --leaks
+ * still report the leaks every interval and at the end, where tool_trace()
+ * gives per-event lines no summary. The loop's ring buffers are the tool's
+ * (open_ring_buffers()).
+ */
+static int trace(struct trace_loop *loop)
+{
+	bool per_call = env.events || env.errors;
+	int err;
+
+	if (per_call)
+		print_call_header(stdout);
+	/* At the end (Ctrl-C, no interval, the traced process gone): the leaks, or the summary. */
+	loop->on_interval = per_call && !env.leaks ? NULL : on_interval;
+	err = trace_loop_write_metrics(loop);
+	if (err)
+		return err;
+	tool_banner(per_call, "Tracing CUDA %s", env.leaks && !per_call ? "allocations" : "calls");
+	return trace_loop_finish(loop, trace_loop_run(loop), loop->on_interval);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
 	struct trace_loop loop = {};
-	struct cuda_metrics metrics;
 	int err;
 
 	if (!tool_init(&argp, argc, argv, 0))
@@ -637,7 +650,31 @@ int main(int argc, char **argv)
 		err = 1;
 		goto cleanup;
 	}
-	err = load_bpf();
+	skel = cudatrace_bpf__open();
+	if (!skel) {
+		err = -errno;
+		report_bpf_error("open BPF object", err);
+		goto cleanup;
+	}
+	/* filter.bpf.h's -p, -c and --cgroup (comm: TASK_COMM_LEN bytes, as -c takes it). */
+	tool_set_rodata(skel, call_records());
+	skel->rodata->errors_only = env.errors;
+	skel->rodata->capture_stacks = env.stacks;
+	probes_init(&probes, skel->obj, skel->progs.cuda_enter, skel->progs.cuda_exit,
+		    common_env.pid, &libs, (__u64 *)skel->rodata->fallback_cookies);
+	/*
+	 * A program can make 100000 calls a second: room for a burst of 20000
+	 * (21000 records of 192 bytes) even if the reader fell behind (1 MiB
+	 * lost some under qemu). 8 MiB cost 20 MB more of RSS than this.
+	 */
+	bpf_map__set_max_entries(skel->maps.events, call_records() ? 4 << 20 : 4096);
+	if (!env.stacks)
+		bpf_map__set_max_entries(skel->maps.alloc_stacks, 1);
+	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
+	err = tool_drop_cmpxchg(skel->obj);
+	if (err)
+		goto cleanup;
+	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
 	if (err)
 		goto cleanup;
 	err = procs_init(&procs, skel->maps.procs, skel->maps.knames);
@@ -648,8 +685,8 @@ int main(int argc, char **argv)
 	err = attach_bpf();
 	if (err)
 		goto cleanup;
-	loop.rb = notices_rb = open_ring_buffers();
-	if (!loop.rb) {
+	notices_rb = open_ring_buffers();
+	if (!notices_rb) {
 		err = -errno;
 		report_bpf_error("open the ring buffers", err);
 		goto cleanup;
@@ -657,33 +694,13 @@ int main(int argc, char **argv)
 	print_libs(&libs, common_env.verbose);
 	start_ns = monotonic_ns();
 
-	metrics = (struct cuda_metrics){ skel->maps.func_stats, skel->maps.errors, skel->maps.allocs,
-					 &procs, &skel->bss->dropped_rows, &skel->bss->dropped_allocs,
-					 &skel->bss->lost_notices };
 	loop = TOOL_TRACE_LOOP(skel, NULL);	/* its own ring buffers: notices and calls */
 	loop.rb = notices_rb;
-	loop.on_interval = on_interval;
-	loop.ctx = &metrics;
-	loop.write_metrics = write_cuda_metrics;
-	if (env.events || env.errors) {
-		print_call_header(stdout);
-		if (!env.leaks)
-			loop.on_interval = NULL;
-	}
-	/* Its own loop: the file is there before tracing starts (tool_trace() would do it). */
-	err = trace_loop_write_metrics(&loop);
-	if (err)
-		goto cleanup;
-	tool_banner(env.events || env.errors, "Tracing CUDA %s",
-		    env.leaks && !env.events && !env.errors ? "allocations" : "calls");
-	/* At the end (Ctrl-C, no interval, the traced process gone): the leaks, or the summary. */
-	err = trace_loop_finish(&loop, trace_loop_run(&loop),
-				env.leaks ? on_interval : env.events || env.errors ? NULL : print_summary);
-	report_drops();
-	if (timeline_close() && !err)
-		err = 1;
+	loop.write_metrics = write_metrics;
+	err = trace(&loop);
+	report_dropped();
+	err = tool_close(&loop, err);
 cleanup:
-	trace_loop_free(&loop);
 	ring_buffer__free(drain_rb);
 	probes_detach(&probes);
 	bpf_link__destroy(exit_link);

@@ -35,9 +35,9 @@
 #include "tool.h"
 #include "tp_format.h"
 #include "i915mem/leaks.h"
-#include "i915mem/live_timeline.h"
 #include "i915mem/names.h"
 #include "i915mem/prom.h"
+#include "i915mem/timeline.h"
 #include "timeline.h"
 
 static struct env {
@@ -261,16 +261,10 @@ static unsigned int choose_hooks(void)
 
 /* ---- the record path ---------------------------------------------------- */
 
-/* A field of an event's record, and its descriptor in rodata. */
-struct rec_field {
-	const char *event, *name;
-	size_t rodata;		/* offsetof() in the skeleton's rodata */
-};
-
-#define RF(ev, name, f) { ev, name, offsetof(struct i915mem_bpf__rodata, f) }
+#define RF(ev, name, f) RECORD_FIELD(i915mem, "i915", ev, name, TP_WANT_INT, f, NULL)
 
 /* Every field the record path reads: the same in 5.10, 6.1, 6.12 and 7.x. */
-static const struct rec_field rec_fields[] = {
+static const struct record_field rec_fields[] = {
 	RF("i915_gem_object_create", "obj", f_create_obj),
 	RF("i915_gem_object_create", "size", f_create_size),
 	RF("i915_gem_object_destroy", "obj", f_destroy_obj),
@@ -305,31 +299,18 @@ static const struct rec_field rec_fields[] = {
 	RF("i915_ppgtt_release", "vm", f_vm_free_vm),
 };
 
-/* The loaded programs' fields, from tracefs. Non-zero: said why. */
+/*
+ * The loaded programs' fields, from tracefs; an event this kernel lacks was
+ * said and its program is not loaded. Non-zero: said why.
+ */
 static int set_record_fields(void)
 {
-	struct tp_format fmt = {};
-	size_t i;
-
-	for (i = 0; i < sizeof(rec_fields) / sizeof(rec_fields[0]); i++) {
-		const struct rec_field *f = &rec_fields[i];
-
-		if (strcmp(fmt.event, f->event) && tp_format_load("i915", f->event, &fmt)) {
-			/* an event this kernel lacks was said and is not loaded */
-			if (!tracepoint_exists("i915", f->event))
-				continue;
-			goto fail;
-		}
-		if (tp_field_get(&fmt, f->name, TP_WANT_INT,
-				 (struct tp_field *)((char *)skel->rodata + f->rodata)))
-			goto fail;
-	}
+	if (records_get_fields(skel->rodata, rec_fields, sizeof(rec_fields) / sizeof(rec_fields[0]),
+			       RECORDS_SKIP_ABSENT_EVENTS) < 0)
+		return -1;
 	/* the unbind record has the binding's size, not its object's */
 	records_missing("BYTES of a fault on an object created before tracing (-e)");
 	return 0;
-fail:
-	fprintf(stderr, "i915mem: %s\n", fmt.error);
-	return -1;
 }
 
 static int attach_records(void)
@@ -676,6 +657,12 @@ static const struct column event_cols[NR_EC] = {
 };
 static const struct table event_table = EVENT_TABLE("event", event_cols);
 
+/* --timeline: live bytes per process (i915mem/timeline.c), drawn from every record. */
+static void timeline_event(const struct i915mem_event *e)
+{
+	i915mem_timeline_event(e, driver_names[e->driver % NR_DRIVERS]);
+}
+
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct i915mem_event *e = data;
@@ -686,7 +673,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	(void)ctx;
 	if (size < sizeof(*e) || e->type >= NR_EVENT_TYPES)
 		return 0;
-	live_timeline_event(e, driver_names[e->driver % NR_DRIVERS]);
+	timeline_event(e);
 	if (!env.events)
 		return 0;
 	for (i = 0; i < NR_EC; i++)
@@ -782,6 +769,7 @@ static void report_dropped(void)
 	report_lost("address_spaces", bss->dropped_vms, MAX_VMS, "events of address spaces "
 		    "beyond the first %d not counted per address space (%llu)", MAX_VMS,
 		    (unsigned long long)bss->dropped_vms);
+	i915mem_timeline_report();
 }
 
 /* --prometheus: i915mem/prom.c's families, from a snapshot of the processes. */
@@ -793,7 +781,8 @@ static int write_metrics(struct metrics *m, void *ctx)
 	(void)ctx;
 	err = tool_snapshot((struct bpf_map *const[]){ skel->maps.procs }, &snap, 1);
 	if (!err)
-		err = i915mem_metrics(m, &snap, skel->bss->drivers);
+		err = i915mem_metrics(m, &(struct i915mem_metrics_in){
+			.procs = &snap, .drivers = skel->bss->drivers });
 	map_snapshot_free(&snap);
 	return err;
 }
@@ -816,27 +805,24 @@ int main(int argc, char **argv)
 		report_bpf_error("open BPF object", -errno);
 		return 1;
 	}
-	traced = choose_hooks();
-	if (!traced) {
-		err = 1;
-		goto cleanup;
-	}
 	/* The timeline is drawn from the per-event records, with or without -e's lines. */
 	tool_set_rodata(skel, env.events || env.timeline);
 	skel->rodata->targ_driver = env.driver;
-	if (records && set_record_fields()) {
-		err = 1;
+	traced = choose_hooks();
+	if (!traced) {
+		err = -ENOENT;
 		goto cleanup;
 	}
+	err = records ? set_record_fields() : 0;
+	if (err)
+		goto cleanup;
 	/* Objects come and go by the thousand when a game loads a level. */
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 4096);
 
 	/* before 5.12: the peak's compare-and-swaps (dead there) out of the programs */
 	err = tool_drop_cmpxchg(skel->obj);
-	if (err) {
-		report_bpf_error("prepare BPF programs", err);
+	if (err)
 		goto cleanup;
-	}
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the i915/xe tracepoints");
 	if (!err && records)
 		err = attach_records();
@@ -857,12 +843,9 @@ int main(int argc, char **argv)
 			 traced == ((1u << DRV_I915) | (1u << DRV_XE)) ? ", " : "",
 			 traced & (1u << DRV_XE) ? "xe" : "");
 	report_dropped();
-	live_timeline_report();
-	if (timeline_close() && !err)
-		err = -EIO;
+	err = tool_close(&loop, err);
 cleanup:
 	records_detach();
-	trace_loop_free(&loop);
 	map_snapshot_free(&prev_procs);
 	map_snapshot_free(&prev_vms);
 	i915mem_bpf__destroy(skel);

@@ -540,7 +540,6 @@ static int write_metrics(struct metrics *m, void *ctx)
 		skel->maps.irq_rows, skel->maps.p2p_rows, skel->maps.power_rows,
 	};
 	struct map_snapshot now[NR_SNAPS];
-	double unit = metrics_time_unit();
 	int err;
 
 	(void)ctx;
@@ -551,16 +550,20 @@ static int write_metrics(struct metrics *m, void *ctx)
 	map_snapshot_sort(&now[S_DEVS], cmp_u32_pair);
 	map_snapshot_sort(&now[S_IRQS], cmp_u32_pair);
 	map_snapshot_sort(&now[S_POWER], cmp_u32);
-	power_metrics(m, &now[S_POWER], unit);
-	err = ioctl_metrics(m, &now[S_CALLS], &now[S_RM], unit) ?:
-	      device_metrics(m, &now[S_DEVS], &now[S_IRQS], unit) ?:
-	      rm_memory_metrics(m);
+	err = nvdrv_metrics(m, &(struct nvdrv_metrics_in){
+		.calls = &now[S_CALLS], .rm = &now[S_RM], .devs = &now[S_DEVS],
+		.irqs = &now[S_IRQS], .power = &now[S_POWER] });
 	map_snapshot_free_all(now, NR_SNAPS);
-	xid_metrics(m);
 	return err;
 }
 
 /* ---- -e, and Xids in every mode ------------------------------------------------- */
+
+/* --timeline: the event as -e's line has it (nvdrv/event_lines.c). */
+static void timeline_event(const struct nvdrv_event *e, const struct xid_report *xr)
+{
+	nvdrv_timeline_event(e, xr);
+}
 
 static int handle_event(void *ctx, void *data, size_t size)
 {
@@ -771,10 +774,8 @@ int main(int argc, char **argv)
 
 	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
 	err = tool_drop_cmpxchg(skel->obj);
-	if (err) {
-		report_bpf_error("prepare the BPF programs", err);
+	if (err)
 		goto cleanup;
-	}
 	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
 	if (err)
 		goto cleanup;
@@ -808,10 +809,8 @@ int main(int argc, char **argv)
 	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
 			 "Tracing nvidia.ko %s", driver_version());
 	report_dropped();
-	if (timeline_close() && !err)
-		err = -EIO;
+	err = tool_close(&loop, err);
 cleanup:
-	trace_loop_free(&loop);
 	detach_hooks();
 	records_detach();
 	bpf_link__destroy(fork_link);

@@ -184,7 +184,7 @@ void print_call(FILE *f, const struct call_event *e, double time_s, const char *
 		table_event(f, &event_table, c, e->ts_ns);
 }
 
-void timeline_call(const struct call_event *e, const char *kernel)
+void cudatrace_timeline_event(const struct call_event *e, const char *kernel)
 {
 	/* The arguments -j gives a call, those it has. */
 	static const int arg_cols[] = { EV_BYTES, EV_RESULT, EV_CODE, EV_PTR, EV_KERNEL, EV_HANDLE,

@@ -23,8 +23,9 @@ void print_call(FILE *f, const struct call_event *e, double time_s, const char *
 /*
  * --timeline: the call as a slice on its thread's track, from its entry to
  * its return, named by the function, with -j's fields as arguments; a
- * failing one also marked by an instant named by its result.
+ * failing one also marked by an instant named by its result. Here rather
+ * than in a timeline.c: its name and arguments are the -e line's cells.
  */
-void timeline_call(const struct call_event *e, const char *kernel);
+void cudatrace_timeline_event(const struct call_event *e, const char *kernel);
 
 #endif /* CUDATRACE_CALLS_H */

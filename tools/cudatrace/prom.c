@@ -109,7 +109,7 @@ static void write_errors(struct metrics *m, const struct map_snapshot *s)
  * The allocations not freed yet, summed per command name (and -C cgroup):
  * a gauge, as a process's allocations go with it when it exits.
  */
-static int write_outstanding(struct metrics *m, const struct cuda_metrics *cm,
+static int write_outstanding(struct metrics *m, const struct procs *procs,
 			     const struct map_snapshot *s)
 {
 	struct metrics_rows rows = { .label_names = { "comm", "cgroup" } };
@@ -120,8 +120,8 @@ static int write_outstanding(struct metrics *m, const struct cuda_metrics *cm,
 	for (i = 0; i < s->n && !err; i++) {
 		const struct alloc_key *k = snapshot_key(s, i);
 		const struct alloc_info *a = snapshot_value(s, i);
-		const char *cg = proc_cgroup(cm->procs, k->pid);
-		const char *labels[] = { proc_comm(cm->procs, k->pid, comm), cg ? cg : "" };
+		const char *cg = proc_cgroup(procs, k->pid);
+		const char *labels[] = { proc_comm(procs, k->pid, comm), cg ? cg : "" };
 		const unsigned long long v[] = { 1, a->size };
 
 		err = metrics_rows_add(&rows, labels, v, 2);
@@ -134,26 +134,19 @@ static int write_outstanding(struct metrics *m, const struct cuda_metrics *cm,
 	return err;
 }
 
-int write_cuda_metrics(struct metrics *m, void *ctx)
+int cudatrace_metrics(struct metrics *m, const struct cudatrace_metrics_in *in)
 {
-	const struct cuda_metrics *cm = ctx;
-	struct bpf_map *const maps[] = { cm->func_stats, cm->errors, cm->allocs };
-	struct map_snapshot s[3];
 	int err;
 
-	err = map_snapshot_all(maps, s, 3);
-	if (err)
-		return err;
-	write_funcs(m, &s[0]);
-	write_errors(m, &s[1]);
-	err = write_outstanding(m, cm, &s[2]);
-	map_snapshot_free_all(s, 3);
+	write_funcs(m, in->funcs);
+	write_errors(m, in->errors);
+	err = write_outstanding(m, in->procs, in->allocs);
 
 	metrics_family(m, "dropped_total", METRIC_COUNTER,
 		       "What a full table had no room for, by table: calls not counted "
 		       "(statistics), allocations not tracked, process notices lost");
-	metrics_u64(m, LABELS({ "table", "statistics" }), *cm->dropped_rows);
-	metrics_u64(m, LABELS({ "table", "allocations" }), *cm->dropped_allocs);
-	metrics_u64(m, LABELS({ "table", "notices" }), *cm->lost_notices);
+	metrics_u64(m, LABELS({ "table", "statistics" }), in->dropped_rows);
+	metrics_u64(m, LABELS({ "table", "allocations" }), in->dropped_allocs);
+	metrics_u64(m, LABELS({ "table", "notices" }), in->lost_notices);
 	return err;
 }

@@ -12,18 +12,19 @@
 #include <linux/types.h>
 
 #include "cudatrace/procs.h"
+#include "maps.h"
 #include "metrics.h"
 
-struct cuda_metrics {
-	struct bpf_map *func_stats;	/* __u32 func -> struct func_stats */
-	struct bpf_map *errors;		/* struct err_key -> __u64 */
-	struct bpf_map *allocs;		/* struct alloc_key -> struct alloc_info */
-	struct procs *procs;		/* names an allocation's process */
+/* What write_metrics() read from the skeleton. */
+struct cudatrace_metrics_in {
+	const struct map_snapshot *funcs;	/* func_stats: __u32 func -> struct func_stats */
+	const struct map_snapshot *errors;	/* struct err_key -> __u64 */
+	const struct map_snapshot *allocs;	/* struct alloc_key -> struct alloc_info */
+	const struct procs *procs;		/* names an allocation's process */
 	/* What a full table or ring had no room for (the kernel side's .bss). */
-	const __u64 *dropped_rows, *dropped_allocs, *lost_notices;
+	__u64 dropped_rows, dropped_allocs, lost_notices;
 };
 
-/* A metrics_fn: ctx is a struct cuda_metrics. */
-int write_cuda_metrics(struct metrics *m, void *ctx);
+int cudatrace_metrics(struct metrics *m, const struct cudatrace_metrics_in *in);
 
 #endif /* CUDATRACE_PROM_H */

@@ -10,9 +10,10 @@
 enum { PM_CREATED, PM_CREATED_BYTES, PM_DESTROYED, PM_DESTROYED_BYTES, PM_LIVE, PM_LIVE_BYTES,
        PM_BINDS, PM_UNBINDS, PM_REBINDS, NR_PM };
 
-int i915mem_metrics(struct metrics *m, const struct map_snapshot *snap,
-		    const struct driver_stats *drivers)
+int i915mem_metrics(struct metrics *m, const struct i915mem_metrics_in *in)
 {
+	const struct map_snapshot *snap = in->procs;
+	const struct driver_stats *drivers = in->drivers;
 	struct metrics_rows procs = { .label_names = { "driver", "comm", "cgroup" } };
 	struct metrics_rows faults = { .label_names = { "driver", "comm", "kind" } };
 	size_t i;

@@ -11,8 +11,12 @@
 #include "maps.h"
 #include "metrics.h"
 
-/* The families, from a snapshot of the procs map and the kernel side's per-driver counters. */
-int i915mem_metrics(struct metrics *m, const struct map_snapshot *snap,
-		    const struct driver_stats *drivers);
+/* What write_metrics() read from the skeleton. */
+struct i915mem_metrics_in {
+	const struct map_snapshot *procs;	/* the procs map */
+	const struct driver_stats *drivers;	/* the kernel side's, NR_DRIVERS of them */
+};
+
+int i915mem_metrics(struct metrics *m, const struct i915mem_metrics_in *in);
 
 #endif /* I915MEM_PROM_H */

@@ -302,7 +302,7 @@ static const char *ioctl_title(const struct nvdrv_event *e, const struct line *l
 	return buf;
 }
 
-void timeline_event(const struct nvdrv_event *e, const struct xid_report *xr)
+void nvdrv_timeline_event(const struct nvdrv_event *e, const struct xid_report *xr)
 {
 	const char *keys[NR_F];
 	struct cell vals[NR_F];

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* nvdrv -e: one line per event, its DETAIL text and JSON fields by the event's kind. */
+/*
+ * nvdrv -e: one line per event, its DETAIL text and JSON fields by the
+ * event's kind; and the same event on --timeline.
+ */
 #ifndef NVDRV_EVENT_LINES_H
 #define NVDRV_EVENT_LINES_H
 
@@ -22,8 +25,9 @@ void print_event(const struct nvdrv_event *e, const struct xid_report *xr,
  * or command), closes, faults and p2p calls instants there; interrupts,
  * bottom halves and Xids instants on the GPU's tracks. -j's fields are the
  * arguments; a failing call is marked by an instant named by its RM status
- * or errno.
+ * or errno. Here rather than in a timeline.c: its names and arguments are
+ * the -e line's cells, made by the same code.
  */
-void timeline_event(const struct nvdrv_event *e, const struct xid_report *xr);
+void nvdrv_timeline_event(const struct nvdrv_event *e, const struct xid_report *xr);
 
 #endif /* NVDRV_EVENT_LINES_H */

@@ -5,10 +5,13 @@
 
 #include "nvdrv/esc_hists.h"
 #include "nvdrv/nvidia_names.h"
+#include "nvdrv/power.h"
 #include "nvdrv/prom.h"
+#include "nvdrv/rm_memory.h"
 #include "nvdrv/xids.h"
 
-int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
+/* From the calls and rm_rows maps: per escape and process name; RM calls. */
+static int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
 			 const struct map_snapshot *rm, double unit)
 {
 	static struct esc_hists per_esc;
@@ -56,7 +59,8 @@ int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
 	return err;
 }
 
-int device_metrics(struct metrics *m, const struct map_snapshot *devs,
+/* From the dev_rows and irq_rows maps: device nodes, interrupts. */
+static int device_metrics(struct metrics *m, const struct map_snapshot *devs,
 			  const struct map_snapshot *irqs, double unit)
 {
 	struct metrics_rows rows = { .label_names = { "device", "comm", "cgroup" } };
@@ -119,7 +123,8 @@ int device_metrics(struct metrics *m, const struct map_snapshot *devs,
 	return err;
 }
 
-void xid_metrics(struct metrics *m)
+/* The Xids counted in user space (xids.h). */
+static void xid_metrics(struct metrics *m)
 {
 	char gpu[32], xid[16];
 	int i;
@@ -130,4 +135,17 @@ void xid_metrics(struct metrics *m)
 		metrics_u64(m, LABELS({ "gpu", gpu_name(xid_rows[i].gpu, gpu, sizeof(gpu)) },
 				      { "xid", xid }), xid_rows[i].count);
 	}
+}
+
+int nvdrv_metrics(struct metrics *m, const struct nvdrv_metrics_in *in)
+{
+	double unit = metrics_time_unit();
+	int err;
+
+	power_metrics(m, in->power, unit);
+	err = ioctl_metrics(m, in->calls, in->rm, unit) ?:
+	      device_metrics(m, in->devs, in->irqs, unit) ?:
+	      rm_memory_metrics(m);
+	xid_metrics(m);
+	return err;
 }

@@ -12,15 +12,16 @@
 #include "maps.h"
 #include "metrics.h"
 
-/* From the calls and rm_rows maps: per escape and process name; RM calls. */
-int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
-		  const struct map_snapshot *rm, double unit);
+/* What write_metrics() read from the skeleton: snapshots of its maps, sorted. */
+struct nvdrv_metrics_in {
+	const struct map_snapshot *calls;	/* per (pid, escape) */
+	const struct map_snapshot *rm;		/* rm_rows: RM calls by object and status */
+	const struct map_snapshot *devs;	/* dev_rows */
+	const struct map_snapshot *irqs;	/* irq_rows */
+	const struct map_snapshot *power;	/* power_rows */
+};
 
-/* From the dev_rows and irq_rows maps: device nodes, interrupts. */
-int device_metrics(struct metrics *m, const struct map_snapshot *devs,
-		   const struct map_snapshot *irqs, double unit);
-
-/* The Xids counted in user space (xids.h). */
-void xid_metrics(struct metrics *m);
+/* Every family, those of the maps and those counted in user space (Xids, RM memory). */
+int nvdrv_metrics(struct metrics *m, const struct nvdrv_metrics_in *in);
 
 #endif /* NVDRV_PROM_H */

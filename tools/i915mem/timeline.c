@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* i915mem's live bytes per process on the timeline (live_timeline.h). */
+/* i915mem's live bytes per process on the timeline (timeline.h). */
 #include <stdio.h>
 
-#include "i915mem/live_timeline.h"
+#include <timeline.h>	/* the common library's: "timeline.h" here is this directory's */
+
+#include "i915mem/timeline.h"
 #include "table.h"
-#include "timeline.h"
 
 #define LIVE_BITS 12	/* (process, driver) pairs drawn */
 
@@ -34,7 +35,7 @@ static struct live *live_of(__u32 pid, __u8 driver)
 	return NULL;
 }
 
-void live_timeline_event(const struct i915mem_event *e, const char *driver)
+void i915mem_timeline_event(const struct i915mem_event *e, const char *driver)
 {
 	__u32 pid = e->type == EV_CREATE ? e->pid : e->creator;
 	char name[32];
@@ -59,7 +60,7 @@ void live_timeline_event(const struct i915mem_event *e, const char *driver)
 	timeline_counter(pid, name, e->ts_ns, l->bytes);
 }
 
-void live_timeline_report(void)
+void i915mem_timeline_report(void)
 {
 	report_lost("timeline_processes", not_drawn, 1 << LIVE_BITS, "--timeline: %llu object "
 		    "events of processes beyond %d not drawn", not_drawn, 1 << LIVE_BITS);

@@ -6,15 +6,15 @@
  * (by whoever), as -e's CREATE and DESTROY lines say. Objects created
  * before tracing began are not counted.
  */
-#ifndef I915MEM_LIVE_TIMELINE_H
-#define I915MEM_LIVE_TIMELINE_H
+#ifndef I915MEM_TIMELINE_H
+#define I915MEM_TIMELINE_H
 
 #include "i915mem.h"
 
 /* One -e record (any type), in the order the ring buffer hands them over. */
-void live_timeline_event(const struct i915mem_event *e, const char *driver);
+void i915mem_timeline_event(const struct i915mem_event *e, const char *driver);
 
 /* At exit: the processes not drawn (more than the table holds), on stderr. */
-void live_timeline_report(void);
+void i915mem_timeline_report(void);
 
-#endif /* I915MEM_LIVE_TIMELINE_H */
+#endif /* I915MEM_TIMELINE_H */
