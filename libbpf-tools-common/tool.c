@@ -192,7 +192,8 @@ int tool_trace(struct trace_loop *loop, const struct table *event_table,
 
 	if (event_table) {
 		table_header(stdout, event_table);
-		summary = NULL;
+		if (!loop->summary_with_events)
+			summary = NULL;
 	}
 	loop->on_interval = summary;
 	if (loop->metrics_path) {

@@ -157,7 +157,8 @@ int tool_snapshot(struct bpf_map *const *maps, struct map_snapshot *now, size_t 
  * of what was lost (trace_loop_finish()).
  *
  * With `event_table` (-e), per-event lines: its header first, no
- * summaries; else `summary` every interval and at the end. `loop`'s events
+ * summaries (but with loop->summary_with_events); else `summary` every
+ * interval and at the end. `loop`'s events
  * and on_event are the caller's (a tool may read records without -e too).
  *
  * With --prometheus, loop->write_metrics (the tool's) writes the file

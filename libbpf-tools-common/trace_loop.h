@@ -22,6 +22,11 @@ struct trace_loop {
 	const volatile __u64 *lost_events;
 	/* The skeleton's `spare_rescues` (bss): primaries' misses their spares took (spare.bpf.h). */
 	const volatile __u64 *spare_rescues;
+	/*
+	 * tool_trace(): the summary goes on every interval beside per-event
+	 * lines (cudatrace -e --leaks), where per-event lines have none.
+	 */
+	bool summary_with_events;
 	/* Called every `interval` seconds (0: never), `count` times (0: no limit). */
 	int (*on_interval)(void *ctx);
 	long interval;

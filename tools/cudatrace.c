@@ -607,36 +607,16 @@ static int write_metrics(struct metrics *m, void *ctx)
 	return err;
 }
 
-/*
- * tool_trace() but for one step: per-call lines (-e, -E) with --leaks
- * still report the leaks every interval and at the end, where tool_trace()
- * gives per-event lines no summary. The loop's ring buffers are the tool's
- * (open_ring_buffers()).
- */
-static int trace(struct trace_loop *loop)
-{
-	bool per_call = env.events || env.errors;
-	int err;
-
-	if (per_call)
-		print_call_header(stdout);
-	/* At the end (Ctrl-C, no interval, the traced process gone): the leaks, or the summary. */
-	loop->on_interval = per_call && !env.leaks ? NULL : on_interval;
-	err = trace_loop_write_metrics(loop);
-	if (err)
-		return err;
-	tool_banner(per_call, "Tracing CUDA %s", env.leaks && !per_call ? "allocations" : "calls");
-	return trace_loop_finish(loop, trace_loop_run(loop), loop->on_interval);
-}
-
 int main(int argc, char **argv)
 {
 	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
 	struct trace_loop loop = {};
+	bool per_call;
 	int err;
 
 	if (!tool_init(&argp, argc, argv, 0))
 		return 1;
+	per_call = env.events || env.errors;
 	if (env.timeline && timeline_open(env.timeline))
 		return 1;
 	if (common_env.pid && kill(common_env.pid, 0) && errno == ESRCH) {
@@ -697,7 +677,10 @@ int main(int argc, char **argv)
 	loop = TOOL_TRACE_LOOP(skel, NULL);	/* its own ring buffers: notices and calls */
 	loop.rb = notices_rb;
 	loop.write_metrics = write_metrics;
-	err = trace(&loop);
+	/* --leaks with -e or -E: the leaks every interval and at the end too. */
+	loop.summary_with_events = env.leaks;
+	err = tool_trace(&loop, per_call ? call_table() : NULL, on_interval, "Tracing CUDA %s",
+			 env.leaks && !per_call ? "allocations" : "calls");
 	report_dropped();
 	err = tool_close(&loop, err);
 cleanup:

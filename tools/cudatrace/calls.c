@@ -142,9 +142,9 @@ static void event_detail(const struct call_event *e, const char *kernel, struct 
 	c[EV_DETAIL] = CELL_S(buf);
 }
 
-void print_call_header(FILE *f)
+const struct table *call_table(void)
 {
-	table_header(f, &event_table);
+	return &event_table;
 }
 
 /* The cells of one call (false: not a function we know). */

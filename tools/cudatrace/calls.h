@@ -10,9 +10,10 @@
 #include <stdio.h>
 
 #include "cudatrace.h"
+#include "table.h"
 
-/* The column header (none with -j). */
-void print_call_header(FILE *f);
+/* The per-call lines' table, for tool_trace(). */
+const struct table *call_table(void);
 
 /*
  * One call, `time_s` after tracing began; `kernel` names the kernel a
