@@ -21,6 +21,7 @@
 #include "drm_types.bpf.h"
 #define EVENTS_RINGBUF_BYTES 4096	/* the frontend sizes it for -e */
 #include "tool.bpf.h"
+#include "maps.bpf.h"
 #include "drmsched.h"
 #include "tp_record.bpf.h"
 #include "sched_record.bpf.h"
@@ -282,12 +283,6 @@ static __always_inline struct submitter *submitter_of(struct drm_gpu_scheduler *
 	return s;
 }
 
-/* A job's slot from its fence (BTF). */
-static __always_inline struct job_slot *job_lookup(struct drm_sched_fence *s_fence)
-{
-	return job_find(s_fence->finished.context, s_fence->finished.seqno);
-}
-
 static __always_inline void emit_job(__u8 type, struct job_slot *job, __u64 context, __u64 seqno,
 				     __u64 dep_context, __u64 dep_seqno, __u64 latency, __u64 now)
 {
@@ -311,35 +306,176 @@ static __always_inline void emit_job(__u8 type, struct job_slot *job, __u64 cont
 	event_submit(e);
 }
 
-/* A job's record on the BTF path: its fences read through the scheduler's types. */
-static __always_inline void emit(__u8 type, struct job_slot *job, struct drm_sched_fence *s_fence,
-				 struct dma_fence *dep, __u64 latency, __u64 now)
+/*
+ * A process index the verifier sees bounded where it is used: without the
+ * barrier clang drops the mask after a `proc < MAX_PROCS` test and computes
+ * the address above the test.
+ */
+static __always_inline __u32 proc_slot(__u32 proc)
 {
-	if (!emit_events)
-		return;
-	emit_job(type, job, s_fence->finished.context, s_fence->finished.seqno,
-		 dep ? dep->context : 0, dep ? dep->seqno : 0, latency, now);
+	barrier_var(proc);
+	return proc & (MAX_PROCS - 1);
 }
 
-/* A run or done of a job queued before tracing began (only an unfiltered session can tell). */
-static __always_inline void count_untracked(struct drm_gpu_scheduler *sched)
+/* A run or done of a job queued before tracing began, on `ring` (MAX_RINGS: none). */
+static __always_inline void count_untracked(__u32 ring)
 {
-	__u32 ring;
-
-	if (process_filtered() || !sched)
-		return;
-	ring = ring_index(sched);
 	if (ring < MAX_RINGS && !ring_infos[ring].excluded)
 		__sync_fetch_and_add(&ring_stats[ring].untracked, 1);
 }
 
+/* A job's run: the queue depth the event records with it (struct ring_stats). */
+static __always_inline void count_depth(struct ring_stats *st, __u32 waiting, __s32 on_hw)
+{
+	lat_hist_add(&st->waiting, waiting);
+	lat_hist_add(&st->on_hw, on_hw > 0 ? on_hw : 0);
+}
+
+/*
+ * Each event's bookkeeping, once: the BTF path and the record path below
+ * only read a job's fence (context:seqno) and the rest differently, each
+ * from what its hook gives, and call these.
+ */
+
+/* A job queued by `pid` on `ring`, as process row `proc`: its slot, the counts, its -e record. */
+static __always_inline void job_queue(__u32 pid, __u32 ring, __u32 proc, __u64 context,
+				      __u64 seqno)
+{
+	struct job_slot *job;
+	__u64 now = bpf_ktime_get_ns();
+
+	job = job_claim(context, seqno);
+	if (!job) {
+		__sync_fetch_and_add(&dropped_jobs, 1);
+		return;
+	}
+	job->queued_ns = now;
+	job->run_ns = 0;
+	job->pid = pid;
+	job->ring = ring;
+	job->proc = proc;
+
+	__sync_fetch_and_add(&ring_stats[ring & (MAX_RINGS - 1)].queued, 1);
+	if (proc < MAX_PROCS)
+		__sync_fetch_and_add(&proc_queued[proc_slot(proc)], 1);
+	else
+		__sync_fetch_and_add(&dropped_procs, 1);
+	emit_job(EV_QUEUE, job, context, seqno, 0, 0, 0, now);
+}
+
+/*
+ * A job handed to the hardware, with the queue depth its event records
+ * (`waiting` < 0: none). `spare`: the hook's spare program (spare.bpf.h),
+ * which takes only a run the primary missed. True: the primary found no
+ * such job (queued before tracing began), for the caller to count on the
+ * ring its hook names.
+ */
+static __always_inline bool job_run(__u64 context, __u64 seqno, __s64 waiting, __s32 on_hw,
+				    bool spare)
+{
+	struct ring_stats *st;
+	struct job_slot *job;
+	__u64 now, wait;
+
+	if (!spare_first(SPARE_RUN, context, seqno, spare))
+		return false;
+	job = job_find(context, seqno);
+	if (!job)
+		return !spare;
+	if (spare && !spare_takes(!job->run_ns))
+		return false;
+	now = bpf_ktime_get_ns();
+	job->run_ns = now;
+	wait = to_units(now - job->queued_ns);
+	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
+	__sync_fetch_and_add(&st->run, 1);
+	lat_hist_add(&st->wait, wait);
+	if (waiting >= 0)
+		count_depth(st, waiting, on_hw);
+	if (job->proc < MAX_PROCS)
+		__sync_fetch_and_add(&proc_wait_sum[proc_slot(job->proc)], wait);
+	emit_job(EV_RUN, job, context, seqno, 0, 0, wait, now);
+	return false;
+}
+
+/*
+ * A job's finished fence signalled. `spare`: the spare program; a job
+ * still in its slot is one whose done the primary missed. True as
+ * job_run()'s.
+ */
+static __always_inline bool job_finished(__u64 context, __u64 seqno, bool spare)
+{
+	struct proc_done_stats *pd;
+	struct ring_stats *st;
+	struct job_slot *job;
+	__u64 now, exec;
+
+	if (!spare_first(SPARE_DONE, context, seqno, spare))
+		return false;
+	job = job_find(context, seqno);
+	if (!job)
+		return !spare;
+	if (spare)
+		spare_takes(true);
+	now = bpf_ktime_get_ns();
+	/* A job that never ran (killed with its entity) signals no done event. */
+	exec = job->run_ns ? to_units(now - job->run_ns) : 0;
+	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
+	__sync_fetch_and_add(&st->done, 1);
+	lat_hist_add(&st->exec, exec);
+	if (job->proc < MAX_PROCS) {
+		pd = &proc_done[proc_slot(job->proc)];
+		__sync_fetch_and_add(&pd->done, 1);
+		__sync_fetch_and_add(&pd->exec_sum, exec);
+	}
+	emit_job(EV_DONE, job, context, seqno, 0, 0, exec, now);
+	job_release(job);
+	return false;
+}
+
+/* A job's dependency on fence dep_context:dep_seqno; `blocked`: found unsignalled (>= 6.17). */
+static __always_inline void job_dep(__u64 context, __u64 seqno, __u64 dep_context,
+				    __u64 dep_seqno, bool blocked)
+{
+	struct dep_stats *ds, ds_init = {};
+	struct dep_key dk = {};
+	struct job_slot *job;
+	struct ring_stats *st;
+
+	job = job_find(context, seqno);
+	if (!job)
+		return;
+	dk.ring = job->ring & (MAX_RINGS - 1);
+	dk.context = dep_context;
+	st = &ring_stats[dk.ring];
+	__sync_fetch_and_add(blocked ? &st->blocked : &st->deps, 1);
+
+	ds = map_lookup_or_init(&deps, &dk, &ds_init, &dropped_deps);
+	if (ds) {
+		__sync_fetch_and_add(blocked ? &ds->blocked : &ds->deps, 1);
+		ds->last_seqno = dep_seqno;
+	}
+	emit_job(blocked ? EV_BLOCKED : EV_DEP, job, context, seqno, dep_context, dep_seqno, 0,
+		 bpf_ktime_get_ns());
+}
+
+/*
+ * The BTF path: the job's fence, its ring and the queue depth read from
+ * the scheduler's structs.
+ */
+
+/* The ring of a job the BTF path does not track (only an unfiltered session can tell). */
+static __always_inline void count_untracked_sched(struct drm_gpu_scheduler *sched)
+{
+	if (!process_filtered() && sched)
+		count_untracked(ring_index(sched));
+}
+
 static __always_inline int on_queue(struct drm_sched_job *sched_job)
 {
-	struct drm_gpu_scheduler *sched;
 	struct drm_sched_fence *s_fence;
-	struct job_slot *job;
 	struct submitter *s;
-	__u64 client_id = 0, context, now;
+	__u64 client_id = 0, context;
 	__u32 pid;
 
 	/* Kernels >= 6.12 type tracepoint arguments as maybe-NULL: test first. */
@@ -348,43 +484,17 @@ static __always_inline int on_queue(struct drm_sched_job *sched_job)
 	pid = bpf_get_current_pid_tgid() >> 32;
 	if (!current_wanted(pid))
 		return 0;
-	sched = sched_job->sched;
 	s_fence = sched_job->s_fence;
 	if (!s_fence)
 		return 0;
 	if (bpf_core_field_exists(s_fence->drm_client_id))
 		client_id = s_fence->drm_client_id;
 	context = s_fence->finished.context;
-	s = submitter_of(sched, pid, client_id, context);
+	s = submitter_of(sched_job->sched, pid, client_id, context);
 	if (!s || s->excluded)
 		return 0;
-
-	now = bpf_ktime_get_ns();
-	job = job_claim(context, s_fence->finished.seqno);
-	if (!job) {
-		__sync_fetch_and_add(&dropped_jobs, 1);
-		return 0;
-	}
-	job->queued_ns = now;
-	job->run_ns = 0;
-	job->pid = pid;
-	job->ring = s->ring;
-	job->proc = s->proc;
-
-	__sync_fetch_and_add(&ring_stats[s->ring & (MAX_RINGS - 1)].queued, 1);
-	if (s->proc < MAX_PROCS)
-		__sync_fetch_and_add(&proc_queued[s->proc], 1);
-	else
-		__sync_fetch_and_add(&dropped_procs, 1);
-	emit(EV_QUEUE, job, s_fence, NULL, 0, now);
+	job_queue(pid, s->ring, s->proc, context, s_fence->finished.seqno);
 	return 0;
-}
-
-/* A job's run: the queue depth the event records with it (struct ring_stats). */
-static __always_inline void count_depth(struct ring_stats *st, __u32 waiting, __s32 on_hw)
-{
-	lat_hist_add(&st->waiting, waiting);
-	lat_hist_add(&st->on_hw, on_hw > 0 ? on_hw : 0);
 }
 
 /* The same values the tracepoint records: its TP_fast_assign reads these fields. */
@@ -395,112 +505,43 @@ static __always_inline __s32 sched_on_hw(struct drm_gpu_scheduler *sched)
 	return BPF_CORE_READ(sched, hw_rq_count.counter);
 }
 
-/* `spare`: the hook's spare program (spare.bpf.h), which takes only a run the primary missed. */
 static __always_inline int on_run(struct drm_sched_job *sched_job, struct drm_sched_entity *entity,
 				  bool spare)
 {
 	struct drm_sched_fence *s_fence;
-	struct ring_stats *st;
-	struct job_slot *job;
-	__u64 now, wait;
+	__s64 waiting = -1;
+	__s32 on_hw = 0;
 
 	if (!sched_job)
 		return 0;
 	s_fence = sched_job->s_fence;
-	if (!spare_first(SPARE_RUN, s_fence->finished.context, s_fence->finished.seqno, spare))
-		return 0;
-	job = job_lookup(s_fence);
-	if (!job) {
-		if (!spare)
-			count_untracked(sched_job->sched);
-		return 0;
-	}
-	if (spare && !spare_takes(!job->run_ns))
-		return 0;
-	now = bpf_ktime_get_ns();
-	job->run_ns = now;
-	wait = to_units(now - job->queued_ns);
-	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
-	__sync_fetch_and_add(&st->run, 1);
-	lat_hist_add(&st->wait, wait);
 	/* (newer verifiers know the entity argument may be NULL) */
-	if (entity)
-		count_depth(st, BPF_CORE_READ(entity, job_queue.job_count.counter),
-			    sched_on_hw(sched_job->sched));
-	if (job->proc < MAX_PROCS)
-		__sync_fetch_and_add(&proc_wait_sum[job->proc], wait);
-	emit(EV_RUN, job, s_fence, NULL, wait, now);
+	if (entity) {
+		waiting = BPF_CORE_READ(entity, job_queue.job_count.counter);
+		on_hw = sched_on_hw(sched_job->sched);
+	}
+	if (job_run(s_fence->finished.context, s_fence->finished.seqno, waiting, on_hw, spare))
+		count_untracked_sched(sched_job->sched);
 	return 0;
 }
 
-/* `spare`: the spare program; a job still in its slot is one whose done the primary missed. */
 static __always_inline int on_done(struct drm_sched_fence *s_fence, bool spare)
 {
-	struct proc_done_stats *pd;
-	struct ring_stats *st;
-	struct job_slot *job;
-	__u64 now, exec;
-
-	if (!s_fence)
-		return 0;
-	if (!spare_first(SPARE_DONE, s_fence->finished.context, s_fence->finished.seqno, spare))
-		return 0;
-	job = job_lookup(s_fence);
-	if (!job) {
-		if (!spare)
-			count_untracked(s_fence->sched);
-		return 0;
-	}
-	if (spare)
-		spare_takes(true);
-	now = bpf_ktime_get_ns();
-	/* A job that never ran (killed with its entity) signals no done event. */
-	exec = job->run_ns ? to_units(now - job->run_ns) : 0;
-	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
-	__sync_fetch_and_add(&st->done, 1);
-	lat_hist_add(&st->exec, exec);
-	if (job->proc < MAX_PROCS) {
-		pd = &proc_done[job->proc];
-		__sync_fetch_and_add(&pd->done, 1);
-		__sync_fetch_and_add(&pd->exec_sum, exec);
-	}
-	emit(EV_DONE, job, s_fence, NULL, exec, now);
-	job_release(job);
+	if (s_fence && job_finished(s_fence->finished.context, s_fence->finished.seqno, spare))
+		count_untracked_sched(s_fence->sched);
 	return 0;
 }
 
 static __always_inline int on_dependency(struct drm_sched_job *sched_job, struct dma_fence *fence,
 					 bool blocked)
 {
-	struct dep_stats *ds, ds_init = {};
 	struct drm_sched_fence *s_fence;
-	struct dep_key dk = {};
-	struct job_slot *job;
-	struct ring_stats *st;
 
 	if (!sched_job || !fence)
 		return 0;
 	s_fence = sched_job->s_fence;
-	job = job_lookup(s_fence);
-	if (!job)
-		return 0;
-	dk.ring = job->ring & (MAX_RINGS - 1);
-	dk.context = fence->context;
-	st = &ring_stats[dk.ring];
-	__sync_fetch_and_add(blocked ? &st->blocked : &st->deps, 1);
-
-	ds = bpf_map_lookup_elem(&deps, &dk);
-	if (!ds) {
-		bpf_map_update_elem(&deps, &dk, &ds_init, BPF_NOEXIST);
-		ds = bpf_map_lookup_elem(&deps, &dk);
-	}
-	if (ds) {
-		__sync_fetch_and_add(blocked ? &ds->blocked : &ds->deps, 1);
-		ds->last_seqno = fence->seqno;
-	} else {
-		__sync_fetch_and_add(&dropped_deps, 1);
-	}
-	emit(blocked ? EV_BLOCKED : EV_DEP, job, s_fence, fence, 0, bpf_ktime_get_ns());
+	job_dep(s_fence->finished.context, s_fence->finished.seqno, fence->context, fence->seqno,
+		blocked);
 	return 0;
 }
 
@@ -582,118 +623,6 @@ SEC("tp_btf/drm_sched_job_unschedulable")
 int BPF_PROG(blocked_new, struct drm_sched_job *sched_job, struct dma_fence *fence)
 {
 	return on_dependency(sched_job, fence, true);
-}
-
-static __always_inline void count_untracked_ring(__u32 ring)
-{
-	if (ring < MAX_RINGS && !ring_infos[ring].excluded)
-		__sync_fetch_and_add(&ring_stats[ring].untracked, 1);
-}
-
-/*
- * A process index the verifier sees bounded where it is used: without the
- * barrier clang drops the mask after a `proc < MAX_PROCS` test and computes
- * the address above the test.
- */
-static __always_inline __u32 proc_slot(__u32 proc)
-{
-	barrier_var(proc);
-	return proc & (MAX_PROCS - 1);
-}
-
-/* A job queued by `pid` on `ring`: its slot, the counts, its -e record. */
-static __always_inline struct job_slot *queue_job(__u32 pid, __u32 ring, __u32 proc, __u64 context,
-						  __u64 seqno)
-{
-	struct job_slot *job;
-	__u64 now = bpf_ktime_get_ns();
-
-	job = job_claim(context, seqno);
-	if (!job) {
-		__sync_fetch_and_add(&dropped_jobs, 1);
-		return NULL;
-	}
-	job->queued_ns = now;
-	job->run_ns = 0;
-	job->pid = pid;
-	job->ring = ring;
-	job->proc = proc;
-
-	__sync_fetch_and_add(&ring_stats[ring & (MAX_RINGS - 1)].queued, 1);
-	if (proc < MAX_PROCS)
-		__sync_fetch_and_add(&proc_queued[proc_slot(proc)], 1);
-	else
-		__sync_fetch_and_add(&dropped_procs, 1);
-	emit_job(EV_QUEUE, job, context, seqno, 0, 0, 0, now);
-	return job;
-}
-
-/* `waiting` < 0: the record has no queue depth. */
-static __always_inline void run_job(struct job_slot *job, __u64 context, __u64 seqno,
-				    __s64 waiting, __s32 on_hw)
-{
-	struct ring_stats *st;
-	__u64 now, wait;
-
-	now = bpf_ktime_get_ns();
-	job->run_ns = now;
-	wait = to_units(now - job->queued_ns);
-	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
-	__sync_fetch_and_add(&st->run, 1);
-	lat_hist_add(&st->wait, wait);
-	if (waiting >= 0)
-		count_depth(st, waiting, on_hw);
-	if (job->proc < MAX_PROCS)
-		__sync_fetch_and_add(&proc_wait_sum[proc_slot(job->proc)], wait);
-	emit_job(EV_RUN, job, context, seqno, 0, 0, wait, now);
-}
-
-static __always_inline void done_job(struct job_slot *job, __u64 context, __u64 seqno)
-{
-	struct proc_done_stats *pd;
-	struct ring_stats *st;
-	__u64 now, exec;
-
-	now = bpf_ktime_get_ns();
-	/* A job that never ran (killed with its entity) signals no done event. */
-	exec = job->run_ns ? to_units(now - job->run_ns) : 0;
-	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
-	__sync_fetch_and_add(&st->done, 1);
-	lat_hist_add(&st->exec, exec);
-	if (job->proc < MAX_PROCS) {
-		pd = &proc_done[proc_slot(job->proc)];
-		__sync_fetch_and_add(&pd->done, 1);
-		__sync_fetch_and_add(&pd->exec_sum, exec);
-	}
-	emit_job(EV_DONE, job, context, seqno, 0, 0, exec, now);
-	job_release(job);
-}
-
-static __always_inline void dep_job(struct job_slot *job, __u64 context, __u64 seqno,
-				    __u64 dep_context, __u64 dep_seqno, bool blocked)
-{
-	struct dep_stats *ds, ds_init = {};
-	struct dep_key dk = {};
-	struct ring_stats *st;
-
-	dk.ring = job->ring & (MAX_RINGS - 1);
-	dk.context = dep_context;
-	st = &ring_stats[dk.ring];
-	__sync_fetch_and_add(blocked ? &st->blocked : &st->deps, 1);
-
-	ds = bpf_map_lookup_elem(&deps, &dk);
-	if (!ds) {
-		bpf_map_update_elem(&deps, &dk, &ds_init, BPF_NOEXIST);
-		ds = bpf_map_lookup_elem(&deps, &dk);
-	}
-	if (ds) {
-		__sync_fetch_and_add(blocked ? &ds->blocked : &ds->deps, 1);
-		ds->last_seqno = dep_seqno;
-	} else {
-		__sync_fetch_and_add(&dropped_deps, 1);
-	}
-	emit_job(blocked ? EV_BLOCKED : EV_DEP, job, context, seqno, dep_context, dep_seqno, 0,
-		 bpf_ktime_get_ns());
 }
 
 /*
@@ -834,7 +763,7 @@ int tp_queue(void *ctx)
 
 		bpf_map_update_elem(&job_ids, &k, &jf, BPF_ANY);
 	}
-	queue_job(pid, ring, proc, jf.context, jf.seqno);
+	job_queue(pid, ring, proc, jf.context, jf.seqno);
 	return 0;
 }
 
@@ -843,19 +772,14 @@ int tp_run(void *ctx)
 {
 	TP_RECORD_RAN();
 	struct job_fence jf = {};
-	struct job_slot *job;
 
 	if (!rec_job(ctx, &f_run_fence, &f_run_ctx, &f_run_seqno, &jf))
 		return 0;
-	job = job_find(jf.context, jf.seqno);
-	if (!job) {
-		if (!process_filtered())
-			count_untracked_ring(ring_index_rec(ctx, &f_run_name, &f_run_dev));
-		return 0;
-	}
-	run_job(job, jf.context, jf.seqno,
-		tp_has(&f_run_waiting) ? (__s64)tp_read_u64(ctx, &f_run_waiting) : -1,
-		tp_read_s64(ctx, &f_run_on_hw));
+	if (job_run(jf.context, jf.seqno,
+		    tp_has(&f_run_waiting) ? (__s64)tp_read_u64(ctx, &f_run_waiting) : -1,
+		    tp_read_s64(ctx, &f_run_on_hw), false) &&
+	    !process_filtered())
+		count_untracked(ring_index_rec(ctx, &f_run_name, &f_run_dev));
 	return 0;
 }
 
@@ -864,35 +788,15 @@ int tp_run(void *ctx)
  * tracepoint's program is skipped if another BPF program was running on
  * that CPU (the kernel's bpf_prog_active: a burst under qemu lost a fifth
  * of its done events so): done is a raw tracepoint, its argument the
- * struct drm_sched_fence. Its record names no ring: a job queued before
- * tracing began is not counted there.
+ * struct drm_sched_fence (sched_record.bpf.h). Its record names no ring: a
+ * job queued before tracing began is not counted there.
  */
-static __always_inline int on_raw_done(struct bpf_raw_tracepoint_args *ctx, bool spare)
+static __always_inline void job_done(__u64 context, __u64 seqno, bool spare)
 {
-	struct job_fence jf = {};
-	struct job_slot *job;
-
-	if (!raw_sched_finished(ctx->args[0], &jf.context, &jf.seqno) ||
-	    !spare_first(SPARE_DONE, jf.context, jf.seqno, spare))
-		return 0;
-	job = job_find(jf.context, jf.seqno);
-	if (job && (!spare || spare_takes(true)))
-		done_job(job, jf.context, jf.seqno);
-	return 0;
+	job_finished(context, seqno, spare);
 }
 
-SEC("raw_tp")
-int raw_done(struct bpf_raw_tracepoint_args *ctx)
-{
-	return on_raw_done(ctx, false);
-}
-
-/* Its spare (spare.bpf.h): a raw tracepoint's program is skipped only by itself. */
-SEC("raw_tp")
-int raw_done_spare(struct bpf_raw_tracepoint_args *ctx)
-{
-	return on_raw_done(ctx, true);
-}
+SCHED_RAW_DONE_PROGRAMS(job_done)
 
 static __always_inline int rec_dependency(void *ctx, const volatile struct tp_field *f_name,
 					  const volatile struct tp_field *f_dev,
@@ -904,7 +808,6 @@ static __always_inline int rec_dependency(void *ctx, const volatile struct tp_fi
 					  const volatile struct tp_field *f_dseqno, bool blocked)
 {
 	struct job_fence jf = {}, *found;
-	struct job_slot *job;
 
 	if (tp_has(f_id)) {
 		/* <= 6.16: the job by (ring name, id), as its queue record gave them */
@@ -918,10 +821,7 @@ static __always_inline int rec_dependency(void *ctx, const volatile struct tp_fi
 	} else if (!rec_job(ctx, f_fence, f_ctx, f_seqno, &jf)) {
 		return 0;
 	}
-	job = job_find(jf.context, jf.seqno);
-	if (!job)
-		return 0;
-	dep_job(job, jf.context, jf.seqno, tp_read_u64(ctx, f_dctx), tp_read_u64(ctx, f_dseqno),
+	job_dep(jf.context, jf.seqno, tp_read_u64(ctx, f_dctx), tp_read_u64(ctx, f_dseqno),
 		blocked);
 	return 0;
 }

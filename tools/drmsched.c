@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "drmsched.h"
+#include "drmsched/prom.h"
 #include "tp_field.h"
 #include "drmsched.skel.h"
 #include "cgroup.h"
@@ -140,94 +141,65 @@ static void choose_programs(struct drmsched_bpf *obj)
 	obj->rodata->with_spares = tool_choose_spares(obj->obj);
 }
 
-/* After choose_programs(): the record path's programs, or none of them. */
-
-/* A job's fields of one event's record, in rodata. */
-struct job_fields {
-	struct tp_field *name, *dev, *fence, *ctx, *seqno, *client, *id;
-};
-
-#define JOB_FIELDS(p)								\
-	((struct job_fields){ (struct tp_field *)&skel->rodata->p##_name,	\
-			      (struct tp_field *)&skel->rodata->p##_dev,	\
-			      (struct tp_field *)&skel->rodata->p##_fence,	\
-			      (struct tp_field *)&skel->rodata->p##_ctx,	\
-			      (struct tp_field *)&skel->rodata->p##_seqno,	\
-			      (struct tp_field *)&skel->rodata->p##_client,	\
-			      (struct tp_field *)&skel->rodata->p##_id })
+#define FIELD(event, names, want, field, missing) \
+	RECORD_FIELD(drmsched, "gpu_scheduler", event, names, want, field, missing)
 
 /*
- * Fill one event's descriptors: `need_ring` events name their ring; a job
- * is its `fence` (<= 6.16) or fence_context:fence_seqno (>= 6.17), or, with
- * `by_id`, the job id of <= 6.16's wait_dep. Non-zero: said why.
+ * The record path's fields, from tracefs. A job is its record's `fence`
+ * (<= 6.16; wait_dep names it by its id, as the queue record gave it) or
+ * fence_context:fence_seqno (>= 6.17). Non-zero: said why.
  */
-static int get_job_fields(struct tp_format *fmt, const char *event, struct job_fields f,
-			  bool need_ring, bool by_id)
-{
-	if (tp_format_load("gpu_scheduler", event, fmt))
-		goto fail;
-	if (need_ring) {
-		if (tp_field_get(fmt, "name", TP_WANT_STR, f.name))
-			goto fail;
-		if (tp_field_get(fmt, "dev", TP_WANT_STR, f.dev))
-			records_missing("DEV");
-		if (tp_field_get(fmt, "client_id", TP_WANT_INT, f.client) && abi == ABI_6_17)
-			records_missing("CLIENT");
-	}
-	if (by_id && !tp_field_find(fmt, "fence_context"))
-		return tp_field_get(fmt, "id", TP_WANT_INT, f.id) ? -1 : 0;
-	if (tp_field_find(fmt, "fence_context"))
-		return tp_field_get(fmt, "fence_context", TP_WANT_INT, f.ctx) ||
-		       tp_field_get(fmt, "fence_seqno", TP_WANT_INT, f.seqno) ? -1 : 0;
-	if (tp_field_get(fmt, "fence", TP_WANT_INT, f.fence))
-		goto fail;
-	/* <= 6.16's queue record: the job id too, for wait_dep */
-	if (!by_id && need_ring)
-		tp_field_get(fmt, "id", TP_WANT_INT, f.id);
-	return 0;
-fail:
-	return -1;
-}
-
-/* The record path's events and fields, from tracefs. */
 static int set_record_fields(void)
 {
 	bool old = abi == ABI_PRE_6_17;
-	struct tp_format fmt;
-	struct tp_field *dctx, *dseqno;
+	const char *queue = old ? "drm_sched_job" : "drm_sched_job_queue";
+	const char *run = old ? "drm_run_job" : "drm_sched_job_run";
+	const char *dep = old ? "drm_sched_job_wait_dep" : "drm_sched_job_add_dep";
+	const char *blocked = old ? NULL : "drm_sched_job_unschedulable";
+	/* kernels before 6.17 record no DRM client: nothing to say */
+	const char *client = old ? "" : "CLIENT";
+	const struct record_field fields[] = {
+		FIELD(queue, "name", TP_WANT_STR, f_queue_name, NULL),
+		FIELD(queue, "dev", TP_WANT_STR, f_queue_dev, "DEV"),
+		FIELD(queue, "client_id", TP_WANT_INT, f_queue_client, client),
+		FIELD(old ? queue : NULL, "fence", TP_WANT_INT, f_queue_fence, NULL),
+		FIELD(old ? queue : NULL, "id", TP_WANT_INT, f_queue_id, ""),
+		FIELD(old ? NULL : queue, "fence_context", TP_WANT_INT, f_queue_ctx, NULL),
+		FIELD(old ? NULL : queue, "fence_seqno", TP_WANT_INT, f_queue_seqno, NULL),
+		FIELD(run, "name", TP_WANT_STR, f_run_name, NULL),
+		FIELD(run, "dev", TP_WANT_STR, f_run_dev, "DEV"),
+		FIELD(run, "client_id", TP_WANT_INT, f_run_client, client),
+		FIELD(old ? run : NULL, "fence", TP_WANT_INT, f_run_fence, NULL),
+		FIELD(old ? NULL : run, "fence_context", TP_WANT_INT, f_run_ctx, NULL),
+		FIELD(old ? NULL : run, "fence_seqno", TP_WANT_INT, f_run_seqno, NULL),
+		/* Every kernel from 5.10 to 7.x records them; without them, no depth table. */
+		FIELD(run, "job_count", TP_WANT_INT, f_run_waiting, "DEPTH"),
+		FIELD(run, "hw_job_count", TP_WANT_INT, f_run_on_hw, "DEPTH"),
+		FIELD(old ? dep : NULL, "name", TP_WANT_STR, f_dep_name, NULL),
+		FIELD(old ? dep : NULL, "dev", TP_WANT_STR, f_dep_dev, "DEV"),
+		FIELD(old ? dep : NULL, "client_id", TP_WANT_INT, f_dep_client, client),
+		FIELD(old ? dep : NULL, "id", TP_WANT_INT, f_dep_id, NULL),
+		FIELD(old ? NULL : dep, "fence_context", TP_WANT_INT, f_dep_ctx, NULL),
+		FIELD(old ? NULL : dep, "fence_seqno", TP_WANT_INT, f_dep_seqno, NULL),
+		FIELD(dep, "ctx", TP_WANT_INT, f_dep_dctx, NULL),
+		FIELD(dep, "seqno", TP_WANT_INT, f_dep_dseqno, NULL),
+		FIELD(blocked, "fence_context", TP_WANT_INT, f_blocked_ctx, NULL),
+		FIELD(blocked, "fence_seqno", TP_WANT_INT, f_blocked_seqno, NULL),
+		FIELD(blocked, "ctx", TP_WANT_INT, f_blocked_dctx, NULL),
+		FIELD(blocked, "seqno", TP_WANT_INT, f_blocked_dseqno, NULL),
+	};
 
-	if (get_job_fields(&fmt, old ? "drm_sched_job" : "drm_sched_job_queue",
-			   JOB_FIELDS(f_queue), true, false) ||
-	    get_job_fields(&fmt, old ? "drm_run_job" : "drm_sched_job_run", JOB_FIELDS(f_run),
-			   true, false))
-		goto fail;
-	/* Every kernel from 5.10 to 7.x records them; without them, no depth table. */
-	if (tp_field_get(&fmt, "job_count", TP_WANT_INT,
-			 (struct tp_field *)&skel->rodata->f_run_waiting) ||
-	    tp_field_get(&fmt, "hw_job_count", TP_WANT_INT,
-			 (struct tp_field *)&skel->rodata->f_run_on_hw))
-		records_missing("DEPTH");
-	if (get_job_fields(&fmt, old ? "drm_sched_job_wait_dep" : "drm_sched_job_add_dep",
-			   JOB_FIELDS(f_dep), old, true))
-		goto fail;
-	dctx = (struct tp_field *)&skel->rodata->f_dep_dctx;
-	dseqno = (struct tp_field *)&skel->rodata->f_dep_dseqno;
-	if (tp_field_get(&fmt, "ctx", TP_WANT_INT, dctx) ||
-	    tp_field_get(&fmt, "seqno", TP_WANT_INT, dseqno))
-		goto fail;
-	if (old)
+	if (!records)
 		return 0;
-	dctx = (struct tp_field *)&skel->rodata->f_blocked_dctx;
-	dseqno = (struct tp_field *)&skel->rodata->f_blocked_dseqno;
-	if (get_job_fields(&fmt, "drm_sched_job_unschedulable", JOB_FIELDS(f_blocked), false,
-			   true) ||
-	    tp_field_get(&fmt, "ctx", TP_WANT_INT, dctx) ||
-	    tp_field_get(&fmt, "seqno", TP_WANT_INT, dseqno))
-		goto fail;
+	if (records_get_fields(skel->rodata, fields, sizeof(fields) / sizeof(fields[0]), 0) < 0)
+		return -1;
+	/* <= 6.16's records name no device: -d would match nothing, silently. */
+	if (env.dev[0] && !(skel->rodata->f_queue_dev.flags & TP_FIELD_PRESENT)) {
+		fprintf(stderr, "drmsched: -d: the gpu_scheduler records of this kernel name "
+			"no device (kernels before 6.17, read without gpu_sched's BTF)\n");
+		return -1;
+	}
 	return 0;
-fail:
-	fprintf(stderr, "drmsched: %s\n", fmt.error);
-	return -1;
 }
 
 static int attach_records(void)
@@ -636,84 +608,26 @@ static int print_summary(void *ctx)
 	return 0;
 }
 
-/*
- * --prometheus: the counters since start, per ring and per comm (a
- * process's rows summed by name: labels are never pids).
- */
+/* --prometheus (drmsched/prom.c): the counters since start, of the rings -r/-d let in. */
 static int write_metrics(struct metrics *m, void *ctx)
 {
 	const struct drmsched_bpf__bss *bss = skel->bss;
-	struct metrics_rows procs = { .label_names = { "device", "ring", "comm", "cgroup" } };
-	double unit = metrics_time_unit();
 	__u32 rings[MAX_RINGS], i;
 	size_t n = 0;
-	int err = 0;
 
 	(void)ctx;
 	for (i = 0; i < nr_rings(); i++)
 		if (!ring_info(i)->excluded)
 			rings[n++] = i;
 	qsort(rings, n, sizeof(rings[0]), cmp_ring_idx);
-#define RING_LABELS(r) LABELS({ "device", ring_dev(r) }, { "ring", ring_info(r)->name })
-#define RING_FAMILY(name, field, help)						\
-	do {									\
-		metrics_family(m, name, METRIC_COUNTER, help);			\
-		for (i = 0; i < n; i++)						\
-			metrics_u64(m, RING_LABELS(rings[i]), bss->ring_stats[rings[i]].field); \
-	} while (0)
-	RING_FAMILY("jobs_queued_total", queued, "Jobs pushed to the ring's entities");
-	RING_FAMILY("jobs_run_total", run, "Jobs handed to the hardware");
-	RING_FAMILY("jobs_done_total", done, "Jobs whose finished fence signalled");
-	RING_FAMILY("jobs_untimed_total", untracked,
-		    "Jobs that ran or finished but were queued before tracing began");
-	RING_FAMILY("dependencies_total", deps, "Dependencies of the ring's jobs");
-	if (abi == ABI_6_17)
-		RING_FAMILY("dependencies_blocked_total", blocked,
-			    "Dependencies found unsignalled when the job was to run (Linux >= 6.17)");
-	metrics_family(m, "queue_wait_seconds", METRIC_HISTOGRAM, "Time from queued to run");
-	for (i = 0; i < n; i++)
-		metrics_lat_hist(m, RING_LABELS(rings[i]), &bss->ring_stats[rings[i]].wait, unit);
-	metrics_family(m, "execution_seconds", METRIC_HISTOGRAM, "Time from run to done");
-	for (i = 0; i < n; i++)
-		metrics_lat_hist(m, RING_LABELS(rings[i]), &bss->ring_stats[rings[i]].exec, unit);
-	metrics_family(m, "jobs_behind", METRIC_HISTOGRAM,
-		       "Jobs queued behind each job in its entity as it ran");
-	for (i = 0; i < n; i++)
-		metrics_count_hist(m, RING_LABELS(rings[i]), &bss->ring_stats[rings[i]].waiting);
-	metrics_family(m, "jobs_on_hardware", METRIC_HISTOGRAM,
-		       "Jobs (credits from Linux 6.7) on the hardware as each job ran, itself included");
-	for (i = 0; i < n; i++)
-		metrics_count_hist(m, RING_LABELS(rings[i]), &bss->ring_stats[rings[i]].on_hw);
-#undef RING_FAMILY
-#undef RING_LABELS
-
-	for (i = 0; i < nr_procs() && !err; i++) {
-		const struct proc_info *pi = &bss->proc_infos[i];
-		const char *labels[] = { ring_dev(pi->ring), ring_info(pi->ring)->name, pi->comm,
-					 metrics_cgroup(pi->cgroup_id) };
-		const unsigned long long v[] = { bss->proc_queued[i], bss->proc_done[i].done,
-						 bss->proc_wait_sum[i], bss->proc_done[i].exec_sum };
-
-		if (!ring_info(pi->ring)->excluded)
-			err = metrics_rows_add(&procs, labels, v, 4);
-	}
-	metrics_rows_family(m, &procs, 0, 1, "process_jobs_queued_total", METRIC_COUNTER,
-			    "Jobs queued, per ring and process name");
-	metrics_rows_family(m, &procs, 1, 1, "process_jobs_done_total", METRIC_COUNTER,
-			    "Jobs done, per ring and process name");
-	metrics_rows_family(m, &procs, 2, unit, "process_queue_wait_seconds_total", METRIC_COUNTER,
-			    "Queue wait of the jobs done, summed, per ring and process name");
-	metrics_rows_family(m, &procs, 3, unit, "process_execution_seconds_total", METRIC_COUNTER,
-			    "Execution of the jobs done, summed, per ring and process name");
-	metrics_rows_free(&procs);
-
-	metrics_family(m, "dropped_total", METRIC_COUNTER,
-		       "Events a full table of the tool had no room for, by table");
-	metrics_u64(m, LABELS({ "table", "jobs" }), bss->dropped_jobs);
-	metrics_u64(m, LABELS({ "table", "rings" }), bss->dropped_rings);
-	metrics_u64(m, LABELS({ "table", "processes" }), bss->dropped_procs);
-	metrics_u64(m, LABELS({ "table", "deps" }), bss->dropped_deps);
-	return err;
+	return drmsched_metrics(m, &(struct drmsched_metrics_in){
+		.ring_infos = bss->ring_infos, .ring_stats = bss->ring_stats, .nr_rings = nr_rings(),
+		.rings = rings, .nr_shown = n,
+		.proc_infos = bss->proc_infos, .proc_queued = bss->proc_queued,
+		.proc_wait_sum = bss->proc_wait_sum, .proc_done = bss->proc_done,
+		.nr_procs = nr_procs(), .has_blocked = abi == ABI_6_17,
+		.dropped_jobs = bss->dropped_jobs, .dropped_rings = bss->dropped_rings,
+		.dropped_procs = bss->dropped_procs, .dropped_deps = bss->dropped_deps });
 }
 
 static const char *const event_names[] = {
@@ -800,6 +714,9 @@ static void report_dropped(void)
 	report_lost("deps", bss->dropped_deps, MAX_DEPS, "%llu dependencies beyond %d rows "
 		    "not counted per fence context", (unsigned long long)bss->dropped_deps,
 		    MAX_DEPS);
+	report_lost("odd_done_fences", bss->odd_done_fences, 0, "%llu jobs' done not counted: "
+		    "gpu_sched's struct drm_sched_fence is not laid out as expected (use its BTF)",
+		    (unsigned long long)bss->odd_done_fences);
 }
 
 int main(int argc, char **argv)
@@ -828,18 +745,9 @@ int main(int argc, char **argv)
 	memcpy((char *)skel->rodata->targ_ring, env.ring, sizeof(env.ring));
 	memcpy((char *)skel->rodata->targ_dev, env.dev, sizeof(env.dev));
 	choose_programs(skel);
-	if (records) {
-		err = set_record_fields();
-		if (err)
-			goto cleanup;
-		/* <= 6.16's records name no device: -d would match nothing, silently. */
-		err = env.dev[0] && !(skel->rodata->f_queue_dev.flags & TP_FIELD_PRESENT);
-		if (err) {
-			fprintf(stderr, "drmsched: -d: the gpu_scheduler records of this kernel name "
-				"no device (kernels before 6.17, read without gpu_sched's BTF)\n");
-			goto cleanup;
-		}
-	}
+	err = set_record_fields();
+	if (err)
+		goto cleanup;
 	/*
 	 * Bursts of jobs come by the thousand, faster than lines can be
 	 * printed: room for 131072 records (a burst of 20000 jobs with a
@@ -852,10 +760,8 @@ int main(int argc, char **argv)
 	 */
 	tool_size_job_claims(skel->maps.job_claims);
 	err = tool_drop_cmpxchg(skel->obj);
-	if (err) {
-		report_bpf_error("prepare the BPF programs", err);
+	if (err)
 		goto cleanup;
-	}
 
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the gpu_scheduler tracepoints");
 	if (!err && records)
@@ -873,9 +779,7 @@ int main(int argc, char **argv)
 			 abi == ABI_6_17 ? "Linux >= 6.17" : "Linux <= 6.16");
 	report_dropped();
 	jobs_timeline_report();
-	if (timeline_close() && !err)
-		err = -EIO;
-	trace_loop_free(&loop);
+	err = tool_close(&loop, err);
 cleanup:
 	records_detach();
 	map_snapshot_free(&was.deps);
