@@ -717,6 +717,7 @@ static void report_dropped(void)
 	report_lost("odd_done_fences", bss->odd_done_fences, 0, "%llu jobs' done not counted: "
 		    "gpu_sched's struct drm_sched_fence is not laid out as expected (use its BTF)",
 		    (unsigned long long)bss->odd_done_fences);
+	jobs_timeline_report();
 }
 
 int main(int argc, char **argv)
@@ -778,7 +779,6 @@ int main(int argc, char **argv)
 			 "Tracing DRM GPU scheduler jobs (%s events)",
 			 abi == ABI_6_17 ? "Linux >= 6.17" : "Linux <= 6.16");
 	report_dropped();
-	jobs_timeline_report();
 	err = tool_close(&loop, err);
 cleanup:
 	records_detach();
