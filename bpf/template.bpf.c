@@ -78,9 +78,21 @@ static __always_inline int ioctl_entered(unsigned long fd, unsigned long cmd)
 	return 0;
 }
 
+/* The row of `key`, named (comm, cgroup) only when it is made, as every tool's rows are. */
+static __always_inline struct ioctl_stats *row_of(const struct ioctl_key *key)
+{
+	struct ioctl_stats *s, init = { .lat = LAT_HIST_INIT };
+
+	s = bpf_map_lookup_elem(&stats, key);
+	if (s)
+		return s;
+	bpf_get_current_comm(init.comm, sizeof(init.comm));
+	init.cgroup_id = bpf_get_current_cgroup_id();
+	return map_lookup_or_init(&stats, key, &init, &dropped_rows);
+}
+
 static __always_inline int ioctl_returned(long ret)
 {
-	static const struct ioctl_stats fresh = { .lat = LAT_HIST_INIT };
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = id;
 	struct ioctl_key key = { .pid = id >> 32 };
@@ -98,12 +110,8 @@ static __always_inline int ioctl_returned(long ret)
 	fd = c->fd;
 	bpf_map_delete_elem(&calls, &tid);
 
-	s = map_lookup_or_init(&stats, &key, &fresh, &dropped_rows);
+	s = row_of(&key);
 	if (s) {
-		if (!s->comm[0]) {
-			bpf_get_current_comm(s->comm, sizeof(s->comm));
-			s->cgroup_id = bpf_get_current_cgroup_id();
-		}
 		__sync_fetch_and_add(&s->calls, 1);
 		if (ret < 0)
 			__sync_fetch_and_add(&s->errors, 1);

@@ -80,7 +80,8 @@ int records_get_fields(void *rodata, const struct record_field *fields, size_t n
 			if (tp_format_fixed_size(&fmt) > fixed)
 				fixed = tp_format_fixed_size(&fmt);
 		}
-		if (!tp_field_get(&fmt, f->names, f->want, (struct tp_field *)((char *)rodata + f->rodata)))
+		if (!tp_field_get(&fmt, f->names, f->want,
+				  (struct tp_field *)((char *)rodata + f->rodata)))
 			continue;
 		if (!f->missing)
 			goto fail;
