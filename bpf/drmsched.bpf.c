@@ -364,26 +364,37 @@ static __always_inline void job_queue(__u32 pid, __u32 ring, __u32 proc, __u64 c
 }
 
 /*
- * A job handed to the hardware, with the queue depth its event records
- * (`waiting` < 0: none). `spare`: the hook's spare program (spare.bpf.h),
- * which takes only a run the primary missed. True: the primary found no
- * such job (queued before tracing began), for the caller to count on the
- * ring its hook names.
+ * The slot of the job a BTF run event is for, NULL when there is nothing to
+ * count: a run the spare program (spare.bpf.h) leaves to its primary, or no
+ * such job (*untracked: the primary's, queued before tracing began, for the
+ * caller to count on the ring its hook names). Found before the event's
+ * queue depth is read: most spare runs stop here.
  */
-static __always_inline bool job_run(__u64 context, __u64 seqno, __s64 waiting, __s32 on_hw,
-				    bool spare)
+static __always_inline struct job_slot *run_slot(__u64 context, __u64 seqno, bool spare,
+						 bool *untracked)
+{
+	struct job_slot *job;
+
+	*untracked = false;
+	if (!spare_first(SPARE_RUN, context, seqno, spare))
+		return NULL;
+	job = job_find(context, seqno);
+	if (!job) {
+		*untracked = !spare;
+		return NULL;
+	}
+	if (spare && !spare_takes(!job->run_ns))
+		return NULL;
+	return job;
+}
+
+/* A job handed to the hardware, with the queue depth its event records (`waiting` < 0: none). */
+static __always_inline void job_run(struct job_slot *job, __u64 context, __u64 seqno,
+				    __s64 waiting, __s32 on_hw)
 {
 	struct ring_stats *st;
-	struct job_slot *job;
 	__u64 now, wait;
 
-	if (!spare_first(SPARE_RUN, context, seqno, spare))
-		return false;
-	job = job_find(context, seqno);
-	if (!job)
-		return !spare;
-	if (spare && !spare_takes(!job->run_ns))
-		return false;
 	now = bpf_ktime_get_ns();
 	job->run_ns = now;
 	wait = to_units(now - job->queued_ns);
@@ -395,13 +406,12 @@ static __always_inline bool job_run(__u64 context, __u64 seqno, __s64 waiting, _
 	if (job->proc < MAX_PROCS)
 		__sync_fetch_and_add(&proc_wait_sum[proc_slot(job->proc)], wait);
 	emit_job(EV_RUN, job, context, seqno, 0, 0, wait, now);
-	return false;
 }
 
 /*
  * A job's finished fence signalled. `spare`: the spare program; a job
- * still in its slot is one whose done the primary missed. True as
- * job_run()'s.
+ * still in its slot is one whose done the primary missed. True: the
+ * primary found no such job, for the caller to count as run_slot() says.
  */
 static __always_inline bool job_finished(__u64 context, __u64 seqno, bool spare)
 {
@@ -509,19 +519,26 @@ static __always_inline int on_run(struct drm_sched_job *sched_job, struct drm_sc
 				  bool spare)
 {
 	struct drm_sched_fence *s_fence;
+	struct job_slot *job;
 	__s64 waiting = -1;
 	__s32 on_hw = 0;
+	bool untracked;
 
 	if (!sched_job)
 		return 0;
 	s_fence = sched_job->s_fence;
+	job = run_slot(s_fence->finished.context, s_fence->finished.seqno, spare, &untracked);
+	if (!job) {
+		if (untracked)
+			count_untracked_sched(sched_job->sched);
+		return 0;
+	}
 	/* (newer verifiers know the entity argument may be NULL) */
 	if (entity) {
 		waiting = BPF_CORE_READ(entity, job_queue.job_count.counter);
 		on_hw = sched_on_hw(sched_job->sched);
 	}
-	if (job_run(s_fence->finished.context, s_fence->finished.seqno, waiting, on_hw, spare))
-		count_untracked_sched(sched_job->sched);
+	job_run(job, s_fence->finished.context, s_fence->finished.seqno, waiting, on_hw);
 	return 0;
 }
 
@@ -772,14 +789,20 @@ int tp_run(void *ctx)
 {
 	TP_RECORD_RAN();
 	struct job_fence jf = {};
+	struct job_slot *job;
 
 	if (!rec_job(ctx, &f_run_fence, &f_run_ctx, &f_run_seqno, &jf))
 		return 0;
-	if (job_run(jf.context, jf.seqno,
-		    tp_has(&f_run_waiting) ? (__s64)tp_read_u64(ctx, &f_run_waiting) : -1,
-		    tp_read_s64(ctx, &f_run_on_hw), false) &&
-	    !process_filtered())
-		count_untracked(ring_index_rec(ctx, &f_run_name, &f_run_dev));
+	/* No spare on a classic tracepoint: no spare_first() to note the run for. */
+	job = job_find(jf.context, jf.seqno);
+	if (!job) {
+		if (!process_filtered())
+			count_untracked(ring_index_rec(ctx, &f_run_name, &f_run_dev));
+		return 0;
+	}
+	job_run(job, jf.context, jf.seqno,
+		tp_has(&f_run_waiting) ? (__s64)tp_read_u64(ctx, &f_run_waiting) : -1,
+		tp_read_s64(ctx, &f_run_on_hw));
 	return 0;
 }
 
