@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -72,4 +74,14 @@ unsigned long long monotonic_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+const char *errno_name(int err, char *buf, size_t size)
+{
+	const char *n = strerrorname_np(err);
+
+	if (n)
+		return n;
+	snprintf(buf, size, "%d", err);
+	return buf;
 }

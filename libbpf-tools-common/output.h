@@ -29,6 +29,9 @@ FILE *summary_stream(void);
 /* Flush stdout and notice a closed reader; returns output_broken(). */
 bool output_flush(void);
 
+/* An errno by its name, "EINVAL", or its number where glibc has no name. */
+const char *errno_name(int err, char *buf, size_t size);
+
 /* "HH:MM:SS " for -T columns. */
 void print_wallclock(FILE *f);
 

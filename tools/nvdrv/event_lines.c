@@ -6,6 +6,7 @@
 #include "event_lines.h"
 #include "nvidia_names.h"
 #include "opts.h"
+#include "output.h"
 #include "timeline.h"
 
 static const char *const event_names[NR_EVENT_TYPES] = {

@@ -753,16 +753,6 @@ const char *gpu_name(__u32 gpu, char *buf, size_t size)
 	return buf;
 }
 
-const char *errno_name(int err, char *buf, size_t size)
-{
-	const char *n = strerrorname_np(err);
-
-	if (n)
-		return n;
-	snprintf(buf, size, "%d", err);
-	return buf;
-}
-
 static const char *const irq_kinds[NR_IRQ_KINDS] = { "isr", "msix" };
 static const char *const bh_kinds[NR_BH_KINDS] = { "kthread", "msix_kthread", "unlocked" };
 static const char *const p2p_fns[NR_P2P_FNS] = {

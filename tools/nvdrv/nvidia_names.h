@@ -71,9 +71,6 @@ const char *dev_name(__u32 dev, char *buf, size_t size);
 /* A GPU by its PCI address, domain << 16 | bus << 8 | slot: "0000:01:00". */
 const char *gpu_name(__u32 gpu, char *buf, size_t size);
 
-/* "EINVAL", or the number. */
-const char *errno_name(int err, char *buf, size_t size);
-
 /* The roles of the hooked functions (nvdrv.h's enums), or "?". */
 const char *irq_kind_name(__u32 kind);
 const char *bh_kind_name(__u32 kind);
