@@ -210,6 +210,11 @@ TEST_PROGS += $(OUTPUT)/tests/nvctl
 $(OUTPUT)/tests/nvctl: tests/nvidia/nvctl.c | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) $< -o $@
 
+# A client of AMD's real KFD (/dev/kfd), no GPU needed: amdkfd's workload.
+TEST_PROGS += $(OUTPUT)/tests/kfdclient
+$(OUTPUT)/tests/kfdclient: tests/amdkfd/kfdclient.c | $(OUTPUT)/tests $(DRM_INC)/drm
+	$(CC) $(CFLAGS) -I$(DRM_INC) $< -o $@
+
 # A client of NVIDIA's real libcuda (tests/nvidia/userspace): cudatrace's and
 # nvdrv's real client in tests/guest/nvclients.sh.
 TEST_PROGS += $(OUTPUT)/tests/cuclient
