@@ -98,7 +98,7 @@ $(foreach t,$(TOOLS) $(TEMPLATE_TOOLS),$(eval $(call tool_link,$(t))))
 # Host unit tests of the common library (tests/unit): test_NAME.c, with an
 # optional NAME_test.bpf.c whose skeleton it includes.
 UNIT_TESTS := test_common test_loop test_tp_format test_records test_metrics test_timeline \
-	test_nvidia_names
+	test_nvidia_names test_kfd_names
 UNIT_BINS := $(addprefix $(OUTPUT)/tests/,$(UNIT_TESTS))
 
 $(OUTPUT)/tests:
@@ -117,6 +117,17 @@ $(OUTPUT)/tests/test_records: $(OUTPUT)/tests/records_test.skel.h
 $(OUTPUT)/tests/test_nvidia_names: tests/unit/test_nvidia_names.c tests/unit/check.h \
 		tools/nvdrv/nvidia_names.c tools/nvdrv/nvidia_names.h | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) $< -o $@
+
+# <linux/kfd_ioctl.h> includes <drm/drm.h>, which Debian ships as libdrm's
+# /usr/include/libdrm/drm.h: a directory where drm/ is that one.
+DRM_INC := $(OUTPUT)/drm-include
+$(DRM_INC)/drm:
+	@mkdir -p $(dir $@) && ln -sfn /usr/include/libdrm $@
+
+# amdkfd's name tables, generated from the newest kfd_ioctl.h, against the host's.
+$(OUTPUT)/tests/test_kfd_names: tests/unit/test_kfd_names.c tests/unit/check.h \
+		tools/amdkfd/kfd_names.c tools/amdkfd/kfd_names.h | $(OUTPUT)/tests $(DRM_INC)/drm
+	$(CC) $(CFLAGS) -I$(DRM_INC) $(filter %.c,$^) -o $@
 
 $(OUTPUT)/tests/test_%: tests/unit/test_%.c tests/unit/check.h $(OUTPUT)/libcommon.a | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) -I$(OUTPUT)/tests $(filter %.c %.a,$^) $(LDLIBS) -o $@
@@ -198,6 +209,11 @@ $(OUTPUT)/tests/corepaths: tests/btf/corepaths.c | $(OUTPUT)/tests
 TEST_PROGS += $(OUTPUT)/tests/nvctl
 $(OUTPUT)/tests/nvctl: tests/nvidia/nvctl.c | $(OUTPUT)/tests
 	$(CC) $(CFLAGS) $< -o $@
+
+# A client of AMD's real KFD (/dev/kfd), no GPU needed: amdkfd's workload.
+TEST_PROGS += $(OUTPUT)/tests/kfdclient
+$(OUTPUT)/tests/kfdclient: tests/amdkfd/kfdclient.c | $(OUTPUT)/tests $(DRM_INC)/drm
+	$(CC) $(CFLAGS) -I$(DRM_INC) $< -o $@
 
 # A client of NVIDIA's real libcuda (tests/nvidia/userspace): cudatrace's and
 # nvdrv's real client in tests/guest/nvclients.sh.
