@@ -12,7 +12,7 @@
 # library discovery), more sources in tools/NAME/, linked into NAME alone.
 # CONTRIBUTING.md lists the rest (man page, tests, bench, README).
 
-TOOLS := drmsched vblanklat cudatrace i915mem amdgpucs nvdrv
+TOOLS := drmsched vblanklat cudatrace i915mem amdgpucs nvdrv amdkfd
 # Built and tested like a tool, never installed: the one a new tool is
 # copied from (CONTRIBUTING.md).
 TEMPLATE_TOOLS := template
@@ -126,7 +126,7 @@ $(DRM_INC)/drm:
 
 # amdkfd's name tables, generated from the newest kfd_ioctl.h, against the host's.
 $(OUTPUT)/tests/test_kfd_names: tests/unit/test_kfd_names.c tests/unit/check.h \
-		tools/amdkfd/kfd_names.c tools/amdkfd/kfd_names.h | $(OUTPUT)/tests $(DRM_INC)/drm
+		tools/amdkfd/kfd_names.c tools/amdkfd/kfd_names.h bpf/amdkfd.h | $(OUTPUT)/tests $(DRM_INC)/drm
 	$(CC) $(CFLAGS) -I$(DRM_INC) $(filter %.c,$^) -o $@
 
 $(OUTPUT)/tests/test_%: tests/unit/test_%.c tests/unit/check.h $(OUTPUT)/libcommon.a | $(OUTPUT)/tests

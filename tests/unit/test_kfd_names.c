@@ -6,8 +6,10 @@
  * its flags, queue and event types and triggers, through its own macros.
  * Both are the same ABI, so the newer tables must name every older value.
  */
+#include <stddef.h>
 #include <linux/kfd_ioctl.h>
 
+#include "amdkfd.h"
 #include "amdkfd/kfd_names.h"
 #include "check.h"
 
@@ -38,10 +40,103 @@ static void check_flags(const char *label, unsigned int flags, const char *want)
 	CHECK_STR(name, buf, want);
 }
 
+/*
+ * amdkfd.h's copies of the argument structs, field by field against the
+ * header's: the same offset and size, and the same struct size.
+ */
+#define SAME_FIELD(ours, theirs, field, theirs_field)					\
+	CHECK("kfd_names: " #ours "." #field " is " #theirs "." #theirs_field,		\
+	      offsetof(struct ours, field) == offsetof(struct theirs, theirs_field) &&	\
+	      sizeof(((struct ours *)0)->field) == sizeof(((struct theirs *)0)->theirs_field), \
+	      "offset %zu size %zu, header's %zu %zu", offsetof(struct ours, field),	\
+	      sizeof(((struct ours *)0)->field), offsetof(struct theirs, theirs_field),	\
+	      sizeof(((struct theirs *)0)->theirs_field))
+#define SAME_SIZE(ours, theirs)								\
+	CHECK_U64("kfd_names: struct " #ours " is the size of " #theirs,		\
+		  sizeof(struct ours), sizeof(struct theirs))
+#define SAME_NR(ours, ioc)								\
+	CHECK_U64("kfd_names: " #ours " is AMDKFD_IOC_" #ioc, ours, _IOC_NR(AMDKFD_IOC_##ioc))
+
+static void check_mirror(void)
+{
+	SAME_SIZE(kfd_alloc_args, kfd_ioctl_alloc_memory_of_gpu_args);
+	SAME_FIELD(kfd_alloc_args, kfd_ioctl_alloc_memory_of_gpu_args, va_addr, va_addr);
+	SAME_FIELD(kfd_alloc_args, kfd_ioctl_alloc_memory_of_gpu_args, size, size);
+	SAME_FIELD(kfd_alloc_args, kfd_ioctl_alloc_memory_of_gpu_args, handle, handle);
+	SAME_FIELD(kfd_alloc_args, kfd_ioctl_alloc_memory_of_gpu_args, mmap_offset, mmap_offset);
+	SAME_FIELD(kfd_alloc_args, kfd_ioctl_alloc_memory_of_gpu_args, gpu_id, gpu_id);
+	SAME_FIELD(kfd_alloc_args, kfd_ioctl_alloc_memory_of_gpu_args, flags, flags);
+	SAME_SIZE(kfd_handle_args, kfd_ioctl_free_memory_of_gpu_args);
+	SAME_FIELD(kfd_handle_args, kfd_ioctl_free_memory_of_gpu_args, handle, handle);
+	SAME_SIZE(kfd_map_args, kfd_ioctl_map_memory_to_gpu_args);
+	SAME_FIELD(kfd_map_args, kfd_ioctl_map_memory_to_gpu_args, handle, handle);
+	SAME_FIELD(kfd_map_args, kfd_ioctl_map_memory_to_gpu_args, n_devices, n_devices);
+	SAME_FIELD(kfd_map_args, kfd_ioctl_map_memory_to_gpu_args, n_success, n_success);
+	SAME_SIZE(kfd_map_args, kfd_ioctl_unmap_memory_from_gpu_args);
+	SAME_FIELD(kfd_map_args, kfd_ioctl_unmap_memory_from_gpu_args, n_success, n_success);
+	SAME_SIZE(kfd_create_queue_args, kfd_ioctl_create_queue_args);
+	SAME_FIELD(kfd_create_queue_args, kfd_ioctl_create_queue_args, ring_size, ring_size);
+	SAME_FIELD(kfd_create_queue_args, kfd_ioctl_create_queue_args, gpu_id, gpu_id);
+	SAME_FIELD(kfd_create_queue_args, kfd_ioctl_create_queue_args, queue_type, queue_type);
+	SAME_FIELD(kfd_create_queue_args, kfd_ioctl_create_queue_args, queue_id, queue_id);
+	SAME_FIELD(kfd_create_queue_args, kfd_ioctl_create_queue_args, ctl_stack_size,
+		   ctl_stack_size);
+	SAME_SIZE(kfd_id_args, kfd_ioctl_destroy_queue_args);
+	SAME_FIELD(kfd_id_args, kfd_ioctl_destroy_queue_args, id, queue_id);
+	SAME_SIZE(kfd_id_args, kfd_ioctl_destroy_event_args);
+	SAME_FIELD(kfd_id_args, kfd_ioctl_destroy_event_args, id, event_id);
+	SAME_FIELD(kfd_id_args, kfd_ioctl_set_event_args, id, event_id);
+	SAME_FIELD(kfd_id_args, kfd_ioctl_reset_event_args, id, event_id);
+	SAME_SIZE(kfd_create_event_args, kfd_ioctl_create_event_args);
+	SAME_FIELD(kfd_create_event_args, kfd_ioctl_create_event_args, event_type, event_type);
+	SAME_FIELD(kfd_create_event_args, kfd_ioctl_create_event_args, auto_reset, auto_reset);
+	SAME_FIELD(kfd_create_event_args, kfd_ioctl_create_event_args, event_id, event_id);
+	SAME_SIZE(kfd_wait_events_args, kfd_ioctl_wait_events_args);
+	SAME_FIELD(kfd_wait_events_args, kfd_ioctl_wait_events_args, num_events, num_events);
+	SAME_FIELD(kfd_wait_events_args, kfd_ioctl_wait_events_args, timeout, timeout);
+	SAME_FIELD(kfd_wait_events_args, kfd_ioctl_wait_events_args, wait_result, wait_result);
+	SAME_SIZE(kfd_version_args, kfd_ioctl_get_version_args);
+	SAME_FIELD(kfd_version_args, kfd_ioctl_get_version_args, minor_version, minor_version);
+	SAME_SIZE(kfd_import_dmabuf_args, kfd_ioctl_import_dmabuf_args);
+	SAME_FIELD(kfd_import_dmabuf_args, kfd_ioctl_import_dmabuf_args, handle, handle);
+	SAME_FIELD(kfd_import_dmabuf_args, kfd_ioctl_import_dmabuf_args, gpu_id, gpu_id);
+	SAME_FIELD(kfd_import_dmabuf_args, kfd_ioctl_import_dmabuf_args, dmabuf_fd, dmabuf_fd);
+	SAME_SIZE(kfd_svm_args, kfd_ioctl_svm_args);
+	SAME_FIELD(kfd_svm_args, kfd_ioctl_svm_args, op, op);
+	SAME_FIELD(kfd_svm_args, kfd_ioctl_svm_args, nattr, nattr);
+	CHECK_U64("kfd_names: the args copied hold the largest decoded struct",
+		  ARGS_MAX >= sizeof(struct kfd_ioctl_create_queue_args), 1);
+
+	CHECK_U64("kfd_names: KFD_IOCTL_TYPE", KFD_IOCTL_TYPE, AMDKFD_IOCTL_BASE);
+	SAME_NR(KFD_NR_GET_VERSION, GET_VERSION);
+	SAME_NR(KFD_NR_CREATE_QUEUE, CREATE_QUEUE);
+	SAME_NR(KFD_NR_DESTROY_QUEUE, DESTROY_QUEUE);
+	SAME_NR(KFD_NR_CREATE_EVENT, CREATE_EVENT);
+	SAME_NR(KFD_NR_DESTROY_EVENT, DESTROY_EVENT);
+	SAME_NR(KFD_NR_SET_EVENT, SET_EVENT);
+	SAME_NR(KFD_NR_RESET_EVENT, RESET_EVENT);
+	SAME_NR(KFD_NR_WAIT_EVENTS, WAIT_EVENTS);
+	SAME_NR(KFD_NR_ALLOC_MEMORY, ALLOC_MEMORY_OF_GPU);
+	SAME_NR(KFD_NR_FREE_MEMORY, FREE_MEMORY_OF_GPU);
+	SAME_NR(KFD_NR_MAP_MEMORY, MAP_MEMORY_TO_GPU);
+	SAME_NR(KFD_NR_UNMAP_MEMORY, UNMAP_MEMORY_FROM_GPU);
+	SAME_NR(KFD_NR_IMPORT_DMABUF, IMPORT_DMABUF);
+	SAME_NR(KFD_NR_SVM, SVM);
+	SAME_NR(KFD_NR_SET_XNACK_MODE, SET_XNACK_MODE);
+
+	CHECK_U64("kfd_names: KFD_MEM_FLAG_VRAM", KFD_MEM_FLAG_VRAM, F(VRAM));
+	CHECK_U64("kfd_names: KFD_MEM_FLAG_GTT", KFD_MEM_FLAG_GTT, F(GTT));
+	CHECK_U64("kfd_names: KFD_MEM_FLAG_USERPTR", KFD_MEM_FLAG_USERPTR, F(USERPTR));
+	CHECK_U64("kfd_names: KFD_MEM_FLAG_DOORBELL", KFD_MEM_FLAG_DOORBELL, F(DOORBELL));
+	CHECK_U64("kfd_names: KFD_MEM_FLAG_MMIO_REMAP", KFD_MEM_FLAG_MMIO_REMAP, F(MMIO_REMAP));
+}
+
 int main(void)
 {
 	char buf[8];
 	int n;
+
+	check_mirror();
 
 	/* Every AMDKFD_IOC_* of the host's header, in its order. */
 	CHECK_IOC(GET_VERSION);

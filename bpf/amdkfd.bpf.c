@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * amdkfd: amdgpu's KFD (/dev/kfd, the compute path of ROCm: HIP, OpenCL on
+ * ROCm) seen from the kernel. The KFD has no tracepoints: every hook is a
+ * kprobe or kretprobe on a function of the amdgpu module, attached by name by
+ * the frontend to what the loaded module has.
+ *
+ * - kfd_ioctl(file, cmd, arg): every call, by command, with its result and
+ *   latency. The argument struct is read from the caller's memory at the
+ *   return: the inputs are still there and the KFD has copied its outputs
+ *   back (it does so for every command that has outputs, even when the call
+ *   failed). Allocations and queues are followed from those structs.
+ * - kfd_open and kfd_release: opens (with their result) and closes.
+ * - The SMI event functions (kfd_smi_event_*): the kernel calls them
+ *   whether or not anyone listens to SMI events, with the process concerned,
+ *   so evictions, restores, SVM migrations and GPU page faults are charged
+ *   to their process even when a kernel worker does the work.
+ *
+ * Counters only grow: the frontend prints what changed since its previous
+ * summary.
+ */
+#include "kernel_types.bpf.h"
+#include <linux/ioctl.h>
+#include <asm/ptrace.h>	/* struct pt_regs: the registers at a kprobe */
+#include "tool.bpf.h"
+#include "maps.bpf.h"
+#include "amdkfd.h"
+
+/* What found its table full: counted, reported by the frontend. */
+__u64 dropped_rows = 0;
+__u64 dropped_calls = 0;
+__u64 dropped_bos = 0;
+__u64 dropped_queues = 0;
+__u64 dropped_pending = 0;
+/* Device-wide: VM faults (by PASID, in -e) and GPU resets. */
+__u64 vm_faults = 0;
+__u64 gpu_resets = 0;
+
+struct task_struct {
+	int tgid;
+	char comm[TASK_COMM_LEN];
+} __core;
+
+#define HASH(name, key_t, value_t, n)			\
+	struct {					\
+		__uint(type, BPF_MAP_TYPE_HASH);	\
+		__uint(max_entries, n);			\
+		__type(key, key_t);			\
+		__type(value, value_t);			\
+	} name SEC(".maps")
+
+/* A call in flight, per thread. */
+struct call {
+	__u64 start_ns;
+	__u64 arg;
+	__u32 cmd;
+	__u32 op;
+};
+
+/* An eviction, migration or fault not yet ended. */
+struct pending_key {
+	__u32 pid;
+	__u32 kind;	/* PENDING_* */
+	__u64 id;	/* the device (evictions), start page, faulting address */
+};
+enum { PENDING_EVICT, PENDING_MIGRATE, PENDING_FAULT };
+
+HASH(inflight, __u32, struct call, MAX_CALLS);
+HASH(calls, struct call_key, struct call_stats, MAX_ROWS);
+HASH(errs, struct err_key, struct err_stats, MAX_ROWS);
+HASH(mem, struct mem_key, struct mem_stats, MAX_PROCS);
+HASH(bos, struct bo_key, struct bo, MAX_BOS);
+HASH(queue_rows, struct queue_key, struct queue_stats, MAX_PROCS);
+HASH(queues, struct queue_id_key, struct queue, MAX_QUEUES);
+HASH(procs, struct proc_key, struct proc_stats, MAX_PROCS);
+HASH(pending, struct pending_key, __u64, MAX_PENDING);
+
+/* ---- calls ---------------------------------------------------------------- */
+
+static __always_inline void call_entered(__u32 op, __u32 cmd, __u64 arg)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = id;
+	struct call c = { .start_ns = bpf_ktime_get_ns(), .arg = arg, .cmd = cmd, .op = op };
+
+	if (!current_wanted(id >> 32))
+		return;
+	/* BPF_ANY: a call whose return was missed leaves no stale start behind. */
+	if (bpf_map_update_elem(&inflight, &tid, &c, BPF_ANY) == -E2BIG)
+		__sync_fetch_and_add(&dropped_calls, 1);
+}
+
+/* A row named (comm, cgroup) by the process on the CPU, when it is made. */
+#define CURRENT_ROW(map, key, init, full)					\
+	({									\
+		void *__v = bpf_map_lookup_elem(map, key);			\
+		if (!__v) {							\
+			bpf_get_current_comm((init)->comm, sizeof((init)->comm));	\
+			(init)->cgroup_id = bpf_get_current_cgroup_id();	\
+			__v = map_lookup_or_init(map, key, init, full);		\
+		}								\
+		__v;								\
+	})
+
+static __always_inline void count_call(const struct call_key *key, long ret, __u64 latency)
+{
+	struct call_stats *s, init = { .lat = LAT_HIST_INIT };
+	struct err_stats *e, einit = {};
+	struct err_key ek = { .call = *key };
+
+	s = CURRENT_ROW(&calls, key, &init, &dropped_rows);
+	if (s) {
+		__sync_fetch_and_add(&s->calls, 1);
+		if (ret < 0)
+			__sync_fetch_and_add(&s->errors, 1);
+		lat_hist_add(&s->lat, latency);
+	}
+	if (ret >= 0)
+		return;
+	ek.err = -ret;
+	e = CURRENT_ROW(&errs, &ek, &einit, &dropped_rows);
+	if (e)
+		__sync_fetch_and_add(&e->count, 1);
+}
+
+static __always_inline __u32 mem_kind(__u32 flags)
+{
+	if (flags & KFD_MEM_FLAG_VRAM)
+		return KIND_VRAM;
+	if (flags & KFD_MEM_FLAG_GTT)
+		return KIND_GTT;
+	if (flags & KFD_MEM_FLAG_USERPTR)
+		return KIND_USERPTR;
+	if (flags & KFD_MEM_FLAG_DOORBELL)
+		return KIND_DOORBELL;
+	if (flags & KFD_MEM_FLAG_MMIO_REMAP)
+		return KIND_MMIO;
+	return KIND_OTHER;
+}
+
+static __always_inline struct mem_stats *mem_row(__u32 pid, __u32 gpu_id, __u32 flags)
+{
+	struct mem_key key = { .pid = pid, .gpu_id = gpu_id, .kind = mem_kind(flags) };
+	struct mem_stats init = {};
+
+	return CURRENT_ROW(&mem, &key, &init, &dropped_rows);
+}
+
+/* ALLOC_MEMORY_OF_GPU returned: an allocation made (its handle), or refused. */
+static __always_inline void memory_allocated(__u32 pid, const struct kfd_alloc_args *a, long ret)
+{
+	struct mem_stats *m = mem_row(pid, a->gpu_id, a->flags);
+	struct bo_key key = { .pid = pid, .handle = a->handle };
+	struct bo bo = { .size = a->size, .ts_ns = bpf_ktime_get_ns(), .gpu_id = a->gpu_id,
+			 .flags = a->flags };
+	__u64 live;
+
+	if (!m)
+		return;
+	if (ret < 0) {
+		__sync_fetch_and_add(&m->failed, 1);
+		__sync_fetch_and_add(&m->failed_bytes, a->size);
+		return;
+	}
+	if (bpf_map_update_elem(&bos, &key, &bo, BPF_ANY) == -E2BIG) {
+		/* Not followed to its free: neither counted as live nor freed. */
+		__sync_fetch_and_add(&dropped_bos, 1);
+		return;
+	}
+	__sync_fetch_and_add(&m->allocs, 1);
+	__sync_fetch_and_add(&m->alloc_bytes, a->size);
+	__sync_fetch_and_add(&m->live, 1);
+	__sync_fetch_and_add(&m->live_bytes, a->size);
+	/* A racing update may lose a peak by one allocation: a gauge, not a counter. */
+	live = m->live_bytes;
+	if (live > m->peak_bytes)
+		m->peak_bytes = live;
+}
+
+/* FREE_MEMORY_OF_GPU succeeded: the allocation of that handle, if seen made. */
+static __always_inline void memory_freed(__u32 pid, __u64 handle)
+{
+	struct bo_key key = { .pid = pid, .handle = handle };
+	struct mem_stats *m;
+	struct bo *bo;
+
+	bo = bpf_map_lookup_elem(&bos, &key);
+	if (!bo)
+		return;	/* allocated before tracing */
+	m = mem_row(pid, bo->gpu_id, bo->flags);
+	if (m) {
+		__sync_fetch_and_add(&m->frees, 1);
+		__sync_fetch_and_add(&m->freed_bytes, bo->size);
+		__sync_fetch_and_add(&m->live, -1);
+		__sync_fetch_and_add(&m->live_bytes, -bo->size);
+	}
+	bpf_map_delete_elem(&bos, &key);
+}
+
+static __always_inline struct queue_stats *queue_row(__u32 pid, __u32 gpu_id, __u32 type)
+{
+	struct queue_key key = { .pid = pid, .gpu_id = gpu_id, .type = type };
+	struct queue_stats init = {};
+
+	return CURRENT_ROW(&queue_rows, &key, &init, &dropped_rows);
+}
+
+static __always_inline void queue_created(__u32 pid, const struct kfd_create_queue_args *a,
+					  long ret)
+{
+	struct queue_stats *s = queue_row(pid, a->gpu_id, a->queue_type);
+	struct queue_id_key key = { .pid = pid, .queue_id = a->queue_id };
+	struct queue q = { .gpu_id = a->gpu_id, .type = a->queue_type,
+			   .ts_ns = bpf_ktime_get_ns() };
+
+	if (!s)
+		return;
+	if (ret < 0) {
+		__sync_fetch_and_add(&s->failed, 1);
+		return;
+	}
+	if (bpf_map_update_elem(&queues, &key, &q, BPF_ANY) == -E2BIG) {
+		__sync_fetch_and_add(&dropped_queues, 1);
+		return;
+	}
+	__sync_fetch_and_add(&s->created, 1);
+	__sync_fetch_and_add(&s->alive, 1);
+}
+
+static __always_inline void queue_destroyed(__u32 pid, __u32 queue_id)
+{
+	struct queue_id_key key = { .pid = pid, .queue_id = queue_id };
+	struct queue_stats *s;
+	struct queue *q;
+
+	q = bpf_map_lookup_elem(&queues, &key);
+	if (!q)
+		return;	/* created before tracing */
+	s = queue_row(pid, q->gpu_id, q->type);
+	if (s) {
+		__sync_fetch_and_add(&s->destroyed, 1);
+		__sync_fetch_and_add(&s->alive, -1);
+	}
+	bpf_map_delete_elem(&queues, &key);
+}
+
+/* What a returned ioctl did to the process's memory and queues. */
+static __always_inline void ioctl_effects(__u32 pid, __u32 nr, const void *args, long ret)
+{
+	switch (nr) {
+	case KFD_NR_ALLOC_MEMORY:
+		memory_allocated(pid, args, ret);
+		break;
+	case KFD_NR_FREE_MEMORY:
+		if (ret == 0)
+			memory_freed(pid, ((const struct kfd_handle_args *)args)->handle);
+		break;
+	case KFD_NR_CREATE_QUEUE:
+		queue_created(pid, args, ret);
+		break;
+	case KFD_NR_DESTROY_QUEUE:
+		if (ret == 0)
+			queue_destroyed(pid, ((const struct kfd_id_args *)args)->id);
+		break;
+	}
+}
+
+static __always_inline struct amdkfd_event *event_begin(__u32 type, __u32 pid)
+{
+	struct amdkfd_event *e = event_reserve(sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->ts_ns = bpf_ktime_get_ns();
+	e->cgroup_id = bpf_get_current_cgroup_id();
+	e->type = type;
+	e->pid = pid;
+	e->latency = 0;
+	e->ret = 0;
+	e->cmd = 0;
+	e->args_len = 0;
+	e->v[0] = e->v[1] = e->v[2] = e->v[3] = 0;
+	e->comm[0] = 0;
+	return e;
+}
+
+static __always_inline void call_returned(long ret)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = id, pid = id >> 32, size = 0, cmd;
+	struct call_key key = { .pid = pid };
+	__u8 args[ARGS_MAX] = {};
+	struct amdkfd_event *e;
+	struct call *c;
+	__u64 latency, arg;
+
+	c = bpf_map_lookup_elem(&inflight, &tid);
+	if (!c)
+		return;	/* entered before tracing, or not a process asked for */
+	latency = to_units(bpf_ktime_get_ns() - c->start_ns);
+	key.op = c->op;
+	key.cmd = cmd = c->cmd;
+	arg = c->arg;
+	bpf_map_delete_elem(&inflight, &tid);
+
+	if (key.op == OP_IOCTL) {
+		if (_IOC_TYPE(key.cmd) == KFD_IOCTL_TYPE) {
+			size = _IOC_SIZE(key.cmd);
+			if (size > ARGS_MAX)
+				size = ARGS_MAX;
+			if (size && bpf_probe_read_user(args, size, (void *)arg))
+				size = 0;
+			if (size == _IOC_SIZE(key.cmd) || size == ARGS_MAX)
+				ioctl_effects(pid, _IOC_NR(key.cmd), args, ret);
+			key.cmd = _IOC_NR(key.cmd);
+		} else {
+			key.raw = 1;
+		}
+	}
+	count_call(&key, ret, latency);
+
+	if (!emit_events)
+		return;
+	e = event_begin(key.op == OP_IOCTL ? EV_IOCTL : EV_OPEN, pid);
+	if (!e)
+		return;
+	e->latency = latency;
+	e->ret = ret;
+	e->cmd = cmd;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	if (size <= ARGS_MAX) {
+		e->args_len = size;
+		__builtin_memcpy(e->args, args, ARGS_MAX);
+	}
+	event_submit(e);
+}
+
+/* kfd_ioctl(struct file *filep, unsigned int cmd, unsigned long arg) */
+SEC("kprobe")
+int BPF_KPROBE(ioctl_entry, void *file, unsigned int cmd, unsigned long arg)
+{
+	call_entered(OP_IOCTL, cmd, arg);
+	return 0;
+}
+
+/* kfd_open(struct inode *, struct file *) */
+SEC("kprobe")
+int BPF_KPROBE(open_entry)
+{
+	call_entered(OP_OPEN, 0, 0);
+	return 0;
+}
+
+/* Both: the result of the call the thread entered. */
+SEC("kretprobe")
+int BPF_KRETPROBE(call_return, long ret)
+{
+	call_returned(ret);
+	return 0;
+}
+
+/* kfd_release(struct inode *, struct file *): the last close of an open file. */
+SEC("kprobe")
+int BPF_KPROBE(release_entry)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct call_key key = { .pid = id >> 32, .op = OP_CLOSE };
+	struct amdkfd_event *e;
+
+	if (!current_wanted(key.pid))
+		return 0;
+	count_call(&key, 0, 0);
+	if (!emit_events)
+		return 0;
+	e = event_begin(EV_CLOSE, key.pid);
+	if (!e)
+		return 0;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	event_submit(e);
+	return 0;
+}
+
+/* ---- the SMI events: what the KFD does to a process ---------------------- */
+
+/*
+ * The process an SMI event is about: up to 6.12 the kernel passes its pid
+ * (pid_t), later its task_struct (the lead thread). A kernel pointer has its
+ * top 16 bits set; a pid, an int loaded with a 32-bit move, has them clear.
+ * *comm: the task's name when the kernel gave the task, else empty.
+ */
+static __always_inline __u32 smi_pid(unsigned long who, char *comm)
+{
+	struct task_struct *task = (void *)who;
+
+	comm[0] = 0;
+	if (who >> 48 != 0xffff)
+		return (__u32)who;
+	bpf_probe_read_kernel_str(comm, TASK_COMM_LEN, &task->comm);
+	return BPF_CORE_READ(task, tgid);
+}
+
+/* -p and -c on the process concerned, not the kernel worker on the CPU. */
+static __always_inline bool smi_wanted(__u32 pid, const char *comm)
+{
+	int i;
+
+	if (targ_pid && pid != (__u32)targ_pid)
+		return false;
+	if (!targ_comm[0] || !comm[0])
+		return true;	/* without a name, only -p can choose */
+	for (i = 0; i < TASK_COMM_LEN; i++) {
+		if (comm[i] != targ_comm[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+/* A process row's first value: too large for the BPF stack, built per CPU. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct proc_stats);
+} proc_init SEC(".maps");
+
+static __always_inline struct proc_stats *proc_row(__u32 pid, const char *comm)
+{
+	struct proc_key key = { .pid = pid };
+	struct proc_stats *s, *init;
+	__u32 zero = 0;
+
+	s = bpf_map_lookup_elem(&procs, &key);
+	if (s)
+		return s;
+	/* Only its names and minima are ever written: the counters stay 0. */
+	init = bpf_map_lookup_elem(&proc_init, &zero);
+	if (!init)
+		return NULL;
+	init->restore_lat.min = init->migrate_lat.min = init->fault_lat.min = ~0ULL;
+	__builtin_memcpy(init->comm, comm, COMM_LEN);
+	return map_lookup_or_init(&procs, &key, init, &dropped_rows);
+}
+
+static __always_inline void pending_start(__u32 pid, __u32 kind, __u64 id)
+{
+	struct pending_key key = { .pid = pid, .kind = kind, .id = id };
+	__u64 now = bpf_ktime_get_ns();
+
+	/* An eviction of a process already evicted keeps its first start. */
+	if (bpf_map_update_elem(&pending, &key, &now, BPF_NOEXIST) == -E2BIG)
+		__sync_fetch_and_add(&dropped_pending, 1);
+}
+
+/* The time since the start of `kind` `id`, in the -m unit; -1 unknown. */
+static __always_inline __s64 pending_end(__u32 pid, __u32 kind, __u64 id)
+{
+	struct pending_key key = { .pid = pid, .kind = kind, .id = id };
+	__u64 *start = bpf_map_lookup_elem(&pending, &key);
+	__s64 lat;
+
+	if (!start)
+		return -1;
+	lat = to_units(bpf_ktime_get_ns() - *start);
+	bpf_map_delete_elem(&pending, &key);
+	return lat;
+}
+
+static __always_inline void smi_event(__u32 type, __u32 pid, const char *comm, __s64 latency,
+				      __u64 v0, __u64 v1, __u64 v2, __u64 v3)
+{
+	struct amdkfd_event *e;
+
+	if (!emit_events)
+		return;
+	e = event_begin(type, pid);
+	if (!e)
+		return;
+	e->latency = latency < 0 ? 0 : latency;
+	e->ret = latency < 0 ? -1 : 0;	/* -1: the start was not seen */
+	e->v[0] = v0;
+	e->v[1] = v1;
+	e->v[2] = v2;
+	e->v[3] = v3;
+	__builtin_memcpy(e->comm, comm, COMM_LEN);
+	event_submit(e);
+}
+
+/* kfd_smi_event_queue_eviction(dev, pid or task, u32 trigger): per device */
+SEC("kprobe")
+int BPF_KPROBE(evict_entry, void *dev, unsigned long who, __u32 trigger)
+{
+	char comm[TASK_COMM_LEN];
+	__u32 pid = smi_pid(who, comm), t;
+	struct proc_stats *s;
+
+	if (!smi_wanted(pid, comm))
+		return 0;
+	/* Unknown triggers in the last slot. */
+	t = trigger < NR_TRIGGERS - 1 ? trigger : NR_TRIGGERS - 1;
+	/* A mask clang cannot fold away, so the verifier sees the index bounded. */
+	asm volatile("%[t] &= %[mask]" : [t] "+r"(t) : [mask] "i"(NR_TRIGGERS - 1));
+	s = proc_row(pid, comm);
+	if (s) {
+		__sync_fetch_and_add(&s->evictions, 1);
+		__sync_fetch_and_add(&s->evictions_by[t], 1);
+	}
+	pending_start(pid, PENDING_EVICT, (__u64)dev);
+	smi_event(EV_EVICT, pid, comm, -1, trigger, 0, 0, 0);
+	return 0;
+}
+
+/* kfd_smi_event_queue_restore(dev, pid or task) */
+SEC("kprobe")
+int BPF_KPROBE(restore_entry, void *dev, unsigned long who)
+{
+	char comm[TASK_COMM_LEN];
+	__u32 pid = smi_pid(who, comm);
+	struct proc_stats *s;
+	__s64 lat;
+
+	if (!smi_wanted(pid, comm))
+		return 0;
+	lat = pending_end(pid, PENDING_EVICT, (__u64)dev);
+	s = proc_row(pid, comm);
+	if (s) {
+		__sync_fetch_and_add(&s->restores, 1);
+		if (lat >= 0)
+			lat_hist_add(&s->restore_lat, lat);
+	}
+	smi_event(EV_RESTORE, pid, comm, lat, 0, 0, 0, 0);
+	return 0;
+}
+
+/*
+ * kfd_smi_event_migration_start(dev, pid or task, start, end, from, to,
+ * prefetch_loc, preferred_loc, trigger): pages [start, end) from gpu_id
+ * `from` to `to` (0: system memory).
+ */
+SEC("kprobe")
+int BPF_KPROBE(migrate_start_entry, void *dev, unsigned long who, unsigned long start)
+{
+	char comm[TASK_COMM_LEN];
+	__u32 pid = smi_pid(who, comm);
+
+	if (smi_wanted(pid, comm))
+		pending_start(pid, PENDING_MIGRATE, start);
+	return 0;
+}
+
+/*
+ * The sixth and seventh arguments, past what BPF_KPROBE reads: x86-64 passes
+ * the sixth in r9 and the seventh on the stack above the return address;
+ * arm64 both in registers.
+ */
+#if defined(__TARGET_ARCH_x86)
+#define KPROBE_ARG6(ctx) ((ctx)->r9)
+static __always_inline __u64 kprobe_arg7(struct pt_regs *ctx)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)(ctx->rsp + 8));
+	return v;
+}
+#elif defined(__TARGET_ARCH_arm64)
+#define KPROBE_ARG6(ctx) (((const struct user_pt_regs *)(ctx))->regs[5])
+#define kprobe_arg7(ctx) (((const struct user_pt_regs *)(ctx))->regs[6])
+#endif
+
+/* kfd_smi_event_migration_end(dev, pid or task, start, end, from, to, trigger[, error]) */
+SEC("kprobe")
+int migrate_end_entry(struct pt_regs *ctx)
+{
+	unsigned long start = PT_REGS_PARM3(ctx), end = PT_REGS_PARM4(ctx);
+	__u32 from = PT_REGS_PARM5(ctx), to = KPROBE_ARG6(ctx), trigger = kprobe_arg7(ctx);
+	char comm[TASK_COMM_LEN];
+	__u32 pid = smi_pid(PT_REGS_PARM2(ctx), comm);
+	struct proc_stats *s;
+	__s64 lat;
+
+	if (!smi_wanted(pid, comm))
+		return 0;
+	lat = pending_end(pid, PENDING_MIGRATE, start);
+	s = proc_row(pid, comm);
+	if (s) {
+		__sync_fetch_and_add(&s->migrations, 1);
+		__sync_fetch_and_add(&s->migrated_pages, end > start ? end - start : 0);
+		if (lat >= 0)
+			lat_hist_add(&s->migrate_lat, lat);
+	}
+	smi_event(EV_MIGRATE, pid, comm, lat, start, end, (__u64)from << 32 | to, trigger);
+	return 0;
+}
+
+/* kfd_smi_event_page_fault_start(dev, pid or task, address, write_fault, ts) */
+SEC("kprobe")
+int BPF_KPROBE(fault_start_entry, void *dev, unsigned long who, unsigned long address,
+	       __u8 write_fault)
+{
+	char comm[TASK_COMM_LEN];
+	__u32 pid = smi_pid(who, comm);
+	struct proc_stats *s;
+
+	if (!smi_wanted(pid, comm))
+		return 0;
+	s = proc_row(pid, comm);
+	if (s) {
+		__sync_fetch_and_add(&s->faults, 1);
+		if (write_fault)
+			__sync_fetch_and_add(&s->write_faults, 1);
+	}
+	pending_start(pid, PENDING_FAULT, address);
+	return 0;
+}
+
+/* kfd_smi_event_page_fault_end(dev, pid or task, address, migration) */
+SEC("kprobe")
+int BPF_KPROBE(fault_end_entry, void *dev, unsigned long who, unsigned long address,
+	       __u8 migration)
+{
+	char comm[TASK_COMM_LEN];
+	__u32 pid = smi_pid(who, comm);
+	struct proc_stats *s;
+	__s64 lat;
+
+	if (!smi_wanted(pid, comm))
+		return 0;
+	lat = pending_end(pid, PENDING_FAULT, address);
+	s = proc_row(pid, comm);
+	if (s) {
+		if (migration)
+			__sync_fetch_and_add(&s->faults_migrated, 1);
+		if (lat >= 0)
+			lat_hist_add(&s->fault_lat, lat);
+	}
+	smi_event(EV_FAULT, pid, comm, lat, address, migration, 0, 0);
+	return 0;
+}
+
+/* kfd_smi_event_update_vmfault(dev, pasid): a GPU VM fault, by address space (16-bit PASIDs) */
+SEC("kprobe")
+int BPF_KPROBE(vmfault_entry, void *dev, unsigned long pasid)
+{
+	char none[TASK_COMM_LEN] = {};
+
+	__sync_fetch_and_add(&vm_faults, 1);
+	smi_event(EV_VMFAULT, 0, none, -1, pasid & 0xffff, 0, 0, 0);
+	return 0;
+}
+
+/* kfd_smi_event_update_gpu_reset(dev, post_reset[, reset context]) */
+SEC("kprobe")
+int BPF_KPROBE(reset_entry, void *dev, __u8 post_reset)
+{
+	char none[TASK_COMM_LEN] = {};
+
+	if (!post_reset)
+		__sync_fetch_and_add(&gpu_resets, 1);
+	smi_event(EV_RESET, 0, none, -1, post_reset, 0, 0, 0);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * amdkfd's hooks: the KFD has no tracepoints, so each role (ioctls, opens,
+ * evictions, ...) is a kprobe, maybe with a kretprobe, on a function of the
+ * amdgpu module; a kernel that lacks a role's function (5.10 has no queue
+ * eviction events) loses only what that role shows.
+ */
+#ifndef AMDKFD_HOOKS_H
+#define AMDKFD_HOOKS_H
+
+#include <bpf/libbpf.h>
+
+#include "probe.h"
+
+/*
+ * Before loading: find each role's function in `ksyms` (amdgpu's) and load
+ * only the programs of `obj` (amdkfd.bpf.c's, by name) of a role found.
+ */
+void resolve_hooks(struct bpf_object *obj, const struct ksyms_module *ksyms);
+
+/* After loading: attach every role found. -ENOENT (said) when none attached. */
+int attach_hooks(void);
+
+/*
+ * The roles absent or refused, in one line on stderr, once everything is
+ * attached (a test takes a tracer's first line on stderr for "attached").
+ */
+void say_missing_hooks(void);
+
+void detach_hooks(void);
+
+#endif /* AMDKFD_HOOKS_H */
