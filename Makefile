@@ -214,6 +214,15 @@ $(OUTPUT)/tests/nvctl: tests/nvidia/nvctl.c | $(OUTPUT)/tests
 TEST_PROGS += $(OUTPUT)/tests/kfdclient
 $(OUTPUT)/tests/kfdclient: tests/amdkfd/kfdclient.c | $(OUTPUT)/tests $(DRM_INC)/drm
 	$(CC) $(CFLAGS) -I$(DRM_INC) $< -o $@
+# What a program with a GPU asks of the KFD, for kfdmock (tests/amdkfd/kfdwork.c).
+TEST_PROGS += $(OUTPUT)/tests/kfdwork
+$(OUTPUT)/tests/kfdwork: tests/amdkfd/kfdwork.c | $(OUTPUT)/tests $(DRM_INC)/drm
+	$(CC) $(CFLAGS) -I$(DRM_INC) $< -o $@
+
+# HIP's runtime asked for its devices (tests/amdkfd/hipclient.c).
+TEST_PROGS += $(OUTPUT)/tests/hipclient
+$(OUTPUT)/tests/hipclient: tests/amdkfd/hipclient.c | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) $< -ldl -o $@
 
 # A client of NVIDIA's real libcuda (tests/nvidia/userspace): cudatrace's and
 # nvdrv's real client in tests/guest/nvclients.sh.

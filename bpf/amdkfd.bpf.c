@@ -367,9 +367,14 @@ int BPF_KPROBE(release_entry)
 	struct call_key key = { .pid = id >> 32, .op = OP_CLOSE };
 	struct amdkfd_event *e;
 
+	struct call_stats *s, init = { .lat = LAT_HIST_INIT };
+
 	if (!current_wanted(key.pid))
 		return 0;
-	count_call(&key, 0, 0);
+	/* Counted, not timed: it runs at the last close of a file, whoever closes it. */
+	s = CURRENT_ROW(&calls, &key, &init, &dropped_rows);
+	if (s)
+		__sync_fetch_and_add(&s->calls, 1);
 	if (!emit_events)
 		return 0;
 	e = event_begin(EV_CLOSE, key.pid);

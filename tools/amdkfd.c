@@ -143,10 +143,29 @@ static void smi_detail(char *buf, size_t size, const struct amdkfd_event *e)
 	}
 }
 
+/* `comm`, or, when the kernel gave a pid only, /proc's name of it ("?": gone). */
+static const char *proc_comm(__u32 pid, const char *comm, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	if (comm[0])
+		return comm;
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return "?";
+	if (!fgets(buf, size, f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return buf[0] ? buf : "?";
+}
+
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct amdkfd_event *e = data;
-	char name[32], detail[256], ebuf[16];
+	char name[32], detail[256], ebuf[16], comm[COMM_LEN + 1];
 	struct cell ret = CELL_NONE, err = CELL_NONE, lat = CELL_NONE;
 	const char *event;
 
@@ -178,8 +197,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 	}
 	table_event(stdout, &event_table, (struct cell[]){
 		CELL_F((e->ts_ns - start_ns) / 1e9, 6), CELL_U_IF(e->pid, e->pid),
-		CELL_S(e->comm[0] ? e->comm : "-"), CELL_S(event), ret, err, lat, CELL_S(detail),
-		cell_cgroup(e->cgroup_id) }, e->ts_ns);
+		CELL_S(e->pid ? proc_comm(e->pid, e->comm, comm, sizeof(comm)) : "-"), CELL_S(event),
+		ret, err, lat, CELL_S(detail), cell_cgroup(e->cgroup_id) }, e->ts_ns);
 	return 0;
 }
 
@@ -304,25 +323,14 @@ static const struct table device_table = TABLE("device", device_cols);
 static const char *comm_of(__u32 pid, const char *comm, const struct map_snapshot *calls,
 			   char *buf, size_t size)
 {
-	char path[64];
 	size_t i;
-	FILE *f;
 
 	if (comm[0])
 		return comm;
 	for (i = 0; i < calls->n; i++)
 		if (((const struct call_key *)snapshot_key(calls, i))->pid == pid)
 			return ((const struct call_stats *)snapshot_value(calls, i))->comm;
-	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-	f = fopen(path, "r");
-	if (f && fgets(buf, size, f)) {
-		buf[strcspn(buf, "\n")] = 0;
-		fclose(f);
-		return buf;
-	}
-	if (f)
-		fclose(f);
-	return "?";
+	return proc_comm(pid, comm, buf, size);
 }
 
 static void print_calls(FILE *f, const struct map_snapshot *now)

@@ -39,7 +39,8 @@
  * not created is still set, waited on and destroyed, as event 0), so a
  * tracer always sees 19 per round, 19 * N in all.
  *
- * Usage: kfdclient [-p] [-n N]
+ * Usage: kfdclient [-p] [-n N] | kfdclient -b N
+ *   -b N  a burst instead: open, N GET_VERSION, close (tests/bench)
  *   -n N  N rounds (default 1)
  *   -p    one line per call on stdout: NAME RET ERRNO [OUTPUTS], RET what
  *         ioctl() returned, ERRNO its errno's name ("0" when it succeeded),
@@ -270,12 +271,19 @@ static void unknown(int fd)
 
 int main(int argc, char **argv)
 {
-	long rounds = 1, i;
+	long rounds = 1, burst = 0, i;
 	char *end;
 	int opt, fd;
 
-	while ((opt = getopt(argc, argv, "n:p")) != -1) {
+	while ((opt = getopt(argc, argv, "b:n:p")) != -1) {
 		switch (opt) {
+		case 'b':
+			burst = strtol(optarg, &end, 10);
+			if (*end || burst < 1) {
+				fprintf(stderr, "kfdclient: -b %s: not a count\n", optarg);
+				return 2;
+			}
+			break;
 		case 'n':
 			rounds = strtol(optarg, &end, 10);
 			if (*end || rounds < 1) {
@@ -287,15 +295,31 @@ int main(int argc, char **argv)
 			print = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: kfdclient [-p] [-n N]\n");
+			fprintf(stderr, "usage: kfdclient [-p] [-n N] | kfdclient -b N\n");
 			return 2;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "usage: kfdclient [-p] [-n N]\n");
+		fprintf(stderr, "usage: kfdclient [-p] [-n N] | kfdclient -b N\n");
 		return 2;
 	}
 
+	if (burst) {
+		struct kfd_ioctl_get_version_args v;
+
+		fd = open(KFD_DEVICE, O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			fprintf(stderr, "kfdclient: %s: %s\n", KFD_DEVICE, strerror(errno));
+			return 1;
+		}
+		for (i = 0; i < burst; i++)
+			if (ioctl(fd, AMDKFD_IOC_GET_VERSION, &v)) {
+				fprintf(stderr, "kfdclient: GET_VERSION: %s\n", strerror(errno));
+				return 1;
+			}
+		close(fd);
+		return 0;
+	}
 	for (i = 0; i < rounds; i++) {
 		fd = open(KFD_DEVICE, O_RDWR | O_CLOEXEC);
 		if (fd < 0) {

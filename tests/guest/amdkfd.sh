@@ -1,0 +1,294 @@
+#!/usr/bin/env bash
+# amdkfd on the real KFD of each kernel's own amdgpu (no AMD GPU: the KFD
+# then has the CPU alone in its topology), then on the test module kfdmock
+# (tests/kmod/kfdmock.c, named amdgpu) for what needs a GPU. Proved here:
+#  1. every KFD call of tests/amdkfd/kfdclient (2 rounds of 19 known calls,
+#     their real results: tests/amdkfd/kfdclient.c) exactly, per call and
+#     errno, in text and -j, and decoded in -e's lines;
+#  2. ROCm's own user space (6.1): rocminfo, and HIP's runtime
+#     (tests/amdkfd/hipclient), which dies of SIGSEGV in hipGetDeviceCount:
+#     each process's calls and results equal to bpftrace's view of the same
+#     kprobes, the HIP program's last calls before its death in -e;
+#  3. sid's failing open of /dev/kfd (EINVAL) shown as such; 5.10's missing
+#     SMI events said in one line;
+#  4. amdgpu unloaded under a running amdkfd: it ends at Ctrl-C with its
+#     summary whole;
+#  5. kfdmock's workloads (see below): exact live bytes, leaks, failed
+#     allocations, queues, evict -> restore times, migrations and faults.
+#
+# Environment (tests/vm/run): VM_KERNEL, VM_SCRATCH, VM_MODPROBE, KFDMOCK_KO.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+guest_init amdkfd
+
+KC=$PWD/build/tests/kfdclient
+HC=$PWD/build/tests/hipclient
+KW=$PWD/build/tests/kfdwork
+for w in "$KC" "$HC" "$KW"; do
+	[ -x "$w" ] || { fail "$P $w is not built (make test-progs)"; exit 1; }
+done
+
+# "0x01 GET_VERSION" ...: the KFD's ioctl names, as the tool's table has them.
+awk -F'"' '/^\t\[0x[0-9a-fA-F]+\] = "/ { split($1, a, /[][]/); print tolower(a[2]), $2 }' \
+	tools/amdkfd/kfd_names.c >"$S/names"
+# "-22 EINVAL" ...
+python3 -c 'import errno; [print(-k, v) for k, v in errno.errorcode.items()]' >"$S/errnos"
+
+# kview FILE: the kernel's view (bpftrace's lines) as "PID COMM CALL ERRNO"
+# per call, ERRNO 0 for success, CALL as amdkfd names it.
+kview() {
+	awk 'FILENAME == ARGV[1] { name[$1] = $2; next }
+	     FILENAME == ARGV[2] { err[$1] = $2; next }
+	     $1 == "IOCTL" { c = name[sprintf("0x%02x", $4)]; if (c == "") c = sprintf("nr_0x%02x", $4)
+			     print $2, $3, c, $5 < 0 ? err[$5] : 0 }
+	     $1 == "OPEN" { print $2, $3, "open", $4 < 0 ? err[$4] : 0 }' \
+		"$S/names" "$S/errnos" "$1"
+}
+# tview JSON COMM: amdkfd -j's rows of COMM in the same form, one line per call.
+tview() {
+	jq -r --arg c "$2" 'select(.type == "call" and .comm == $c and .call != "close")
+		| "\(.pid) \(.comm) \(.call) \(.calls) \(.errors)"' "$1" |
+	while read -r pid comm call calls errors; do
+		for _ in $(seq 1 $((calls - errors))); do echo "$pid $comm $call 0"; done
+	done
+	jq -r --arg c "$2" 'select(.type == "error" and .comm == $c)
+		| "\(.pid) \(.comm) \(.call) \(.errno) \(.count)"' "$1" |
+	while read -r pid comm call errno count; do
+		for _ in $(seq 1 "$count"); do echo "$pid $comm $call $errno"; done
+	done
+}
+same_view() {	# same_view NAME COMM: amdkfd's calls of COMM equal the kernel's
+	check_eq "$P $1: every call and result equal to bpftrace's" \
+		"$(tview "$S/sum.json" "$2" | sort)" "$(grep " $2 " "$S/kview" | sort)"
+}
+
+cat >"$S/kfd.bt" <<'EOF'
+BEGIN { printf("READY\n"); }	/* bpftrace runs it once every probe is attached */
+kprobe:kfd_ioctl { @cmd[tid] = arg1; @in[tid] = 1; }
+kretprobe:kfd_ioctl /@in[tid]/
+{
+	printf("IOCTL %d %s %d %d\n", pid, comm, @cmd[tid] & 0xff, (int32)retval);
+	delete(@cmd[tid]); delete(@in[tid]);
+}
+kprobe:kfd_open { @open[tid] = 1; }
+kretprobe:kfd_open /@open[tid]/ { printf("OPEN %d %s %d\n", pid, comm, (int32)retval); delete(@open[tid]); }
+EOF
+
+# ---------------------------------------------------------------------------
+# 1.-4. The real KFD.
+load_module amdgpu || exit 1
+bpftrace "$S/kfd.bt" >"$S/bt.out" 2>"$S/bt.err" &
+bt_pid=$!
+pair_start "$S/sum" -l || exit 1
+start "$S/ev.txt" -e || exit 1
+ev_pid=$tool_pid
+for _ in $(seq 1 600); do grep -q '^READY' "$S/bt.out" && break; sleep 0.1; done
+check "$P bpftrace attached" grep -q '^READY' "$S/bt.out"
+
+case $K in
+5.10)
+	check "$P 5.10: its missing SMI events said in one line" \
+		grep -q "^amdkfd: amdgpu has no kfd_smi_event_queue_eviction, .*: not shown: evictions, restores" \
+		"$S/sum.txt.err"
+	;;
+*)
+	check_eq "$P $K: every hook found, nothing said missing" "$(cat "$S/sum.txt.err")" ""
+	;;
+esac
+
+"$KC" -n 2 -p >"$S/kc.out" 2>"$S/kc.err"
+kc_status=$?
+if [ "$K" = sid ]; then
+	check_eq "$P sid: kfdclient's open fails" "$kc_status $(cat "$S/kc.err")" \
+		"1 kfdclient: /dev/kfd: Invalid argument"
+elif [ "$K" = 6.1 ]; then
+	rocminfo >"$S/rocminfo.out" 2>&1
+	check_eq "$P 6.1: rocminfo ran" "$?" 0
+	"$HC" >"$S/hc.out" 2>&1
+	hc_status=$?
+fi
+sleep 1	# bpftrace's perf buffers are read every 100 ms
+stop_bpftrace "$bt_pid"
+kview "$S/bt.out" >"$S/kview"
+
+# 4. Unloaded under the tracers: they end with what they gathered.
+check "$P amdgpu unloads under the tracers" $VM_MODPROBE -r amdgpu
+pair_stop
+check_eq "$P stopped after amdgpu went: text, -j status" "$txt_status $json_status" "0 0"
+tool_pid=$ev_pid
+stop
+check_eq "$P -e: stopped, status 0" "$tool_status" 0
+
+kpid=$(grep -m1 " kfdclient " "$S/kview" | cut -d' ' -f1)
+# trow CALL: "CALLS ERRORS" of kfdclient's CALL in the text summary.
+trow() { awk -v p="$kpid" -v c="$1" '$1 == p && $3 == c { print $4, $5; exit }' "$S/sum.txt"; }
+jrow() { jrows "$S/sum.json" call "select(.pid == $kpid and .call == \"$1\") | \"\(.calls) \(.errors)\""; }
+if [ "$K" = sid ]; then
+	check_eq "$P sid: the failed open counted" "$(trow open)" "1 1"
+	check_eq "$P sid: its errno" "$(jrows "$S/sum.json" error "select(.pid == $kpid) | \"\(.call) \(.errno) \(.count)\"")" \
+		"open EINVAL 1"
+	check "$P sid: -e's line of it" grep -Eq "^[0-9.]+ +$kpid +kfdclient +open +-22 EINVAL " "$S/ev.txt"
+	same_view "sid: kfdclient" kfdclient
+else
+	# kfdclient's 2 rounds: (calls errors) per call, as the real KFD answered.
+	apertures="4 2"
+	[ "$K" = 5.10 ] && apertures="4 0"
+	for want in "GET_VERSION 6 0" "GET_PROCESS_APERTURES_NEW $apertures" "GET_CLOCK_COUNTERS 2 0" \
+		    "CREATE_EVENT 4 0" "SET_EVENT 2 0" "WAIT_EVENTS 4 0" "RESET_EVENT 2 0" \
+		    "DESTROY_EVENT 4 0" "ALLOC_MEMORY_OF_GPU 2 2" "FREE_MEMORY_OF_GPU 2 2" \
+		    "CREATE_QUEUE 2 2" "DESTROY_QUEUE 2 2" "nr_0x7f 2 2" "open 2 0" "close 2 0"; do
+		set -- $want
+		check_eq "$P kfdclient: $1 in text" "$(trow "$1")" "$2 $3"
+		check_eq "$P kfdclient: $1 in -j" "$(jrow "$1")" "$2 $3"
+	done
+	want="ALLOC_MEMORY_OF_GPU EINVAL 2|CREATE_QUEUE EINVAL 2|DESTROY_QUEUE EINVAL 2|FREE_MEMORY_OF_GPU EINVAL 2|nr_0x7f ENOTTY 2"
+	[ "$K" = 5.10 ] || want="$want|GET_PROCESS_APERTURES_NEW EINVAL 2"
+	check_eq "$P kfdclient: its errnos" \
+		"$(jrows "$S/sum.json" error "select(.pid == $kpid) | \"\(.call) \(.errno) \(.count)\"" | sort)" \
+		"$(tr '|' '\n' <<<"$want" | sort)"
+	same_view "kfdclient" kfdclient
+	# -e: each call's line, what it asked and what the KFD answered.
+	ev() { grep -Ec "^[0-9.]+ +$kpid +kfdclient +$1" "$S/ev.txt"; }
+	check_eq "$P -e: a line per call, open and close" "$(grep -Ec "^[0-9.]+ +$kpid +kfdclient " "$S/ev.txt")" 42
+	# kfdclient -p's "GET_VERSION 0 0 version=1.11": the version the KFD gave it.
+	version=$(awk '$1 == "GET_VERSION" { print $4; exit }' "$S/kc.out")
+	check_eq "$P -e: GET_VERSION's version" "$(ev "GET_VERSION +0 +- +[0-9]+ ${version//./\\.}$")" 6
+	check_eq "$P -e: a refused allocation, decoded" \
+		"$(ev "ALLOC_MEMORY_OF_GPU +-22 EINVAL +[0-9]+ gpu=4660 size=1048576 flags=VRAM\|WRITABLE$")" 2
+	check_eq "$P -e: a refused queue, decoded" \
+		"$(ev "CREATE_QUEUE +-22 EINVAL +[0-9]+ gpu=4660 type=COMPUTE ring=4096$")" 2
+	check_eq "$P -e: events created, with their ids" \
+		"$(ev "CREATE_EVENT +0 +- +[0-9]+ type=SIGNAL auto_reset=1 event=[0-9]+$")" 4
+	check_eq "$P -e: a wait that completed, one that timed out" \
+		"$(ev "WAIT_EVENTS +0 +- +[0-9]+ events=1 all=1 timeout_ms=1000 result=complete$") $(ev "WAIT_EVENTS +0 +- +[0-9]+ events=1 all=1 timeout_ms=10 result=timeout$")" \
+		"2 2"
+	check_eq "$P -e: the unknown ioctl raw" "$(ev "nr_0x7f +-25 ENOTTY ")" 2
+fi
+
+if [ "$K" = 6.1 ]; then
+	same_view "rocminfo" rocminfo
+	check_ge "$P rocminfo: its calls counted" "$(grep -c " rocminfo " "$S/kview")" 5
+	# ROCm 5.2's runtime on a KFD with no GPU node: hipErrorNoDevice (100),
+	# or, seen once, SIGSEGV inside hipGetDeviceCount (139). Either way the
+	# KFD's view of it is exact, and -e ends with its last call and the close.
+	check "$P hipclient: HIP's runtime said no device or died ($hc_status)" \
+		test "$hc_status" = 100 -o "$hc_status" = 139
+	same_view "hipclient" hipclient
+	hpid=$(grep -m1 " hipclient " "$S/kview" | cut -d' ' -f1)
+	last=$(grep " hipclient " "$S/kview" | tail -1 | cut -d' ' -f3)
+	check_eq "$P hipclient: -e shows its last call, then its close" \
+		"$(awk -v p="$hpid" '$2 == p { print $4 }' "$S/ev.txt" | grep -v close | tail -1) $(awk -v p="$hpid" '$2 == p { print $4 }' "$S/ev.txt" | tail -1)" \
+		"$last close"
+fi
+check_eq "$P nothing lost" "$(grep -h "lost\|not counted\|not followed" "$S"/sum.txt.err "$S"/ev.txt.err)" ""
+
+# ---------------------------------------------------------------------------
+# 5. kfdmock, in amdgpu's place: its GPU (gpu_id 0x4d4f, 19791) grants what
+#    kfdwork asks (tests/amdkfd/kfdwork.c), and /proc/kfdmock makes the KFD's
+#    SMI events for kfdwork's pid in known numbers and gaps.
+if [ -z "${KFDMOCK_KO:-}" ]; then
+	fail "$P kfdmock.ko was not built (tests/kmod/build --kernel $K)"
+	exit 0
+fi
+load_module "$KFDMOCK_KO" || exit 0
+GPU=19791
+pair_start "$S/mock" -l || exit 1
+start "$S/mock.ev" -e --prometheus "$S/kfd.prom" || exit 1
+mkfifo "$S/hold"
+"$KW" -w $GPU <"$S/hold" >"$S/kw.out" 2>&1 &
+wp=$!
+exec 7>"$S/hold"
+for _ in $(seq 1 300); do grep -q ready "$S/kw.out" && break; sleep 0.1; done
+check_eq "$P kfdwork: every call as the mock answers" "$(cat "$S/kw.out")" ready
+
+smi=true
+[ "$K" = 5.10 ] && smi=false	# no queue, migration or fault events: only vmfault, reset
+ctl() { printf '%s\n' "$1" >/proc/kfdmock || fail "$P /proc/kfdmock: $1"; }
+if $smi; then
+	for _ in 1 2 3; do ctl "evict_restore $wp 2 20"; done	# TTM, 20 ms
+	ctl "evict $wp 1"					# USERPTR
+	sleep 0.05
+	ctl "restore $wp"
+	ctl "migrate $wp 0x1000 0x1100 0 $GPU 0"			# 256 pages to the GPU, PREFETCH
+	ctl "migrate $wp 0x2000 0x2010 $GPU 0 3"			# 16 back, TTM_EVICTION
+	ctl "fault $wp 0x7f0000001000 1 1"
+	ctl "fault $wp 0x7f0000002000 0 0"
+fi
+ctl "vmfault 42"
+ctl "reset"
+exec 7>&-
+wait $wp
+pair_stop
+check_eq "$P mock: text, -j status" "$txt_status $json_status" "0 0"
+stop	# tool_pid: the -e one, started last
+check_eq "$P mock: -e, status" "$tool_status" 0
+
+# mrow KIND: kfdwork's memory row of KIND, "ALLOCS BYTES FREES FREED FAILED LIVE LIVE_BYTES PEAK".
+mrow() { awk -v p="$wp" -v k="$1" '$1 == p && $4 == k { $1 = $2 = $3 = $4 = ""; print }' "$S/mock.txt" | xargs; }
+jmrow() { jrows "$S/mock.json" memory "select(.pid == $wp and .kind == \"$1\" and .gpu == $GPU) |
+	\"\(.allocs) \(.bytes) \(.frees) \(.freed_bytes) \(.failed) \(.live) \(.live_bytes) \(.peak_bytes)\""; }
+for want in "VRAM 3 3145728 2 2097152 2 1 1048576 3145728" "GTT 2 131072 1 65536 0 1 65536 131072" \
+	    "USERPTR 1 4096 0 0 0 1 4096 4096" "DOORBELL 1 8192 0 0 0 1 8192 8192"; do
+	set -- $want
+	check_eq "$P mock: $1 memory in text" "$(mrow "$1")" "${*:2}"
+	check_eq "$P mock: $1 memory in -j" "$(jmrow "$1")" "${*:2}"
+done
+check_eq "$P mock: the refused allocations' errnos" \
+	"$(jrows "$S/mock.json" error "select(.pid == $wp) | \"\(.call) \(.errno) \(.count)\"" | sort | paste -sd,)" \
+	"ALLOC_MEMORY_OF_GPU EINVAL 1,ALLOC_MEMORY_OF_GPU ENOMEM 1"
+check_eq "$P mock: queues" \
+	"$(jrows "$S/mock.json" queues "select(.pid == $wp and .gpu == $GPU) | \"\(.type) \(.created) \(.destroyed) \(.failed) \(.alive)\"" | sort | paste -sd,)" \
+	"COMPUTE_AQL 3 2 0 1,SDMA 1 0 0 1"
+check_eq "$P mock: queues in text" \
+	"$(awk -v p="$wp" '$1 == p && $4 ~ /^(COMPUTE_AQL|SDMA)$/ { print $4, $5, $6, $7, $8 }' "$S/mock.txt" | sort | paste -sd,)" \
+	"COMPUTE_AQL 3 2 0 1,SDMA 1 0 0 1"
+check_eq "$P mock: -l: what kfdwork left, and that it exited" \
+	"$(jrows "$S/mock.json" leak_process "select(.pid == $wp) | \"\(.exited) \(.allocs) \(.bytes)\"")" \
+	"true 4 1126400"
+check_eq "$P mock: -l: its allocations" \
+	"$(jrows "$S/mock.json" leak "select(.pid == $wp) | \"\(.gpu) \(.flags) \(.bytes)\"" | sort | paste -sd,)" \
+	"$GPU DOORBELL|WRITABLE 8192,$GPU GTT|WRITABLE 65536,$GPU USERPTR|WRITABLE 4096,$GPU VRAM|WRITABLE 1048576"
+check_eq "$P mock: -e: allocations with their handles" \
+	"$(grep -Ec "^[0-9.]+ +$wp +kfdwork +ALLOC_MEMORY_OF_GPU +0 +- +[0-9]+ gpu=$GPU size=[0-9]+ flags=[A-Z_|]+ handle=0x4d4f0000000[1-9]$" "$S/mock.ev")" 7
+check_eq "$P mock: -e: queues created with their ids" \
+	"$(grep -Ec "^[0-9.]+ +$wp +kfdwork +CREATE_QUEUE +0 +- +[0-9]+ gpu=$GPU type=(COMPUTE_AQL|SDMA) ring=4096 queue=[0-3]$" "$S/mock.ev")" 4
+check_eq "$P mock: device: VM faults, resets" \
+	"$(jrows "$S/mock.json" device '"\(.vm_faults) \(.gpu_resets)"')" "1 1"
+check "$P mock: -e: the VM fault's PASID" grep -Eq "^[0-9.]+ +- +- +vm_fault .*pasid=42$" "$S/mock.ev"
+check_eq "$P mock: -e: the reset's two lines" \
+	"$(grep -Eo "gpu_reset .*(begins|done)$" "$S/mock.ev" | awk '{ print $NF }' | paste -sd,)" "begins,done"
+if $smi; then
+	check_eq "$P mock: evictions, restores, migrations, pages, faults, writes, migrated, triggers" \
+		"$(jrows "$S/mock.json" process "select(.pid == $wp) | \"\(.comm) \(.evictions) \(.restores) \(.migrations) \(.migrated_pages) \(.faults) \(.write_faults) \(.faults_migrated) \(.triggers)\"")" \
+		"kfdwork 4 4 2 272 2 1 1 USERPTR:1,TTM:3"
+	check_eq "$P mock: the same in text" \
+		"$(awk -v p="$wp" '$1 == p && NF == 11 { print $2, $3, $4, $6, $7, $8, $9, $10, $11 }' "$S/mock.txt")" \
+		"kfdwork 4 4 2 272 2 1 1 USERPTR:1,TTM:3"
+	# evict -> restore: 3 gaps of 20 ms and one of 50 ms, at least.
+	read -r n avg min max <<<"$(jhist_stats "$S/mock.json" ".type == \"process_hist\" and .pid == $wp")"
+	check_eq "$P mock: evict -> restore histogram: 4 restores" "$n" 4
+	check_ge "$P mock: evict -> restore: none shorter than 20 ms" "$min" 20000
+	check_ge "$P mock: evict -> restore: the longest at least 50 ms" "$max" 50000
+	check_eq "$P mock: -e: evictions by trigger, named by their process" \
+		"$(grep -E "^[0-9.]+ +$wp +kfdwork +evict " "$S/mock.ev" | grep -Eo 'trigger=[A-Z]+' | sort | uniq -c | xargs)" \
+		"3 trigger=TTM 1 trigger=USERPTR"
+	check_eq "$P mock: -e: restores timed" \
+		"$(awk -v p="$wp" '$2 == p && $4 == "restore" && $7 >= 20000' "$S/mock.ev" | wc -l)" 4
+	check "$P mock: -e: a migration to the GPU, decoded" grep -Eq \
+		"^[0-9.]+ +$wp +kfdwork +migrate +- +- +[0-9]+ pages=0x1000-0x1100 from=0 to=$GPU trigger=PREFETCH$" "$S/mock.ev"
+	check "$P mock: -e: one back, by TTM" grep -Eq \
+		"^[0-9.]+ +$wp +kfdwork +migrate +- +- +[0-9]+ pages=0x2000-0x2010 from=$GPU to=0 trigger=TTM_EVICTION$" "$S/mock.ev"
+	check "$P mock: -e: a GPU page fault that migrated" grep -Eq \
+		"^[0-9.]+ +$wp +kfdwork +page_fault +- +- +[0-9]+ address=0x7f0000001000 migrated=yes$" "$S/mock.ev"
+fi
+# --prometheus: a valid file with the same numbers, per process name.
+check "$P mock: --prometheus: promtool accepts it" promtool check metrics <"$S/kfd.prom"
+check_eq "$P mock: --prometheus: live bytes per kind" \
+	"$(grep '^gpubpf_amdkfd_live_bytes{comm="kfdwork"' "$S/kfd.prom" | sort | paste -sd,)" \
+	"gpubpf_amdkfd_live_bytes{comm=\"kfdwork\",gpu=\"$GPU\",kind=\"DOORBELL\"} 8192,gpubpf_amdkfd_live_bytes{comm=\"kfdwork\",gpu=\"$GPU\",kind=\"GTT\"} 65536,gpubpf_amdkfd_live_bytes{comm=\"kfdwork\",gpu=\"$GPU\",kind=\"USERPTR\"} 4096,gpubpf_amdkfd_live_bytes{comm=\"kfdwork\",gpu=\"$GPU\",kind=\"VRAM\"} 1048576"
+if $smi; then
+	check_eq "$P mock: --prometheus: evictions per trigger, restores timed" \
+		"$(grep -E '^gpubpf_amdkfd_(evictions_total|restore_seconds_count)\{comm="kfdwork"' "$S/kfd.prom" | sort | paste -sd,)" \
+		"gpubpf_amdkfd_evictions_total{comm=\"kfdwork\",trigger=\"TTM\"} 3,gpubpf_amdkfd_evictions_total{comm=\"kfdwork\",trigger=\"USERPTR\"} 1,gpubpf_amdkfd_restore_seconds_count{comm=\"kfdwork\"} 4"
+fi
+check_eq "$P mock: nothing lost" "$(grep -h "lost\|not counted\|not followed\|not timed" "$S"/mock.txt.err "$S"/mock.ev.err)" ""
