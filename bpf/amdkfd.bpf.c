@@ -75,6 +75,18 @@ HASH(queues, struct queue_id_key, struct queue, MAX_QUEUES);
 HASH(procs, struct proc_key, struct proc_stats, MAX_PROCS);
 HASH(pending, struct pending_key, __u64, MAX_PENDING);
 
+/*
+ * The name of each process that called the KFD, as it was then: up to 6.12
+ * the SMI events give a pid only, and the work they report runs in kernel
+ * workers. Least recently used first out.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, MAX_PROCS);
+	__type(key, __u32);
+	__type(value, char[COMM_LEN]);
+} names SEC(".maps");
+
 /* ---- calls ---------------------------------------------------------------- */
 
 static __always_inline void call_entered(__u32 op, __u32 cmd, __u64 arg)
@@ -108,7 +120,14 @@ static __always_inline void count_call(const struct call_key *key, long ret, __u
 	struct err_stats *e, einit = {};
 	struct err_key ek = { .call = *key };
 
-	s = CURRENT_ROW(&calls, key, &init, &dropped_rows);
+	s = bpf_map_lookup_elem(&calls, key);
+	if (!s) {
+		/* A process's first call of this kind: its name, for the SMI events. */
+		bpf_get_current_comm(init.comm, sizeof(init.comm));
+		init.cgroup_id = bpf_get_current_cgroup_id();
+		bpf_map_update_elem(&names, &key->pid, init.comm, BPF_ANY);
+		s = map_lookup_or_init(&calls, key, &init, &dropped_rows);
+	}
 	if (s) {
 		__sync_fetch_and_add(&s->calls, 1);
 		if (ret < 0)
@@ -275,7 +294,9 @@ static __always_inline struct amdkfd_event *event_begin(__u32 type, __u32 pid)
 	e->cgroup_id = bpf_get_current_cgroup_id();
 	e->type = type;
 	e->pid = pid;
+	e->tid = bpf_get_current_pid_tgid();
 	e->latency = 0;
+	e->dur_ns = 0;
 	e->ret = 0;
 	e->cmd = 0;
 	e->args_len = 0;
@@ -292,12 +313,13 @@ static __always_inline void call_returned(long ret)
 	__u8 args[ARGS_MAX] = {};
 	struct amdkfd_event *e;
 	struct call *c;
-	__u64 latency, arg;
+	__u64 latency, dur_ns, arg;
 
 	c = bpf_map_lookup_elem(&inflight, &tid);
 	if (!c)
 		return;	/* entered before tracing, or not a process asked for */
-	latency = to_units(bpf_ktime_get_ns() - c->start_ns);
+	dur_ns = bpf_ktime_get_ns() - c->start_ns;
+	latency = to_units(dur_ns);
 	key.op = c->op;
 	key.cmd = cmd = c->cmd;
 	arg = c->arg;
@@ -325,6 +347,7 @@ static __always_inline void call_returned(long ret)
 	if (!e)
 		return;
 	e->latency = latency;
+	e->dur_ns = dur_ns;
 	e->ret = ret;
 	e->cmd = cmd;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
@@ -391,17 +414,25 @@ int BPF_KPROBE(release_entry)
  * The process an SMI event is about: up to 6.12 the kernel passes its pid
  * (pid_t), later its task_struct (the lead thread). A kernel pointer has its
  * top 16 bits set; a pid, an int loaded with a 32-bit move, has them clear.
- * *comm: the task's name when the kernel gave the task, else empty.
+ * *comm: the task's name, or, given a pid, the name it called the KFD
+ * with (names); empty for a process never seen calling it.
  */
 static __always_inline __u32 smi_pid(unsigned long who, char *comm)
 {
 	struct task_struct *task = (void *)who;
+	__u32 pid = who;
+	char *name;
 
-	comm[0] = 0;
-	if (who >> 48 != 0xffff)
-		return (__u32)who;
-	bpf_probe_read_kernel_str(comm, TASK_COMM_LEN, &task->comm);
-	return BPF_CORE_READ(task, tgid);
+	if (who >> 48 == 0xffff) {
+		bpf_probe_read_kernel_str(comm, TASK_COMM_LEN, &task->comm);
+		return BPF_CORE_READ(task, tgid);
+	}
+	name = bpf_map_lookup_elem(&names, &pid);
+	if (name)
+		__builtin_memcpy(comm, name, TASK_COMM_LEN);
+	else
+		comm[0] = 0;
+	return pid;
 }
 
 /* -p and -c on the process concerned, not the kernel worker on the CPU. */
@@ -458,21 +489,22 @@ static __always_inline void pending_start(__u32 pid, __u32 kind, __u64 id)
 		__sync_fetch_and_add(&dropped_pending, 1);
 }
 
-/* The time since the start of `kind` `id`, in the -m unit; -1 unknown. */
+/* The time since the start of `kind` `id`, in ns; -1 unknown. */
 static __always_inline __s64 pending_end(__u32 pid, __u32 kind, __u64 id)
 {
 	struct pending_key key = { .pid = pid, .kind = kind, .id = id };
 	__u64 *start = bpf_map_lookup_elem(&pending, &key);
-	__s64 lat;
+	__s64 ns;
 
 	if (!start)
 		return -1;
-	lat = to_units(bpf_ktime_get_ns() - *start);
+	ns = bpf_ktime_get_ns() - *start;
 	bpf_map_delete_elem(&pending, &key);
-	return lat;
+	return ns;
 }
 
-static __always_inline void smi_event(__u32 type, __u32 pid, const char *comm, __s64 latency,
+/* latency_ns: since the start of what ended, -1 when it was not seen. */
+static __always_inline void smi_event(__u32 type, __u32 pid, const char *comm, __s64 latency_ns,
 				      __u64 v0, __u64 v1, __u64 v2, __u64 v3)
 {
 	struct amdkfd_event *e;
@@ -482,8 +514,12 @@ static __always_inline void smi_event(__u32 type, __u32 pid, const char *comm, _
 	e = event_begin(type, pid);
 	if (!e)
 		return;
-	e->latency = latency < 0 ? 0 : latency;
-	e->ret = latency < 0 ? -1 : 0;	/* -1: the start was not seen */
+	if (latency_ns >= 0) {
+		e->latency = to_units(latency_ns);
+		e->dur_ns = latency_ns;
+	} else {
+		e->ret = -1;	/* the start was not seen */
+	}
 	e->v[0] = v0;
 	e->v[1] = v1;
 	e->v[2] = v2;
@@ -532,7 +568,7 @@ int BPF_KPROBE(restore_entry, void *dev, unsigned long who)
 	if (s) {
 		__sync_fetch_and_add(&s->restores, 1);
 		if (lat >= 0)
-			lat_hist_add(&s->restore_lat, lat);
+			lat_hist_add(&s->restore_lat, to_units(lat));
 	}
 	smi_event(EV_RESTORE, pid, comm, lat, 0, 0, 0, 0);
 	return 0;
@@ -592,7 +628,7 @@ int migrate_end_entry(struct pt_regs *ctx)
 		__sync_fetch_and_add(&s->migrations, 1);
 		__sync_fetch_and_add(&s->migrated_pages, end > start ? end - start : 0);
 		if (lat >= 0)
-			lat_hist_add(&s->migrate_lat, lat);
+			lat_hist_add(&s->migrate_lat, to_units(lat));
 	}
 	smi_event(EV_MIGRATE, pid, comm, lat, start, end, (__u64)from << 32 | to, trigger);
 	return 0;
@@ -637,7 +673,7 @@ int BPF_KPROBE(fault_end_entry, void *dev, unsigned long who, unsigned long addr
 		if (migration)
 			__sync_fetch_and_add(&s->faults_migrated, 1);
 		if (lat >= 0)
-			lat_hist_add(&s->fault_lat, lat);
+			lat_hist_add(&s->fault_lat, to_units(lat));
 	}
 	smi_event(EV_FAULT, pid, comm, lat, address, migration, 0, 0);
 	return 0;

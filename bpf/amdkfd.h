@@ -229,7 +229,10 @@ struct proc_key {
 	__u32 pid;
 };
 
-/* Per process. comm is empty where the kernel gave a pid only (<= 6.12). */
+/*
+ * Per process. comm: the task's, or where the kernel gives a pid only
+ * (<= 6.12) the one it called the KFD with; empty if it never did.
+ */
 struct proc_stats {
 	__u64 evictions, restores;
 	__u64 evictions_by[NR_TRIGGERS];
@@ -252,10 +255,13 @@ struct amdkfd_event {
 	__u64 ts_ns;
 	__u64 cgroup_id;
 	__u64 latency;		/* in the -m unit: the call, restore, migration, fault */
+	__u64 dur_ns;		/* the same in ns, for --timeline; 0: not timed */
 	__s64 ret;		/* a call's result */
 	__u64 v[4];		/* by type: see amdkfd.bpf.c's emitters */
 	__u32 type;		/* enum event_type */
 	__u32 pid;
+	__u32 tid;		/* the calling thread (calls) */
+	__u32 pad;
 	__u32 cmd;		/* EV_IOCTL: the raw command */
 	__u32 args_len;		/* EV_IOCTL: bytes of args, the argument struct at return */
 	char comm[COMM_LEN];	/* of the process concerned, when known */

@@ -30,14 +30,17 @@
 #include "amdkfd/kfd_names.h"
 #include "amdkfd/leaks.h"
 #include "amdkfd/prom.h"
+#include "amdkfd/timeline.h"
 #include "output.h"
 #include "probe.h"
 #include "runtime.h"
+#include "timeline.h"
 #include "tool.h"
 
 static struct env {
 	bool events;
 	bool leaks;
+	const char *timeline;	/* --timeline FILE */
 } env;
 
 static struct amdkfd_bpf *skel;
@@ -53,7 +56,7 @@ static const char doc[] =
 "evictions, SVM migrations and GPU page faults, per process.\n"
 "\n"
 "USAGE: amdkfd [-ejlmCT] [-p PID] [-c COMM] [--cgroup PATH] [--prometheus FILE]\n"
-"              [interval [count]]\n"
+"              [--timeline FILE] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    amdkfd                # summary at Ctrl-C\n"
@@ -61,11 +64,17 @@ static const char doc[] =
 "    amdkfd -e             # one line per call and per event\n"
 "    amdkfd -l             # and the allocations never freed\n"
 "    amdkfd -c python3     # only processes named python3\n"
-"    amdkfd -j | jq .      # JSON lines\n";
+"    amdkfd -j | jq .      # JSON lines\n"
+"    amdkfd --timeline kfd.json  # calls, queues, evictions for ui.perfetto.dev\n";
+
+enum { OPT_TIMELINE = 0x200 };
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per call and per event", 0 },
 	{ "leaks", 'l', NULL, 0, "End each summary with the allocations not freed", 0 },
+	{ "timeline", OPT_TIMELINE, "FILE", 0,
+	  "Write the calls, queues and evictions to FILE as a timeline (ui.perfetto.dev opens it)",
+	  0 },
 	{},
 };
 
@@ -77,6 +86,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'l':
 		env.leaks = true;
+		break;
+	case OPT_TIMELINE:
+		env.timeline = arg;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -167,7 +179,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	const struct amdkfd_event *e = data;
 	char name[32], detail[256], ebuf[16], comm[COMM_LEN + 1];
 	struct cell ret = CELL_NONE, err = CELL_NONE, lat = CELL_NONE;
-	const char *event;
+	const char *event, *who;
 
 	if (size < sizeof(*e))
 		return 0;
@@ -195,10 +207,13 @@ static int handle_event(void *ctx, void *data, size_t size)
 		if (e->type == EV_RESTORE || e->type == EV_MIGRATE || e->type == EV_FAULT)
 			lat = e->ret < 0 ? CELL_NONE : CELL_U(e->latency);
 	}
-	table_event(stdout, &event_table, (struct cell[]){
-		CELL_F((e->ts_ns - start_ns) / 1e9, 6), CELL_U_IF(e->pid, e->pid),
-		CELL_S(e->pid ? proc_comm(e->pid, e->comm, comm, sizeof(comm)) : "-"), CELL_S(event),
-		ret, err, lat, CELL_S(detail), cell_cgroup(e->cgroup_id) }, e->ts_ns);
+	who = e->pid ? proc_comm(e->pid, e->comm, comm, sizeof(comm)) : "-";
+	if (env.events)
+		table_event(stdout, &event_table, (struct cell[]){
+			CELL_F((e->ts_ns - start_ns) / 1e9, 6), CELL_U_IF(e->pid, e->pid),
+			CELL_S(who), CELL_S(event), ret, err, lat, CELL_S(detail),
+			cell_cgroup(e->cgroup_id) }, e->ts_ns);
+	amdkfd_timeline_event(e, who, event, detail);
 	return 0;
 }
 
@@ -284,7 +299,7 @@ static const struct column queue_cols[] = {
 	{ "PID", "pid", -7, 0 },
 	{ "COMM", "comm", -16, 0 },
 	{ "GPU", "gpu", -6, 0 },
-	{ "TYPE", "type", -12, 0 },
+	{ "TYPE", "queue_type", -12, 0 },	/* "type" names the JSON object */
 	{ "CREATED", "created", 8, 0 },
 	{ "DESTROYED", "destroyed", 9, 0 },
 	{ "FAILED", "failed", 6, 0 },
@@ -625,6 +640,8 @@ int main(int argc, char **argv)
 
 	if (!tool_init(&argp, argc, argv, 0))
 		return 1;
+	if (env.timeline && timeline_open(env.timeline))
+		return 1;
 	ksyms = ksyms_module_load("amdgpu");
 	if (!ksyms) {
 		fprintf(stderr, "amdkfd: module amdgpu is not loaded (no amdgpu functions in "
@@ -638,7 +655,8 @@ int main(int argc, char **argv)
 		ksyms_module_free(ksyms);
 		return 1;
 	}
-	tool_set_rodata(skel, env.events);
+	/* The timeline is drawn from the per-event records, with or without -e's lines. */
+	tool_set_rodata(skel, env.events || env.timeline);
 	resolve_hooks(skel->obj, ksyms);
 	ksyms_module_free(ksyms);
 	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
@@ -660,6 +678,7 @@ int main(int argc, char **argv)
 	loop.write_metrics = write_metrics;
 	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
 			 "Tracing amdgpu's KFD");
+	amdkfd_timeline_end(monotonic_ns());
 	report_dropped();
 	err = tool_close(&loop, err);
 cleanup:
