@@ -263,6 +263,12 @@ static __always_inline void queue_destroyed(__u32 pid, __u32 queue_id)
 	bpf_map_delete_elem(&queues, &key);
 }
 
+static __always_inline bool has_effects(__u32 nr)
+{
+	return nr == KFD_NR_ALLOC_MEMORY || nr == KFD_NR_FREE_MEMORY ||
+	       nr == KFD_NR_CREATE_QUEUE || nr == KFD_NR_DESTROY_QUEUE;
+}
+
 /* What a returned ioctl did to the process's memory and queues. */
 static __always_inline void ioctl_effects(__u32 pid, __u32 nr, const void *args, long ret)
 {
@@ -327,13 +333,16 @@ static __always_inline void call_returned(long ret)
 
 	if (key.op == OP_IOCTL) {
 		if (_IOC_TYPE(key.cmd) == KFD_IOCTL_TYPE) {
-			size = _IOC_SIZE(key.cmd);
-			if (size > ARGS_MAX)
-				size = ARGS_MAX;
-			if (size && bpf_probe_read_user(args, size, (void *)arg))
-				size = 0;
-			if (size == _IOC_SIZE(key.cmd) || size == ARGS_MAX)
-				ioctl_effects(pid, _IOC_NR(key.cmd), args, ret);
+			/* The caller's struct: for what memory and queues follow, and -e's line. */
+			if (emit_events || has_effects(_IOC_NR(key.cmd))) {
+				size = _IOC_SIZE(key.cmd);
+				if (size > ARGS_MAX)
+					size = ARGS_MAX;
+				if (size && bpf_probe_read_user(args, size, (void *)arg))
+					size = 0;
+				if (size == _IOC_SIZE(key.cmd) || size == ARGS_MAX)
+					ioctl_effects(pid, _IOC_NR(key.cmd), args, ret);
+			}
 			key.cmd = _IOC_NR(key.cmd);
 		} else {
 			key.raw = 1;

@@ -657,6 +657,8 @@ int main(int argc, char **argv)
 	}
 	/* The timeline is drawn from the per-event records, with or without -e's lines. */
 	tool_set_rodata(skel, env.events || env.timeline);
+	/* Records of ~220 bytes: room for a burst of ~19000 calls while the reader sleeps. */
+	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 256 << 10);
 	resolve_hooks(skel->obj, ksyms);
 	ksyms_module_free(ksyms);
 	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
