@@ -116,14 +116,6 @@ static const char *const event_names[] = {
 	[EV_FAULT] = "page_fault", [EV_VMFAULT] = "vm_fault", [EV_RESET] = "gpu_reset",
 };
 
-static const char *trigger_name(const char *name, unsigned int v, char *buf, size_t size)
-{
-	if (name)
-		return name;
-	snprintf(buf, size, "%u", v);
-	return buf;
-}
-
 /* What the KFD did to a process: its DETAIL. */
 static void smi_detail(char *buf, size_t size, const struct amdkfd_event *e)
 {
@@ -132,13 +124,13 @@ static void smi_detail(char *buf, size_t size, const struct amdkfd_event *e)
 	switch (e->type) {
 	case EV_EVICT:
 		snprintf(buf, size, "trigger=%s",
-			 trigger_name(kfd_eviction_trigger_name(e->v[0]), e->v[0], t, sizeof(t)));
+			 kfd_name_or_number(kfd_eviction_trigger_name(e->v[0]), e->v[0], t, sizeof(t)));
 		break;
 	case EV_MIGRATE:
 		snprintf(buf, size, "pages=0x%llx-0x%llx from=%u to=%u trigger=%s",
 			 (unsigned long long)e->v[0], (unsigned long long)e->v[1],
 			 (unsigned int)(e->v[2] >> 32), (unsigned int)e->v[2],
-			 trigger_name(kfd_migrate_trigger_name(e->v[3]), e->v[3], t, sizeof(t)));
+			 kfd_name_or_number(kfd_migrate_trigger_name(e->v[3]), e->v[3], t, sizeof(t)));
 		break;
 	case EV_FAULT:
 		snprintf(buf, size, "address=0x%llx migrated=%s", (unsigned long long)e->v[0],
@@ -418,10 +410,6 @@ static void print_errors(FILE *f, const struct map_snapshot *now)
 	}
 }
 
-static const char *const kind_names[NR_KINDS] = {
-	"VRAM", "GTT", "USERPTR", "DOORBELL", "MMIO_REMAP", "OTHER",
-};
-
 static void print_memory(FILE *f, const struct map_snapshot *now)
 {
 	bool header = false;
@@ -443,7 +431,7 @@ static void print_memory(FILE *f, const struct map_snapshot *now)
 		}
 		table_row(f, &mem_table, (struct cell[]){
 			CELL_U(k->pid), CELL_S(s->comm), CELL_U(k->gpu_id),
-			CELL_S(kind_names[k->kind % NR_KINDS]), CELL_U(allocs),
+			CELL_S(kfd_mem_kind_name(k->kind)), CELL_U(allocs),
 			CELL_U(DELTA(s, p, alloc_bytes)), CELL_U(frees), CELL_U(DELTA(s, p, freed_bytes)),
 			CELL_U(failed), CELL_I(s->live), CELL_I(s->live_bytes), CELL_U(s->peak_bytes),
 			cell_cgroup(s->cgroup_id) });
@@ -472,7 +460,7 @@ static void print_queues(FILE *f, const struct map_snapshot *now)
 		}
 		table_row(f, &queue_table, (struct cell[]){
 			CELL_U(k->pid), CELL_S(s->comm), CELL_U(k->gpu_id),
-			CELL_S(trigger_name(kfd_queue_type_name(k->type), k->type, t, sizeof(t))),
+			CELL_S(kfd_name_or_number(kfd_queue_type_name(k->type), k->type, t, sizeof(t))),
 			CELL_U(created), CELL_U(destroyed), CELL_U(failed), CELL_I(s->alive),
 			cell_cgroup(s->cgroup_id) });
 	}
@@ -492,7 +480,7 @@ static const char *triggers(char *buf, size_t size, const __u64 *now, const __u6
 
 		if (n)
 			len += snprintf(buf + len, len < size ? size - len : 0, "%s%s:%llu",
-					len ? "," : "", trigger_name(name, i, t, sizeof(t)),
+					len ? "," : "", kfd_name_or_number(name, i, t, sizeof(t)),
 					(unsigned long long)n);
 	}
 	return buf;

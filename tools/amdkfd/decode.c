@@ -25,12 +25,21 @@ const char *kfd_call_name(char *buf, size_t size, unsigned int op, unsigned int 
 	return buf;
 }
 
-static const char *or_number(const char *name, unsigned int v, char *buf, size_t size)
+const char *kfd_name_or_number(const char *name, unsigned int v, char *buf, size_t size)
 {
 	if (name)
 		return name;
 	snprintf(buf, size, "%u", v);
 	return buf;
+}
+
+const char *kfd_mem_kind_name(unsigned int kind)
+{
+	static const char *const names[NR_KINDS] = {
+		"VRAM", "GTT", "USERPTR", "DOORBELL", "MMIO_REMAP", "OTHER",
+	};
+
+	return names[kind < NR_KINDS ? kind : KIND_OTHER];
 }
 
 void kfd_call_detail(char *buf, size_t size, unsigned int cmd, const void *args,
@@ -91,7 +100,7 @@ void kfd_call_detail(char *buf, size_t size, unsigned int cmd, const void *args,
 		if (!HAS(*cq))
 			break;
 		snprintf(buf, size, "gpu=%u type=%s ring=%u", cq->gpu_id,
-			 or_number(kfd_queue_type_name(cq->queue_type), cq->queue_type, n, sizeof(n)),
+			 kfd_name_or_number(kfd_queue_type_name(cq->queue_type), cq->queue_type, n, sizeof(n)),
 			 cq->ring_size);
 		if (ret == 0)
 			snprintf(buf + strlen(buf), size - strlen(buf), " queue=%u", cq->queue_id);
@@ -104,7 +113,7 @@ void kfd_call_detail(char *buf, size_t size, unsigned int cmd, const void *args,
 		if (!HAS(*ce))
 			break;
 		snprintf(buf, size, "type=%s auto_reset=%u",
-			 or_number(kfd_event_type_name(ce->event_type), ce->event_type, n, sizeof(n)),
+			 kfd_name_or_number(kfd_event_type_name(ce->event_type), ce->event_type, n, sizeof(n)),
 			 ce->auto_reset);
 		if (ret == 0)
 			snprintf(buf + strlen(buf), size - strlen(buf), " event=%u", ce->event_id);

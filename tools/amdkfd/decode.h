@@ -9,6 +9,12 @@
 const char *kfd_call_name(char *buf, size_t size, unsigned int op, unsigned int cmd,
 			  unsigned int raw);
 
+/* `name`, or where the KFD's header has none for `v`, the number in buf. */
+const char *kfd_name_or_number(const char *name, unsigned int v, char *buf, size_t size);
+
+/* A memory row's kind (enum mem_kind): "VRAM", "GTT", ..., "OTHER". */
+const char *kfd_mem_kind_name(unsigned int kind);
+
 /*
  * The DETAIL of an ioctl's -e line, from its argument struct as the caller's
  * memory held it at the return (`len` bytes of it): "gpu=... size=...

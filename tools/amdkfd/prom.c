@@ -8,10 +8,6 @@
 #include "amdkfd/prom.h"
 #include "output.h"
 
-static const char *const kinds[NR_KINDS] = {
-	"VRAM", "GTT", "USERPTR", "DOORBELL", "MMIO_REMAP", "OTHER",
-};
-
 static int calls_metrics(struct metrics *m, const struct amdkfd_metrics_in *in)
 {
 	struct metrics_rows calls = { .label_names = { "comm", "call", "cgroup" } };
@@ -70,22 +66,18 @@ static int memory_metrics(struct metrics *m, const struct amdkfd_metrics_in *in)
 
 		snprintf(gpu, sizeof(gpu), "%u", k->gpu_id);
 		err = metrics_rows_add(&mem, (const char *const[]){
-			s->comm, gpu, kinds[k->kind % NR_KINDS], metrics_cgroup(s->cgroup_id) },
+			s->comm, gpu, kfd_mem_kind_name(k->kind), metrics_cgroup(s->cgroup_id) },
 			v, NR_PM);
 	}
 	for (i = 0; i < in->queues->n && !err; i++) {
 		const struct queue_key *k = snapshot_key(in->queues, i);
 		const struct queue_stats *s = snapshot_value(in->queues, i);
 		const unsigned long long v[] = { s->created, s->failed, s->alive > 0 ? s->alive : 0 };
-		const char *t = kfd_queue_type_name(k->type);
-
 		snprintf(gpu, sizeof(gpu), "%u", k->gpu_id);
-		if (!t) {
-			snprintf(type, sizeof(type), "%u", k->type);
-			t = type;
-		}
 		err = metrics_rows_add(&queues, (const char *const[]){
-			s->comm, gpu, t, metrics_cgroup(s->cgroup_id) }, v, 3);
+			s->comm, gpu,
+			kfd_name_or_number(kfd_queue_type_name(k->type), k->type, type, sizeof(type)),
+			metrics_cgroup(s->cgroup_id) }, v, 3);
 	}
 	metrics_rows_family(m, &mem, PM_ALLOCS, 1, "allocations_total", METRIC_COUNTER,
 			    "GPU memory allocations through the KFD, per process name, GPU and kind");
@@ -130,12 +122,9 @@ static int eviction_metrics(struct metrics *m, const struct amdkfd_metrics_in *i
 
 			if (!s->evictions_by[t])
 				continue;
-			if (!name) {
-				snprintf(trigger, sizeof(trigger), "%d", t);
-				name = trigger;
-			}
-			err = metrics_rows_add(&evictions, (const char *const[]){ comm, name },
-					       &s->evictions_by[t], 1);
+			err = metrics_rows_add(&evictions, (const char *const[]){
+				comm, kfd_name_or_number(name, t, trigger, sizeof(trigger)) },
+				&s->evictions_by[t], 1);
 		}
 		if (!err)
 			err = metrics_rows_add(&other, (const char *const[]){ comm }, v, 4);
