@@ -60,40 +60,73 @@ bool tracepoint_exists(const char *category, const char *event)
 	return access(path, F_OK) == 0;
 }
 
-/* Does a line of `path` (a symbol list) name `func` as a whole word? */
-static bool symbol_listed(const char *path, const char *func, int field)
+/*
+ * The symbol's name in a line of kallsyms ("ADDR TYPE NAME\t[MODULE]",
+ * skip 2) or available_filter_functions ("NAME [MODULE]", skip 0), ended
+ * in place; NULL if the line has fewer fields. Found with strchr: sscanf
+ * on every line doubles a scan's time (0.8 s instead of 0.4 for kallsyms
+ * under qemu's TCG).
+ */
+static char *symbol_name(char *line, int skip)
 {
-	char line[512], name[256];
-	size_t len = strlen(func);
-	bool found = false;
-	FILE *f;
-
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		/* available_filter_functions: "name [module]"; kallsyms: "addr t name [module]" */
-		if (field == 0 ? sscanf(line, "%255s", name) != 1
-			       : sscanf(line, "%*s %*s %255s", name) != 1)
-			continue;
-		found = strncmp(name, func, len) == 0 && name[len] == '\0';
+	while (skip-- > 0) {
+		line = strchr(line, ' ');
+		if (!line)
+			return NULL;
+		line++;
 	}
-	fclose(f);
-	return found;
+	line[strcspn(line, " \t\n")] = '\0';
+	return line;
 }
 
-bool kprobe_exists(const char *func)
+/* Which of names[n] a line of `path` (a symbol list) names, in one pass. */
+static void symbols_listed(const char *path, int skip, const char *const *names, int n,
+			   bool *found)
+{
+	char line[512], *name;
+	int i, left = n;
+	FILE *f;
+
+	for (i = 0; i < n; i++)
+		found[i] = false;
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (left && fgets(line, sizeof(line), f)) {
+		if (!(name = symbol_name(line, skip)))
+			continue;
+		for (i = 0; i < n; i++) {
+			if (!found[i] && !strcmp(name, names[i])) {
+				found[i] = true;
+				left--;
+			}
+		}
+	}
+	fclose(f);
+}
+
+void kprobes_exist(const char *const *funcs, int n, bool *found)
 {
 	const char *tracefs = tracefs_path();
 	char path[PATH_MAX];
 
 	if (tracefs) {
 		snprintf(path, sizeof(path), "%s/available_filter_functions", tracefs);
-		if (access(path, R_OK) == 0)
-			return symbol_listed(path, func, 0);
+		if (access(path, R_OK) == 0) {
+			symbols_listed(path, 0, funcs, n, found);
+			return;
+		}
 	}
 	snprintf(path, sizeof(path), "%s/proc/kallsyms", root);
-	return symbol_listed(path, func, 2);
+	symbols_listed(path, 2, funcs, n, found);
+}
+
+bool kprobe_exists(const char *func)
+{
+	bool found;
+
+	kprobes_exist(&func, 1, &found);
+	return found;
 }
 
 bool module_loaded(const char *name)
@@ -114,7 +147,7 @@ bool module_lacks_btf(const char *name)
 
 bool tracepoint_module(const char *event, char *module, size_t len)
 {
-	char path[PATH_MAX], line[512], name[256], mod[128], want[256];
+	char path[PATH_MAX], line[512], want[256], *mod, *name;
 	bool found = false;
 	FILE *f;
 
@@ -124,12 +157,14 @@ bool tracepoint_module(const char *event, char *module, size_t len)
 	if (!f)
 		return false;
 	/* "ADDR TYPE NAME\t[MODULE]": only module symbols have the fourth column */
-	while (!found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "%*s %*c %255s [%127[^]]]", name, mod) == 2 &&
-			!strcmp(name, want);
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (!(mod = strrchr(line, '[')) || !(name = symbol_name(line, 2)))
+			continue;
+		found = !strcmp(name, want);
+	}
 	fclose(f);
 	if (found)
-		snprintf(module, len, "%s", mod);
+		snprintf(module, len, "%.*s", (int)strcspn(mod + 1, "]"), mod + 1);
 	return found;
 }
 

@@ -138,10 +138,12 @@ static void choose_commit_probes(void)
 {
 	static const char *const funcs[] = { "drm_mode_page_flip_ioctl", "drm_mode_atomic_ioctl" };
 	struct bpf_program *progs[] = { skel->progs.page_flip_ioctl, skel->progs.atomic_ioctl };
+	bool found[2];
 	int i;
 
+	kprobes_exist(funcs, 2, found);
 	for (i = 0; i < 2; i++) {
-		if (kprobe_exists(funcs[i]))
+		if (found[i])
 			continue;
 		bpf_program__set_autoload(progs[i], false);
 		fprintf(stderr, "vblanklat: drm has no %s to probe: its page flips' owners and "

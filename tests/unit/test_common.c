@@ -192,6 +192,30 @@ static void test_probe(void)
 	CHECK("kprobe_exists does not match a prefix", !kprobe_exists("nvidia_op"), "found");
 	CHECK("kprobe_exists does not match a longer name",
 	      !kprobe_exists("nvidia_isr_msix"), "found");
+	{
+		static const char *const funcs[] = { "nvidia_isr", "nvidia_op", "nvidia_open", "nv_printf" };
+		bool found[4];
+
+		kprobes_exist(funcs, 4, found);
+		CHECK("kprobes_exist: each name in one pass, whole names only (available_filter_functions)",
+		      found[0] && !found[1] && found[2] && !found[3], "wrong");
+	}
+	{
+		char mod[64] = "";
+
+		put_file("proc/kallsyms",
+			 "ffffffff81000000 T _stext\n"
+			 "ffffffff82000000 D __tracepoint_sched_switch\n"
+			 "ffffffffc0a00000 d __tracepoint_i915_gem_object_create_x\t[gemgen]\n"
+			 "ffffffffc0a00100 d __tracepoint_i915_gem_object_create\t[i915]\n");
+		CHECK("tracepoint_module: the module defining the event",
+		      tracepoint_module("i915_gem_object_create", mod, sizeof(mod)) && !strcmp(mod, "i915"),
+		      "wrong");
+		CHECK("tracepoint_module: not for an event of the kernel's own",
+		      !tracepoint_module("sched_switch", mod, sizeof(mod)), "found");
+		CHECK("tracepoint_module: not for a missing event",
+		      !tracepoint_module("i915_gem_object", mod, sizeof(mod)), "found");
+	}
 	CHECK("module_loaded", module_loaded("gpu_sched") && !module_loaded("amdgpu"), "wrong");
 	CHECK("module_lacks_btf: loadable module without BTF", module_lacks_btf("gpu_sched"),
 	      "not detected");
