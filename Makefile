@@ -48,6 +48,11 @@ COMMON_HDRS := $(wildcard $(COMMON)/*.h)
 tool_extra_objs = $(patsubst tools/%.c,$(OUTPUT)/%.o,$(wildcard tools/$(1)/*.c))
 TOOL_EXTRA_HDRS := $(wildcard tools/*/*.h)
 
+# The compute-API tracers' engine (tools/apitrace/, bpf/apitrace.bpf.h),
+# linked into each tool written on it.
+APITRACE_TOOLS := cudatrace
+APITRACE_OBJS := $(call tool_extra_objs,apitrace)
+
 .PHONY: all static clean install deps test unit-test unit-tests test-progs vm-test demo bench bench-progs \
 	print-tools
 .DELETE_ON_ERROR:
@@ -80,7 +85,7 @@ $(OUTPUT)/%.o: tools/%.c $(OUTPUT)/%.skel.h $(wildcard bpf/*.h) $(COMMON_HDRS) $
 	$(CC) $(CFLAGS) -c $< -o $@
 
 # A tool's extra sources do not see its skeleton: they hold no BPF.
-$(foreach t,$(TOOLS) $(TEMPLATE_TOOLS),$(call tool_extra_objs,$(t))): $(OUTPUT)/%.o: tools/%.c $(wildcard bpf/*.h) $(COMMON_HDRS) $(TOOL_EXTRA_HDRS)
+$(foreach t,$(TOOLS) $(TEMPLATE_TOOLS),$(call tool_extra_objs,$(t))) $(APITRACE_OBJS): $(OUTPUT)/%.o: tools/%.c $(wildcard bpf/*.h) $(COMMON_HDRS) $(TOOL_EXTRA_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -90,7 +95,8 @@ $(OUTPUT)/libcommon.a: $(COMMON_OBJS)
 	rm -f $@ && $(AR) rcs $@ $^
 
 define tool_link
-$(BIN)/$(1): $(OUTPUT)/$(1).o $(call tool_extra_objs,$(1)) $(OUTPUT)/libcommon.a | $(BIN)
+$(BIN)/$(1): $(OUTPUT)/$(1).o $(call tool_extra_objs,$(1)) \
+		$(if $(filter $(1),$(APITRACE_TOOLS)),$(APITRACE_OBJS)) $(OUTPUT)/libcommon.a | $(BIN)
 	$$(CC) $$(LDFLAGS) $$^ $$(LDLIBS) -o $$@
 endef
 $(foreach t,$(TOOLS) $(TEMPLATE_TOOLS),$(eval $(call tool_link,$(t))))

@@ -1204,11 +1204,11 @@ fi
 
 all_sections || exit 0
 # The runtime functions that return no cudaError_t, which cudatrace does
-# not count (libs.c's no_result), are every one the header declares.
-check_eq "cudatrace: the runtime's functions without a cudaError_t are libs.c's list" \
+# not count (cuda_api.c's no_result), are every one the header declares.
+check_eq "cudatrace: the runtime's functions without a cudaError_t are cuda_api.c's list" \
 	"$(grep -hoE '^extern __host__[^;]*CUDARTAPI[^(]*\(' "$CUDA_HOME/include/cuda_runtime_api.h" |
 		grep -v cudaError_t | sed 's/.*CUDARTAPI *//; s/($//' | sort -u | paste -sd' ')" \
-	"$(sed -n '/^static const char \*const no_result\[\]/,/;$/p' tools/cudatrace/libs.c |
+	"$(sed -n '/^static const char \*const no_result\[\]/,/;$/p' tools/cudatrace/cuda_api.c |
 		grep -o '"cuda[A-Za-z]*"' | tr -d '"' | sort | paste -sd' ')"
 
 # The committed result tables against the installed headers, three ways:

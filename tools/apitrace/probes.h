@@ -2,21 +2,21 @@
 /*
  * The uprobes on the files found (libs.h): the entry and the return program
  * on every function found, each probe with its function's BPF cookie (id,
- * class, flags, stream argument: bpf/cudatrace.h).  Where the kernel can,
+ * class, flags, stream argument: bpf/apitrace.h).  Where the kernel can,
  * two uprobe_multi links per file; else two perf-event links per function.
  */
-#ifndef CUDATRACE_PROBES_H
-#define CUDATRACE_PROBES_H
+#ifndef APITRACE_PROBES_H
+#define APITRACE_PROBES_H
 
 #include <bpf/libbpf.h>
 
-#include "cudatrace/libs.h"
+#include "apitrace/libs.h"
 
 struct probes {
 	struct bpf_program *enter, *exit;
 	/*
-	 * Kernels without BPF cookies: the programs of function i (cuda_enter_NN,
-	 * cuda_exit_NN), NULL where no file has it; enter and exit are not loaded.
+	 * Kernels without BPF cookies: the programs of function i (api_enter_NN,
+	 * api_exit_NN), NULL where no file has it; enter and exit are not loaded.
 	 */
 	struct bpf_program *fn_enter[NR_FALLBACK], *fn_exit[NR_FALLBACK];
 	bool cookieless;
@@ -35,12 +35,12 @@ struct probes {
  * cookie in `fallback_cookies` (the skeleton's rodata).
  */
 void probes_init(struct probes *p, struct bpf_object *obj, struct bpf_program *enter,
-		 struct bpf_program *exit, pid_t pid, const struct cuda_libs *libs,
+		 struct bpf_program *exit, pid_t pid, const struct api_libs *libs,
 		 __u64 *fallback_cookies);
 
 /* Attach to every function found in `libs`: 0, or a negative errno after saying why. */
-int probes_attach(struct probes *p, const struct cuda_libs *libs);
+int probes_attach(struct probes *p, const struct api_libs *libs);
 
 void probes_detach(struct probes *p);
 
-#endif /* CUDATRACE_PROBES_H */
+#endif /* APITRACE_PROBES_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* cudatrace: records and map layouts shared by cudatrace.bpf.c and cudatrace.c */
-#ifndef CUDATRACE_H
-#define CUDATRACE_H
+/* The compute-API tracers: records and map layouts shared by apitrace.bpf.h and tools/apitrace/ */
+#ifndef APITRACE_H
+#define APITRACE_H
 
 #include "histogram.h"
 
@@ -14,7 +14,7 @@
 #define MAX_ALLOCS	65536	/* outstanding allocations, all processes */
 #define MAX_LAUNCH_ROWS	4096	/* (process, kernel, shape) rows, processes alive or just exited */
 #define MAX_KNAMES	16384	/* (process, CUfunction) -> name */
-#define MAX_PROCS	4096	/* processes seen calling CUDA */
+#define MAX_PROCS	4096	/* processes seen calling the API */
 #define MAX_ERR_ROWS	1024	/* (function, result) rows since tracing began */
 #define MAX_STACKS	16384	/* allocations with a recorded stack (--stack) */
 #define STACK_DEPTH	32
@@ -166,7 +166,7 @@ struct call_event {
 
 /* Process notices, on the `notices` ring buffer. */
 enum notice_type {
-	NOTICE_NEW,	/* first CUDA call seen from this process */
+	NOTICE_NEW,	/* first call of the API seen from this process */
 	NOTICE_EXIT,	/* a process we saw exited (its last thread) */
 };
 
@@ -178,4 +178,4 @@ struct notice {
 	char comm[COMM_LEN];
 };
 
-#endif /* CUDATRACE_H */
+#endif /* APITRACE_H */

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "cgroup.h"
-#include "cudatrace/funcs.h"
-#include "cudatrace/leaks.h"
+#include "apitrace/funcs.h"
+#include "apitrace/leaks.h"
 #include "maps.h"
 #include "opts.h"
 #include "output.h"

@@ -4,12 +4,12 @@
  * result - and the arguments worth showing as DETAIL's key=value words
  * (fields of their own with -j); --timeline: one slice per call.
  */
-#ifndef CUDATRACE_CALLS_H
-#define CUDATRACE_CALLS_H
+#ifndef APITRACE_CALLS_H
+#define APITRACE_CALLS_H
 
 #include <stdio.h>
 
-#include "cudatrace.h"
+#include "apitrace.h"
 #include "table.h"
 
 /* The per-call lines' table, for tool_trace(). */
@@ -27,6 +27,6 @@ void print_call(FILE *f, const struct call_event *e, double time_s, const char *
  * failing one also marked by an instant named by its result. Here rather
  * than in a timeline.c: its name and arguments are the -e line's cells.
  */
-void cudatrace_timeline_event(const struct call_event *e, const char *kernel);
+void apitrace_timeline_event(const struct call_event *e, const char *kernel);
 
-#endif /* CUDATRACE_CALLS_H */
+#endif /* APITRACE_CALLS_H */

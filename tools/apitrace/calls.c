@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "cgroup.h"
-#include "cudatrace/calls.h"
-#include "cudatrace/funcs.h"
+#include "apitrace/calls.h"
+#include "apitrace/funcs.h"
 #include "opts.h"
 #include "table.h"
 #include "timeline.h"
@@ -75,7 +75,7 @@ struct event_strs {
 static void event_detail(const struct call_event *e, const char *kernel, struct cell *c,
 			 struct event_strs *b)
 {
-	const struct cuda_func *f = func_info(e->func);
+	const struct api_func *f = func_info(e->func);
 	const struct call_args *a = &e->a;
 	char *buf = b->detail;
 	size_t size = sizeof(b->detail);
@@ -184,7 +184,7 @@ void print_call(FILE *f, const struct call_event *e, double time_s, const char *
 		table_event(f, &event_table, c, e->ts_ns);
 }
 
-void cudatrace_timeline_event(const struct call_event *e, const char *kernel)
+void apitrace_timeline_event(const struct call_event *e, const char *kernel)
 {
 	/* The arguments -j gives a call, those it has. */
 	static const int arg_cols[] = { EV_BYTES, EV_RESULT, EV_CODE, EV_PTR, EV_KERNEL, EV_HANDLE,
@@ -194,6 +194,7 @@ void cudatrace_timeline_event(const struct call_event *e, const char *kernel)
 	struct cell c[NR_EV_COLS], vals[sizeof(arg_cols) / sizeof(arg_cols[0])];
 	struct event_strs b;
 	__u64 start = e->ts_ns - e->lat_ns;	/* the record is made at the return */
+	char cat[32];
 	int i, n = 0;
 
 	if (!timeline_on() || !call_cells(e, 0, kernel, c, &b))
@@ -205,7 +206,8 @@ void cudatrace_timeline_event(const struct call_event *e, const char *kernel)
 		vals[n++] = c[arg_cols[i]];
 	}
 	timeline_task(e->pid, b.comm, e->tid, b.comm);
-	timeline_slice(e->pid, e->tid, c[EV_FUNC].s, e->result ? "cuda,error" : "cuda", start,
+	snprintf(cat, sizeof(cat), "%s%s", family->category, e->result ? ",error" : "");
+	timeline_slice(e->pid, e->tid, c[EV_FUNC].s, cat, start,
 		       e->lat_ns, (struct timeline_args){ keys, vals, n });
 	/* A failing call is marked where it returned, by its error's name. */
 	if (e->result)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The table of probed functions (funcs.h).
+ * The CUDA APIs as the engine sees them (apitrace/api.h): the driver API
+ * in libcuda, the runtime API in libcudart (or linked into the program),
+ * and the functions whose arguments cudatrace reads.
  *
  * cuda.h maps each driver function to its newest version (cuMemAlloc ->
  * cuMemAlloc_v2) and, with per-thread default streams, to _ptds / _ptsz
@@ -8,19 +10,16 @@
  * with 32-bit sizes and device pointers (CUdeviceptr_v1) where the _v2
  * takes size_t.
  */
-#include <stdlib.h>
 #include <string.h>
 
+#include "cudatrace/cuda_api.h"
 #include "cudatrace/cuda_errors.h"
-#include "cudatrace/funcs.h"
 
-const char *const api_names[NR_APIS] = { "driver API", "runtime API" };
-
-#define D(name, cls, flags, stream) { name, API_DRIVER, cls, flags, stream }
-#define R(name, cls, flags, stream) { name, API_RUNTIME, cls, (flags) | CF_RUNTIME, stream }
+#define D(name, cls, flags, stream) { name, API_PRIMARY, cls, flags, stream }
+#define R(name, cls, flags, stream) { name, API_SECONDARY, cls, (flags) | CF_RUNTIME, stream }
 #define V1 (CF_SIZE32 | CF_PTR32)
 
-const struct cuda_func cuda_funcs[] = {
+static const struct api_func cuda_funcs[] = {
 	D("cuMemAlloc_v2", CL_ALLOC, 0, 0),
 	D("cuMemAlloc", CL_ALLOC, V1, 0),
 	D("cuMemAllocManaged", CL_ALLOC, 0, 0),
@@ -106,71 +105,61 @@ const struct cuda_func cuda_funcs[] = {
 	R("cudaDeviceSynchronize", CL_SYNC, 0, 0),
 };
 
-_Static_assert(sizeof(cuda_funcs) / sizeof(cuda_funcs[0]) == NR_FUNCS, "NR_FUNCS: the size");
-_Static_assert(NR_FUNCS <= MAX_FUNCS, "raise MAX_FUNCS");
+#define NR_CUDA_FUNCS (sizeof(cuda_funcs) / sizeof(cuda_funcs[0]))
+_Static_assert(NR_CUDA_FUNCS <= NR_FALLBACK, "a per-function program for every known function");
 
-/* The functions added, ids NR_FUNCS on: their names are copies (the ELF's close). */
-static struct cuda_func added[MAX_FUNCS - NR_FUNCS];
-static int nr_added;
 
-int func_add(const char *name, enum api api)
+static const char *const lib_dirs[] = {
+	"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib64",
+	"/usr/local/cuda/lib64", "/usr/local/cuda/lib", "/usr/local/cuda/targets/x86_64-linux/lib",
+	"/usr/lib/wsl/lib", "/usr/local/nvidia/lib64", NULL,
+};
+
+/*
+ * The runtime's functions that return no cudaError_t (cuda_runtime_api.h;
+ * every driver function returns a CUresult): not counted, their "result"
+ * would be a pointer or a struct. tests/host/cudatrace.sh holds the list
+ * against the toolkit's header.
+ */
+static const char *const no_result[] = { "cudaCreateChannelDesc", "cudaGetErrorName",
+					  "cudaGetErrorString" };
+
+static const char *driver_result(int value, char *buf, size_t size)
 {
-	char *copy;
-	int i;
-
-	for (i = 0; i < nr_added; i++)
-		if (added[i].api == api && !strcmp(added[i].name, name))
-			return NR_FUNCS + i;
-	if (nr_added == MAX_FUNCS - NR_FUNCS)
-		return -1;
-	copy = strdup(name);
-	if (!copy)
-		return -1;
-	added[nr_added] = (struct cuda_func){ copy, api, CL_OTHER,
-					      api == API_RUNTIME ? CF_RUNTIME : 0, 0 };
-	return NR_FUNCS + nr_added++;
+	return cuda_result_str(value, 0, buf, size);
 }
 
-int nr_funcs(void)
+static const char *runtime_result(int value, char *buf, size_t size)
 {
-	return NR_FUNCS + nr_added;
+	return cuda_result_str(value, 1, buf, size);
 }
 
-const struct cuda_func *func_info(__u32 func)
+/* cuMemGetInfo_v2, cuMemcpy_v2_ptds: a version suffix (cuda.h maps the plain name to it). */
+static bool versioned(const char *name)
 {
-	if (func < NR_FUNCS)
-		return &cuda_funcs[func];
-	if (func < (__u32)nr_funcs())
-		return &added[func - NR_FUNCS];
-	return NULL;
+	const char *v = strstr(name, "_v");
+
+	return v && v[2] >= '0' && v[2] <= '9';
 }
 
-int nr_funcs_of(enum api api)
-{
-	int i, n = 0;
+static const struct api_lib cuda_libs[NR_APIS] = {
+	[API_PRIMARY] = { "driver", "libcuda", "libcuda.so", "libcuda.so.1", "cu", NULL,
+			  NULL, 0, "CUresult", 0, driver_result },
+	[API_SECONDARY] = { "runtime", "libcudart", "libcudart.so", "libcudart.so", "cuda",
+			    "cudaMalloc", no_result, sizeof(no_result) / sizeof(no_result[0]),
+			    "cudaError_t", CF_RUNTIME, runtime_result },
+};
 
-	for (i = 0; i < NR_FUNCS; i++)
-		n += cuda_funcs[i].api == api;
-	return n;
-}
-
-const char *func_name(__u32 func)
-{
-	const struct cuda_func *f = func_info(func);
-
-	return f ? f->name : "?";
-}
-
-__u8 func_class(__u32 func)
-{
-	const struct cuda_func *f = func_info(func);
-
-	return f ? f->cls : CL_OTHER;
-}
-
-const char *func_result_name(__u32 func, __u32 result, char *buf, size_t size)
-{
-	const struct cuda_func *f = func_info(func);
-
-	return cuda_result_str((int)result, f && (f->flags & CF_RUNTIME), buf, size);
-}
+const struct api_desc cuda_api = {
+	.tool = "cudatrace",
+	.family = "CUDA",
+	.category = "cuda",
+	.libs = cuda_libs,
+	.nr_libs = NR_APIS,
+	.funcs = cuda_funcs,
+	.nr_funcs = NR_CUDA_FUNCS,
+	.lib_dirs = lib_dirs,
+	.examples = "cuMemAlloc_v2, cuLaunchKernel",
+	.install_hint = "is the NVIDIA driver installed?",
+	.versioned = versioned,
+};

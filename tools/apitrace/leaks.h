@@ -5,13 +5,13 @@
  * one's allocating stack - at a process's exit, every interval, or at the
  * end.
  */
-#ifndef CUDATRACE_LEAKS_H
-#define CUDATRACE_LEAKS_H
+#ifndef APITRACE_LEAKS_H
+#define APITRACE_LEAKS_H
 
 #include <bpf/libbpf.h>
 #include <linux/types.h>
 
-#include "cudatrace/procs.h"
+#include "apitrace/procs.h"
 
 struct leak_source {
 	struct bpf_map *allocs;		/* struct alloc_key -> struct alloc_info */
@@ -31,4 +31,4 @@ int print_leaks(const struct leak_source *src, __u32 pid, const char *exit_comm,
 /* A process is gone: its allocations went with it. */
 void forget_allocs(const struct leak_source *src, __u32 pid);
 
-#endif /* CUDATRACE_LEAKS_H */
+#endif /* APITRACE_LEAKS_H */

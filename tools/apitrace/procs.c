@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "cgroup.h"
-#include "cudatrace/funcs.h"
-#include "cudatrace/procs.h"
+#include "apitrace/funcs.h"
+#include "apitrace/procs.h"
 #include "maps.h"
 #include "opts.h"
 #include "untrusted.h"

@@ -6,22 +6,21 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cudatrace/probes.h"
+#include "apitrace/probes.h"
+#include "apitrace/funcs.h"
 #include "runtime.h"
 #include "probe.h"
 #include "uprobe_helpers.h"
 
-_Static_assert(NR_FUNCS <= NR_FALLBACK, "a per-function program for every known function");
-
 static unsigned long long func_cookie(int i)
 {
-	const struct cuda_func *f = func_info(i);
+	const struct api_func *f = func_info(i);
 
 	return COOKIE(i, f->cls, f->flags, f->stream_arg);
 }
 
 /* No BPF cookies: load the programs of the functions some file has, and only those. */
-static void init_cookieless(struct probes *p, struct bpf_object *obj, const struct cuda_libs *libs,
+static void init_cookieless(struct probes *p, struct bpf_object *obj, const struct api_libs *libs,
 			    __u64 *fallback_cookies)
 {
 	char name[32];
@@ -37,9 +36,9 @@ static void init_cookieless(struct probes *p, struct bpf_object *obj, const stru
 		if (t == libs->nr_targets)
 			continue;
 		fallback_cookies[i] = func_cookie(i);
-		snprintf(name, sizeof(name), "cuda_enter_%02o", i);
+		snprintf(name, sizeof(name), "api_enter_%02o", i);
 		p->fn_enter[i] = bpf_object__find_program_by_name(obj, name);
-		snprintf(name, sizeof(name), "cuda_exit_%02o", i);
+		snprintf(name, sizeof(name), "api_exit_%02o", i);
 		p->fn_exit[i] = bpf_object__find_program_by_name(obj, name);
 		if (p->fn_enter[i])
 			bpf_program__set_autoload(p->fn_enter[i], true);
@@ -49,7 +48,7 @@ static void init_cookieless(struct probes *p, struct bpf_object *obj, const stru
 }
 
 void probes_init(struct probes *p, struct bpf_object *obj, struct bpf_program *enter,
-		 struct bpf_program *exit, pid_t pid, const struct cuda_libs *libs,
+		 struct bpf_program *exit, pid_t pid, const struct api_libs *libs,
 		 __u64 *fallback_cookies)
 {
 	struct bpf_program *prog;
@@ -58,8 +57,8 @@ void probes_init(struct probes *p, struct bpf_object *obj, struct bpf_program *e
 	p->exit = exit;
 	p->pid = pid;
 	bpf_object__for_each_program(prog, obj) {
-		if (!strncmp(bpf_program__name(prog), "cuda_enter_", 11) ||
-		    !strncmp(bpf_program__name(prog), "cuda_exit_", 10))
+		if (!strncmp(bpf_program__name(prog), "api_enter_", 10) ||
+		    !strncmp(bpf_program__name(prog), "api_exit_", 9))
 			bpf_program__set_autoload(prog, false);
 	}
 	if (!kernel_has_attach_cookie()) {
@@ -80,7 +79,7 @@ static int report_attach_error(const struct probes *p, const struct target *t, c
 	char what[PATH_MAX + 64];
 
 	if (err == -ESRCH) {
-		fprintf(stderr, "cudatrace: PID %d exited before tracing began\n", p->pid);
+		fprintf(stderr, "%s: PID %d exited before tracing began\n", family->tool, p->pid);
 		return err;
 	}
 	snprintf(what, sizeof(what), "attach uprobes to %s in %s", func, t->name);
@@ -134,7 +133,7 @@ static int attach_target(struct probes *p, const struct target *t)
 	return 0;
 }
 
-int probes_attach(struct probes *p, const struct cuda_libs *libs)
+int probes_attach(struct probes *p, const struct api_libs *libs)
 {
 	int i, err;
 

@@ -1,18 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
-/* cudatrace's metrics (prom.h). */
+/* The API tracers' metrics (prom.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cudatrace/funcs.h"
-#include "cudatrace/prom.h"
+#include "apitrace/funcs.h"
+#include "apitrace/prom.h"
 #include "maps.h"
 #include "opts.h"
 
-/* The label of a function's API: the same name can't be in both, but a query can pick one. */
-static const char *const api_label[NR_APIS] = { "driver", "runtime" };
+/*
+ * The label of a function's API ("driver", "runtime"; the family's category
+ * for a family of one): the same name can't be in both, but a query can
+ * pick one.
+ */
+static const char *api_label(__u32 func)
+{
+	const char *kind = family->libs[func_info(func)->api].kind;
 
-#define FUNC_LABELS(f) LABELS({ "function", func_name(f) }, { "api", api_label[func_info(f)->api] })
+	return kind ? kind : family->category;
+}
+
+#define FUNC_LABELS(f) LABELS({ "function", func_name(f) }, { "api", api_label(f) })
 
 struct func_entry {
 	__u32 func;
@@ -79,7 +88,7 @@ static int cmp_err_entry(const void *a, const void *b)
 static void write_errors(struct metrics *m, const struct map_snapshot *s)
 {
 	struct err_entry *ee = calloc(s->n + 1, sizeof(*ee));
-	char res[32];
+	char res[32], help[128];
 	size_t i, n = 0;
 
 	if (!ee)
@@ -96,11 +105,13 @@ static void write_errors(struct metrics *m, const struct map_snapshot *s)
 		ee[n++].count = *(const __u64 *)snapshot_value(s, i);
 	}
 	qsort(ee, n, sizeof(*ee), cmp_err_entry);
-	metrics_family(m, "errors_total", METRIC_COUNTER,
-		       "Calls that returned an error, per function and error (CUresult or cudaError_t name)");
+	snprintf(help, sizeof(help), "Calls that returned an error, per function and error (%s%s%s name)",
+		 family->libs[API_PRIMARY].result_type, family->nr_libs > 1 ? " or " : "",
+		 family->nr_libs > 1 ? family->libs[API_SECONDARY].result_type : "");
+	metrics_family(m, "errors_total", METRIC_COUNTER, help);
 	for (i = 0; i < n; i++)
 		metrics_u64(m, LABELS({ "function", func_name(ee[i].func) },
-				      { "api", api_label[func_info(ee[i].func)->api] },
+				      { "api", api_label(ee[i].func) },
 				      { "error", ee[i].error }), ee[i].count);
 	free(ee);
 }
@@ -134,7 +145,7 @@ static int write_outstanding(struct metrics *m, const struct procs *procs,
 	return err;
 }
 
-int cudatrace_metrics(struct metrics *m, const struct cudatrace_metrics_in *in)
+int apitrace_metrics(struct metrics *m, const struct apitrace_metrics_in *in)
 {
 	int err;
 

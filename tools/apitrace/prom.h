@@ -1,22 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * --prometheus: cudatrace's counters since tracing began, from the kernel
+ * --prometheus: the tool's counters since tracing began, from the kernel
  * side's maps (whose counters only grow): calls, errors by result name,
  * bytes and the latency histogram per function, and the allocations
  * outstanding per command name.
  */
-#ifndef CUDATRACE_PROM_H
-#define CUDATRACE_PROM_H
+#ifndef APITRACE_PROM_H
+#define APITRACE_PROM_H
 
 #include <bpf/libbpf.h>
 #include <linux/types.h>
 
-#include "cudatrace/procs.h"
+#include "apitrace/procs.h"
 #include "maps.h"
 #include "metrics.h"
 
 /* What write_metrics() read from the skeleton. */
-struct cudatrace_metrics_in {
+struct apitrace_metrics_in {
 	const struct map_snapshot *funcs;	/* func_stats: __u32 func -> struct func_stats */
 	const struct map_snapshot *errors;	/* struct err_key -> __u64 */
 	const struct map_snapshot *allocs;	/* struct alloc_key -> struct alloc_info */
@@ -25,6 +25,6 @@ struct cudatrace_metrics_in {
 	__u64 dropped_rows, dropped_allocs, lost_notices;
 };
 
-int cudatrace_metrics(struct metrics *m, const struct cudatrace_metrics_in *in);
+int apitrace_metrics(struct metrics *m, const struct apitrace_metrics_in *in);
 
-#endif /* CUDATRACE_PROM_H */
+#endif /* APITRACE_PROM_H */

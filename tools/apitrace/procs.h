@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The processes seen calling CUDA, to name what the summaries and reports
+ * The processes seen calling the API, to name what the summaries and reports
  * show: a process's command name and (-C) cgroup, the kernels it launched
  * (by cuModuleGetFunction's name, or the host stub's symbol), and the
  * processes that exited - still named until the summary after their exit,
  * then forgotten, their rows in the maps too.
  */
-#ifndef CUDATRACE_PROCS_H
-#define CUDATRACE_PROCS_H
+#ifndef APITRACE_PROCS_H
+#define APITRACE_PROCS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <bpf/libbpf.h>
 #include <linux/types.h>
 
-#include "cudatrace.h"
+#include "apitrace.h"
 #include "uprobe_helpers.h"
 
 struct procs {
@@ -32,7 +32,7 @@ struct procs {
 int procs_init(struct procs *p, struct bpf_map *procs, struct bpf_map *knames);
 void procs_free(struct procs *p);
 
-/* A process's first CUDA call: read its maps while it lives, to name its addresses later. */
+/* A process's first call of the API: read its maps while it lives, to name its addresses later. */
 void proc_new(struct procs *p, __u32 pid);
 
 /* -p's process, known from the start: in the map, so its exit ends tracing. 0 or -errno. */
@@ -59,4 +59,4 @@ const char *kernel_name(const struct procs *p, __u32 pid, __u32 func, __u64 hand
  */
 void procs_forget_exited(struct procs *p, struct bpf_map *const *maps, size_t n);
 
-#endif /* CUDATRACE_PROCS_H */
+#endif /* APITRACE_PROCS_H */

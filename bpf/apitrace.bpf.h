@@ -1,0 +1,577 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The compute-API tracers' kernel side (cudatrace, and the tools written
+ * on its engine): the calls of an API's library, seen through uprobes. A
+ * tool's bpf/NAME.bpf.c is this header, included once.
+ *
+ * One entry program and one return program serve every probed symbol: the
+ * frontend attaches them to each function with a BPF cookie naming the
+ * function and how to read its arguments (apitrace.h).  The entry decodes
+ * the arguments by the x86-64 calling convention and parks them per thread
+ * and function; the return adds the result, the duration and what the call
+ * wrote to its out-parameters (the pointer allocated, the CUfunction
+ * handle), then updates the per-function statistics, the table of
+ * outstanding allocations and the launch counts.  Per-call records go to
+ * the ring buffer only for -e / --errors.
+ */
+#include "kernel_types.bpf.h"
+#include <asm/ptrace.h>	/* struct pt_regs: the registers at a uprobe */
+#include "tool.bpf.h"
+#include "maps.bpf.h"
+#include "apitrace.h"
+
+const volatile bool errors_only = false;
+const volatile bool capture_stacks = false;
+
+/* Counters the frontend reports at exit. */
+__u64 lost_notices = 0;		/* process notices that did not fit */
+__u64 dropped_allocs = 0;	/* allocations the table had no room for */
+__u64 dropped_rows = 0;		/* statistics rows the maps had no room for */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, MAX_INFLIGHT);
+	__type(key, struct inflight_key);
+	__type(value, struct inflight);
+} inflight SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_FUNCS);
+	__type(key, __u32);
+	__type(value, struct func_stats);
+} func_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_ERR_ROWS);
+	__type(key, struct err_key);
+	__type(value, __u64);
+} errors SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_ALLOCS);
+	__type(key, struct alloc_key);
+	__type(value, struct alloc_info);
+} allocs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_LAUNCH_ROWS);
+	__type(key, struct launch_key);
+	__type(value, struct launch_stats);
+} launches SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, MAX_KNAMES);
+	__type(key, struct kname_key);
+	__type(value, struct kname);
+} knames SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_PROCS);
+	__type(key, __u32);
+	__type(value, struct proc_info);
+} procs SEC(".maps");
+
+/*
+ * Stacks by allocation, not a STACK_TRACE map: its buckets are shared by
+ * hash, so two stacks could collide and one allocation lose its stack.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_STACKS);	/* the frontend shrinks it without --stack */
+	__type(key, struct alloc_key);
+	__type(value, struct alloc_stack);
+} alloc_stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct alloc_stack);
+} stack_scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 64 * 1024);
+} notices SEC(".maps");
+
+/* Scratch for a fresh func_stats: too large for the BPF stack next to the rest. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct func_stats);
+} stats_init SEC(".maps");
+
+/* Minimal task types for the exit hook, relocated against the kernel's BTF. */
+typedef struct {
+	int counter;
+} atomic_t;
+
+struct signal_struct {
+	atomic_t live;
+} __core;
+
+struct task_struct {
+	struct signal_struct *signal;
+} __core;
+
+/*
+ * Argument i (0-based) of a function, at its first instruction.  x86-64
+ * SysV: six integer registers, then the stack, where sp points at the
+ * return address the call pushed, so the 7th argument is at sp+8.  A
+ * 32-bit argument occupies the low half of its register or 8-byte stack
+ * slot; the upper half is undefined, so callers mask it.
+ */
+static __always_inline __u64 arg(struct pt_regs *ctx, int i)
+{
+	__u64 v = 0;
+
+#if defined(__TARGET_ARCH_x86)
+	switch (i) {
+	case 0: return ctx->rdi;
+	case 1: return ctx->rsi;
+	case 2: return ctx->rdx;
+	case 3: return ctx->rcx;
+	case 4: return ctx->r8;
+	case 5: return ctx->r9;
+	}
+	bpf_probe_read_user(&v, sizeof(v), (void *)(ctx->rsp + 8 + 8 * (i - 6)));
+#elif defined(__TARGET_ARCH_arm64)
+	/* AAPCS64 (untested): x0-x7, then the stack from sp, no return address. */
+	if (i < 8)
+		return ((const struct user_pt_regs *)ctx)->regs[i & 7];
+	bpf_probe_read_user(&v, sizeof(v), (void *)(((const struct user_pt_regs *)ctx)->sp +
+						    8 * (i - 8)));
+#else
+#error "apitrace: calling convention of this architecture not implemented"
+#endif
+	return v;
+}
+
+static __always_inline __u32 arg32(struct pt_regs *ctx, int i)
+{
+	return (__u32)arg(ctx, i);
+}
+
+/*
+ * Register argument i, i known only at run time (0..5).  All six are
+ * loaded first: a switch over ctx fields would be folded by clang into one
+ * load at a variable ctx offset, which the verifier rejects.
+ */
+static __always_inline __u64 reg_arg(struct pt_regs *ctx, __u32 i)
+{
+	__u64 regs[6] = { arg(ctx, 0), arg(ctx, 1), arg(ctx, 2),
+			  arg(ctx, 3), arg(ctx, 4), arg(ctx, 5) };
+
+	return i < 6 ? regs[i] : 0;
+}
+
+/* cuLaunchKernelEx's CUlaunchConfig, up to the stream. */
+struct launch_config {
+	__u32 grid[3];
+	__u32 block[3];
+	__u32 shmem;
+	__u32 pad;
+	__u64 stream;
+};
+
+/* A call of the function `cookie` names begins: park its arguments. */
+static __always_inline int on_enter(struct pt_regs *ctx, __u64 cookie)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 pid = id >> 32, flags = COOKIE_FLAGS(cookie), stream_arg;
+	struct inflight_key key = { .tid = (__u32)id, .func = COOKIE_FUNC(cookie) };
+	struct inflight c = {};
+	struct launch_config cfg;
+	struct alloc_key ak = {};
+	struct alloc_info *ai;
+	__u64 packed;
+
+	/* -p, -c, --cgroup: the return probe only completes what the entry parked. */
+	if (!current_wanted(pid))
+		return 0;
+
+	c.cookie = cookie;
+	switch (COOKIE_CLASS(cookie)) {
+	case CL_ALLOC:
+		c.out = arg(ctx, 0);
+		c.a.size = flags & CF_SIZE32 ? arg32(ctx, 1) : arg(ctx, 1);
+		break;
+	case CL_FREE:
+		c.a.addr = flags & CF_PTR32 ? arg32(ctx, 0) : arg(ctx, 0);
+		/* Its size now: a nested free (cudaFree -> cuMemFree) removes it first. */
+		ak.pid = pid;
+		ak.addr = c.a.addr;
+		ai = bpf_map_lookup_elem(&allocs, &ak);
+		if (ai)
+			c.a.size = ai->size;
+		break;
+	case CL_COPY:
+		c.a.size = flags & CF_SIZE32 ? arg32(ctx, 2) : arg(ctx, 2);
+		if (flags & CF_KIND)
+			c.a.kind = arg32(ctx, 3);
+		break;
+	case CL_LAUNCH:
+		/* f, gx, gy, gz, bx, by in registers; bz, shmem, stream on the stack. */
+		c.a.addr = arg(ctx, 0);
+		c.a.grid[0] = arg32(ctx, 1);
+		c.a.grid[1] = arg32(ctx, 2);
+		c.a.grid[2] = arg32(ctx, 3);
+		c.a.block[0] = arg32(ctx, 4);
+		c.a.block[1] = arg32(ctx, 5);
+		c.a.block[2] = arg32(ctx, 6);
+		c.a.shmem = arg32(ctx, 7);
+		c.a.stream = arg(ctx, 8);
+		break;
+	case CL_LAUNCH_EX:
+		c.a.addr = arg(ctx, 1);
+		if (!bpf_probe_read_user(&cfg, sizeof(cfg), (void *)arg(ctx, 0))) {
+			__builtin_memcpy(c.a.grid, cfg.grid, sizeof(c.a.grid));
+			__builtin_memcpy(c.a.block, cfg.block, sizeof(c.a.block));
+			c.a.shmem = cfg.shmem;
+			c.a.stream = cfg.stream;
+		}
+		break;
+	case CL_RT_LAUNCH:
+		/* A dim3 (12 bytes) takes two registers: x | y << 32, then z. */
+		c.a.addr = arg(ctx, 0);
+		packed = arg(ctx, 1);
+		c.a.grid[0] = (__u32)packed;
+		c.a.grid[1] = packed >> 32;
+		c.a.grid[2] = arg32(ctx, 2);
+		packed = arg(ctx, 3);
+		c.a.block[0] = (__u32)packed;
+		c.a.block[1] = packed >> 32;
+		c.a.block[2] = arg32(ctx, 4);
+		/* args in the 6th register; size_t shmem and the stream on the stack. */
+		c.a.shmem = arg(ctx, 6);
+		c.a.stream = arg(ctx, 7);
+		break;
+	case CL_GET_FUNC:
+		c.out = arg(ctx, 0);
+		c.name = arg(ctx, 2);
+		break;
+	case CL_STREAM_CREATE:
+		c.out = arg(ctx, 0);
+		break;
+	}
+	stream_arg = COOKIE_STREAM_ARG(cookie);
+	if (stream_arg)
+		c.a.stream = reg_arg(ctx, stream_arg - 1);
+
+	c.ts = bpf_ktime_get_ns();
+	bpf_map_update_elem(&inflight, &key, &c, BPF_ANY);
+	return 0;
+}
+
+SEC("uprobe")
+int BPF_KPROBE(api_enter)
+{
+	return on_enter(ctx, bpf_get_attach_cookie(ctx));
+}
+
+static __always_inline __u64 read_user_u64(__u64 addr)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_user(&v, sizeof(v), (void *)addr);
+	return v;
+}
+
+static __always_inline __u64 read_user_u32(__u64 addr)
+{
+	__u32 v = 0;
+
+	bpf_probe_read_user(&v, sizeof(v), (void *)addr);
+	return v;
+}
+
+static __always_inline void track_alloc(struct pt_regs *ctx, __u32 pid, __u32 func,
+					const struct call_args *a, __u64 now)
+{
+	struct alloc_key ak = { .pid = pid, .addr = a->addr };
+	struct alloc_info ai = { .size = a->size, .ts = now, .func = func };
+	struct alloc_stack *st;
+	__u32 zero = 0;
+
+	/* Overwrites what a nested call (cudaMalloc -> cuMemAlloc) recorded. */
+	if (bpf_map_update_elem(&allocs, &ak, &ai, BPF_ANY)) {
+		__sync_fetch_and_add(&dropped_allocs, 1);
+		return;
+	}
+	if (!capture_stacks)
+		return;
+	st = bpf_map_lookup_elem(&stack_scratch, &zero);
+	if (!st)
+		return;
+	/* At the return, so the innermost frame is the caller's (frame pointers). */
+	if (bpf_get_stack(ctx, st->ips, sizeof(st->ips), BPF_F_USER_STACK) > 0)
+		bpf_map_update_elem(&alloc_stacks, &ak, st, BPF_ANY);
+	else
+		bpf_map_delete_elem(&alloc_stacks, &ak);
+}
+
+static __always_inline void untrack_alloc(__u32 pid, __u64 addr, __u64 free_entry)
+{
+	struct alloc_key ak = { .pid = pid, .addr = addr };
+	struct alloc_info *ai;
+
+	ai = bpf_map_lookup_elem(&allocs, &ak);
+	/* Not if another thread got the same address back after this free began. */
+	if (ai && ai->ts < free_entry) {
+		bpf_map_delete_elem(&allocs, &ak);
+		if (capture_stacks)
+			bpf_map_delete_elem(&alloc_stacks, &ak);
+	}
+}
+
+static __always_inline void count_launch(__u32 pid, __u32 func, const struct call_args *a,
+					 __u32 result)
+{
+	struct launch_key lk = { .pid = pid, .func = func, .handle = a->addr };
+	struct launch_stats *ls, zero = {};
+
+	__builtin_memcpy(lk.grid, a->grid, sizeof(lk.grid));
+	__builtin_memcpy(lk.block, a->block, sizeof(lk.block));
+	ls = map_lookup_or_init(&launches, &lk, &zero, &dropped_rows);
+	if (!ls)
+		return;
+	if (result)
+		__sync_fetch_and_add(&ls->failed, 1);
+	else
+		__sync_fetch_and_add(&ls->ok, 1);
+}
+
+static __always_inline void count_call(__u32 func, __u32 cls, __u32 result, __u64 lat_ns,
+				       __u64 size)
+{
+	struct func_stats *st;
+	struct err_key ek = { .func = func, .result = result };
+	__u64 *n, init = 0;
+	__u32 zero = 0;
+
+	st = bpf_map_lookup_elem(&func_stats, &func);
+	if (!st) {
+		st = bpf_map_lookup_elem(&stats_init, &zero);
+		if (!st)
+			return;
+		__builtin_memset(st, 0, sizeof(*st));
+		st->lat.min = ~0ULL;
+		st = map_lookup_or_init(&func_stats, &func, st, &dropped_rows);
+		if (!st)
+			return;
+	}
+	__sync_fetch_and_add(&st->calls, 1);
+	__sync_fetch_and_add(&st->total_ns, lat_ns);
+	lat_hist_add(&st->lat, to_units(lat_ns));
+	if (!result) {
+		if (cls == CL_ALLOC || cls == CL_FREE || cls == CL_COPY)
+			__sync_fetch_and_add(&st->bytes, size);
+		return;
+	}
+	__sync_fetch_and_add(&st->errors, 1);
+	n = map_lookup_or_init(&errors, &ek, &init, &dropped_rows);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+}
+
+static __always_inline void notice(__u32 type, __u32 pid, const char *comm, __u64 cgroup_id,
+				   __u64 now)
+{
+	struct notice *n = bpf_ringbuf_reserve(&notices, sizeof(*n), 0);
+
+	if (!n) {
+		__sync_fetch_and_add(&lost_notices, 1);
+		return;
+	}
+	n->ts_ns = now;
+	n->cgroup_id = cgroup_id;
+	n->type = type;
+	n->pid = pid;
+	__builtin_memcpy(n->comm, comm, sizeof(n->comm));
+	bpf_ringbuf_submit(n, 0);
+}
+
+/*
+ * First call of a process: remember it (its name and cgroup then), so its
+ * exit can be reported. -p's process is in the map from the start, its
+ * cgroup still unknown (0: no cgroup has that id): filled in here.
+ */
+static __always_inline void note_process(__u32 pid, __u64 now)
+{
+	struct proc_info pi = {}, *known;
+
+	known = bpf_map_lookup_elem(&procs, &pid);
+	if (known) {
+		if (!known->cgroup_id)
+			known->cgroup_id = bpf_get_current_cgroup_id();
+		return;
+	}
+	bpf_get_current_comm(pi.comm, sizeof(pi.comm));
+	pi.cgroup_id = bpf_get_current_cgroup_id();
+	if (bpf_map_update_elem(&procs, &pid, &pi, BPF_NOEXIST) == 0)
+		notice(NOTICE_NEW, pid, pi.comm, pi.cgroup_id, now);
+}
+
+/* cuModuleGetFunction / cuLibraryGetKernel returned a handle: keep its name. */
+static __always_inline void remember_name(const struct kname_key *kk, __u64 name)
+{
+	struct kname kn = {};
+
+	bpf_probe_read_user_str(kn.name, sizeof(kn.name), (void *)name);
+	bpf_map_update_elem(&knames, kk, &kn, BPF_ANY);
+}
+
+/* The function `cookie` names returns `ret`: complete what its entry parked. */
+static __always_inline int on_exit(struct pt_regs *ctx, long ret, __u64 cookie)
+{
+	__u64 id = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns(), lat;
+	__u32 pid = id >> 32, result = (__u32)ret, func, cls, flags;
+	struct inflight_key key = { .tid = (__u32)id };
+	struct kname_key kk = {};
+	struct call_event *e;
+	struct inflight *p;
+	struct inflight c;
+
+	/* The same thread may be inside several functions (cudaMalloc -> cuMemAlloc). */
+	key.func = COOKIE_FUNC(cookie);
+	p = bpf_map_lookup_elem(&inflight, &key);
+	if (!p)
+		return 0;
+	c = *p;
+	bpf_map_delete_elem(&inflight, &key);
+
+	func = COOKIE_FUNC(c.cookie);
+	cls = COOKIE_CLASS(c.cookie);
+	flags = COOKIE_FLAGS(c.cookie);
+	lat = now - c.ts;
+
+	switch (cls) {
+	case CL_ALLOC:
+		if (result)
+			break;
+		c.a.addr = flags & CF_PTR32 ? read_user_u32(c.out) : read_user_u64(c.out);
+		track_alloc(ctx, pid, func, &c.a, now);
+		break;
+	case CL_FREE:
+		if (!result)
+			untrack_alloc(pid, c.a.addr, c.ts);
+		break;
+	case CL_GET_FUNC:
+		if (result)
+			break;
+		c.a.addr = read_user_u64(c.out);
+		kk.pid = pid;
+		kk.handle = c.a.addr;
+		remember_name(&kk, c.name);
+		break;
+	case CL_STREAM_CREATE:
+		if (!result)
+			c.a.stream = read_user_u64(c.out);
+		break;
+	case CL_LAUNCH:
+	case CL_LAUNCH_EX:
+	case CL_RT_LAUNCH:
+		count_launch(pid, func, &c.a, result);
+		break;
+	}
+	count_call(func, cls, result, lat, c.a.size);
+	note_process(pid, now);
+
+	if (!emit_events || (errors_only && !result))
+		return 0;
+	e = event_reserve(sizeof(*e));
+	if (!e)
+		return 0;
+	e->ts_ns = now;
+	e->lat_ns = lat;
+	e->pid = pid;
+	e->tid = (__u32)id;
+	e->func = func;
+	e->result = result;
+	e->cgroup_id = bpf_get_current_cgroup_id();
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	e->a = c.a;
+	e->name[0] = 0;
+	if (cls == CL_GET_FUNC)
+		bpf_probe_read_user_str(e->name, sizeof(e->name), (void *)c.name);
+	event_submit(e);
+	return 0;
+}
+
+SEC("uretprobe")
+int BPF_KRETPROBE(api_exit, long ret)
+{
+	return on_exit(ctx, ret, bpf_get_attach_cookie(ctx));
+}
+
+/*
+ * Kernels without bpf_get_attach_cookie (before 5.15): a pair of programs
+ * per function instead, api_enter_N and api_exit_N for the function
+ * whose cookie the frontend put in fallback_cookies[N]; it loads only
+ * those of the functions found, and only there.  The entries share one
+ * subprogram.
+ */
+const volatile __u64 fallback_cookies[NR_FALLBACK] = {};
+
+static __noinline int enter_fallback(struct pt_regs *ctx, __u64 cookie)
+{
+	return on_enter(ctx, cookie);
+}
+
+/*
+ * Inline, not a subprogram: the frontend rewrites lat_hist_add's dead
+ * compare-and-swap in each program's own instructions (tool_drop_cmpxchg()).
+ */
+static __always_inline int exit_fallback(struct pt_regs *ctx, __u64 cookie)
+{
+	return on_exit(ctx, PT_REGS_RC(ctx), cookie);
+}
+
+#define FALLBACK(name, n)							\
+	SEC("uprobe")								\
+	int api_enter_##name(struct pt_regs *ctx)				\
+	{									\
+		return enter_fallback(ctx, fallback_cookies[n]);		\
+	}									\
+	SEC("uretprobe")							\
+	int api_exit_##name(struct pt_regs *ctx)				\
+	{									\
+		return exit_fallback(ctx, fallback_cookies[n]);			\
+	}
+/* Named in octal: api_enter_00 ... api_enter_177 for N = 0 ... 127 (the frontend's %02o). */
+#define FALLBACK8(n, base)							\
+	FALLBACK(n##0, base + 0) FALLBACK(n##1, base + 1)			\
+	FALLBACK(n##2, base + 2) FALLBACK(n##3, base + 3)			\
+	FALLBACK(n##4, base + 4) FALLBACK(n##5, base + 5)			\
+	FALLBACK(n##6, base + 6) FALLBACK(n##7, base + 7)
+FALLBACK8(0, 0) FALLBACK8(1, 8) FALLBACK8(2, 16) FALLBACK8(3, 24)
+FALLBACK8(4, 32) FALLBACK8(5, 40) FALLBACK8(6, 48) FALLBACK8(7, 56)
+FALLBACK8(10, 64) FALLBACK8(11, 72) FALLBACK8(12, 80) FALLBACK8(13, 88)
+FALLBACK8(14, 96) FALLBACK8(15, 104) FALLBACK8(16, 112) FALLBACK8(17, 120)
+
+/* A traced process is gone: the frontend reports and forgets its allocations. */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(api_proc_exit, struct task_struct *task)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct proc_info *pi;
+
+	/* Only the last thread: signal->live is already decremented for it. */
+	if (BPF_CORE_READ(task, signal, live.counter) != 0)
+		return 0;
+	pi = bpf_map_lookup_elem(&procs, &pid);
+	if (!pi)
+		return 0;
+	notice(NOTICE_EXIT, pid, pi->comm, pi->cgroup_id, bpf_ktime_get_ns());
+	bpf_map_delete_elem(&procs, &pid);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The functions probed, by id (funcs.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "apitrace/funcs.h"
+
+const struct api_desc *family;
+
+/* The functions added, ids family->nr_funcs on: their names are copies (the ELF's close). */
+static struct api_func added[MAX_FUNCS];
+static int nr_added;
+
+int func_add(const char *name, enum api api)
+{
+	char *copy;
+	int i;
+
+	for (i = 0; i < nr_added; i++)
+		if (added[i].api == api && !strcmp(added[i].name, name))
+			return family->nr_funcs + i;
+	if (family->nr_funcs + nr_added == MAX_FUNCS)
+		return -1;
+	copy = strdup(name);
+	if (!copy)
+		return -1;
+	added[nr_added] = (struct api_func){ copy, api, CL_OTHER, family->libs[api].flags, 0 };
+	return family->nr_funcs + nr_added++;
+}
+
+int nr_funcs(void)
+{
+	return family->nr_funcs + nr_added;
+}
+
+const struct api_func *func_info(__u32 func)
+{
+	if (func < (__u32)family->nr_funcs)
+		return &family->funcs[func];
+	if (func < (__u32)nr_funcs())
+		return &added[func - family->nr_funcs];
+	return NULL;
+}
+
+int nr_funcs_of(enum api api)
+{
+	int i, n = 0;
+
+	for (i = 0; i < family->nr_funcs; i++)
+		n += family->funcs[i].api == api;
+	return n;
+}
+
+const char *func_name(__u32 func)
+{
+	const struct api_func *f = func_info(func);
+
+	return f ? f->name : "?";
+}
+
+__u8 func_class(__u32 func)
+{
+	const struct api_func *f = func_info(func);
+
+	return f ? f->cls : CL_OTHER;
+}
+
+const char *func_result_name(__u32 func, __u32 result, char *buf, size_t size)
+{
+	const struct api_func *f = func_info(func);
+
+	return family->libs[f ? f->api : API_PRIMARY].result_name((int)result, buf, size);
+}
