@@ -26,7 +26,7 @@ static const char *api_what(bool both, char *buf, size_t size)
 	return buf;
 }
 
-/* Its secondary library is wanted (-r), or there is none. */
+/* The family has a secondary library (CUDA's runtime). */
 static bool has_secondary(void)
 {
 	return family->nr_libs > API_SECONDARY;

@@ -443,7 +443,7 @@ static int on_interval(void *ctx)
 /* ---- Per-call lines (-e, -E), process notices --------------------------------- */
 
 /* A record per call: for -e, -E and --timeline. */
-static bool call_records(void)
+bool apitrace_call_records(void)
 {
 	return apitrace_env.events || apitrace_env.errors || apitrace_env.timeline;
 }
@@ -513,7 +513,7 @@ static struct ring_buffer *open_ring_buffers(void)
 	int events = bpf_map__fd(bpf->events), notices = bpf_map__fd(bpf->notices);
 	struct ring_buffer *rb;
 
-	if (!call_records())
+	if (!apitrace_call_records())
 		return ring_buffer__new(notices, handle_notice, NULL, NULL);
 	drain_rb = ring_buffer__new(events, handle_event, NULL, NULL);
 	rb = ring_buffer__new(events, handle_event, NULL, NULL);
@@ -579,11 +579,6 @@ static int write_metrics(struct metrics *m, void *ctx)
 	return err;
 }
 
-bool apitrace_call_records(void)
-{
-	return call_records();
-}
-
 bool apitrace_init(const struct argp *argp, int argc, char **argv, const struct api_desc *desc)
 {
 	family = desc;
@@ -618,7 +613,7 @@ int apitrace_run(const struct apitrace_bpf *b)
 	 * (21000 records of 192 bytes) even if the reader fell behind (1 MiB
 	 * lost some under qemu). 8 MiB cost 20 MB more of RSS than this.
 	 */
-	bpf_map__set_max_entries(bpf->events, call_records() ? 4 << 20 : 4096);
+	bpf_map__set_max_entries(bpf->events, apitrace_call_records() ? 4 << 20 : 4096);
 	if (!apitrace_env.stacks)
 		bpf_map__set_max_entries(bpf->alloc_stacks, 1);
 	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
