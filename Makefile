@@ -12,7 +12,7 @@
 # library discovery), more sources in tools/NAME/, linked into NAME alone.
 # CONTRIBUTING.md lists the rest (man page, tests, bench, README).
 
-TOOLS := drmsched vblanklat cudatrace i915mem amdgpucs nvdrv amdkfd
+TOOLS := drmsched vblanklat cudatrace i915mem amdgpucs nvdrv amdkfd cltrace
 # Built and tested like a tool, never installed: the one a new tool is
 # copied from (CONTRIBUTING.md).
 TEMPLATE_TOOLS := template
@@ -50,7 +50,7 @@ TOOL_EXTRA_HDRS := $(wildcard tools/*/*.h)
 
 # The compute-API tracers' engine (tools/apitrace/, bpf/apitrace.bpf.h),
 # linked into each tool written on it.
-APITRACE_TOOLS := cudatrace
+APITRACE_TOOLS := cudatrace cltrace
 APITRACE_OBJS := $(call tool_extra_objs,apitrace)
 
 .PHONY: all static clean install deps test unit-test unit-tests test-progs vm-test demo bench bench-progs \
@@ -191,6 +191,14 @@ $(OUTPUT)/tests/test_cuda_helpers: tests/cuda/test_cuda_helpers.c tests/unit/che
 
 # tests/host/cudatrace.sh runs the tool on them.
 unit-tests: $(CUDA_TEST_PROGS) $(BIN)/cudatrace
+
+# cltrace's workload (tests/opencl), on the system's OpenCL ICD loader
+# (ocl-icd-opencl-dev; pocl-opencl-icd runs it on the CPU).
+$(OUTPUT)/tests/opencl/clwork: tests/opencl/clwork.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CUDA_TEST_CFLAGS) $< -lOpenCL -o $@
+
+unit-tests: $(OUTPUT)/tests/opencl/clwork $(BIN)/cltrace
 
 # The template and its workload (tests/host/template.sh).
 $(OUTPUT)/tests/ioctls: tests/template/ioctls.c | $(OUTPUT)/tests

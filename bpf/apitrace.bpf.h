@@ -185,8 +185,9 @@ struct launch_config {
 static __always_inline int on_enter(struct pt_regs *ctx, __u64 cookie)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 pid = id >> 32, flags = COOKIE_FLAGS(cookie), stream_arg;
+	__u32 pid = id >> 32, flags = COOKIE_FLAGS(cookie), stream_arg, size_arg, n;
 	struct inflight_key key = { .tid = (__u32)id, .func = COOKIE_FUNC(cookie) };
+	__u64 sizes[3];
 	struct inflight c = {};
 	struct launch_config cfg;
 	struct alloc_key ak = {};
@@ -198,10 +199,14 @@ static __always_inline int on_enter(struct pt_regs *ctx, __u64 cookie)
 		return 0;
 
 	c.cookie = cookie;
+	size_arg = COOKIE_SIZE_ARG(cookie);
 	switch (COOKIE_CLASS(cookie)) {
 	case CL_ALLOC:
 		c.out = arg(ctx, 0);
-		c.a.size = flags & CF_SIZE32 ? arg32(ctx, 1) : arg(ctx, 1);
+		if (size_arg)
+			c.a.size = reg_arg(ctx, size_arg - 1);
+		else
+			c.a.size = flags & CF_SIZE32 ? arg32(ctx, 1) : arg(ctx, 1);
 		break;
 	case CL_FREE:
 		c.a.addr = flags & CF_PTR32 ? arg32(ctx, 0) : arg(ctx, 0);
@@ -213,7 +218,10 @@ static __always_inline int on_enter(struct pt_regs *ctx, __u64 cookie)
 			c.a.size = ai->size;
 		break;
 	case CL_COPY:
-		c.a.size = flags & CF_SIZE32 ? arg32(ctx, 2) : arg(ctx, 2);
+		if (size_arg)
+			c.a.size = reg_arg(ctx, size_arg - 1);
+		else
+			c.a.size = flags & CF_SIZE32 ? arg32(ctx, 2) : arg(ctx, 2);
 		if (flags & CF_KIND)
 			c.a.kind = arg32(ctx, 3);
 		break;
@@ -255,12 +263,33 @@ static __always_inline int on_enter(struct pt_regs *ctx, __u64 cookie)
 		break;
 	case CL_GET_FUNC:
 		c.out = arg(ctx, 0);
-		c.name = arg(ctx, 2);
+		c.name = COOKIE_NAME_ARG(cookie) ? reg_arg(ctx, COOKIE_NAME_ARG(cookie) - 1)
+						 : arg(ctx, 2);
 		break;
 	case CL_STREAM_CREATE:
 		c.out = arg(ctx, 0);
 		break;
+	case CL_LAUNCH_ND:
+		/* The work sizes: work_dim size_t's at global and local (NULL: the runtime's). */
+		c.a.stream = arg(ctx, 0);
+		c.a.addr = arg(ctx, 1);
+		n = arg32(ctx, 2);
+		if (n > 3)
+			n = 3;
+		if (!bpf_probe_read_user(sizes, sizeof(sizes), (void *)arg(ctx, 4))) {
+			c.a.grid[0] = sizes[0];
+			c.a.grid[1] = n > 1 ? sizes[1] : 1;
+			c.a.grid[2] = n > 2 ? sizes[2] : 1;
+		}
+		if (arg(ctx, 5) && !bpf_probe_read_user(sizes, sizeof(sizes), (void *)arg(ctx, 5))) {
+			c.a.block[0] = sizes[0];
+			c.a.block[1] = n > 1 ? sizes[1] : 1;
+			c.a.block[2] = n > 2 ? sizes[2] : 1;
+		}
+		break;
 	}
+	if (COOKIE_ERRCODE_ARG(cookie))
+		c.errcode = reg_arg(ctx, COOKIE_ERRCODE_ARG(cookie) - 1);
 	stream_arg = COOKIE_STREAM_ARG(cookie);
 	if (stream_arg)
 		c.a.stream = reg_arg(ctx, stream_arg - 1);
@@ -451,12 +480,22 @@ static __always_inline int on_exit(struct pt_regs *ctx, long ret, __u64 cookie)
 	cls = COOKIE_CLASS(c.cookie);
 	flags = COOKIE_FLAGS(c.cookie);
 	lat = now - c.ts;
+	/* OpenCL's clCreate*: the handle returned, the result in *errcode_ret. */
+	if (COOKIE_ERRCODE_ARG(c.cookie)) {
+		if (c.errcode)
+			result = read_user_u32(c.errcode);
+		else
+			result = ret ? 0 : RESULT_NO_ERRCODE;
+	}
 
 	switch (cls) {
 	case CL_ALLOC:
 		if (result)
 			break;
-		c.a.addr = flags & CF_PTR32 ? read_user_u32(c.out) : read_user_u64(c.out);
+		if (COOKIE_ERRCODE_ARG(c.cookie))
+			c.a.addr = ret;
+		else
+			c.a.addr = flags & CF_PTR32 ? read_user_u32(c.out) : read_user_u64(c.out);
 		track_alloc(ctx, pid, func, &c.a, now);
 		break;
 	case CL_FREE:
@@ -466,7 +505,7 @@ static __always_inline int on_exit(struct pt_regs *ctx, long ret, __u64 cookie)
 	case CL_GET_FUNC:
 		if (result)
 			break;
-		c.a.addr = read_user_u64(c.out);
+		c.a.addr = COOKIE_ERRCODE_ARG(c.cookie) ? ret : read_user_u64(c.out);
 		kk.pid = pid;
 		kk.handle = c.a.addr;
 		remember_name(&kk, c.name);
@@ -478,6 +517,7 @@ static __always_inline int on_exit(struct pt_regs *ctx, long ret, __u64 cookie)
 	case CL_LAUNCH:
 	case CL_LAUNCH_EX:
 	case CL_RT_LAUNCH:
+	case CL_LAUNCH_ND:
 		count_launch(pid, func, &c.a, result);
 		break;
 	}

@@ -39,6 +39,7 @@ enum call_class {
 	CL_STREAM_CREATE, /* (CUstream *out, flags) */
 	CL_STREAM,	/* (stream, ...) */
 	CL_SYNC,	/* no arguments of interest */
+	CL_LAUNCH_ND,	/* clEnqueueNDRangeKernel(queue, kernel, work_dim, offset *, global *, local *, ...) */
 };
 
 #define CF_SIZE32	0x01	/* v1 API: sizes are unsigned int */
@@ -53,6 +54,22 @@ enum call_class {
 #define COOKIE_CLASS(c)		((__u32)(((c) >> 16) & 0xff))
 #define COOKIE_FLAGS(c)		((__u32)(((c) >> 24) & 0xff))
 #define COOKIE_STREAM_ARG(c)	((__u32)(((c) >> 32) & 0xff))
+/*
+ *   bits 40-43  index + 1 of an error-code out-argument (OpenCL's cl_int
+ *               *errcode_ret): the result is what the call wrote there, the
+ *               return value the handle it made (0: the return value is the result)
+ *   bits 44-47  index + 1 of the size argument of an ALLOC or COPY (0: the class's)
+ *   bits 48-51  index + 1 of the name argument of a GET_FUNC (0: the class's)
+ * All three in the registers (indexes 0-5).
+ */
+#define COOKIE_ARGS(errcode_arg, size_arg, name_arg)                                \
+	((__u64)(errcode_arg) << 40 | (__u64)(size_arg) << 44 | (__u64)(name_arg) << 48)
+#define COOKIE_ERRCODE_ARG(c)	((__u32)(((c) >> 40) & 0xf))
+#define COOKIE_SIZE_ARG(c)	((__u32)(((c) >> 44) & 0xf))
+#define COOKIE_NAME_ARG(c)	((__u32)(((c) >> 48) & 0xf))
+
+/* The result of a call that returned no handle and had no errcode_ret to write. */
+#define RESULT_NO_ERRCODE	0x7fffffffu
 
 /* Arguments decoded at entry, completed at return. */
 struct call_args {
@@ -78,6 +95,7 @@ struct inflight {
 	__u64 cookie;
 	__u64 out;	/* user address of the out-parameter (ALLOC, GET_FUNC, STREAM_CREATE) */
 	__u64 name;	/* user address of the kernel name (GET_FUNC) */
+	__u64 errcode;	/* user address of the error code out-argument (COOKIE_ERRCODE_ARG) */
 	struct call_args a;
 };
 

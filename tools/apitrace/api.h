@@ -30,7 +30,10 @@ struct api_lib {
 	const char *sym_prefix;		/* "cu": its functions are cuXxx */
 	/* A function an executable exports when it has the library linked in; NULL: none. */
 	const char *static_marker;
-	/* Exported functions returning no status (a pointer, a struct): not probed. */
+	/*
+	 * Exported functions returning no status (a pointer, a struct), as shell
+	 * globs: not probed, unless the known table says how to read them.
+	 */
 	const char *const *no_result;
 	int nr_no_result;
 	const char *result_type;	/* "CUresult": what its functions return */
@@ -45,6 +48,10 @@ struct api_func {
 	__u8 cls;		/* enum call_class */
 	__u8 flags;		/* CF_* */
 	__u8 stream_arg;	/* 1-based index of a stream argument, 0: none */
+	/* 1-based, 0: none or the class's (apitrace.h's COOKIE_ARGS) */
+	__u8 errcode_arg;	/* cl_int *errcode_ret: the result there, the handle returned */
+	__u8 size_arg;		/* an ALLOC's or COPY's size */
+	__u8 name_arg;		/* a GET_FUNC's name */
 };
 
 struct api_desc {

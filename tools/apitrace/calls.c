@@ -97,6 +97,7 @@ static void event_detail(const struct call_event *e, const char *kernel, struct 
 	case CL_LAUNCH:
 	case CL_LAUNCH_EX:
 	case CL_RT_LAUNCH:
+	case CL_LAUNCH_ND:
 		snprintf(b->kernel, sizeof(b->kernel), "%s", kernel ? kernel : "?");
 		c[EV_KERNEL] = CELL_S(b->kernel);
 		for (i = 0; i < 3; i++) {
@@ -121,7 +122,7 @@ static void event_detail(const struct call_event *e, const char *kernel, struct 
 		c[EV_STREAM] = cell_hex(b->stream, sizeof(b->stream), a->stream);
 
 	/* The text: in this order, as the tests and awk scripts read it. */
-	if (f->cls == CL_LAUNCH || f->cls == CL_LAUNCH_EX || f->cls == CL_RT_LAUNCH) {
+	if (func_launches(e->func)) {
 		snprintf(buf, size, "kernel=%s grid=%ux%ux%u block=%ux%ux%u shmem=%llu stream=%s",
 			 b->kernel, a->grid[0], a->grid[1], a->grid[2], a->block[0], a->block[1],
 			 a->block[2], (unsigned long long)a->shmem, b->stream);

@@ -24,7 +24,8 @@ int func_add(const char *name, enum api api)
 	copy = strdup(name);
 	if (!copy)
 		return -1;
-	added[nr_added] = (struct api_func){ copy, api, CL_OTHER, family->libs[api].flags, 0 };
+	added[nr_added] = (struct api_func){ .name = copy, .api = api, .cls = CL_OTHER,
+					      .flags = family->libs[api].flags };
 	return family->nr_funcs + nr_added++;
 }
 
@@ -63,6 +64,13 @@ __u8 func_class(__u32 func)
 	const struct api_func *f = func_info(func);
 
 	return f ? f->cls : CL_OTHER;
+}
+
+bool func_launches(__u32 func)
+{
+	__u8 cls = func_class(func);
+
+	return cls == CL_LAUNCH || cls == CL_LAUNCH_EX || cls == CL_RT_LAUNCH || cls == CL_LAUNCH_ND;
 }
 
 const char *func_result_name(__u32 func, __u32 result, char *buf, size_t size)

@@ -10,6 +10,7 @@
 #ifndef APITRACE_FUNCS_H
 #define APITRACE_FUNCS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
@@ -35,6 +36,9 @@ const char *func_name(__u32 func);
 
 /* Its class (CL_OTHER for an id out of range). */
 __u8 func_class(__u32 func);
+
+/* It launches a kernel (its class is one of the launches'). */
+bool func_launches(__u32 func);
 
 /* A result of the function, by its library's table: "CUDA_ERROR_OUT_OF_MEMORY". */
 const char *func_result_name(__u32 func, __u32 result, char *buf, size_t size);

@@ -206,7 +206,7 @@ static bool api_name(const char *name, enum api api)
 	if (strncmp(name, l->sym_prefix, n) || name[n] < 'A' || name[n] > 'Z')
 		return false;
 	for (i = 0; i < l->nr_no_result; i++)
-		if (!strcmp(name, l->no_result[i]))
+		if (!fnmatch(l->no_result[i], name, 0))
 			return false;
 	return true;
 }

@@ -459,13 +459,11 @@ static int handle_event(void *ctx, void *data, size_t size)
 	const struct call_event *e = data;
 	char kernel[KNAME_LEN + 32];
 	const char *name = NULL;
-	__u8 cls;
 
 	(void)ctx;
 	if (size < sizeof(*e) || e->func >= (__u32)nr_funcs())
 		return 0;
-	cls = func_class(e->func);
-	if (cls == CL_LAUNCH || cls == CL_LAUNCH_EX || cls == CL_RT_LAUNCH)
+	if (func_launches(e->func))
 		name = kernel_name(&procs, e->pid, e->func, e->a.addr, kernel, sizeof(kernel));
 	if (apitrace_env.events || apitrace_env.errors)
 		print_call(stdout, e, (e->ts_ns - start_ns) / 1e9, name);

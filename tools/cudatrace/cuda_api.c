@@ -15,8 +15,10 @@
 #include "cudatrace/cuda_api.h"
 #include "cudatrace/cuda_errors.h"
 
-#define D(name, cls, flags, stream) { name, API_PRIMARY, cls, flags, stream }
-#define R(name, cls, flags, stream) { name, API_SECONDARY, cls, (flags) | CF_RUNTIME, stream }
+#define D(name_, cls_, flags_, stream) \
+	{ .name = name_, .api = API_PRIMARY, .cls = cls_, .flags = flags_, .stream_arg = stream }
+#define R(name_, cls_, flags_, stream) \
+	{ .name = name_, .api = API_SECONDARY, .cls = cls_, .flags = (flags_) | CF_RUNTIME, .stream_arg = stream }
 #define V1 (CF_SIZE32 | CF_PTR32)
 
 static const struct api_func cuda_funcs[] = {

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cltrace - OpenCL seen through uprobes on its ICD loader: calls,
+ * latencies, errors by name, kernel launches with their work sizes, and
+ * buffers never released.
+ *
+ * Every OpenCL program calls libOpenCL.so.1, whatever the implementation
+ * behind it, so one set of probes sees every vendor's. OpenCL as
+ * cltrace/cl_api.c describes it to the compute-API tracers' engine
+ * (apitrace/), which finds the library, probes it and reports.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "apitrace/run.h"
+#include "cltrace.skel.h"
+#include "cltrace/cl_api.h"
+#include "runtime.h"
+#include "tool.h"
+
+const char *argp_program_version = "cltrace 0.1";
+static const char doc[] =
+"Trace OpenCL calls: latency, errors, kernel launches and buffers never released.\n"
+"\n"
+"USAGE: cltrace [-eEjlmsCTv] [-p PID] [-c COMM] [--cgroup PATH] [-L LIB]...\n"
+"               [-f PATTERN]... [--timeline FILE] [interval [count]]\n"
+"\n"
+"EXAMPLES:\n"
+"    cltrace                  # summary per function at Ctrl-C\n"
+"    cltrace -p 1234          # ... of PID 1234, in the libOpenCL it has mapped\n"
+"    cltrace -e -p 1234       # one line per call, for grep and awk\n"
+"    cltrace -E               # only failing calls, with their CL_* names\n"
+"    cltrace -l -p 1234       # buffers never released, at exit or Ctrl-C\n"
+"    cltrace -c python3 5     # processes named python3, a summary every 5 s\n"
+"    cltrace -j -p 1234 | jq .  # JSON lines: one object per table row\n"
+"    cltrace --timeline calls.json -p 1234  # the calls for ui.perfetto.dev\n";
+
+static const struct argp_option opts[] = {
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	return ARGP_ERR_UNKNOWN;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = APITRACE_ARGP(opts, parse_arg, doc);
+	struct cltrace_bpf *skel;
+	int err;
+
+	if (!apitrace_init(&argp, argc, argv, &cl_api))
+		return 1;
+	skel = cltrace_bpf__open();
+	if (!skel) {
+		err = -errno;
+		report_bpf_error("open BPF object", err);
+		return 1;
+	}
+	/* filter.bpf.h's -p, -c and --cgroup (comm: TASK_COMM_LEN bytes, as -c takes it). */
+	tool_set_rodata(skel, apitrace_call_records());
+	err = apitrace_run(&APITRACE_BPF(skel));
+	cltrace_bpf__destroy(skel);
+	apitrace_free();
+	return err != 0;
+}
