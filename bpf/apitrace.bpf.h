@@ -70,6 +70,36 @@ struct {
 	__type(value, struct kname);
 } knames SEC(".maps");
 
+/* OpenCL's clBuildProgram failures, and their logs (CL_BUILD, CL_BUILD_LOG). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_BUILDS);
+	__type(key, struct kname_key);
+	__type(value, struct build_info);
+} builds SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct build_info);
+} build_init SEC(".maps");
+
+/* Launches' events, then the kernels' device times read of them (CL_PROFILE). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, MAX_PROF_EVENTS);
+	__type(key, struct kname_key);
+	__type(value, struct prof_event);
+} prof_events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_LAUNCH_ROWS);
+	__type(key, struct kname_key);
+	__type(value, struct kernel_time);
+} kernel_times SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, MAX_PROCS);
@@ -286,6 +316,21 @@ static __always_inline int on_enter(struct pt_regs *ctx, __u64 cookie)
 			c.a.block[1] = n > 1 ? sizes[1] : 1;
 			c.a.block[2] = n > 2 ? sizes[2] : 1;
 		}
+		c.out = arg(ctx, 8);	/* cl_event *: its profiling times, if read */
+		break;
+	case CL_RETAIN:
+	case CL_BUILD:
+		c.a.addr = arg(ctx, 0);
+		break;
+	case CL_BUILD_LOG:
+		c.a.addr = arg(ctx, 0);
+		c.a.kind = arg32(ctx, 2);
+		c.name = arg(ctx, 4);
+		break;
+	case CL_PROFILE:
+		c.a.addr = arg(ctx, 0);
+		c.a.kind = arg32(ctx, 1);
+		c.out = arg(ctx, 3);
 		break;
 	}
 	if (COOKIE_ERRCODE_ARG(cookie))
@@ -346,17 +391,107 @@ static __always_inline void track_alloc(struct pt_regs *ctx, __u32 pid, __u32 fu
 		bpf_map_delete_elem(&alloc_stacks, &ak);
 }
 
-static __always_inline void untrack_alloc(__u32 pid, __u64 addr, __u64 free_entry)
+/* A free succeeded. true: it only dropped a reference (CL_RETAIN), the object lives on. */
+static __always_inline bool untrack_alloc(__u32 pid, __u64 addr, __u64 free_entry)
 {
 	struct alloc_key ak = { .pid = pid, .addr = addr };
 	struct alloc_info *ai;
 
 	ai = bpf_map_lookup_elem(&allocs, &ak);
 	/* Not if another thread got the same address back after this free began. */
-	if (ai && ai->ts < free_entry) {
-		bpf_map_delete_elem(&allocs, &ak);
-		if (capture_stacks)
-			bpf_map_delete_elem(&alloc_stacks, &ak);
+	if (!ai || ai->ts >= free_entry)
+		return false;
+	if (ai->refs) {
+		__sync_fetch_and_sub(&ai->refs, 1);
+		return true;
+	}
+	bpf_map_delete_elem(&allocs, &ak);
+	if (capture_stacks)
+		bpf_map_delete_elem(&alloc_stacks, &ak);
+	return false;
+}
+
+static __always_inline void retain_alloc(__u32 pid, __u64 addr)
+{
+	struct alloc_key ak = { .pid = pid, .addr = addr };
+	struct alloc_info *ai;
+
+	ai = bpf_map_lookup_elem(&allocs, &ak);
+	if (ai)
+		__sync_fetch_and_add(&ai->refs, 1);
+}
+
+/* A program failed to build. */
+static __always_inline void count_build_failure(const struct kname_key *kk, __u32 func,
+						__u32 result)
+{
+	struct build_info *b;
+	__u32 zero = 0;
+
+	b = bpf_map_lookup_elem(&builds, kk);
+	if (!b) {
+		b = bpf_map_lookup_elem(&build_init, &zero);
+		if (!b)
+			return;
+		__builtin_memset(b, 0, sizeof(*b));
+		b = map_lookup_or_init(&builds, kk, b, &dropped_rows);
+		if (!b)
+			return;
+	}
+	b->result = result;
+	b->func = func;
+	__sync_fetch_and_add(&b->failures, 1);
+}
+
+/* The process read a failed build's log into `value`: keep its start. */
+static __always_inline void keep_build_log(const struct kname_key *kk, __u64 value)
+{
+	struct build_info *b = bpf_map_lookup_elem(&builds, kk);
+
+	if (!b)
+		return;
+	bpf_probe_read_user_str(b->log, sizeof(b->log), (void *)value);
+	__sync_fetch_and_add(&b->logs, 1);
+}
+
+/* A launch returned its event: its kernel, for the times the process may read. */
+static __always_inline void keep_launch_event(__u32 pid, __u64 event_out, __u64 kernel)
+{
+	struct kname_key kk = { .pid = pid, .handle = read_user_u64(event_out) };
+	struct prof_event pe = { .kernel = kernel };
+
+	if (kk.handle)
+		bpf_map_update_elem(&prof_events, &kk, &pe, BPF_ANY);
+}
+
+/* The process read one of an event's profiling times: a kernel's run, once both ends are known. */
+static __always_inline void profiling_time(__u32 pid, __u64 event, __u32 param, __u64 value)
+{
+	struct kname_key kk = { .pid = pid, .handle = event };
+	struct kernel_time *kt, zero = {};
+	struct prof_event *pe;
+
+	pe = bpf_map_lookup_elem(&prof_events, &kk);
+	if (!pe || !pe->kernel)
+		return;
+	if (param == PROFILING_QUEUED)
+		pe->queued = value;
+	else if (param == PROFILING_START)
+		pe->start = value;
+	else if (param == PROFILING_END)
+		pe->end = value;
+	if (!pe->start || !pe->end || pe->end < pe->start)
+		return;
+	kk.handle = pe->kernel;
+	pe->kernel = 0;		/* counted */
+	kt = map_lookup_or_init(&kernel_times, &kk, &zero, &dropped_rows);
+	if (!kt)
+		return;
+	__sync_fetch_and_add(&kt->runs, 1);
+	__sync_fetch_and_add(&kt->run_ns, pe->end - pe->start);
+	if (pe->queued && pe->queued <= pe->start) {
+		__sync_fetch_and_add(&kt->waits, 1);
+		__sync_fetch_and_add(&kt->wait_ns, pe->start - pe->queued);
 	}
 }
 
@@ -480,35 +615,58 @@ static __always_inline int on_exit(struct pt_regs *ctx, long ret, __u64 cookie)
 	cls = COOKIE_CLASS(c.cookie);
 	flags = COOKIE_FLAGS(c.cookie);
 	lat = now - c.ts;
-	/* OpenCL's clCreate*: the handle returned, the result in *errcode_ret. */
+	/*
+	 * OpenCL's clCreate*: the object returned, tracked until released; the
+	 * result in *errcode_ret.
+	 */
 	if (COOKIE_ERRCODE_ARG(c.cookie)) {
 		if (c.errcode)
 			result = read_user_u32(c.errcode);
 		else
 			result = ret ? 0 : RESULT_NO_ERRCODE;
+		if (!result) {
+			c.a.addr = ret;
+			track_alloc(ctx, pid, func, &c.a, now);
+		}
 	}
 
+	kk.pid = pid;
+	kk.handle = c.a.addr;
 	switch (cls) {
 	case CL_ALLOC:
-		if (result)
+		if (result || COOKIE_ERRCODE_ARG(c.cookie))
 			break;
-		if (COOKIE_ERRCODE_ARG(c.cookie))
-			c.a.addr = ret;
-		else
-			c.a.addr = flags & CF_PTR32 ? read_user_u32(c.out) : read_user_u64(c.out);
+		c.a.addr = flags & CF_PTR32 ? read_user_u32(c.out) : read_user_u64(c.out);
 		track_alloc(ctx, pid, func, &c.a, now);
 		break;
 	case CL_FREE:
+		/* Only a reference dropped: no bytes freed. */
+		if (!result && untrack_alloc(pid, c.a.addr, c.ts))
+			c.a.size = 0;
+		break;
+	case CL_RETAIN:
 		if (!result)
-			untrack_alloc(pid, c.a.addr, c.ts);
+			retain_alloc(pid, c.a.addr);
 		break;
 	case CL_GET_FUNC:
 		if (result)
 			break;
-		c.a.addr = COOKIE_ERRCODE_ARG(c.cookie) ? ret : read_user_u64(c.out);
-		kk.pid = pid;
+		if (!COOKIE_ERRCODE_ARG(c.cookie))
+			c.a.addr = read_user_u64(c.out);
 		kk.handle = c.a.addr;
 		remember_name(&kk, c.name);
+		break;
+	case CL_BUILD:
+		if (result)
+			count_build_failure(&kk, func, result);
+		break;
+	case CL_BUILD_LOG:
+		if (!result && c.a.kind == BUILD_LOG_PARAM && c.name)
+			keep_build_log(&kk, c.name);
+		break;
+	case CL_PROFILE:
+		if (!result && c.out)
+			profiling_time(pid, c.a.addr, c.a.kind, read_user_u64(c.out));
 		break;
 	case CL_STREAM_CREATE:
 		if (!result)
@@ -517,8 +675,12 @@ static __always_inline int on_exit(struct pt_regs *ctx, long ret, __u64 cookie)
 	case CL_LAUNCH:
 	case CL_LAUNCH_EX:
 	case CL_RT_LAUNCH:
+		count_launch(pid, func, &c.a, result);
+		break;
 	case CL_LAUNCH_ND:
 		count_launch(pid, func, &c.a, result);
+		if (!result && c.out)
+			keep_launch_event(pid, c.out, c.a.addr);
 		break;
 	}
 	count_call(func, cls, result, lat, c.a.size);
@@ -539,7 +701,8 @@ static __always_inline int on_exit(struct pt_regs *ctx, long ret, __u64 cookie)
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	e->a = c.a;
 	e->name[0] = 0;
-	if (cls == CL_GET_FUNC)
+	/* The kernel's name; a build log's start. */
+	if (cls == CL_GET_FUNC || (cls == CL_BUILD_LOG && c.a.kind == BUILD_LOG_PARAM && !result))
 		bpf_probe_read_user_str(e->name, sizeof(e->name), (void *)c.name);
 	event_submit(e);
 	return 0;

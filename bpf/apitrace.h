@@ -18,6 +18,9 @@
 #define MAX_ERR_ROWS	1024	/* (function, result) rows since tracing began */
 #define MAX_STACKS	16384	/* allocations with a recorded stack (--stack) */
 #define STACK_DEPTH	32
+#define LOG_LEN		256	/* the start of a failed build's log */
+#define MAX_BUILDS	1024	/* (process, program) that failed to build */
+#define MAX_PROF_EVENTS	16384	/* launches' events, until their profiling times are read */
 
 /*
  * What the kernel side reads at a call, chosen per symbol by the frontend
@@ -39,8 +42,19 @@ enum call_class {
 	CL_STREAM_CREATE, /* (CUstream *out, flags) */
 	CL_STREAM,	/* (stream, ...) */
 	CL_SYNC,	/* no arguments of interest */
-	CL_LAUNCH_ND,	/* clEnqueueNDRangeKernel(queue, kernel, work_dim, offset *, global *, local *, ...) */
+	CL_LAUNCH_ND,	/* clEnqueueNDRangeKernel(queue, kernel, work_dim, offset *, global *, local *,
+			 * nr_waits, waits, cl_event *event) */
+	CL_RETAIN,	/* (object): one more reference to an object tracked as an allocation */
+	CL_BUILD,	/* (program, ...): a failure is kept per program, for its log */
+	CL_BUILD_LOG,	/* clGetProgramBuildInfo(program, device, param, size, value *, ...) */
+	CL_PROFILE,	/* clGetEventProfilingInfo(event, param, size, cl_ulong *value, ...) */
 };
+
+/* clGetProgramBuildInfo's param for the log; clGetEventProfilingInfo's for times. */
+#define BUILD_LOG_PARAM		0x1183	/* CL_PROGRAM_BUILD_LOG */
+#define PROFILING_QUEUED	0x1280	/* CL_PROFILING_COMMAND_QUEUED */
+#define PROFILING_START		0x1282	/* CL_PROFILING_COMMAND_START */
+#define PROFILING_END		0x1283	/* CL_PROFILING_COMMAND_END */
 
 #define CF_SIZE32	0x01	/* v1 API: sizes are unsigned int */
 #define CF_PTR32	0x02	/* v1 API: device pointers are 32 bits (CUdeviceptr_v1) */
@@ -57,7 +71,10 @@ enum call_class {
 /*
  *   bits 40-43  index + 1 of an error-code out-argument (OpenCL's cl_int
  *               *errcode_ret): the result is what the call wrote there, the
- *               return value the handle it made (0: the return value is the result)
+ *               return value the object it made (0: the return value is the
+ *               result). Such objects are tracked as allocations (of the
+ *               size argument's bytes, or none) until released, counting
+ *               references (CL_RETAIN).
  *   bits 44-47  index + 1 of the size argument of an ALLOC or COPY (0: the class's)
  *   bits 48-51  index + 1 of the name argument of a GET_FUNC (0: the class's)
  * All three in the registers (indexes 0-5).
@@ -127,7 +144,7 @@ struct alloc_info {
 	__u64 size;
 	__u64 ts;	/* when the allocation returned */
 	__u32 func;
-	__u32 pad;
+	__u32 refs;	/* references taken since (CL_RETAIN): releases before it is freed */
 };
 
 /* With --stack: the user stack of each outstanding allocation, same key. */
@@ -161,6 +178,34 @@ struct kname_key {
 
 struct kname {
 	char name[KNAME_LEN];
+};
+
+/* A program's failed builds, and the start of the log the process read. */
+struct build_info {
+	__u64 failures;
+	__u64 logs;		/* times the log was read */
+	__s32 result;		/* the last failure's */
+	__u32 func;		/* of the function that failed */
+	char log[LOG_LEN];
+};
+
+/*
+ * Device times of a process's kernel (key: struct kname_key), from the
+ * profiling times the process read of its launches' events.
+ */
+struct kernel_time {
+	__u64 runs;		/* launches with a start and an end read */
+	__u64 run_ns;		/* start -> end, summed */
+	__u64 waits;		/* of those, with their queued time read too */
+	__u64 wait_ns;		/* queued -> start, summed */
+};
+
+/* A launch's event (key: struct kname_key of the event), until its times are read. */
+struct prof_event {
+	__u64 kernel;
+	__u64 queued;
+	__u64 start;
+	__u64 end;
 };
 
 struct proc_info {

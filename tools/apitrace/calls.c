@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cgroup.h"
+#include "apitrace/builds.h"
 #include "apitrace/calls.h"
 #include "apitrace/funcs.h"
 #include "opts.h"
@@ -28,7 +29,7 @@ static const char *memcpy_kind(__u32 kind, char *buf, size_t size)
 enum {
 	EV_TIME, EV_PID, EV_TID, EV_COMM, EV_FUNC, EV_BYTES, EV_LAT, EV_RESULT, EV_CODE,
 	EV_DETAIL, EV_PTR, EV_KERNEL, EV_HANDLE, EV_GRID_X, EV_GRID_Y, EV_GRID_Z, EV_BLOCK_X,
-	EV_BLOCK_Y, EV_BLOCK_Z, EV_SHMEM, EV_STREAM, EV_KIND, EV_CGROUP, NR_EV_COLS
+	EV_BLOCK_Y, EV_BLOCK_Z, EV_SHMEM, EV_STREAM, EV_KIND, EV_LOG, EV_CGROUP, NR_EV_COLS
 };
 
 static const struct column event_cols[NR_EV_COLS] = {
@@ -54,6 +55,7 @@ static const struct column event_cols[NR_EV_COLS] = {
 	[EV_SHMEM] = { "", "shmem", 0, COL_JSON_ONLY },
 	[EV_STREAM] = { "", "stream", 0, COL_JSON_ONLY },
 	[EV_KIND] = { "", "kind", 0, COL_JSON_ONLY },
+	[EV_LOG] = { "", "log", 0, COL_JSON_ONLY },	/* a build log's first line */
 	[EV_CGROUP] = CGROUP_COLUMN,
 };
 static const struct table event_table = EVENT_TABLE("event", event_cols);
@@ -68,6 +70,7 @@ struct event_strs {
 	char kind[16];
 	char handle[24];
 	char stream[24];
+	char log[KNAME_LEN];
 	char detail[256];
 };
 
@@ -117,7 +120,18 @@ static void event_detail(const struct call_event *e, const char *kernel, struct 
 		if (!e->result)
 			c[EV_STREAM] = cell_hex(b->stream, sizeof(b->stream), a->stream);
 		break;
+	case CL_RETAIN:
+		c[EV_PTR] = cell_hex(b->ptr, sizeof(b->ptr), a->addr);
+		break;
+	case CL_BUILD_LOG:
+		if (e->name[0])
+			c[EV_LOG] = CELL_S(build_log_line(e->name, sizeof(e->name), b->log,
+							  sizeof(b->log)));
+		break;
 	}
+	/* An object made (OpenCL's clCreate*), as its release will name it. */
+	if (f->errcode_arg && !e->result && f->cls != CL_ALLOC && f->cls != CL_GET_FUNC)
+		c[EV_HANDLE] = cell_hex(b->handle, sizeof(b->handle), a->addr);
 	if (f->stream_arg)
 		c[EV_STREAM] = cell_hex(b->stream, sizeof(b->stream), a->stream);
 
@@ -134,9 +148,12 @@ static void event_detail(const struct call_event *e, const char *kernel, struct 
 		if (c[EV_KERNEL].kind == CELL_STR)
 			n += snprintf(buf + n, size - n, "kernel=%s", b->kernel);
 		if (c[EV_HANDLE].kind == CELL_STR)
-			n += snprintf(buf + n, size - n, " handle=%s", b->handle);
+			n += snprintf(buf + n, size - n, "%shandle=%s", n ? " " : "", b->handle);
 		if (c[EV_STREAM].kind == CELL_STR && (size_t)n < size)
-			snprintf(buf + n, size - n, "%sstream=%s", n ? " " : "", b->stream);
+			n += snprintf(buf + n, size - n, "%sstream=%s", n ? " " : "", b->stream);
+		/* Last: words of its own follow. */
+		if (c[EV_LOG].kind == CELL_STR && (size_t)n < size)
+			snprintf(buf + n, size - n, "%slog=%s", n ? " " : "", b->log);
 	}
 	if (!buf[0])
 		snprintf(buf, size, "-");
@@ -190,7 +207,7 @@ void apitrace_timeline_event(const struct call_event *e, const char *kernel)
 	/* The arguments -j gives a call, those it has. */
 	static const int arg_cols[] = { EV_BYTES, EV_RESULT, EV_CODE, EV_PTR, EV_KERNEL, EV_HANDLE,
 					EV_GRID_X, EV_GRID_Y, EV_GRID_Z, EV_BLOCK_X, EV_BLOCK_Y,
-					EV_BLOCK_Z, EV_SHMEM, EV_STREAM, EV_KIND, EV_CGROUP };
+					EV_BLOCK_Z, EV_SHMEM, EV_STREAM, EV_KIND, EV_LOG, EV_CGROUP };
 	const char *keys[sizeof(arg_cols) / sizeof(arg_cols[0])];
 	struct cell c[NR_EV_COLS], vals[sizeof(arg_cols) / sizeof(arg_cols[0])];
 	struct event_strs b;

@@ -78,8 +78,8 @@ static const struct table leak_proc_table = TABLE("leak_process", leak_proc_cols
 
 /* Its allocations, indented under the heading; with --stack each one's stack. */
 enum {
-	LK_PID, LK_COMM, LK_STATE, LK_INDENT, LK_ADDR, LK_BYTES, LK_AGE, LK_FUNC, LK_CGROUP,
-	LK_STACK, NR_LK_COLS
+	LK_PID, LK_COMM, LK_STATE, LK_INDENT, LK_ADDR, LK_BYTES, LK_AGE, LK_FUNC, LK_OBJECT,
+	LK_CGROUP, LK_STACK, NR_LK_COLS
 };
 
 static const struct column leak_cols[NR_LK_COLS] = {
@@ -91,6 +91,7 @@ static const struct column leak_cols[NR_LK_COLS] = {
 	[LK_BYTES] = { "BYTES", "bytes", 14, 0 },
 	[LK_AGE] = { "AGE(s)", "age_s", 10, 0 },
 	[LK_FUNC] = { "FUNCTION", "function", 0, 0 },
+	[LK_OBJECT] = { "", "object", 0, COL_JSON_ONLY },	/* the object's type, if one */
 	[LK_CGROUP] = { "", "cgroup", 0, COL_JSON_ONLY | COL_CGROUP },
 	[LK_STACK] = { "", "stack", 0, COL_JSON_ONLY },	/* --stack only */
 };
@@ -103,8 +104,37 @@ static struct cell cgroup_cell(const char *name)
 	return name ? CELL_S(name) : CELL_NONE;
 }
 
+/*
+ * ", by type: 2 buffer, 1 kernel" of a process's leaks v[0..n) that are
+ * objects (api.h's api_func.object), in buf; "" if none are.
+ */
+static const char *object_counts(const struct leak *v, size_t n, char *buf, size_t size)
+{
+	const char *types[16];
+	size_t counts[16] = { 0 }, nr = 0, i, t, len = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct api_func *fi = func_info(v[i].v.func);
+
+		if (!fi || !fi->object)
+			continue;
+		for (t = 0; t < nr && strcmp(types[t], fi->object); t++)
+			;
+		if (t == nr && nr < 16)
+			types[nr++] = fi->object;
+		if (t < nr)
+			counts[t]++;
+	}
+	buf[0] = '\0';
+	for (t = 0; t < nr && len < size; t++)
+		len += snprintf(buf + len, size - len, "%s%zu %s", t ? ", " : ", by type: ",
+				counts[t], types[t]);
+	return buf;
+}
+
 static void print_leak_proc(FILE *f, __u32 pid, const char *comm, const char *state,
-			    size_t allocs, unsigned long long bytes, const char *cgroup)
+			    size_t allocs, unsigned long long bytes, const char *types,
+			    const char *cgroup)
 {
 	char cg[PATH_MAX + 16] = "";
 
@@ -120,11 +150,11 @@ static void print_leak_proc(FILE *f, __u32 pid, const char *comm, const char *st
 		fprintf(f, "PID %u (%s) exited: no allocations left%s\n", pid, text_safe(comm),
 			text_safe(cg));
 	else if (!strcmp(state, "exited"))
-		fprintf(f, "PID %u (%s) exited: %zu allocations, %llu bytes never freed%s\n", pid,
-			text_safe(comm), allocs, bytes, text_safe(cg));
+		fprintf(f, "PID %u (%s) exited: %zu allocations, %llu bytes never freed%s%s\n", pid,
+			text_safe(comm), allocs, bytes, types, text_safe(cg));
 	else
-		fprintf(f, "PID %u (%s): %zu allocations, %llu bytes outstanding%s\n", pid,
-			text_safe(comm), allocs, bytes, text_safe(cg));
+		fprintf(f, "PID %u (%s): %zu allocations, %llu bytes outstanding%s%s\n", pid,
+			text_safe(comm), allocs, bytes, types, text_safe(cg));
 }
 
 int print_leaks(const struct leak_source *src, __u32 pid, const char *exit_comm,
@@ -137,7 +167,7 @@ int print_leaks(const struct leak_source *src, __u32 pid, const char *exit_comm,
 	struct map_snapshot s;
 	struct leak *v;
 	size_t i, j, n = 0;
-	char comm[COMM_LEN], addr[24];
+	char comm[COMM_LEN], addr[24], types[256];
 	const char *cgroup = NULL, *name;
 	int err;
 
@@ -163,7 +193,7 @@ int print_leaks(const struct leak_source *src, __u32 pid, const char *exit_comm,
 	if (exit_comm)
 		summary_begin(f);
 	if (exit_comm && !n)
-		print_leak_proc(f, pid, exit_comm, state, 0, 0, cgroup);
+		print_leak_proc(f, pid, exit_comm, state, 0, 0, "", cgroup);
 	else if (!pid && !n)
 		text_printf(f, "no outstanding allocations\n");
 	for (i = 0; i < n; i = j) {
@@ -174,7 +204,8 @@ int print_leaks(const struct leak_source *src, __u32 pid, const char *exit_comm,
 		name = exit_comm ? exit_comm : proc_comm(src->procs, v[i].k.pid, comm);
 		if (!exit_comm)
 			cgroup = proc_cgroup(src->procs, v[i].k.pid);
-		print_leak_proc(f, v[i].k.pid, name, state, j - i, bytes, cgroup);
+		print_leak_proc(f, v[i].k.pid, name, state, j - i, bytes,
+				object_counts(&v[i], j - i, types, sizeof(types)), cgroup);
 		table_header(f, lt);
 		for (; i < j; i++) {
 			bool have_stack = false;
@@ -188,6 +219,8 @@ int print_leaks(const struct leak_source *src, __u32 pid, const char *exit_comm,
 				CELL_S(addr), CELL_U(v[i].v.size),
 				CELL_F(now > v[i].v.ts ? (now - v[i].v.ts) / 1e9 : 0.0, 3),
 				CELL_S(func_name(v[i].v.func)),
+				func_info(v[i].v.func) && func_info(v[i].v.func)->object ?
+					CELL_S(func_info(v[i].v.func)->object) : CELL_NONE,
 				cgroup_cell(cgroup), have_stack ? CELL_S(stack_joined) : CELL_NONE });
 			if (src->stacks)
 				text_printf(f, "%s", stack_text);

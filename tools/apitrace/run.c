@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "apitrace.h"
+#include "apitrace/builds.h"
 #include "apitrace/calls.h"
 #include "apitrace/funcs.h"
 #include "apitrace/leaks.h"
@@ -54,7 +55,9 @@ static unsigned long long start_ns;
  * counters only grow, each summary prints the difference (lossless: a
  * lookup-then-delete would lose what lands in between).
  */
-enum { S_FUNCS, S_ERRORS, S_LAUNCHES, NR_SNAPS };
+enum { S_FUNCS, S_ERRORS, S_LAUNCHES, S_BUILDS, S_KTIMES, NR_SNAPS };
+/* Those whose keys start with a PID: a process's rows, forgotten after its exit. */
+#define S_FIRST_PER_PROC S_LAUNCHES
 static struct map_snapshot prev[NR_SNAPS];
 
 enum { OPT_TIMELINE = 0x200 };
@@ -366,26 +369,31 @@ static void print_launches(FILE *f, const struct map_snapshot *s)
 
 /*
  * After a summary printed their last calls: forget the processes that
- * exited, and their launch rows - in the map (which so holds those of live
- * processes only) and in the copy the next summary subtracts (a process
- * with a PID used before starts from zero).
+ * exited, and their rows (launches, builds, kernel times) - in the maps
+ * (which so hold those of live processes only) and in the copies the next
+ * summary subtracts (a process with a PID used before starts from zero).
  */
 static void forget_exited(void)
 {
-	struct map_snapshot *was = &prev[S_LAUNCHES];
-	size_t i, n = 0;
+	struct bpf_map *const maps[] = { bpf->launches, bpf->builds, bpf->kernel_times };
+	size_t i, n;
+	int j;
 
 	if (!procs.nr_exited)
 		return;
-	for (i = 0; i < was->n; i++) {
-		if (proc_has_exited(&procs, *(__u32 *)snapshot_key(was, i)))
-			continue;
-		memmove(snapshot_key(was, n), snapshot_key(was, i), was->key_size);
-		memmove(snapshot_value(was, n), snapshot_value(was, i), was->value_size);
-		n++;
+	for (j = S_FIRST_PER_PROC; j < NR_SNAPS; j++) {
+		struct map_snapshot *was = &prev[j];
+
+		for (i = n = 0; i < was->n; i++) {
+			if (proc_has_exited(&procs, *(__u32 *)snapshot_key(was, i)))
+				continue;
+			memmove(snapshot_key(was, n), snapshot_key(was, i), was->key_size);
+			memmove(snapshot_value(was, n), snapshot_value(was, i), was->value_size);
+			n++;
+		}
+		was->n = n;
 	}
-	was->n = n;
-	procs_forget_exited(&procs, &bpf->launches, 1);
+	procs_forget_exited(&procs, maps, sizeof(maps) / sizeof(maps[0]));
 }
 
 /*
@@ -395,7 +403,7 @@ static void forget_exited(void)
 static int print_summary(void *ctx)
 {
 	struct bpf_map *const maps[NR_SNAPS] = {
-		bpf->func_stats, bpf->errors, bpf->launches,
+		bpf->func_stats, bpf->errors, bpf->launches, bpf->builds, bpf->kernel_times,
 	};
 	struct map_snapshot now[NR_SNAPS];
 	FILE *f = summary_stream();
@@ -423,6 +431,8 @@ static int print_summary(void *ctx)
 	/* (Also without function rows: a summary can fall between a call's updates.) */
 	print_errors(f, &now[S_ERRORS]);
 	print_launches(f, &now[S_LAUNCHES]);
+	print_build_failures(f, &procs, &now[S_BUILDS], &prev[S_BUILDS]);
+	print_kernel_times(f, &procs, &now[S_KTIMES], &prev[S_KTIMES]);
 	print_hists(f, rows, n);
 	fflush(f);
 	free(rows);
@@ -595,6 +605,17 @@ bool apitrace_init(const struct argp *argp, int argc, char **argv, const struct 
 		apitrace_env.nr_patterns });
 }
 
+/* One of the family's known functions is of class cls. */
+static bool knows_class(__u8 cls)
+{
+	int i;
+
+	for (i = 0; i < family->nr_funcs; i++)
+		if (family->funcs[i].cls == cls)
+			return true;
+	return false;
+}
+
 int apitrace_run(const struct apitrace_bpf *b)
 {
 	bool per_call = apitrace_env.events || apitrace_env.errors;
@@ -614,6 +635,13 @@ int apitrace_run(const struct apitrace_bpf *b)
 	bpf_map__set_max_entries(bpf->events, apitrace_call_records() ? 4 << 20 : 4096);
 	if (!apitrace_env.stacks)
 		bpf_map__set_max_entries(bpf->alloc_stacks, 1);
+	/* Builds and profiling times: only for a family that has them (OpenCL). */
+	if (!knows_class(CL_BUILD))
+		bpf_map__set_max_entries(bpf->builds, 1);
+	if (!knows_class(CL_PROFILE)) {
+		bpf_map__set_max_entries(bpf->prof_events, 1);
+		bpf_map__set_max_entries(bpf->kernel_times, 1);
+	}
 	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
 	err = tool_drop_cmpxchg(bpf->obj);
 	if (err)

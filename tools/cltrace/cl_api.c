@@ -15,34 +15,59 @@
 #include <stdio.h>
 
 #define F(name_, cls_) { .name = name_, .cls = cls_ }
-/* A function returning its object, its result in errcode_ret (argument `err`). */
-#define H(name_, cls_, err) { .name = name_, .cls = cls_, .errcode_arg = err }
+/*
+ * A function returning a new object of type `obj`, its result in
+ * errcode_ret (argument `err`): tracked until its releases match its
+ * retains (clRetainX and clReleaseX below), the rest reported by -l.
+ */
+#define H(name_, cls_, err, obj) { .name = name_, .cls = cls_, .errcode_arg = err, .object = obj }
 
 static const struct api_func cl_funcs[] = {
-	{ .name = "clCreateBuffer", .cls = CL_ALLOC, .size_arg = 3, .errcode_arg = 5 },
-	{ .name = "clCreateBufferWithProperties", .cls = CL_ALLOC, .size_arg = 4, .errcode_arg = 6 },
+	{ .name = "clCreateBuffer", .cls = CL_ALLOC, .size_arg = 3, .errcode_arg = 5,
+	  .object = "buffer" },
+	{ .name = "clCreateBufferWithProperties", .cls = CL_ALLOC, .size_arg = 4, .errcode_arg = 6,
+	  .object = "buffer" },
 	F("clReleaseMemObject", CL_FREE),
+	F("clRetainMemObject", CL_RETAIN),
 	{ .name = "clEnqueueReadBuffer", .cls = CL_COPY, .size_arg = 5, .stream_arg = 1 },
 	{ .name = "clEnqueueWriteBuffer", .cls = CL_COPY, .size_arg = 5, .stream_arg = 1 },
 	{ .name = "clEnqueueCopyBuffer", .cls = CL_COPY, .size_arg = 6, .stream_arg = 1 },
 	F("clEnqueueNDRangeKernel", CL_LAUNCH_ND),
-	{ .name = "clCreateKernel", .cls = CL_GET_FUNC, .name_arg = 2, .errcode_arg = 3 },
-	/* The objects' other makers: counted, their results named. */
-	H("clCreateContext", CL_OTHER, 6),
-	H("clCreateContextFromType", CL_OTHER, 5),
-	H("clCreateCommandQueue", CL_OTHER, 4),
-	H("clCreateCommandQueueWithProperties", CL_OTHER, 4),
-	H("clCreateSubBuffer", CL_OTHER, 5),
-	H("clCreateImage", CL_OTHER, 6),
-	H("clCreateSampler", CL_OTHER, 5),
-	H("clCreateProgramWithSource", CL_OTHER, 5),
-	H("clCreateProgramWithIL", CL_OTHER, 4),
-	H("clCreateUserEvent", CL_OTHER, 2),
+	{ .name = "clCreateKernel", .cls = CL_GET_FUNC, .name_arg = 2, .errcode_arg = 3,
+	  .object = "kernel" },
+	F("clReleaseKernel", CL_FREE),
+	F("clRetainKernel", CL_RETAIN),
+	H("clCreateContext", CL_OTHER, 6, "context"),
+	H("clCreateContextFromType", CL_OTHER, 5, "context"),
+	F("clReleaseContext", CL_FREE),
+	F("clRetainContext", CL_RETAIN),
+	H("clCreateCommandQueue", CL_OTHER, 4, "queue"),
+	H("clCreateCommandQueueWithProperties", CL_OTHER, 4, "queue"),
+	F("clReleaseCommandQueue", CL_FREE),
+	F("clRetainCommandQueue", CL_RETAIN),
+	H("clCreateSubBuffer", CL_OTHER, 5, "buffer"),
+	H("clCreateImage", CL_OTHER, 6, "image"),
+	H("clCreateSampler", CL_OTHER, 5, "sampler"),
+	F("clReleaseSampler", CL_FREE),
+	F("clRetainSampler", CL_RETAIN),
+	H("clCreateProgramWithSource", CL_OTHER, 5, "program"),
+	H("clCreateProgramWithIL", CL_OTHER, 4, "program"),
+	F("clReleaseProgram", CL_FREE),
+	F("clRetainProgram", CL_RETAIN),
+	H("clCreateUserEvent", CL_OTHER, 2, "event"),
+	/* (The events launches return are not tracked: released, they are not found.) */
+	F("clReleaseEvent", CL_FREE),
+	F("clRetainEvent", CL_RETAIN),
 	F("clCreateKernelsInProgram", CL_OTHER),
 	/* What fails first on a machine without a platform or device. */
 	F("clGetPlatformIDs", CL_OTHER),
 	F("clGetDeviceIDs", CL_OTHER),
-	F("clBuildProgram", CL_OTHER),
+	/* A failed build, and the start of its log when the program reads it. */
+	F("clBuildProgram", CL_BUILD),
+	F("clCompileProgram", CL_BUILD),
+	F("clGetProgramBuildInfo", CL_BUILD_LOG),
+	/* The device times of launches, when the program reads them of their events. */
+	F("clGetEventProfilingInfo", CL_PROFILE),
 	{ .name = "clFinish", .cls = CL_STREAM, .stream_arg = 1 },
 };
 
