@@ -280,6 +280,11 @@ vm-test: all unit-tests test-progs
 BENCH := $(OUTPUT)/bench
 BENCH_PROGS := $(BENCH)/measure $(BENCH)/empty \
 	$(patsubst tests/bench/%.bpf.c,$(BENCH)/%.bpf.o,$(wildcard tests/bench/empty_*.bpf.c))
+# cltrace's burst (tests/bench/cltrace.sh), built like clwork.
+BENCH_PROGS += $(OUTPUT)/tests/opencl/clbench
+$(OUTPUT)/tests/opencl/clbench: tests/opencl/clbench.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CUDA_TEST_CFLAGS) $< -lOpenCL -o $@
 
 $(BENCH):
 	@mkdir -p $@
