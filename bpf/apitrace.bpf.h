@@ -149,6 +149,7 @@ struct signal_struct {
 
 struct task_struct {
 	struct signal_struct *signal;
+	int exit_code;
 } __core;
 
 /*
@@ -211,6 +212,46 @@ struct launch_config {
 	__u64 stream;
 };
 
+static __always_inline void notice(__u32 type, __u32 pid, const char *comm, __u64 cgroup_id,
+				   __u64 now, __u32 exit_code)
+{
+	struct notice *n = bpf_ringbuf_reserve(&notices, sizeof(*n), 0);
+
+	if (!n) {
+		__sync_fetch_and_add(&lost_notices, 1);
+		return;
+	}
+	n->ts_ns = now;
+	n->cgroup_id = cgroup_id;
+	n->type = type;
+	n->pid = pid;
+	__builtin_memcpy(n->comm, comm, sizeof(n->comm));
+	n->exit_code = exit_code;
+	n->pad = 0;
+	bpf_ringbuf_submit(n, 0);
+}
+
+/*
+ * First call of a process, at its entry: remember it (its name and cgroup
+ * then), so its exit can be reported - also when it dies inside that call. -p's process is in the map from the start, its
+ * cgroup still unknown (0: no cgroup has that id): filled in here.
+ */
+static __always_inline void note_process(__u32 pid, __u64 now)
+{
+	struct proc_info pi = {}, *known;
+
+	known = bpf_map_lookup_elem(&procs, &pid);
+	if (known) {
+		if (!known->cgroup_id)
+			known->cgroup_id = bpf_get_current_cgroup_id();
+		return;
+	}
+	bpf_get_current_comm(pi.comm, sizeof(pi.comm));
+	pi.cgroup_id = bpf_get_current_cgroup_id();
+	if (bpf_map_update_elem(&procs, &pid, &pi, BPF_NOEXIST) == 0)
+		notice(NOTICE_NEW, pid, pi.comm, pi.cgroup_id, now, 0);
+}
+
 /* A call of the function `cookie` names begins: park its arguments. */
 static __always_inline int on_enter(struct pt_regs *ctx, __u64 cookie)
 {
@@ -228,7 +269,10 @@ static __always_inline int on_enter(struct pt_regs *ctx, __u64 cookie)
 	if (!current_wanted(pid))
 		return 0;
 
+	c.ts = bpf_ktime_get_ns();
+	note_process(pid, c.ts);
 	c.cookie = cookie;
+	c.pid = pid;
 	size_arg = COOKIE_SIZE_ARG(cookie);
 	switch (COOKIE_CLASS(cookie)) {
 	case CL_ALLOC:
@@ -339,7 +383,6 @@ static __always_inline int on_enter(struct pt_regs *ctx, __u64 cookie)
 	if (stream_arg)
 		c.a.stream = reg_arg(ctx, stream_arg - 1);
 
-	c.ts = bpf_ktime_get_ns();
 	bpf_map_update_elem(&inflight, &key, &c, BPF_ANY);
 	return 0;
 }
@@ -545,44 +588,6 @@ static __always_inline void count_call(__u32 func, __u32 cls, __u32 result, __u6
 		__sync_fetch_and_add(n, 1);
 }
 
-static __always_inline void notice(__u32 type, __u32 pid, const char *comm, __u64 cgroup_id,
-				   __u64 now)
-{
-	struct notice *n = bpf_ringbuf_reserve(&notices, sizeof(*n), 0);
-
-	if (!n) {
-		__sync_fetch_and_add(&lost_notices, 1);
-		return;
-	}
-	n->ts_ns = now;
-	n->cgroup_id = cgroup_id;
-	n->type = type;
-	n->pid = pid;
-	__builtin_memcpy(n->comm, comm, sizeof(n->comm));
-	bpf_ringbuf_submit(n, 0);
-}
-
-/*
- * First call of a process: remember it (its name and cgroup then), so its
- * exit can be reported. -p's process is in the map from the start, its
- * cgroup still unknown (0: no cgroup has that id): filled in here.
- */
-static __always_inline void note_process(__u32 pid, __u64 now)
-{
-	struct proc_info pi = {}, *known;
-
-	known = bpf_map_lookup_elem(&procs, &pid);
-	if (known) {
-		if (!known->cgroup_id)
-			known->cgroup_id = bpf_get_current_cgroup_id();
-		return;
-	}
-	bpf_get_current_comm(pi.comm, sizeof(pi.comm));
-	pi.cgroup_id = bpf_get_current_cgroup_id();
-	if (bpf_map_update_elem(&procs, &pid, &pi, BPF_NOEXIST) == 0)
-		notice(NOTICE_NEW, pid, pi.comm, pi.cgroup_id, now);
-}
-
 /* cuModuleGetFunction / cuLibraryGetKernel returned a handle: keep its name. */
 static __always_inline void remember_name(const struct kname_key *kk, __u64 name)
 {
@@ -684,7 +689,6 @@ static __always_inline int on_exit(struct pt_regs *ctx, long ret, __u64 cookie)
 		break;
 	}
 	count_call(func, cls, result, lat, c.a.size);
-	note_process(pid, now);
 
 	if (!emit_events || (errors_only && !result))
 		return 0;
@@ -772,7 +776,8 @@ int BPF_PROG(api_proc_exit, struct task_struct *task)
 	pi = bpf_map_lookup_elem(&procs, &pid);
 	if (!pi)
 		return 0;
-	notice(NOTICE_EXIT, pid, pi->comm, pi->cgroup_id, bpf_ktime_get_ns());
+	notice(NOTICE_EXIT, pid, pi->comm, pi->cgroup_id, bpf_ktime_get_ns(),
+	       BPF_CORE_READ(task, exit_code));
 	bpf_map_delete_elem(&procs, &pid);
 	return 0;
 }

@@ -113,6 +113,8 @@ struct inflight {
 	__u64 out;	/* user address of the out-parameter (ALLOC, GET_FUNC, STREAM_CREATE) */
 	__u64 name;	/* user address of the kernel name (GET_FUNC) */
 	__u64 errcode;	/* user address of the error code out-argument (COOKIE_ERRCODE_ARG) */
+	__u32 pid;	/* a process that dies inside the call leaves this: its exit names it */
+	__u32 pad;
 	struct call_args a;
 };
 
@@ -239,6 +241,8 @@ struct notice {
 	__u32 type;
 	__u32 pid;
 	char comm[COMM_LEN];
+	__u32 exit_code;	/* NOTICE_EXIT: as wait(2) has it (a signal in the low 7 bits) */
+	__u32 pad;
 };
 
 #endif /* APITRACE_H */

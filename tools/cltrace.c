@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cltrace - OpenCL seen through uprobes on its ICD loader: calls,
- * latencies, errors by name, kernel launches with their work sizes, and
- * buffers never released.
+ * latencies, errors by name, kernel launches with their work sizes, failed
+ * builds with their logs, kernels' device times, and objects never
+ * released.
  *
  * Every OpenCL program calls libOpenCL.so.1, whatever the implementation
  * behind it, so one set of probes sees every vendor's. OpenCL as
@@ -20,17 +21,18 @@
 
 const char *argp_program_version = "cltrace 0.1";
 static const char doc[] =
-"Trace OpenCL calls: latency, errors, kernel launches and buffers never released.\n"
+"Trace OpenCL calls: latency, errors, launches, failed builds, leaked objects.\n"
 "\n"
 "USAGE: cltrace [-eEjlmsCTv] [-p PID] [-c COMM] [--cgroup PATH] [-L LIB]...\n"
-"               [-f PATTERN]... [--timeline FILE] [interval [count]]\n"
+"               [-f PATTERN]... [--timeline FILE] [--prometheus FILE]\n"
+"               [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    cltrace                  # summary per function at Ctrl-C\n"
 "    cltrace -p 1234          # ... of PID 1234, in the libOpenCL it has mapped\n"
 "    cltrace -e -p 1234       # one line per call, for grep and awk\n"
 "    cltrace -E               # only failing calls, with their CL_* names\n"
-"    cltrace -l -p 1234       # buffers never released, at exit or Ctrl-C\n"
+"    cltrace -l -p 1234       # objects never released, at exit or Ctrl-C\n"
 "    cltrace -c python3 5     # processes named python3, a summary every 5 s\n"
 "    cltrace -j -p 1234 | jq .  # JSON lines: one object per table row\n"
 "    cltrace --timeline calls.json -p 1234  # the calls for ui.perfetto.dev\n";

@@ -28,6 +28,7 @@
 #include "apitrace/procs.h"
 #include "apitrace/prom.h"
 #include "apitrace/run.h"
+#include "apitrace/unfinished.h"
 #include "cgroup.h"
 #include "histogram.h"
 #include "maps.h"
@@ -498,6 +499,7 @@ static int handle_notice(void *ctx, void *data, size_t size)
 		return 0;
 	}
 	snprintf(comm, sizeof(comm), "%.*s", COMM_LEN - 1, n->comm);
+	report_unfinished(bpf->inflight, n->pid, comm, n->exit_code, n->ts_ns);
 	if (apitrace_env.leaks)
 		print_leaks(&leak_src, n->pid, comm, n->cgroup_id, n->ts_ns);
 	forget_allocs(&leak_src, n->pid);
