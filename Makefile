@@ -12,7 +12,7 @@
 # library discovery), more sources in tools/NAME/, linked into NAME alone.
 # CONTRIBUTING.md lists the rest (man page, tests, bench, README).
 
-TOOLS := drmsched vblanklat cudatrace i915mem amdgpucs nvdrv amdkfd cltrace
+TOOLS := drmsched vblanklat cudatrace i915mem amdgpucs nvdrv amdkfd cltrace hiptrace
 # Built and tested like a tool, never installed: the one a new tool is
 # copied from (CONTRIBUTING.md).
 TEMPLATE_TOOLS := template
@@ -50,7 +50,7 @@ TOOL_EXTRA_HDRS := $(wildcard tools/*/*.h)
 
 # The compute-API tracers' engine (tools/apitrace/, bpf/apitrace.bpf.h),
 # linked into each tool written on it.
-APITRACE_TOOLS := cudatrace cltrace
+APITRACE_TOOLS := cudatrace cltrace hiptrace
 APITRACE_OBJS := $(call tool_extra_objs,apitrace)
 
 .PHONY: all static clean install deps test unit-test unit-tests test-progs vm-test demo bench bench-progs \
@@ -191,6 +191,28 @@ $(OUTPUT)/tests/test_cuda_helpers: tests/cuda/test_cuda_helpers.c tests/unit/che
 
 # tests/host/cudatrace.sh runs the tool on them.
 unit-tests: $(CUDA_TEST_PROGS) $(BIN)/cudatrace
+
+# hiptrace's test programs (tests/hip): a fake libamdhip64.so.5 with the real
+# library's symbol names and versions, the workload driving it (hipwork), and
+# a client of the real libamdhip64.so.5 (hipreal: dlopen, no HIP to build).
+HIP_TEST := $(OUTPUT)/tests/hip
+HIP_TEST_PROGS := $(HIP_TEST)/libamdhip64.so.5 $(HIP_TEST)/hipwork $(HIP_TEST)/hipreal
+
+$(HIP_TEST):
+	@mkdir -p $@
+
+$(HIP_TEST)/libamdhip64.so.5: tests/hip/fake_libamdhip64.c tests/hip/fake_hip.h tests/hip/fake_log.h \
+		tests/hip/libamdhip64.map | $(HIP_TEST)
+	$(CC) $(CUDA_TEST_CFLAGS) -fPIC -shared -fvisibility=hidden -Wl,-soname,libamdhip64.so.5 \
+		-Wl,--version-script,tests/hip/libamdhip64.map $< -o $@
+
+$(HIP_TEST)/hipwork: tests/hip/hipwork.c tests/hip/fake_hip.h $(HIP_TEST)/libamdhip64.so.5
+	$(CC) $(CUDA_TEST_CFLAGS) $< $(HIP_TEST)/libamdhip64.so.5 -Wl,-rpath,'$$ORIGIN' -pthread -o $@
+
+$(HIP_TEST)/hipreal: tests/hip/hipreal.c | $(HIP_TEST)
+	$(CC) $(CUDA_TEST_CFLAGS) $< -ldl -o $@
+
+unit-tests: $(HIP_TEST_PROGS) $(BIN)/hiptrace
 
 # cltrace's workload (tests/opencl), on the system's OpenCL ICD loader
 # (ocl-icd-opencl-dev; pocl-opencl-icd runs it on the CPU).

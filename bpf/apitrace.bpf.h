@@ -331,8 +331,8 @@ static __always_inline int on_enter(struct pt_regs *ctx, __u64 cookie)
 		c.a.block[0] = (__u32)packed;
 		c.a.block[1] = packed >> 32;
 		c.a.block[2] = arg32(ctx, 4);
-		/* args in the 6th register; size_t shmem and the stream on the stack. */
-		c.a.shmem = arg(ctx, 6);
+		/* args in the 6th register; size_t shmem (CF_SIZE32: unsigned int) and the stream on the stack. */
+		c.a.shmem = flags & CF_SIZE32 ? arg32(ctx, 6) : arg(ctx, 6);
 		c.a.stream = arg(ctx, 7);
 		break;
 	case CL_GET_FUNC:

@@ -56,7 +56,7 @@ enum call_class {
 #define PROFILING_START		0x1282	/* CL_PROFILING_COMMAND_START */
 #define PROFILING_END		0x1283	/* CL_PROFILING_COMMAND_END */
 
-#define CF_SIZE32	0x01	/* v1 API: sizes are unsigned int */
+#define CF_SIZE32	0x01	/* sizes are unsigned int (CUDA v1 API, a launch's shmem) */
 #define CF_PTR32	0x02	/* v1 API: device pointers are 32 bits (CUdeviceptr_v1) */
 #define CF_KIND		0x04	/* cudaMemcpy*: enum cudaMemcpyKind in the 4th argument */
 #define CF_RUNTIME	0x08	/* returns cudaError_t, not CUresult */

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hiptrace - AMD's HIP seen through uprobes on its runtime, libamdhip64:
+ * calls, latencies, errors by name, kernel launches with their shapes, and
+ * device memory never freed.
+ *
+ * HIP as hiptrace/hip_api.c describes it to the compute-API tracers'
+ * engine (apitrace/), which finds the library, probes it and reports.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "apitrace/run.h"
+#include "hiptrace.skel.h"
+#include "hiptrace/hip_api.h"
+#include "runtime.h"
+#include "tool.h"
+
+const char *argp_program_version = "hiptrace 0.1";
+static const char doc[] =
+"Trace HIP calls: latency, errors, kernel launches and memory never freed.\n"
+"\n"
+"USAGE: hiptrace [-eEjlmsCTv] [-p PID] [-c COMM] [--cgroup PATH] [-L LIB]...\n"
+"                [-f PATTERN]... [--timeline FILE] [--prometheus FILE]\n"
+"                [interval [count]]\n"
+"\n"
+"EXAMPLES:\n"
+"    hiptrace                  # summary per function at Ctrl-C\n"
+"    hiptrace -p 1234          # ... of PID 1234, in the libamdhip64 it has mapped\n"
+"    hiptrace -e -p 1234       # one line per call, for grep and awk\n"
+"    hiptrace -E               # only failing calls, with their hipError_t names\n"
+"    hiptrace -l -s -p 1234    # memory never freed, and where it was allocated\n"
+"    hiptrace -c python3 5     # processes named python3, a summary every 5 s\n"
+"    hiptrace -j -p 1234 | jq .  # JSON lines: one object per table row\n"
+"    hiptrace --timeline calls.json -p 1234  # the calls for ui.perfetto.dev\n";
+
+static const struct argp_option opts[] = {
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	return ARGP_ERR_UNKNOWN;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = APITRACE_ARGP(opts, parse_arg, doc);
+	struct hiptrace_bpf *skel;
+	int err;
+
+	if (!apitrace_init(&argp, argc, argv, &hip_api))
+		return 1;
+	skel = hiptrace_bpf__open();
+	if (!skel) {
+		err = -errno;
+		report_bpf_error("open BPF object", err);
+		return 1;
+	}
+	/* filter.bpf.h's -p, -c and --cgroup (comm: TASK_COMM_LEN bytes, as -c takes it). */
+	tool_set_rodata(skel, apitrace_call_records());
+	err = apitrace_run(&APITRACE_BPF(skel));
+	hiptrace_bpf__destroy(skel);
+	apitrace_free();
+	return err != 0;
+}
