@@ -12,7 +12,7 @@
 # library discovery), more sources in tools/NAME/, linked into NAME alone.
 # CONTRIBUTING.md lists the rest (man page, tests, bench, README).
 
-TOOLS := drmsched vblanklat cudatrace i915mem amdgpucs nvdrv amdkfd cltrace hiptrace
+TOOLS := drmsched vblanklat cudatrace i915mem amdgpucs nvdrv amdkfd cltrace hiptrace zetrace
 # Built and tested like a tool, never installed: the one a new tool is
 # copied from (CONTRIBUTING.md).
 TEMPLATE_TOOLS := template
@@ -50,7 +50,7 @@ TOOL_EXTRA_HDRS := $(wildcard tools/*/*.h)
 
 # The compute-API tracers' engine (tools/apitrace/, bpf/apitrace.bpf.h),
 # linked into each tool written on it.
-APITRACE_TOOLS := cudatrace cltrace hiptrace
+APITRACE_TOOLS := cudatrace cltrace hiptrace zetrace
 APITRACE_OBJS := $(call tool_extra_objs,apitrace)
 
 .PHONY: all static clean install deps test unit-test unit-tests test-progs vm-test demo bench bench-progs \
@@ -213,6 +213,27 @@ $(HIP_TEST)/hipreal: tests/hip/hipreal.c | $(HIP_TEST)
 	$(CC) $(CUDA_TEST_CFLAGS) $< -ldl -o $@
 
 unit-tests: $(HIP_TEST_PROGS) $(BIN)/hiptrace
+
+# zetrace's test programs (tests/ze): a fake libze_loader.so.1 with the real
+# loader's symbol names (unversioned, like the real one's), the workload
+# driving it (zework), and a client of the real libze_loader.so.1 (zereal:
+# dlopen, no Level Zero to build).
+ZE_TEST := $(OUTPUT)/tests/ze
+ZE_TEST_PROGS := $(ZE_TEST)/libze_loader.so.1 $(ZE_TEST)/zework $(ZE_TEST)/zereal
+
+$(ZE_TEST):
+	@mkdir -p $@
+
+$(ZE_TEST)/libze_loader.so.1: tests/ze/fake_libze_loader.c tests/ze/fake_ze.h tests/ze/fake_log.h | $(ZE_TEST)
+	$(CC) $(CUDA_TEST_CFLAGS) -fPIC -shared -fvisibility=hidden -Wl,-soname,libze_loader.so.1 $< -o $@
+
+$(ZE_TEST)/zework: tests/ze/zework.c tests/ze/fake_ze.h $(ZE_TEST)/libze_loader.so.1
+	$(CC) $(CUDA_TEST_CFLAGS) $< $(ZE_TEST)/libze_loader.so.1 -Wl,-rpath,'$$ORIGIN' -pthread -o $@
+
+$(ZE_TEST)/zereal: tests/ze/zereal.c | $(ZE_TEST)
+	$(CC) $(CUDA_TEST_CFLAGS) $< -ldl -o $@
+
+unit-tests: $(ZE_TEST_PROGS) $(BIN)/zetrace
 
 # cltrace's workload (tests/opencl), on the system's OpenCL ICD loader
 # (ocl-icd-opencl-dev; pocl-opencl-icd runs it on the CPU).

@@ -85,6 +85,14 @@ struct {
 	__type(value, struct build_info);
 } build_init SEC(".maps");
 
+/* Level Zero's kernels' group sizes, as zeKernelSetGroupSize last set them. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, MAX_GROUP_SIZES);
+	__type(key, struct kname_key);
+	__type(value, struct group_size);
+} group_sizes SEC(".maps");
+
 /* Launches' events, then the kernels' device times read of them (CL_PROFILE). */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -203,6 +211,32 @@ static __always_inline __u64 reg_arg(struct pt_regs *ctx, __u32 i)
 	return i < 6 ? regs[i] : 0;
 }
 
+/* Argument i, i known only at run time: a register's, or the stack's. */
+static __always_inline __u64 nth_arg(struct pt_regs *ctx, __u32 i)
+{
+	__u64 v = 0;
+
+	if (i < 6)
+		return reg_arg(ctx, i);
+#if defined(__TARGET_ARCH_x86)
+	bpf_probe_read_user(&v, sizeof(v), (void *)(ctx->rsp + 8 + 8 * (__u64)(i - 6)));
+#elif defined(__TARGET_ARCH_arm64)
+	if (i < 8)
+		return ((const struct user_pt_regs *)ctx)->regs[i & 7];
+	bpf_probe_read_user(&v, sizeof(v), (void *)(((const struct user_pt_regs *)ctx)->sp +
+						    8 * (__u64)(i - 8)));
+#endif
+	return v;
+}
+
+/* The argument COOKIE_PTR_ARG names, else the first. */
+static __always_inline __u64 ptr_arg(struct pt_regs *ctx, __u64 cookie)
+{
+	__u32 i = COOKIE_PTR_ARG(cookie);
+
+	return i ? nth_arg(ctx, i - 1) : arg(ctx, 0);
+}
+
 /* cuLaunchKernelEx's CUlaunchConfig, up to the stream. */
 struct launch_config {
 	__u32 grid[3];
@@ -261,6 +295,8 @@ static __always_inline int on_enter(struct pt_regs *ctx, __u64 cookie)
 	__u64 sizes[3];
 	struct inflight c = {};
 	struct launch_config cfg;
+	struct kname_key kk = {};
+	struct group_size *gs;
 	struct alloc_key ak = {};
 	struct alloc_info *ai;
 	__u64 packed;
@@ -276,14 +312,14 @@ static __always_inline int on_enter(struct pt_regs *ctx, __u64 cookie)
 	size_arg = COOKIE_SIZE_ARG(cookie);
 	switch (COOKIE_CLASS(cookie)) {
 	case CL_ALLOC:
-		c.out = arg(ctx, 0);
+		c.out = ptr_arg(ctx, cookie);
 		if (size_arg)
 			c.a.size = reg_arg(ctx, size_arg - 1);
 		else
 			c.a.size = flags & CF_SIZE32 ? arg32(ctx, 1) : arg(ctx, 1);
 		break;
 	case CL_FREE:
-		c.a.addr = flags & CF_PTR32 ? arg32(ctx, 0) : arg(ctx, 0);
+		c.a.addr = flags & CF_PTR32 ? arg32(ctx, 0) : ptr_arg(ctx, cookie);
 		/* Its size now: a nested free (cudaFree -> cuMemFree) removes it first. */
 		ak.pid = pid;
 		ak.addr = c.a.addr;
@@ -336,12 +372,32 @@ static __always_inline int on_enter(struct pt_regs *ctx, __u64 cookie)
 		c.a.stream = arg(ctx, 7);
 		break;
 	case CL_GET_FUNC:
-		c.out = arg(ctx, 0);
+		c.out = ptr_arg(ctx, cookie);
 		c.name = COOKIE_NAME_ARG(cookie) ? reg_arg(ctx, COOKIE_NAME_ARG(cookie) - 1)
 						 : arg(ctx, 2);
+		if (flags & CF_ZE_DESC)
+			bpf_probe_read_user(&c.name, sizeof(c.name),
+					    (void *)(c.name + ZE_DESC_NAME_OFFSET));
 		break;
 	case CL_STREAM_CREATE:
-		c.out = arg(ctx, 0);
+		c.out = ptr_arg(ctx, cookie);
+		break;
+	case CL_LAUNCH_ZE:
+		/* The group count read here; the group size the kernel's last set. */
+		c.a.stream = arg(ctx, 0);
+		c.a.addr = arg(ctx, 1);
+		bpf_probe_read_user(c.a.grid, sizeof(c.a.grid), (void *)arg(ctx, 2));
+		kk.pid = pid;
+		kk.handle = c.a.addr;
+		gs = bpf_map_lookup_elem(&group_sizes, &kk);
+		if (gs)
+			__builtin_memcpy(c.a.block, gs->xyz, sizeof(c.a.block));
+		break;
+	case CL_SET_GROUP:
+		c.a.addr = arg(ctx, 0);
+		c.a.block[0] = arg32(ctx, 1);
+		c.a.block[1] = arg32(ctx, 2);
+		c.a.block[2] = arg32(ctx, 3);
 		break;
 	case CL_LAUNCH_ND:
 		/* The work sizes: work_dim size_t's at global and local (NULL: the runtime's). */
@@ -686,6 +742,17 @@ static __always_inline int on_exit(struct pt_regs *ctx, long ret, __u64 cookie)
 		count_launch(pid, func, &c.a, result);
 		if (!result && c.out)
 			keep_launch_event(pid, c.out, c.a.addr);
+		break;
+	case CL_LAUNCH_ZE:
+		count_launch(pid, func, &c.a, result);
+		break;
+	case CL_SET_GROUP:
+		if (!result) {
+			struct group_size gsz = {};
+
+			__builtin_memcpy(gsz.xyz, c.a.block, sizeof(gsz.xyz));
+			bpf_map_update_elem(&group_sizes, &kk, &gsz, BPF_ANY);
+		}
 		break;
 	}
 	count_call(func, cls, result, lat, c.a.size);

@@ -21,6 +21,7 @@
 #define LOG_LEN		256	/* the start of a failed build's log */
 #define MAX_BUILDS	1024	/* (process, program) that failed to build */
 #define MAX_PROF_EVENTS	16384	/* launches' events, until their profiling times are read */
+#define MAX_GROUP_SIZES	16384	/* (process, kernel) -> the group size last set */
 
 /*
  * What the kernel side reads at a call, chosen per symbol by the frontend
@@ -48,6 +49,9 @@ enum call_class {
 	CL_BUILD,	/* (program, ...): a failure is kept per program, for its log */
 	CL_BUILD_LOG,	/* clGetProgramBuildInfo(program, device, param, size, value *, ...) */
 	CL_PROFILE,	/* clGetEventProfilingInfo(event, param, size, cl_ulong *value, ...) */
+	CL_LAUNCH_ZE,	/* zeCommandListAppendLaunchKernel(list, kernel, const ze_group_count_t *, ...):
+			 * the group size is the kernel's last CL_SET_GROUP */
+	CL_SET_GROUP,	/* zeKernelSetGroupSize(kernel, x, y, z) */
 };
 
 /* clGetProgramBuildInfo's param for the log; clGetEventProfilingInfo's for times. */
@@ -60,6 +64,9 @@ enum call_class {
 #define CF_PTR32	0x02	/* v1 API: device pointers are 32 bits (CUdeviceptr_v1) */
 #define CF_KIND		0x04	/* cudaMemcpy*: enum cudaMemcpyKind in the 4th argument */
 #define CF_RUNTIME	0x08	/* returns cudaError_t, not CUresult */
+/* GET_FUNC: the name argument is a ze_kernel_desc_t *, the name its pKernelName */
+#define CF_ZE_DESC	0x10
+#define ZE_DESC_NAME_OFFSET	24	/* stype, pNext, flags, then pKernelName */
 
 #define COOKIE(func, cls, flags, stream_arg)                                        \
 	((__u64)(func) | (__u64)(cls) << 16 | (__u64)(flags) << 24 |                \
@@ -77,13 +84,18 @@ enum call_class {
  *               references (CL_RETAIN).
  *   bits 44-47  index + 1 of the size argument of an ALLOC or COPY (0: the class's)
  *   bits 48-51  index + 1 of the name argument of a GET_FUNC (0: the class's)
- * All three in the registers (indexes 0-5).
+ *   bits 52-55  index + 1 of the pointer argument (0: the class's, the
+ *               first): where an ALLOC, GET_FUNC or STREAM_CREATE writes
+ *               what it made; the pointer a FREE frees
+ * Any index (the stack's too: Level Zero's zeMemAllocShared writes its 7th).
  */
-#define COOKIE_ARGS(errcode_arg, size_arg, name_arg)                                \
-	((__u64)(errcode_arg) << 40 | (__u64)(size_arg) << 44 | (__u64)(name_arg) << 48)
+#define COOKIE_ARGS(errcode_arg, size_arg, name_arg, ptr_arg)                       \
+	((__u64)(errcode_arg) << 40 | (__u64)(size_arg) << 44 | (__u64)(name_arg) << 48 | \
+	 (__u64)(ptr_arg) << 52)
 #define COOKIE_ERRCODE_ARG(c)	((__u32)(((c) >> 40) & 0xf))
 #define COOKIE_SIZE_ARG(c)	((__u32)(((c) >> 44) & 0xf))
 #define COOKIE_NAME_ARG(c)	((__u32)(((c) >> 48) & 0xf))
+#define COOKIE_PTR_ARG(c)	((__u32)(((c) >> 52) & 0xf))
 
 /* The result of a call that returned no handle and had no errcode_ret to write. */
 #define RESULT_NO_ERRCODE	0x7fffffffu
@@ -200,6 +212,12 @@ struct kernel_time {
 	__u64 run_ns;		/* start -> end, summed */
 	__u64 waits;		/* of those, with their queued time read too */
 	__u64 wait_ns;		/* queued -> start, summed */
+};
+
+/* A kernel's group size (key: struct kname_key of the kernel), for its launches (CL_SET_GROUP). */
+struct group_size {
+	__u32 xyz[3];
+	__u32 pad;
 };
 
 /* A launch's event (key: struct kname_key of the event), until its times are read. */

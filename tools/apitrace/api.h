@@ -52,6 +52,7 @@ struct api_func {
 	__u8 errcode_arg;	/* cl_int *errcode_ret: the result there, the handle returned */
 	__u8 size_arg;		/* an ALLOC's or COPY's size */
 	__u8 name_arg;		/* a GET_FUNC's name */
+	__u8 ptr_arg;		/* an ALLOC's out-pointer, a FREE's pointer... (COOKIE_ARGS) */
 	const char *object;	/* with errcode_arg: the type of object it makes ("buffer") */
 };
 

@@ -101,6 +101,7 @@ static void event_detail(const struct call_event *e, const char *kernel, struct 
 	case CL_LAUNCH_EX:
 	case CL_RT_LAUNCH:
 	case CL_LAUNCH_ND:
+	case CL_LAUNCH_ZE:
 		snprintf(b->kernel, sizeof(b->kernel), "%s", kernel ? kernel : "?");
 		c[EV_KERNEL] = CELL_S(b->kernel);
 		for (i = 0; i < 3; i++) {
@@ -122,6 +123,11 @@ static void event_detail(const struct call_event *e, const char *kernel, struct 
 		break;
 	case CL_RETAIN:
 		c[EV_PTR] = cell_hex(b->ptr, sizeof(b->ptr), a->addr);
+		break;
+	case CL_SET_GROUP:
+		c[EV_HANDLE] = cell_hex(b->handle, sizeof(b->handle), a->addr);
+		for (i = 0; i < 3; i++)
+			c[EV_BLOCK_X + i] = CELL_U(a->block[i]);
 		break;
 	case CL_BUILD_LOG:
 		if (e->name[0])
@@ -149,6 +155,9 @@ static void event_detail(const struct call_event *e, const char *kernel, struct 
 			n += snprintf(buf + n, size - n, "kernel=%s", b->kernel);
 		if (c[EV_HANDLE].kind == CELL_STR)
 			n += snprintf(buf + n, size - n, "%shandle=%s", n ? " " : "", b->handle);
+		if (c[EV_BLOCK_X].kind == CELL_U64 && (size_t)n < size)
+			n += snprintf(buf + n, size - n, " block=%ux%ux%u", a->block[0], a->block[1],
+				      a->block[2]);
 		if (c[EV_STREAM].kind == CELL_STR && (size_t)n < size)
 			n += snprintf(buf + n, size - n, "%sstream=%s", n ? " " : "", b->stream);
 		/* Last: words of its own follow. */

@@ -70,7 +70,8 @@ bool func_launches(__u32 func)
 {
 	__u8 cls = func_class(func);
 
-	return cls == CL_LAUNCH || cls == CL_LAUNCH_EX || cls == CL_RT_LAUNCH || cls == CL_LAUNCH_ND;
+	return cls == CL_LAUNCH || cls == CL_LAUNCH_EX || cls == CL_RT_LAUNCH || cls == CL_LAUNCH_ND ||
+	       cls == CL_LAUNCH_ZE;
 }
 
 const char *func_result_name(__u32 func, __u32 result, char *buf, size_t size)

@@ -17,7 +17,7 @@ static unsigned long long func_cookie(int i)
 	const struct api_func *f = func_info(i);
 
 	return COOKIE(i, f->cls, f->flags, f->stream_arg) |
-	       COOKIE_ARGS(f->errcode_arg, f->size_arg, f->name_arg);
+	       COOKIE_ARGS(f->errcode_arg, f->size_arg, f->name_arg, f->ptr_arg);
 }
 
 /* No BPF cookies: load the programs of the functions some file has, and only those. */

@@ -640,6 +640,8 @@ int apitrace_run(const struct apitrace_bpf *b)
 	/* Builds and profiling times: only for a family that has them (OpenCL). */
 	if (!knows_class(CL_BUILD))
 		bpf_map__set_max_entries(bpf->builds, 1);
+	if (!knows_class(CL_SET_GROUP))
+		bpf_map__set_max_entries(bpf->group_sizes, 1);
 	if (!knows_class(CL_PROFILE)) {
 		bpf_map__set_max_entries(bpf->prof_events, 1);
 		bpf_map__set_max_entries(bpf->kernel_times, 1);

@@ -47,7 +47,8 @@ struct apitrace_bpf {
 	struct bpf_object_skeleton *skeleton;
 	struct bpf_program *enter, *exit, *proc_exit;
 	struct bpf_map *func_stats, *errors, *launches, *allocs, *alloc_stacks, *procs, *knames,
-		*builds, *prof_events, *kernel_times, *inflight, *events, *notices, *cgroup_map;
+		*builds, *prof_events, *kernel_times, *group_sizes, *inflight, *events, *notices,
+		*cgroup_map;
 	bool *errors_only, *capture_stacks;
 	__u64 *fallback_cookies;
 	__u64 *lost_events, *spare_rescues, *lost_notices, *dropped_allocs, *dropped_rows;
@@ -63,6 +64,7 @@ struct apitrace_bpf {
 		.alloc_stacks = (skel)->maps.alloc_stacks, .procs = (skel)->maps.procs,	\
 		.knames = (skel)->maps.knames, .builds = (skel)->maps.builds,			\
 		.prof_events = (skel)->maps.prof_events, .inflight = (skel)->maps.inflight,	\
+		.group_sizes = (skel)->maps.group_sizes,					\
 		.kernel_times = (skel)->maps.kernel_times, .events = (skel)->maps.events,	\
 		.notices = (skel)->maps.notices, .cgroup_map = (skel)->maps.cgroup_map,	\
 		.errors_only = &(skel)->rodata->errors_only,					\

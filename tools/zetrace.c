@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zetrace - oneAPI Level Zero seen through uprobes on its loader,
+ * libze_loader: calls, latencies, errors by name, kernel launches with
+ * their group counts and sizes, and device memory never freed.
+ *
+ * Every Level Zero program calls the loader, whatever driver is behind it
+ * (Intel's GPUs, SYCL and oneAPI runtimes on them). Level Zero as
+ * zetrace/ze_api.c describes it to the compute-API tracers' engine
+ * (apitrace/), which finds the library, probes it and reports.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "apitrace/run.h"
+#include "runtime.h"
+#include "tool.h"
+#include "zetrace.skel.h"
+#include "zetrace/ze_api.h"
+
+const char *argp_program_version = "zetrace 0.1";
+static const char doc[] =
+"Trace Level Zero calls: latency, errors, kernel launches and memory never freed.\n"
+"\n"
+"USAGE: zetrace [-eEjlmsCTv] [-p PID] [-c COMM] [--cgroup PATH] [-L LIB]...\n"
+"               [-f PATTERN]... [--timeline FILE] [--prometheus FILE]\n"
+"               [interval [count]]\n"
+"\n"
+"EXAMPLES:\n"
+"    zetrace                  # summary per function at Ctrl-C\n"
+"    zetrace -p 1234          # ... of PID 1234, in the loader it has mapped\n"
+"    zetrace -e -p 1234       # one line per call, for grep and awk\n"
+"    zetrace -E               # only failing calls, with their ZE_RESULT_* names\n"
+"    zetrace -l -s -p 1234    # memory never freed, and where it was allocated\n"
+"    zetrace -c python3 5     # processes named python3, a summary every 5 s\n"
+"    zetrace -j -p 1234 | jq .  # JSON lines: one object per table row\n"
+"    zetrace --timeline calls.json -p 1234  # the calls for ui.perfetto.dev\n";
+
+static const struct argp_option opts[] = {
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	return ARGP_ERR_UNKNOWN;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = APITRACE_ARGP(opts, parse_arg, doc);
+	struct zetrace_bpf *skel;
+	int err;
+
+	if (!apitrace_init(&argp, argc, argv, &ze_api))
+		return 1;
+	skel = zetrace_bpf__open();
+	if (!skel) {
+		err = -errno;
+		report_bpf_error("open BPF object", err);
+		return 1;
+	}
+	/* filter.bpf.h's -p, -c and --cgroup (comm: TASK_COMM_LEN bytes, as -c takes it). */
+	tool_set_rodata(skel, apitrace_call_records());
+	err = apitrace_run(&APITRACE_BPF(skel));
+	zetrace_bpf__destroy(skel);
+	apitrace_free();
+	return err != 0;
+}
