@@ -6,4 +6,4 @@
 # guest has it. The kernels with cookies and multi-uprobe links are the
 # host's, and cudatrace's on 6.1 (tests/guest/nvclients.sh): the same engine.
 cd "$(dirname "$0")/../.." || exit 1
-exec bash tests/host/zetrace.sh
+ZETRACE_TESTS=kernel exec bash tests/host/zetrace.sh

@@ -94,6 +94,12 @@ check_eq "hiptrace -j -l: at the kill, the 5 allocations hipwork left, as it pri
 	"$(jq -r 'select(.type == "leak") | "\(.address) \(.bytes)"' "$tmp/l.out" | paste -sd,)" \
 	"$(awk '$1 == "leaked" { print $2, $3 }' "$tmp/wl.out" | paste -sd,)"
 
+# The rest does not depend on the kernel: the name table and no_result
+# against the real library and its header, and the real runtime's calls
+# (tests/guest/hiptrace.sh runs those on 6.1, with the KFD). Not in the
+# guests (HIPTRACE_TESTS=kernel), where reading ROCm under TCG takes minutes.
+[ "${HIPTRACE_TESTS:-all}" = all ] || exit 0
+
 # The real runtime, where installed: hipreal's calls as hipreal saw them.
 if ! ldconfig -p | grep -q 'libamdhip64\.so\.5 '; then
 	skip "hiptrace: the real libamdhip64: not installed (libamdhip64-5)"
