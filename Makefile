@@ -147,7 +147,7 @@ unit-tests: $(UNIT_BINS)
 # real libcudart (shared and static) and stub libcuda.
 CUDA_HOME ?= /usr/local/cuda
 CUDA_TEST := $(OUTPUT)/tests/cuda
-CUDA_TEST_CFLAGS := -g -O2 -Wall -Wextra -Wno-unused-parameter -fno-omit-frame-pointer
+CUDA_TEST_CFLAGS := -g -O2 -Wall -Wextra -Wno-unused-parameter -fno-omit-frame-pointer -Itests
 CUDA_TEST_PROGS := $(CUDA_TEST)/libcuda.so.1 $(CUDA_TEST)/libcudart.so.13 $(CUDA_TEST)/workload \
 	$(CUDA_TEST)/workload_rt $(OUTPUT)/tests/test_cuda_helpers
 ifneq ($(wildcard $(CUDA_HOME)/include/cuda_runtime_api.h),)
@@ -160,12 +160,12 @@ endif
 $(CUDA_TEST):
 	@mkdir -p $@
 
-$(CUDA_TEST)/libcuda.so.1: tests/cuda/fake_libcuda.c tests/cuda/fake_cuda.h tests/cuda/fake_log.h | $(CUDA_TEST)
+$(CUDA_TEST)/libcuda.so.1: tests/cuda/fake_libcuda.c tests/cuda/fake_cuda.h tests/fake/fake_log.h tests/fake/fake_script.h | $(CUDA_TEST)
 	$(CC) $(CUDA_TEST_CFLAGS) -fPIC -shared -fvisibility=hidden -Wl,-soname,libcuda.so.1 $< -o $@
 
 # Not linked to libcuda.so.1: like the real runtime it loads the driver at
 # its first call (from its own directory, $ORIGIN, where the fake is).
-$(CUDA_TEST)/libcudart.so.13: tests/cuda/fake_libcudart.c tests/cuda/fake_cuda.h tests/cuda/fake_log.h $(CUDA_TEST)/libcuda.so.1
+$(CUDA_TEST)/libcudart.so.13: tests/cuda/fake_libcudart.c tests/cuda/fake_cuda.h tests/fake/fake_log.h $(CUDA_TEST)/libcuda.so.1
 	$(CC) $(CUDA_TEST_CFLAGS) -fPIC -shared -fvisibility=hidden -Wl,-soname,libcudart.so.13 \
 		$< -Wl,-rpath,'$$ORIGIN' -ldl -o $@
 
@@ -201,7 +201,7 @@ HIP_TEST_PROGS := $(HIP_TEST)/libamdhip64.so.5 $(HIP_TEST)/hipwork $(HIP_TEST)/h
 $(HIP_TEST):
 	@mkdir -p $@
 
-$(HIP_TEST)/libamdhip64.so.5: tests/hip/fake_libamdhip64.c tests/hip/fake_hip.h tests/hip/fake_log.h \
+$(HIP_TEST)/libamdhip64.so.5: tests/hip/fake_libamdhip64.c tests/hip/fake_hip.h tests/fake/fake_log.h tests/fake/fake_script.h \
 		tests/hip/libamdhip64.map | $(HIP_TEST)
 	$(CC) $(CUDA_TEST_CFLAGS) -fPIC -shared -fvisibility=hidden -Wl,-soname,libamdhip64.so.5 \
 		-Wl,--version-script,tests/hip/libamdhip64.map $< -o $@
@@ -224,7 +224,7 @@ ZE_TEST_PROGS := $(ZE_TEST)/libze_loader.so.1 $(ZE_TEST)/zework $(ZE_TEST)/zerea
 $(ZE_TEST):
 	@mkdir -p $@
 
-$(ZE_TEST)/libze_loader.so.1: tests/ze/fake_libze_loader.c tests/ze/fake_ze.h tests/ze/fake_log.h | $(ZE_TEST)
+$(ZE_TEST)/libze_loader.so.1: tests/ze/fake_libze_loader.c tests/ze/fake_ze.h tests/fake/fake_log.h tests/fake/fake_script.h | $(ZE_TEST)
 	$(CC) $(CUDA_TEST_CFLAGS) -fPIC -shared -fvisibility=hidden -Wl,-soname,libze_loader.so.1 $< -o $@
 
 $(ZE_TEST)/zework: tests/ze/zework.c tests/ze/fake_ze.h $(ZE_TEST)/libze_loader.so.1

@@ -20,7 +20,8 @@
 #include <stdint.h>
 
 #include "fake_cuda.h"
-#include "fake_log.h"
+#define FAKE_LOG_ENV "FAKE_CUDA_LOG"
+#include "fake/fake_log.h"
 
 #define EXPORT __attribute__((visibility("default")))
 

@@ -56,7 +56,9 @@
 #include <time.h>
 
 #include "fake_hip.h"
-#include "fake_log.h"
+#define FAKE_LOG_ENV "FAKE_HIP_LOG"
+#include "fake/fake_log.h"
+#include "fake/fake_script.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -72,64 +74,18 @@ static hipError_t ret(hipError_t r)
 	return r;
 }
 
-/* ---- Scripted results ---------------------------------------------------- */
+/* ---- Scripted results (tests/fake/fake_script.h) ------------------------- */
 
-#define MAX_SCRIPT 32
-
-static struct {
-	char func[64];
-	hipError_t result;
-	unsigned int delay_us;
-} script[MAX_SCRIPT];
-static int script_head, script_len;
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;	/* the fake's own state */
 
 EXPORT void fake_hip_script(const char *func, hipError_t result, unsigned int delay_us)
 {
-	pthread_mutex_lock(&lock);
-	if (script_len < MAX_SCRIPT) {
-		int i = (script_head + script_len++) % MAX_SCRIPT;
-
-		snprintf(script[i].func, sizeof(script[i].func), "%s", func);
-		script[i].result = result;
-		script[i].delay_us = delay_us;
-	}
-	pthread_mutex_unlock(&lock);
-}
-
-static void sleep_us(unsigned int us)
-{
-	struct timespec ts = { us / 1000000, (us % 1000000) * 1000L };
-
-	while (nanosleep(&ts, &ts))
-		;
-}
-
-/* Is the next scripted call this one?  Then sleep and take its result. */
-static int scripted(const char *func, hipError_t *result)
-{
-	unsigned int delay = 0;
-	int hit = 0;
-
-	pthread_mutex_lock(&lock);
-	if (script_len && !strcmp(script[script_head].func, func)) {
-		*result = script[script_head].result;
-		delay = script[script_head].delay_us;
-		script_head = (script_head + 1) % MAX_SCRIPT;
-		script_len--;
-		hit = 1;
-	}
-	pthread_mutex_unlock(&lock);
-	if (hit) {
-		sleep_us(delay);
-		fake_log(func, "scripted result=%d delay_us=%u", *result, delay);
-	}
-	return hit;
+	script_push(func, result, delay_us);
 }
 
 #define SCRIPTED()                                   \
 	do {                                         \
-		hipError_t r_;                       \
+		int r_;                              \
 		if (scripted(__func__, &r_))         \
 			return ret(r_);              \
 	} while (0)

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The fakes' call log ($FAKE_CUDA_LOG): one line per call, appended whole. */
+/*
+ * The fake libraries' call log: one line per call, appended whole, to the
+ * file the environment variable FAKE_LOG_ENV names ("FAKE_CUDA_LOG",
+ * "FAKE_HIP_LOG", "FAKE_ZE_LOG": each fake its own, so a process with two
+ * fakes keeps two logs). Define FAKE_LOG_ENV before including this.
+ */
 #ifndef FAKE_LOG_H
 #define FAKE_LOG_H
 
@@ -8,6 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#ifndef FAKE_LOG_ENV
+#error "define FAKE_LOG_ENV, the variable naming the log file"
+#endif
 
 __attribute__((format(printf, 2, 3)))
 static void fake_log(const char *func, const char *fmt, ...)
@@ -18,7 +27,7 @@ static void fake_log(const char *func, const char *fmt, ...)
 	int n;
 
 	if (fd == -2) {
-		const char *path = getenv("FAKE_CUDA_LOG");
+		const char *path = getenv(FAKE_LOG_ENV);
 
 		fd = path ? open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
 	}
