@@ -74,6 +74,11 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 		common_env.pid = parse_long_arg(state, arg, "PID", 1, INT_MAX);
 		break;
 	case OPT_COMM:
+		/* libbpf-tools' -c is a cgroup path: say where that went here. */
+		if (arg[0] == '/')
+			argp_failure(state, argp_err_exit_status, 0,
+				     "-c takes a process name, not a path: for a cgroup use --cgroup %s",
+				     arg);
 		parse_name_arg(state, arg, "COMM", common_env.comm, sizeof(common_env.comm));
 		break;
 	case OPT_JSON:

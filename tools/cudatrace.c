@@ -3,7 +3,7 @@
  * cudatrace - the CUDA API seen through uprobes: calls, latencies, errors,
  * kernel launches and leaked allocations.
  *
- * The driver API in libcuda, and with -r the runtime API in libcudart
+ * The driver API in libcuda, and with -R the runtime API in libcudart
  * (shared or linked into the executable), as cudatrace/cuda_api.c
  * describes them to the compute-API tracers' engine (apitrace/), which
  * finds the libraries, probes them and reports.
@@ -27,7 +27,7 @@ static const char doc[] =
 "EXAMPLES:\n"
 "    cudatrace                # driver API summary per function at Ctrl-C\n"
 "    cudatrace -p 1234        # ... of PID 1234, in the libraries it has mapped\n"
-"    cudatrace -r -p 1234     # also the runtime API (libcudart)\n"
+"    cudatrace -R -p 1234     # also the runtime API (libcudart)\n"
 "    cudatrace -e -p 1234     # one line per call, for grep and awk\n"
 "    cudatrace -E             # only failing calls, with their CUresult names\n"
 "    cudatrace -l -p 1234     # allocations never freed, at exit or Ctrl-C\n"
@@ -42,13 +42,13 @@ static const char doc[] =
 "    cudatrace --cgroup /sys/fs/cgroup/gpu.slice -C -e  # one cgroup's calls, named\n";
 
 static const struct argp_option opts[] = {
-	{ "runtime", 'r', NULL, 0, "Also trace the runtime API (libcudart, or cudart linked into the program)", 0 },
+	{ "runtime", 'R', NULL, 0, "Also trace the runtime API (libcudart, or cudart linked into the program)", 0 },
 	{},
 };
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	if (key != 'r')
+	if (key != 'R')
 		return ARGP_ERR_UNKNOWN;
 	apitrace_env.secondary = true;
 	return 0;

@@ -87,7 +87,8 @@ enum { OPT_TIMELINE = 0x200 };
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per event", 0 },
-	{ "live", 'l', NULL, 0, "List each RM memory allocation still held at each summary", 0 },
+	{ "leaks", 'l', NULL, 0, "List each RM memory allocation still held at each summary", 0 },
+	{ "live", 'l', NULL, OPTION_ALIAS | OPTION_HIDDEN, NULL, 0 },
 	{ "timeline", OPT_TIMELINE, "FILE", 0,
 	  "Write the events to FILE as a timeline (Trace Event Format: ui.perfetto.dev opens it)", 0 },
 	{},

@@ -37,6 +37,11 @@ check_common_options cudatrace
 expect_error "cudatrace: empty comm" 64 "invalid COMM ''" $t -c ''
 expect_error "cudatrace: comm too long" 64 "invalid COMM 'abcdefghijklmnopq' \(1 to 15 characters\)" \
 	$t -c abcdefghijklmnopq
+# libbpf-tools' -c is a cgroup path; here it is a name, and a path says so.
+expect_error "cudatrace: -c with a path points at --cgroup" 64 \
+	"-c takes a process name, not a path: for a cgroup use --cgroup /sys/fs/cgroup/x$" \
+	$t -c /sys/fs/cgroup/x
+expect_error "cudatrace: -r is no option (the runtime is -R)" 64 "invalid option -- 'r'" $t -r
 expect_error "cudatrace: --stack without --leaks" 64 "^cudatrace: --stack needs --leaks" $t -s
 expect_error "cudatrace: empty library path" 64 "invalid library path ''" $t -L ''
 expect_error "cudatrace: too many libraries" 64 "too many --lib \(at most 8\)" \
@@ -60,8 +65,8 @@ fi
 expect_error "cudatrace: a library without CUDA symbols" 1 \
 	"^cudatrace: $libc: no CUDA driver API symbols \(cuMemAlloc_v2, cuLaunchKernel, \.\.\.\)$" $t -L "$libc"
 expect_error "cudatrace: a library without CUDA symbols, runtime too" 1 \
-	"no CUDA driver or runtime API symbols \(cuMemAlloc_v2, cuLaunchKernel, cudaMalloc" $t -r -L "$libc"
-expect_error "cudatrace: a runtime library without -r says to add it" 1 \
+	"no CUDA driver or runtime API symbols \(cuMemAlloc_v2, cuLaunchKernel, cudaMalloc" $t -R -L "$libc"
+expect_error "cudatrace: a runtime library without -R says to add it" 1 \
 	"^cudatrace: $D/libcudart.so.13: no CUDA driver API symbols, but runtime API ones: add --runtime$" \
 	$t -L $D/libcudart.so.13
 if [ -n "$host_driver" ]; then
@@ -474,12 +479,12 @@ fi
 
 # ---- the runtime on the driver: nesting, dim3 ---------------------------------
 
-traced rt "-e -r" $D/workload runtime
+traced rt "-e -R" $D/workload runtime
 n=$tmp/rt.out
-check "cudatrace: -r names the runtime library" \
+check "cudatrace: -R names the runtime library" \
 	grep -q "^cudatrace: runtime API in $PWD/$D/libcudart.so.13: 11 functions: cudaMalloc cudaFree " "$n.err"
-check_eq "cudatrace: -r one line per call, nested calls included" "$(calls $n | wc -l)" "$(wc -l <$tmp/rt.log)"
-check_eq "cudatrace: -r every line agrees with what the libraries received" "$(compare_calls $n $tmp/rt.log)" ""
+check_eq "cudatrace: -R one line per call, nested calls included" "$(calls $n | wc -l)" "$(wc -l <$tmp/rt.log)"
+check_eq "cudatrace: -R every line agrees with what the libraries received" "$(compare_calls $n $tmp/rt.log)" ""
 check_eq "cudatrace: cudaMalloc nests cuMemAlloc_v2 in the same thread" \
 	"$(calls $n | awk 'NR <= 2 { printf "%s %s %s|", $5, $6, $8 }')" \
 	"cuMemAlloc_v2 1048576 CUDA_SUCCESS|cudaMalloc 1048576 cudaSuccess|"
@@ -494,7 +499,7 @@ check_eq "cudatrace: cudaLaunchKernel dim3 registers and stack arguments, host s
 
 # ---- --timeline ----------------------------------------------------------------
 
-# The driver phases and the runtime's (-r), traced as -e lines and as a
+# The driver phases and the runtime's (-R), traced as -e lines and as a
 # timeline by one tracer: a slice per line, in the same order, with its
 # function, result and duration; failing calls marked; a runtime call's
 # slice enclosing the driver calls it made; no two slices of a thread
@@ -502,7 +507,7 @@ check_eq "cudatrace: cudaLaunchKernel dim3 registers and stack arguments, host s
 if all_sections; then
 expect_error "cudatrace: --timeline in a directory that is not there" 1 \
 	"^cudatrace: --timeline /nonexistent/t.json: No such file or directory$" $t --timeline /nonexistent/t.json
-traced tl "-e -r --timeline $tmp/tl.json" $D/workload $drv_phases runtime
+traced tl "-e -R --timeline $tmp/tl.json" $D/workload $drv_phases runtime
 n=$tmp/tl.out tl=$tmp/tl.json
 slices() { jq -r "[.[] | select(.ph == \"X\")] | .[] | $1" $tl; }
 check_eq "cudatrace: --timeline: exit 0, the file is JSON (an array)" "$traced_status $(jq -r type $tl)" "0 array"
@@ -548,15 +553,15 @@ fi
 # workload_rt is linked to libcudart.so.13 only; the fake runtime, like the
 # real one, loads libcuda.so.1 at its first call. Before it (the tracer
 # attaches then), or where no driver is installed at all, the process has
-# the runtime and no driver: cudatrace traces the runtime, as with -r.
+# the runtime and no driver: cudatrace traces the runtime, as with -R.
 
 traced rtonly "-e" $D/workload_rt runtime
 n=$tmp/rtonly.out
 pid=$(awk '/^waiting/ { print $2 }' $tmp/rtonly.wl)
-check_eq "cudatrace: runtime only, driver not loaded yet: -e without -r traces, ends with the process" \
+check_eq "cudatrace: runtime only, driver not loaded yet: -e without -R traces, ends with the process" \
 	"$traced_status" 0
 check "cudatrace: ... says in one line it traces the runtime instead" \
-	grep -qx "cudatrace: PID $pid has no libcuda mapped; tracing the runtime API in $PWD/$D/libcudart.so.13 (as with -r)" "$n.err"
+	grep -qx "cudatrace: PID $pid has no libcuda mapped; tracing the runtime API in $PWD/$D/libcudart.so.13 (as with -R)" "$n.err"
 check "cudatrace: ... and names the runtime library and its functions" \
 	grep -q "^cudatrace: runtime API in $PWD/$D/libcudart.so.13: 11 functions: cudaMalloc cudaFree " "$n.err"
 # The driver the runtime loaded afterwards was not there to probe: the
@@ -583,7 +588,7 @@ check_eq "cudatrace: runtime only: --leaks finds the runtime's leak" \
 	"PID $pid (workload_rt) exited: 1 allocations, 3000 bytes never freed $(awk '/^leaked/ { print $2, $3 }' $tmp/rtleak.wl) cudaMalloc"
 
 traced rtdrv "-e" $D/workload runtime
-check_eq "cudatrace: libcuda mapped, no -r: the driver's calls only, not the runtime's" \
+check_eq "cudatrace: libcuda mapped, no -R: the driver's calls only, not the runtime's" \
 	"$(calls $tmp/rtdrv.out | awk '{ print $5 }' | sort | uniq -c | tr -s ' ' | tr '\n' '|')" \
 	"$(awk '$1 !~ /^cuda/ { print $1 }' $tmp/rtdrv.log | sort | uniq -c | tr -s ' ' | tr '\n' '|')"
 
@@ -596,12 +601,12 @@ else
 	LD_LIBRARY_PATH=$tmp/nodriver traced nodrv "-e" $D/workload_rt nodriver
 	n=$tmp/nodrv.out
 	pid=$(awk '/^waiting/ { print $2 }' $tmp/nodrv.wl)
-	check_eq "cudatrace: runtime only, no driver installed: -e without -r traces, ends with the process" \
+	check_eq "cudatrace: runtime only, no driver installed: -e without -R traces, ends with the process" \
 		"$traced_status" 0
 	check_eq "cudatrace: ... says so in one line, after the line naming what it probes" \
 		"$(sed 's/: cudaMalloc .*//' "$n.err")" \
 		"cudatrace: runtime API in $tmp/nodriver/libcudart.so.13: 11 functions
-cudatrace: PID $pid has no libcuda mapped; tracing the runtime API in $tmp/nodriver/libcudart.so.13 (as with -r)"
+cudatrace: PID $pid has no libcuda mapped; tracing the runtime API in $tmp/nodriver/libcudart.so.13 (as with -R)"
 	check_eq "cudatrace: ... every call, cudaErrorInsufficientDriver" \
 		"$(call_results $n)" \
 		"cudaMalloc cudaErrorInsufficientDriver|cudaFree cudaErrorInsufficientDriver|cudaMemcpy cudaErrorInsufficientDriver|cudaMemcpyAsync cudaErrorInsufficientDriver|cudaLaunchKernel cudaErrorInsufficientDriver|cudaStreamSynchronize cudaErrorInsufficientDriver|cudaDeviceSynchronize cudaErrorInsufficientDriver|"
@@ -614,7 +619,7 @@ fi
 
 # ---- leaks -----------------------------------------------------------------
 
-traced leak "-l -r" $D/workload batches 2 leak errors runtime
+traced leak "-l -R" $D/workload batches 2 leak errors runtime
 n=$tmp/leak.out
 check_eq "cudatrace: --leaks ends by itself when the process exits" "$traced_status" 0
 pid=$(awk '/^waiting/ { print $2 }' $tmp/leak.wl)
@@ -977,7 +982,7 @@ check_eq "cudatrace -E -j: ... every line JSON, 5 events, status 0" \
 	"$(json_lines $tmp/jerr.out) $(jq -r .type $tmp/jerr.out | sort | uniq -c | sed 's/^ *//') $traced_status" "ok 5 event 0"
 
 # -l -s: a process per object, an allocation per object with its stack.
-traced_pair jleak "-l -s -r" $D/workload batches 2 leak errors runtime
+traced_pair jleak "-l -s -R" $D/workload batches 2 leak errors runtime
 n=$tmp/jleak.out j=$tmp/jleak.json
 pid=$(awk '/^waiting/ { print $2 }' $tmp/jleak.wl)
 check_eq "cudatrace -l -j: both end with the process, status 0" "$pair_status" "0 0"
@@ -1112,7 +1117,7 @@ rt_traced() { calls "$1" | awk '$5 ~ /^cuda/ { printf "%s %s|", $5, $8 }'; }
 rt_own() { awk '$1 ~ /^cuda/ { printf "%s %s|", $1, $2 }' "$1"; }
 
 rtlib=$(readlink -f "$CUDA_HOME/lib64/libcudart.so")
-start_tool "$tmp/rtl.out" $t -e -r -c rt_workload -L "$rtlib"
+start_tool "$tmp/rtl.out" $t -e -R -c rt_workload -L "$rtlib"
 $D/rt_workload >"$tmp/rtl.wl" 2>&1
 sleep 0.3
 stop_tool
@@ -1124,7 +1129,7 @@ check_eq "cudatrace: real libcudart: cudaLaunchKernel dim3 and stack arguments" 
 	"$(calls $tmp/rtl.out | awk '$5 == "cudaLaunchKernel" { print $10, $11, $12, $13 }')" \
 	"grid=5x6x7 block=8x9x10 shmem=1234 stream=0x77"
 
-traced stub "-e -r" $D/rt_workload --stub "$CUDA_HOME/lib64/stubs/libcuda.so"
+traced stub "-e -R" $D/rt_workload --stub "$CUDA_HOME/lib64/stubs/libcuda.so"
 n=$tmp/stub.out
 check "cudatrace: -p finds the process's libcudart in its maps" \
 	grep -q "^cudatrace: runtime API in .*/libcudart\.so\.[0-9]*: 11 functions" "$n.err"
@@ -1150,38 +1155,38 @@ check_eq "cudatrace: -p names the launched host stub" \
 wheel=$tmp/venv/lib/python3/site-packages/nvidia/cuda_runtime/lib
 mkdir -p "$wheel"
 cp "$rtlib" "$wheel/libcudart.so.13"
-LD_LIBRARY_PATH=$wheel traced wheel "-e -r" $D/rt_workload
+LD_LIBRARY_PATH=$wheel traced wheel "-e -R" $D/rt_workload
 check "cudatrace: -p finds a pip wheel's libcudart in the process's maps" \
 	grep -q "^cudatrace: runtime API in $wheel/libcudart.so.13: 11 functions" "$tmp/wheel.out.err"
 check_eq "cudatrace: pip wheel's libcudart: every call and result" \
 	"$(rt_traced $tmp/wheel.out)" "$(rt_own $tmp/wheel.wl)"
 
-# No -r, and no driver for the runtime to load: the runtime is traced.
+# No -R, and no driver for the runtime to load: the runtime is traced.
 if [ -n "$host_driver" ]; then
-	skip "cudatrace: real libcudart without a driver, no -r: this host has libcuda.so.1"
+	skip "cudatrace: real libcudart without a driver, no -R: this host has libcuda.so.1"
 else
 	traced rtreal "-e" $D/rt_workload
 	pid=$(awk '/^waiting/ { print $2 }' $tmp/rtreal.wl)
-	check "cudatrace: real libcudart, no driver, no -r: says it traces the runtime" \
-		grep -qx "cudatrace: PID $pid has no libcuda mapped; tracing the runtime API in $rtlib (as with -r)" \
+	check "cudatrace: real libcudart, no driver, no -R: says it traces the runtime" \
+		grep -qx "cudatrace: PID $pid has no libcuda mapped; tracing the runtime API in $rtlib (as with -R)" \
 		"$tmp/rtreal.out.err"
 	check_eq "cudatrace: ... every call (7) and result" \
 		"$(calls $tmp/rtreal.out | wc -l) $(rt_traced $tmp/rtreal.out)" "7 $(rt_own $tmp/rtreal.wl)"
 fi
 
 if [ -x $D/rt_workload_static ]; then
-	traced static "-e -r" $D/rt_workload_static
+	traced static "-e -R" $D/rt_workload_static
 	check "cudatrace: -p finds cudart linked statically into the executable" \
 		grep -q "^cudatrace: runtime API in $PWD/$D/rt_workload_static: 11 functions" "$tmp/static.out.err"
 	check_eq "cudatrace: static cudart: every call and result" \
 		"$(rt_traced $tmp/static.out)" "$(rt_own $tmp/static.wl)"
 	if [ -n "$host_driver" ]; then
-		skip "cudatrace: static cudart without a driver, no -r: this host has libcuda.so.1"
+		skip "cudatrace: static cudart without a driver, no -R: this host has libcuda.so.1"
 	else
 		traced static1 "-e" $D/rt_workload_static
 		pid=$(awk '/^waiting/ { print $2 }' $tmp/static1.wl)
-		check "cudatrace: static cudart, no driver, no -r: says it traces the runtime in the executable" \
-			grep -qx "cudatrace: PID $pid has no libcuda mapped; tracing the runtime API in $PWD/$D/rt_workload_static (as with -r)" \
+		check "cudatrace: static cudart, no driver, no -R: says it traces the runtime in the executable" \
+			grep -qx "cudatrace: PID $pid has no libcuda mapped; tracing the runtime API in $PWD/$D/rt_workload_static (as with -R)" \
 			"$tmp/static1.out.err"
 		check_eq "cudatrace: ... every call (7) and result" \
 			"$(calls $tmp/static1.out | wc -l) $(rt_traced $tmp/static1.out)" "7 $(rt_own $tmp/static1.wl)"
@@ -1191,7 +1196,7 @@ else
 fi
 
 if ldconfig -p | grep -q 'libcudart\.so'; then
-	start_tool "$tmp/sys.out" $t -e -r -c rt_workload
+	start_tool "$tmp/sys.out" $t -e -R -c rt_workload
 	$D/rt_workload >"$tmp/sys.wl" 2>&1
 	sleep 0.3
 	stop_tool

@@ -9,6 +9,8 @@ check_common_options nvdrv
 expect_error "nvdrv: COMM too long" 64 "invalid COMM '0123456789abcdefg' \(1 to 15 characters\)" \
 	$t -c 0123456789abcdefg
 expect_error "nvdrv: empty COMM" 64 "invalid COMM ''" $t -c ''
+check "nvdrv: --help lists --leaks, not its old name --live" \
+	sh -c "$t --help | grep -q -- '-l, --leaks' && ! $t --help | grep -q -- '--live'"
 expect_error "nvdrv: --timeline in a directory that is not there" 1 \
 	"^nvdrv: --timeline /nonexistent/t.json: No such file or directory$" $t --timeline /nonexistent/t.json
 check "nvdrv: --help lists its options" sh -c "$t --help | grep -q -- '--events' && $t --help | grep -q -- '--comm'"

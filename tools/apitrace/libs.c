@@ -178,7 +178,7 @@ static int search_process(struct api_libs *libs, pid_t pid)
 	if (!libs->want.secondary && nr_sec) {
 		libs->secondary_fallback = true;
 		snprintf(fmt, sizeof(fmt), "%s: PID %%s has no %s mapped; tracing the %s API in %%s%s%s "
-			 "(as with -r)", tool, l[API_PRIMARY].short_name, l[API_SECONDARY].kind,
+			 "(as with -R)", tool, l[API_PRIMARY].short_name, l[API_SECONDARY].kind,
 			 nr_sec > 1 ? " and its other " : "", nr_sec > 1 ? l[API_SECONDARY].short_name : "");
 		note(libs, fmt, pidstr, libs->targets[first_sec].name);
 	}

@@ -21,7 +21,7 @@ struct apitrace_env {
 	bool errors;
 	bool leaks;
 	bool stacks;
-	bool secondary;		/* the tool's -r (cudatrace: the runtime API too) */
+	bool secondary;		/* the tool's -R (cudatrace: the runtime API too) */
 	const char *timeline;	/* --timeline FILE */
 	const char *libs[MAX_LIBS];
 	int nr_libs;
