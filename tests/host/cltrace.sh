@@ -82,6 +82,9 @@ check_eq "cltrace -j: the launch row: add1, 64x1x1 by 16x1x1, 3" \
 check_eq "cltrace -j: the failed build, with its log's first line as clwork read it" \
 	"$(jq -r 'select(.type == "build_failure") | "\(.failures) \(.result) \(.log)"' "$j")" \
 	"1 CL_BUILD_PROGRAM_FAILURE $log"
+check_eq "cltrace -j: results as cl_int has them, negative (CL/cl.h's values)" \
+	"$(jq -r 'select(.type == "error" or .type == "build_failure") | "\(.type) \(.result // .error) \(.code)"' "$j" | sort | paste -sd,)" \
+	"build_failure CL_BUILD_PROGRAM_FAILURE -11,error CL_BUILD_PROGRAM_FAILURE -11,error CL_INVALID_BUFFER_SIZE -61,error CL_INVALID_KERNEL_NAME -46"
 read -r run wait < <(sed -n 's/^device times: run \([0-9]*\) wait \([0-9]*\)$/\1 \2/p' "$tmp/wl.out")
 check_eq "cltrace -j: add1's device times, as clwork summed them (ns; its queued wait an average)" \
 	"$(jq -r --argjson w "${wait:-0}" 'select(.type == "kernel_time") |

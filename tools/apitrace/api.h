@@ -40,6 +40,7 @@ struct api_lib {
 	__u8 flags;			/* CF_* every function of it has */
 	/* A result's name ("CUDA_ERROR_OUT_OF_MEMORY"), else "CUresult(N)" in buf. */
 	const char *(*result_name)(int value, char *buf, size_t size);
+	bool signed_results;		/* cl_int: errors are negative, JSON's code too */
 };
 
 struct api_func {

@@ -60,7 +60,7 @@ void print_build_failures(FILE *f, const struct procs *p, const struct map_snaps
 			CELL_U(k->pid), cell_hex(prog, sizeof(prog), k->handle),
 			CELL_U(DELTA(b, w, failures)),
 			CELL_S(func_result_name(b->func, (__u32)b->result, res, sizeof(res))),
-			CELL_U((__u32)b->result),
+			func_result_code(b->func, (__u32)b->result),
 			b->logs ? CELL_S(build_log_line(b->log, LOG_LEN, line, sizeof(line))) : CELL_S("-"),
 			cgroup_cell(proc_cgroup(p, k->pid)) });
 	}

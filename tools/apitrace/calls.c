@@ -196,7 +196,7 @@ static bool call_cells(const struct call_event *e, double time_s, const char *ke
 		c[EV_BYTES] = CELL_U(e->a.size);
 	c[EV_LAT] = CELL_F(ns_in_time_unit(e->lat_ns), 3);
 	c[EV_RESULT] = CELL_S(func_result_name(e->func, e->result, b->res, sizeof(b->res)));
-	c[EV_CODE] = CELL_U(e->result);
+	c[EV_CODE] = func_result_code(e->func, e->result);
 	event_detail(e, kernel, c, b);
 	c[EV_CGROUP] = cell_cgroup(e->cgroup_id);
 	return true;

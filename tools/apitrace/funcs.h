@@ -15,6 +15,7 @@
 #include <linux/types.h>
 
 #include "apitrace/api.h"
+#include "table.h"
 
 /*
  * An exported function found by libs.c: its id (the same for the same
@@ -42,5 +43,6 @@ bool func_launches(__u32 func);
 
 /* A result of the function, by its library's table: "CUDA_ERROR_OUT_OF_MEMORY". */
 const char *func_result_name(__u32 func, __u32 result, char *buf, size_t size);
+struct cell func_result_code(__u32 func, __u32 result);
 
 #endif /* APITRACE_FUNCS_H */

@@ -286,7 +286,7 @@ static void print_errors(FILE *f, const struct map_snapshot *s)
 		table_row(f, &err_table, (struct cell[]){
 			CELL_S(func_name(rows[i].k.func)),
 			CELL_S(func_result_name(rows[i].k.func, rows[i].k.result, res, sizeof(res))),
-			CELL_U(rows[i].k.result), CELL_U(rows[i].count) });
+			func_result_code(rows[i].k.func, rows[i].k.result), CELL_U(rows[i].count) });
 	free(rows);
 }
 

@@ -106,6 +106,7 @@ static const struct api_lib cl_libs[] = {
 	{ .short_name = "libOpenCL", .file_prefix = "libOpenCL.so", .soname = "libOpenCL.so.1",
 	  .sym_prefix = "cl", .no_result = no_result,
 	  .nr_no_result = sizeof(no_result) / sizeof(no_result[0]), .result_type = "cl_int",
+	  .signed_results = true,
 	  .result_name = cl_result },
 };
 
