@@ -66,8 +66,9 @@ const char *argp_program_version = "amdgpucs 0.1";
 static const char doc[] =
 "AMD GPU command submissions, buffers, migrations and interrupts per process.\n"
 "\n"
-"USAGE: amdgpucs [-ejmCT] [-r RING] [-p PID] [-c COMM] [--cgroup PATH] [--no-btf]\n"
-"                [--timeline FILE] [interval [count]]\n"
+"USAGE: amdgpucs [-ejmCTv] [-r RING] [-p PID] [-c COMM] [--cgroup PATH]\n"
+"                [--no-btf] [--timeline FILE] [--prometheus FILE]\n"
+"                [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    amdgpucs              # summary at Ctrl-C\n"
@@ -76,9 +77,9 @@ static const char doc[] =
 "    amdgpucs -p 1234      # only what process 1234 submits and creates\n"
 "    amdgpucs -e           # one line per event\n"
 "    amdgpucs -j           # JSON lines: one object per table row\n"
-"    amdgpucs --timeline jobs.json  # the jobs as a timeline for ui.perfetto.dev\n"
+"    amdgpucs --timeline jobs.json  # the jobs, for ui.perfetto.dev\n"
 "    amdgpucs --cgroup /sys/fs/cgroup/gpu.slice -C  # one cgroup's work, named\n"
-"    amdgpucs --no-btf     # read the trace records (amdgpu-dkms: no module BTF)\n";
+"    amdgpucs --no-btf     # the trace records (amdgpu-dkms: no module BTF)\n";
 
 enum { OPT_TIMELINE = 0x200 };
 

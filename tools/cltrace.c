@@ -23,9 +23,9 @@ const char *argp_program_version = "cltrace 0.1";
 static const char doc[] =
 "Trace OpenCL calls: latency, errors, launches, failed builds, leaked objects.\n"
 "\n"
-"USAGE: cltrace [-eEjlmsCTv] [-p PID] [-c COMM] [--cgroup PATH] [-L LIB]...\n"
-"               [-f PATTERN]... [--timeline FILE] [--prometheus FILE]\n"
-"               [interval [count]]\n"
+"USAGE: cltrace [-eEjlmsCTv] [-p PID] [-c COMM] [--cgroup PATH]\n"
+"               [-L PATH]... [-f PATTERN]... [--timeline FILE]\n"
+"               [--prometheus FILE] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    cltrace                  # summary per function at Ctrl-C\n"

@@ -21,8 +21,9 @@ const char *argp_program_version = "cudatrace 0.1";
 static const char doc[] =
 "Trace CUDA API calls: latency, errors, kernel launches and leaked allocations.\n"
 "\n"
-"USAGE: cudatrace [-eEjlmrsCTv] [-p PID] [-c COMM] [--cgroup PATH] [-L LIB]...\n"
-"                 [-f PATTERN]... [--timeline FILE] [interval [count]]\n"
+"USAGE: cudatrace [-eEjlmRsCTv] [-p PID] [-c COMM] [--cgroup PATH]\n"
+"                 [-L PATH]... [-f PATTERN]... [--timeline FILE]\n"
+"                 [--prometheus FILE] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    cudatrace                # driver API summary per function at Ctrl-C\n"
@@ -34,12 +35,12 @@ static const char doc[] =
 "    cudatrace -ls -p 1234 10 # ... with allocating stacks, every 10 seconds\n"
 "    cudatrace -c python3 5   # processes named python3, a summary every 5 s\n"
 "    cudatrace -L /opt/app/lib/libcuda.so.1   # probe this library\n"
-"    cudatrace -f 'cuGraph*' -f cuMemGetInfo_v2  # these too, where the kernel has no\n"
-"                             # multi-uprobe links (before 6.6: else every one is)\n"
+"    cudatrace -f 'cuGraph*'  # these too, where the kernel has no multi-uprobe\n"
+"                             # links (before 6.6: else every function is)\n"
 "    cudatrace -j -p 1234 | jq .  # JSON lines: one object per table row\n"
 "    cudatrace -e -j -p 1234  # ... one per call\n"
 "    cudatrace --timeline calls.json -p 1234  # the calls for ui.perfetto.dev\n"
-"    cudatrace --cgroup /sys/fs/cgroup/gpu.slice -C -e  # one cgroup's calls, named\n";
+"    cudatrace --cgroup /sys/fs/cgroup/gpu.slice -C -e  # one cgroup's calls\n";
 
 static const struct argp_option opts[] = {
 	{ "runtime", 'R', NULL, 0, "Also trace the runtime API (libcudart, or cudart linked into the program)", 0 },

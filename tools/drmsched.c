@@ -49,8 +49,9 @@ const char *argp_program_version = "drmsched 0.1";
 static const char doc[] =
 "Trace DRM GPU scheduler jobs: queue wait and execution time per ring.\n"
 "\n"
-"USAGE: drmsched [-ejmCT] [-p PID] [-c COMM] [--cgroup PATH] [-r RING] [-d DEV]\n"
-"                [--no-btf] [--timeline FILE] [interval [count]]\n"
+"USAGE: drmsched [-ejmCTv] [-p PID] [-c COMM] [--cgroup PATH] [-r RING]\n"
+"                [-d DEV] [--no-btf] [--timeline FILE] [--prometheus FILE]\n"
+"                [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    drmsched              # summary per ring at Ctrl-C\n"
@@ -64,7 +65,7 @@ static const char doc[] =
 "    drmsched -j | jq .    # JSON lines: one object per table row\n"
 "    drmsched --cgroup /sys/fs/cgroup/gpu.slice -C  # one cgroup's jobs, named\n"
 "    drmsched --no-btf     # read the trace records (gpu_sched without BTF)\n"
-"    drmsched --timeline jobs.json  # the jobs as a timeline for ui.perfetto.dev\n";
+"    drmsched --timeline jobs.json  # the jobs, for ui.perfetto.dev\n";
 
 enum { OPT_TIMELINE = 0x200 };
 

@@ -66,19 +66,20 @@ const char *argp_program_version = "i915mem 0.1";
 static const char doc[] =
 "Intel GPU memory (i915, xe): who holds it, what leaks, what thrashes.\n"
 "\n"
-"USAGE: i915mem [-ejlmCT] [-D i915|xe] [-p PID] [-c COMM] [--cgroup PATH] [--timeline FILE]\n"
+"USAGE: i915mem [-ejlmCTv] [-D DRIVER] [-p PID] [-c COMM] [--cgroup PATH]\n"
+"               [--no-btf] [--timeline FILE] [--prometheus FILE]\n"
 "               [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    i915mem               # summary at Ctrl-C\n"
 "    i915mem 5             # a summary every 5 seconds\n"
 "    i915mem -l            # and the objects still alive, per creating process\n"
-"    i915mem -p 1234       # only objects process 1234 creates, and what it does\n"
+"    i915mem -p 1234       # only objects PID 1234 creates, and what it does\n"
 "    i915mem -c Xorg -D xe # only Xorg, only the xe driver\n"
 "    i915mem -e            # one line per event\n"
 "    i915mem -j -l | jq .  # JSON lines: one object per table row, leaks too\n"
 "    i915mem --timeline mem.json  # live bytes per process for ui.perfetto.dev\n"
-"    i915mem --cgroup /sys/fs/cgroup/gpu.slice -C -l  # one cgroup's objects, named\n";
+"    i915mem --cgroup /sys/fs/cgroup/gpu.slice -C -l  # one cgroup's objects\n";
 
 enum { OPT_TIMELINE = 0x200 };
 

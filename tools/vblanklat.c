@@ -58,8 +58,8 @@ const char *argp_program_version = "vblanklat 0.1";
 static const char doc[] =
 "Display vblank timing, missed vblanks, and vblank event latency per client.\n"
 "\n"
-"USAGE: vblanklat [-ejmCT] [-P CRTC] [-p PID] [-c COMM] [--cgroup PATH] [--no-btf]\n"
-"                 [interval [count]]\n"
+"USAGE: vblanklat [-ejmCTv] [-P CRTC] [-p PID] [-c COMM] [--cgroup PATH]\n"
+"                 [--no-btf] [--prometheus FILE] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    vblanklat             # summary at Ctrl-C\n"
@@ -69,7 +69,7 @@ static const char doc[] =
 "    vblanklat -e          # one line per vblank and event\n"
 "    vblanklat -j          # JSON lines: one object per table row\n"
 "    vblanklat --cgroup /sys/fs/cgroup/user.slice -C  # one cgroup's clients\n"
-"    vblanklat --no-btf    # read the trace records (no vblank -> delivered latency)\n";
+"    vblanklat --no-btf    # the trace records: no vblank -> delivered latency\n";
 
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per vblank and vblank event", 0 },

@@ -20,17 +20,17 @@
 
 const char *argp_program_version = "zetrace 0.1";
 static const char doc[] =
-"Trace Level Zero calls: latency, errors, kernel launches and memory never freed.\n"
+"Trace Level Zero calls: latency, errors, kernel launches, memory never freed.\n"
 "\n"
-"USAGE: zetrace [-eEjlmsCTv] [-p PID] [-c COMM] [--cgroup PATH] [-L LIB]...\n"
-"               [-f PATTERN]... [--timeline FILE] [--prometheus FILE]\n"
-"               [interval [count]]\n"
+"USAGE: zetrace [-eEjlmsCTv] [-p PID] [-c COMM] [--cgroup PATH]\n"
+"               [-L PATH]... [-f PATTERN]... [--timeline FILE]\n"
+"               [--prometheus FILE] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    zetrace                  # summary per function at Ctrl-C\n"
 "    zetrace -p 1234          # ... of PID 1234, in the loader it has mapped\n"
 "    zetrace -e -p 1234       # one line per call, for grep and awk\n"
-"    zetrace -E               # only failing calls, with their ZE_RESULT_* names\n"
+"    zetrace -E               # only failing calls, with ZE_RESULT_* names\n"
 "    zetrace -l -s -p 1234    # memory never freed, and where it was allocated\n"
 "    zetrace -c python3 5     # processes named python3, a summary every 5 s\n"
 "    zetrace -j -p 1234 | jq .  # JSON lines: one object per table row\n"
