@@ -62,5 +62,5 @@ for r in $(seq 1 "$ROUNDS"); do
 		bench_one "amdgpucs, no spares" Tracing summary env GPU_BPF_PRETEND_MISSING=spares bin/amdgpucs
 	bench_one "amdgpucs --no-btf" Tracing summary bin/amdgpucs --no-btf
 	bench_one "amdgpucs -e" "TIME(s)" " DONE " bin/amdgpucs -e
-	bench_one "bpftrace (seed script)" ready " RUN " bpftrace "$BENCH_OUT/seed-amd.bt"
+	bench_one "bpftrace (the script replaced)" ready " RUN " bpftrace "$BENCH_OUT/seed-amd.bt"
 done

@@ -186,7 +186,7 @@ for r in $(seq 1 "$ROUNDS"); do
 	one empty ready - "$BENCH_BIN/empty" "$BENCH_BIN/empty_cuda.bpf.o" "${empty_args[@]}"
 	one cudatrace Tracing summary bin/cudatrace -p PID
 	one "cudatrace -e" "TIME(s)" lines bin/cudatrace -e -p PID
-	one "bpftrace (seed 003 monitor)" ready seed bpftrace -p PID "$seed"
+	one "bpftrace (CUDA monitor)" ready seed bpftrace -p PID "$seed"
 done
 echo
 echo "$(date -u +%Y-%m-%d): tests/bench/cudatrace.sh, $ROUNDS interleaved rounds of $units calls"

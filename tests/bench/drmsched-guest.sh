@@ -75,5 +75,5 @@ for r in $(seq 1 "$ROUNDS"); do
 	bench_one "drmsched 1" Tracing summaries bin/drmsched 1
 	bench_one "drmsched --prometheus 1" Tracing summaries bin/drmsched --prometheus "$BENCH_OUT/drmsched.prom" 1
 	bench_one "drmsched -e" "TIME(s)" " DONE " bin/drmsched -e
-	bench_one "bpftrace (seed script)" ready " COMPLETE " bpftrace "$BENCH_OUT/seed.bt"
+	bench_one "bpftrace (the script replaced)" ready " COMPLETE " bpftrace "$BENCH_OUT/seed.bt"
 done

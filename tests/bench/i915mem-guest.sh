@@ -65,5 +65,5 @@ for r in $(seq 1 "$ROUNDS"); do
 	bench_one i915mem Tracing summary bin/i915mem
 	bench_one "i915mem --no-btf" Tracing summary bin/i915mem --no-btf
 	bench_one "i915mem -e" "TIME(s)" " CREATE " bin/i915mem -e
-	bench_one "bpftrace (seed script)" ready " CREATE " bpftrace "$BENCH_OUT/seed-i915.bt"
+	bench_one "bpftrace (the script replaced)" ready " CREATE " bpftrace "$BENCH_OUT/seed-i915.bt"
 done

@@ -55,5 +55,5 @@ for r in $(seq 1 "$ROUNDS"); do
 		"ioctl_entry=$ioctl_fn" "ioctl_return=$ioctl_fn" printf_entry=nv_printf
 	bench_one nvdrv Tracing summary bin/nvdrv
 	bench_one "nvdrv -e" "TIME(s)" " IOCTL " bin/nvdrv -e
-	bench_one "bpftrace (seed script)" ready "" bpftrace "$BENCH_OUT/seed-nv.bt"
+	bench_one "bpftrace (the script replaced)" ready "" bpftrace "$BENCH_OUT/seed-nv.bt"
 done

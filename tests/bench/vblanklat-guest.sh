@@ -68,5 +68,5 @@ for r in $(seq 1 "$ROUNDS"); do
 	bench_one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_vblanklat.bpf.o" vblank queued delivered
 	bench_one vblanklat Tracing summary bin/vblanklat
 	bench_one "vblanklat -e" "TIME(s)" " DELIVERED " bin/vblanklat -e
-	bench_one "bpftrace (seed script)" ready " DELIVERED " bpftrace "$BENCH_OUT/seed-vbl.bt"
+	bench_one "bpftrace (the script replaced)" ready " DELIVERED " bpftrace "$BENCH_OUT/seed-vbl.bt"
 done

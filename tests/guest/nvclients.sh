@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # vm-kernels: 6.1 sid
-# NVIDIA's own user space as the test client (issue 22): Debian's nvidia-smi
+# NVIDIA's own user space as the test client: Debian's nvidia-smi
 # and libcuda of the driver's version (535.261.03 on 6.1, 550.163.01 on
 # sid: tests/nvidia/userspace), run against the real driver and nvidia-uvm with no GPU
 # (tests/nvidia/build-uvm), while nvdrv and cudatrace trace them at once.
