@@ -107,7 +107,7 @@ static unsigned long long vblank_off_delay_ns(void)
 }
 
 /* -c was the CRTC before it meant COMM in every tool: a number there is an old command line. */
-static bool old_crtc_option(void)
+static bool crtc_as_comm(void)
 {
 	const char *c = common_env.comm;
 
@@ -595,8 +595,10 @@ int main(int argc, char **argv)
 	struct trace_loop loop = {};
 	int err;
 
-	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS) || old_crtc_option())
+	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
 		return 1;
+	if (crtc_as_comm())
+		return argp_err_exit_status;
 	if (!tracepoint_exists("drm", "drm_vblank_event")) {
 		fprintf(stderr, "vblanklat: no drm tracepoints: module drm is not loaded; load your "
 			"display driver, e.g. 'modprobe i915', 'modprobe amdgpu', 'modprobe bochs'\n");

@@ -8,8 +8,8 @@ t=bin/vblanklat
 check_common_options vblanklat
 expect_error "vblanklat: CRTC out of range" 64 "invalid CRTC '16' \(expected 0\.\.15\)" $t -P 16
 expect_error "vblanklat: CRTC not a number" 64 "invalid CRTC 'a'" $t -P a
-# -c was the CRTC before it meant COMM in every tool: an old command line is told so.
-expect_error "vblanklat: -c with a number (the old CRTC option) says to use -P" 1 \
+# -c is a process name in every tool: a CRTC's number there is told to use -P.
+expect_error "vblanklat: -c with a number says the CRTC is -P" 64 \
 	"-c is the process name \(COMM\) in every tool; for CRTC 1 use -P 1" $t -c 1
 check "vblanklat: --help lists its options" sh -c \
 	"$t --help | grep -q -- '--events' && $t --help | grep -q -- '--crtc' && $t --help | grep -q -- '--milliseconds' &&
