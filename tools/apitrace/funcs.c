@@ -74,19 +74,23 @@ bool func_launches(__u32 func)
 	       cls == CL_LAUNCH_ZE;
 }
 
-/* A result as its library's type has it: cl_int's -11, not 4294967285. */
-struct cell func_result_code(__u32 func, __u32 result)
+/* The library whose result table names a function's results. */
+static const struct api_lib *result_lib(__u32 func)
 {
 	const struct api_func *f = func_info(func);
 
-	if (family->libs[f ? f->api : API_PRIMARY].signed_results)
+	return &family->libs[f ? f->api : API_PRIMARY];
+}
+
+/* A result as its library's type has it: cl_int's -11, not 4294967285. */
+struct cell func_result_code(__u32 func, __u32 result)
+{
+	if (result_lib(func)->signed_results)
 		return CELL_I((__s32)result);
 	return CELL_U(result);
 }
 
 const char *func_result_name(__u32 func, __u32 result, char *buf, size_t size)
 {
-	const struct api_func *f = func_info(func);
-
-	return family->libs[f ? f->api : API_PRIMARY].result_name((int)result, buf, size);
+	return result_lib(func)->result_name((int)result, buf, size);
 }
