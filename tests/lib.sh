@@ -2,7 +2,10 @@
 # shellcheck shell=bash
 
 pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; }
+# (FAILs counted: a script run alone can end with [ "$failures" = 0 ];
+# tests/run counts the lines.)
+failures=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 skip() { echo "SKIP $*"; }
 
 # check NAME COND-COMMAND... : PASS if the command succeeds.

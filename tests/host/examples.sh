@@ -11,10 +11,6 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-# (Counted, for the exit status when run alone: tests/run counts the lines.)
-failed=0
-fail() { echo "FAIL $*"; failed=$((failed + 1)); }
-
 update=0
 case $# in
 0) ;;
@@ -106,4 +102,4 @@ for t in $tools; do
 	check "examples: $f opens with 'Demonstrations of $t'" \
 		grep -q "^Demonstrations of $t[,.]" <(head -1 "$f")
 done
-[ "$failed" = 0 ]
+[ "$failures" = 0 ]
