@@ -203,20 +203,21 @@ guest_vblanklat() {
 	timeout 20 "$w" -n 1 >/dev/null 2>"$S/probe.err" ||
 		{ echo "record: no vblank events here: $(cat "$S/probe.err")" >&2; exit 1; }
 	load_module "${STALL_KO:?}" || exit 1
-	rec_start e -e
-	"$w" -n 60 >/dev/null &
-	wp=$!
-	sleep 0.3
-	echo 200 >/proc/stall
-	wait $wp
-	rec_stop
-	rec_start j_1 -j 1
-	"$w" -n 240 >/dev/null &
-	wp=$!
-	sleep 1.5
-	echo 200 >/proc/stall
-	wait $wp
-	rec_stop
+	# stalled KEY VBLANKS DELAY ARGS...: the tool with ARGS while a client
+	# waits for VBLANKS vblanks, the CPUs stalled 200 ms DELAY s into it.
+	stalled() {
+		local key=$1 n=$2 delay=$3
+		shift 3
+		rec_start "$key" "$@"
+		"$w" -n "$n" >/dev/null &
+		wp=$!
+		sleep "$delay"
+		echo 200 >/proc/stall
+		wait $wp
+		rec_stop
+	}
+	stalled e 60 0.3 -e
+	stalled j_1 240 1.5 -j 1
 }
 
 if [ "${1:-}" = --guest ]; then
