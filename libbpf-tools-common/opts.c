@@ -26,7 +26,7 @@ static const struct argp_option common_options[] = {
 	  "Write metrics to FILE in Prometheus' text format (node_exporter's textfile "
 	  "collector), replaced every interval (default 10 s) and at exit", 0 },
 	{ "timestamp", OPT_TIMESTAMP, NULL, 0, "Include wall-clock time on output", 0 },
-	{ "verbose", OPT_VERBOSE, NULL, 0, "Verbose debug output (libbpf messages)", 0 },
+	{ "verbose", OPT_VERBOSE, NULL, 0, "Verbose: libbpf's messages, start-up time per phase", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
 };

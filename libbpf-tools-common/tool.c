@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cgroup.h"
 #include "opts.h"
@@ -98,8 +99,53 @@ int tool_drop_cmpxchg(struct bpf_object *obj)
 	return err;
 }
 
+/*
+ * Start-up, phase by phase, for -v: where the time from the command to the
+ * banner goes (BTF, the tool's checks, verification, attaching).
+ */
+#define MAX_PHASES 8
+static struct {
+	const char *name;
+	long long us;
+} phases[MAX_PHASES];
+static int nr_phases;
+static long long phase_mark_us;
+
+static long long monotonic_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+void tool_phase(const char *name)
+{
+	long long now = monotonic_us();
+
+	if (nr_phases < MAX_PHASES)
+		phases[nr_phases++] = (typeof(phases[0])){ name, now - phase_mark_us };
+	phase_mark_us = now;
+}
+
+static void report_phases(void)
+{
+	long long total = 0;
+	int i;
+
+	if (!common_env.verbose)
+		return;
+	for (i = 0; i < nr_phases; i++)
+		total += phases[i].us;
+	fprintf(stderr, "%s: start-up %lld ms:", program_invocation_short_name, total / 1000);
+	for (i = 0; i < nr_phases; i++)
+		fprintf(stderr, "%s %s %lld", i ? "," : "", phases[i].name, phases[i].us / 1000);
+	fputc('\n', stderr);
+}
+
 bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int needs)
 {
+	phase_mark_us = monotonic_us();
 	if (argp_parse(argp, argc, argv, 0, NULL, NULL))
 		return false;
 	runtime_init(common_env.verbose);
@@ -112,12 +158,17 @@ bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int need
 			program_invocation_short_name, strerror(errno));
 		return false;
 	}
+	tool_phase("init");
 	return true;
 }
 
 int tool_load(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map)
 {
-	int err = bpf_object__load_skeleton(s);
+	int err;
+
+	tool_phase("checks");
+	err = bpf_object__load_skeleton(s);
+	tool_phase("load");
 
 	if (err) {
 		report_bpf_error("load BPF programs", err);
@@ -133,6 +184,7 @@ int tool_attach(struct bpf_object_skeleton *s, const char *hooks)
 	char what[128];
 	int err = bpf_object__attach_skeleton(s);
 
+	tool_phase("attach");
 	if (err) {
 		snprintf(what, sizeof(what), "attach to %s", hooks);
 		report_bpf_error(what, err);
@@ -169,6 +221,8 @@ static void vbanner(bool per_event_lines, const char *banner, va_list ap)
 {
 	FILE *f = json_output() ? stderr : stdout;
 
+	tool_phase(nr_phases && !strcmp(phases[nr_phases - 1].name, "load") ? "attach" : "rest");
+	report_phases();
 	if (per_event_lines && !json_output())
 		return;
 	vfprintf(f, banner, ap);

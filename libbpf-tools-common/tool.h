@@ -74,6 +74,13 @@
 bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int needs);
 
 /*
+ * The end of a start-up phase, NAME what it did. tool_init() ends "init",
+ * tool_load() "checks" (the tool's own, the skeleton opened) and "load",
+ * tool_attach() "attach", the banner the rest: -v prints them there.
+ */
+void tool_phase(const char *name);
+
+/*
  * Set tool.bpf.h's globals from the command line, before load. Every
  * skeleton has them under the same names. `per_event`: -e (records through
  * the ring buffer).

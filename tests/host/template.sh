@@ -21,6 +21,17 @@ trap 'rm -rf "$tmp"' EXIT
 
 check_common_options template
 
+# -v: libbpf's messages, and where start-up went, phase by phase (in ms).
+timeout 10 $t -v 1 1 >"$tmp/v.out" 2>"$tmp/v.err"
+check_eq "template -v: exit 0 after its one interval" "$?" 0
+check "template -v: start-up phase by phase, adding up to its total" awk -F'[:,]' '
+	/^template: start-up [0-9]+ ms: init [0-9]+, checks [0-9]+, load [0-9]+, attach [0-9]+, rest [0-9]+$/ {
+		split($2, t, " "); s = 0
+		for (i = 3; i <= NF; i++) { split($i, p, " "); s += p[2] }
+		ok = s <= t[2] && s >= t[2] - 5
+	}
+	END { exit !ok }' "$tmp/v.err"
+
 # text_row FILE: the summary row of the workload ($wl_pid) and FIONREAD,
 # from its COMM on; jrow TYPE JQ: that of -j's rows of TYPE, through JQ.
 text_row() {
