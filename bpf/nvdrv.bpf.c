@@ -82,9 +82,9 @@ HASH(irq_rows, struct irq_key, struct irq_stats, MAX_IRQ_ROWS);
 HASH(p2p_rows, struct p2p_key, struct p2p_stats, MAX_P2P_ROWS);
 HASH(power_rows, __u32, struct power_stats, MAX_POWER_ROWS);
 
-/* An ioctl between its entry and its return, per thread. */
+/* An ioctl between its entry and its return, per thread (inflight.bpf.h). */
 struct ioctl_state {
-	__u64 start_ns;
+	__u64 start_ns;		/* first: never 0 in a call */
 	__u64 ptr;		/* the (inner) argument block in user space */
 	__u32 esc;		/* the (inner) escape */
 	__u32 size;
@@ -95,7 +95,7 @@ struct ioctl_state {
 	__u8 pad[6];
 	__u64 file;		/* the struct file *: the RM's clients die with it */
 };
-HASH(ioctls, __u64, struct ioctl_state, MAX_INFLIGHT);
+INFLIGHT(ioctls, struct ioctl_state, MAX_INFLIGHT);
 
 /* An open or mmap between entry and return, per thread. */
 struct file_state {
@@ -652,14 +652,15 @@ static __always_inline void rm_object_event(const struct ioctl_state *st, __u32 
 static __always_inline void ioctl_begin(struct ioctl_state *st, struct file *file, unsigned long arg)
 {
 	st->start_ns = bpf_ktime_get_ns();
-	st->dev = file_dev(file);
+	/* Only -e's lines show it: two reads the summaries do without. */
+	st->dev = emit_events ? file_dev(file) : 0;
 	st->ptr = arg;
 	st->file = (__u64)file;
 }
 
 static __always_inline void ioctl_save(__u64 id, const struct ioctl_state *st)
 {
-	if (bpf_map_update_elem(&ioctls, &id, st, BPF_ANY))
+	if (INFLIGHT_SAVE(ioctls, id, st))
 		__sync_fetch_and_add(&dropped_inflight, 1);
 }
 
@@ -724,7 +725,7 @@ int BPF_KRETPROBE(ioctl_return, long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid(), lat_ns, lat;
 	__u32 pid = id >> 32, status = 0, zero = 0;
-	struct ioctl_state *st = bpf_map_lookup_elem(&ioctls, &id);
+	struct ioctl_state *st = INFLIGHT_GET(ioctls, id);
 	struct call_stats *c, *init;
 	struct call_key key;
 	struct nvdrv_event *e;
@@ -789,7 +790,7 @@ int BPF_KRETPROBE(ioctl_return, long ret)
 		e->ioctl.xfer = st->xfer;
 		event_submit(e);
 	}
-	bpf_map_delete_elem(&ioctls, &id);
+	INFLIGHT_END(ioctls, id, st);
 	return 0;
 }
 

@@ -26,19 +26,13 @@ const volatile long nr_ioctl = -1;
 __u64 dropped_rows = 0;
 __u64 dropped_calls = 0;
 
-/* A call in flight, per thread. */
+/* A call in flight, per thread: in the task's storage, or by thread id (inflight.bpf.h). */
 struct call {
-	__u64 start_ns;
+	__u64 start_ns;		/* first: never 0 in a call */
 	__u32 cmd;
 	__u32 fd;
 };
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_CALLS);
-	__type(key, __u32);
-	__type(value, struct call);
-} calls SEC(".maps");
+INFLIGHT(calls, struct call, MAX_CALLS);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -67,13 +61,12 @@ struct syscall_exit {
 static __always_inline int ioctl_entered(unsigned long fd, unsigned long cmd)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = id;
 	struct call c = { .start_ns = bpf_ktime_get_ns(), .cmd = cmd, .fd = fd };
 
 	if (!current_wanted(id >> 32))
 		return 0;
-	/* BPF_ANY: a call whose return was missed leaves no stale start behind. */
-	if (bpf_map_update_elem(&calls, &tid, &c, BPF_ANY) == -E2BIG)
+	/* A call whose return was missed is replaced: no stale start stays behind. */
+	if (INFLIGHT_SAVE(calls, id, &c))
 		__sync_fetch_and_add(&dropped_calls, 1);
 	return 0;
 }
@@ -94,7 +87,6 @@ static __always_inline struct ioctl_stats *row_of(const struct ioctl_key *key)
 static __always_inline int ioctl_returned(long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = id;
 	struct ioctl_key key = { .pid = id >> 32 };
 	struct template_event *e;
 	struct ioctl_stats *s;
@@ -102,13 +94,13 @@ static __always_inline int ioctl_returned(long ret)
 	__u64 latency;
 	__u32 fd;
 
-	c = bpf_map_lookup_elem(&calls, &tid);
+	c = INFLIGHT_GET(calls, id);
 	if (!c)
 		return 0;	/* entered before tracing, or not a process asked for */
 	latency = to_units(bpf_ktime_get_ns() - c->start_ns);
 	key.cmd = c->cmd;
 	fd = c->fd;
-	bpf_map_delete_elem(&calls, &tid);
+	INFLIGHT_END(calls, id, c);
 
 	s = row_of(&key);
 	if (s) {

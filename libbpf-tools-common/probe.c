@@ -324,6 +324,20 @@ bool kernel_has_atomic_fetch(void)
 	return known;
 }
 
+bool kernel_has_task_storage(void)
+{
+	static int known = -1;
+
+	if (known < 0 && pretend_missing("task_storage"))
+		known = 0;
+	if (known < 0)
+		known = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) == 1 &&
+			libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_task_storage_get, NULL) == 1 &&
+			libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_current_task_btf,
+						NULL) == 1;
+	return known;
+}
+
 bool kernel_has_attach_cookie(void)
 {
 	static int known = -1;

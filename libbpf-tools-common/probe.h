@@ -93,7 +93,14 @@ bool kernel_release_at_least(unsigned int major, unsigned int minor);
 bool kernel_has_attach_cookie(void);
 
 /*
- * GPU_BPF_PRETEND_MISSING="atomic_fetch,attach_cookie,uprobe_multi" (any of
+ * Task local storage for tracing programs (BPF_MAP_TYPE_TASK_STORAGE,
+ * bpf_task_storage_get(), bpf_get_current_task_btf(): 5.11), probed once
+ * (GPU_BPF_PRETEND_MISSING: "task_storage").
+ */
+bool kernel_has_task_storage(void);
+
+/*
+ * GPU_BPF_PRETEND_MISSING="atomic_fetch,attach_cookie,task_storage,uprobe_multi" (any of
  * them; "spares" for tool_choose_spares(), "syscalls" for the template's
  * raw_syscalls path) makes the probes of those features say no: the
  * fallbacks of older kernels, tested on a new one.

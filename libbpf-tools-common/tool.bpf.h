@@ -13,6 +13,7 @@
 #include "filter.bpf.h"
 #include "events.bpf.h"
 #include "histogram.bpf.h"
+#include "inflight.bpf.h"
 
 /* -m: durations in milliseconds, else microseconds. */
 const volatile bool targ_ms = false;

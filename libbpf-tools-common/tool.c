@@ -162,11 +162,44 @@ bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int need
 	return true;
 }
 
+/*
+ * inflight.bpf.h's pairs: the task storage map NAME where the kernel has
+ * it, else the hash NAME_by_tid; the other shrunk to one entry (a hash:
+ * without task storage, the map type does not exist).
+ */
+static int fit_inflight(struct bpf_object *obj)
+{
+	bool task = kernel_has_task_storage();
+	struct bpf_map *map, *by_tid;
+	char name[128];
+	int err = 0;
+
+	bpf_object__for_each_map(map, obj) {
+		if (bpf_map__type(map) != BPF_MAP_TYPE_TASK_STORAGE)
+			continue;
+		snprintf(name, sizeof(name), "%s_by_tid", bpf_map__name(map));
+		by_tid = bpf_object__find_map_by_name(obj, name);
+		if (task && by_tid)
+			err = bpf_map__set_max_entries(by_tid, 1);
+		else if (!task)
+			err = bpf_map__set_type(map, BPF_MAP_TYPE_HASH) ?:
+			      bpf_map__set_map_flags(map, 0) ?: bpf_map__set_max_entries(map, 1);
+		if (err)
+			break;
+	}
+	return err;
+}
+
 int tool_load(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map)
 {
 	int err;
 
 	tool_phase("checks");
+	err = fit_inflight(*s->obj);
+	if (err) {
+		report_bpf_error("size the BPF maps", err);
+		return err;
+	}
 	err = bpf_object__load_skeleton(s);
 	tool_phase("load");
 

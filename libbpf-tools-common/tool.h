@@ -94,6 +94,7 @@ void tool_phase(const char *name);
 		(skel)->rodata->targ_ms = common_env.msecs;				\
 		(skel)->rodata->emit_events = (per_event);				\
 		(skel)->rodata->has_atomic_fetch = kernel_has_atomic_fetch();		\
+		(skel)->rodata->has_task_storage = kernel_has_task_storage();		\
 	} while (0)
 
 /*

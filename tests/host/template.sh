@@ -96,8 +96,10 @@ else
 	kill $wl_pid 2>/dev/null
 fi
 
-# The other path: raw_syscalls' events, for kernels without the per-syscall ones.
-if GPU_BPF_PRETEND_MISSING=syscalls run_traced raw $t -c ioctls; then
+# The other path: raw_syscalls' events, for kernels without the per-syscall
+# ones; and the calls in flight kept by thread id, as before 5.11 (no task
+# storage).
+if GPU_BPF_PRETEND_MISSING=syscalls,task_storage run_traced raw $t -c ioctls; then
 	check "template: without syscalls:sys_enter_ioctl: raw_syscalls:sys_enter" \
 		grep -q '^Tracing ioctl(2) (raw_syscalls:sys_\*, every system call)' "$tmp/raw.out"
 	check_eq "template: raw_syscalls: exit 0, exactly $N calls of the workload's FIONREAD" \
