@@ -151,6 +151,10 @@ static __always_inline void count(__u32 driver, __u32 type)
 		__sync_fetch_and_add(&drivers[driver].events[type], 1);
 }
 
+/*
+ * -e's record. pid 0: the current task's, looked up here, once -e is known
+ * to be on (an argument computed by the caller would cost every event).
+ */
 static __always_inline void emit(__u8 type, __u8 driver, __u32 pid, __u64 obj, __u64 vm,
 				 __u64 size, __u64 offset, __u64 arg, __u32 creator, __u8 fault_kind,
 				 __u8 rebind)
@@ -159,6 +163,8 @@ static __always_inline void emit(__u8 type, __u8 driver, __u32 pid, __u64 obj, _
 
 	if (!emit_events)
 		return;
+	if (!pid)
+		pid = bpf_get_current_pid_tgid() >> 32;
 	e = event_reserve(sizeof(*e));
 	if (!e)
 		return;
@@ -274,7 +280,7 @@ static __always_inline void on_destroy(__u32 driver, __u64 obj)
 		__sync_fetch_and_add(&p->live, -1);
 		__sync_fetch_and_add(&p->live_bytes, -(__s64)size);
 	}
-	emit(EV_DESTROY, driver, bpf_get_current_pid_tgid() >> 32, obj, 0, size, 0, life, key.pid,
+	emit(EV_DESTROY, driver, 0, obj, 0, size, 0, life, key.pid,
 	     0, 0);
 	bpf_map_delete_elem(&objects, &obj);
 }
@@ -409,7 +415,7 @@ static __always_inline void on_shrink(__u64 target)
 		return;
 	count(DRV_I915, EV_SHRINK);
 	__sync_fetch_and_add(&drivers[DRV_I915].shrink_pages, target);
-	emit(EV_SHRINK, DRV_I915, bpf_get_current_pid_tgid() >> 32, 0, 0, 0, 0, target, 0, 0, 0);
+	emit(EV_SHRINK, DRV_I915, 0, 0, 0, 0, 0, target, 0, 0, 0);
 }
 
 static __always_inline void on_vm(__u8 type, __u32 driver, __u64 vm)
