@@ -578,8 +578,10 @@ static __always_inline void on_vm_flush(__u32 idx, __u32 vmid, __u64 pd_addr)
 	if (ring_excluded(idx))
 		return;
 	__sync_fetch_and_add(&ring_infos[idx & (MAX_RINGS - 1)].flushes, 1);
-	emit(EV_VM_FLUSH, idx, bpf_get_current_pid_tgid() >> 32, 0, 0, pd_addr, vmid, 0, 0, 0, 0,
-	     NULL);
+	/* (checked here: the pid, an argument, would be looked up at every flush) */
+	if (emit_events)
+		emit(EV_VM_FLUSH, idx, bpf_get_current_pid_tgid() >> 32, 0, 0, pd_addr, vmid, 0, 0,
+		     0, 0, NULL);
 }
 
 static __always_inline void on_iv(struct iv_key *key)
