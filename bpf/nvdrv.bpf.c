@@ -691,7 +691,11 @@ int BPF_KPROBE(ioctl_entry, struct file *file, unsigned int cmd, unsigned long a
 			st.ptr = x.ptr;
 		}
 	}
-	/* The object: RM_ALLOC's hClass, RM_CONTROL's cmd. */
+	/*
+	 * The object: RM_ALLOC's hClass, RM_CONTROL's cmd. Read here, not with
+	 * the status at the return: the RM rewrites some (NV01_ROOT's 0x0 reads
+	 * back as NV01_ROOT_CLIENT, 0x41).
+	 */
 	if ((st.esc == NV_ESC_RM_ALLOC && st.size >= 16) || (st.esc == NV_ESC_RM_CONTROL && st.size >= 12)) {
 		if (!bpf_probe_read_user(&st.obj, sizeof(st.obj),
 					 (void *)st.ptr + (st.esc == NV_ESC_RM_ALLOC ? 12 : 8)))
