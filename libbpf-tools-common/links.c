@@ -1,9 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Destroying many kprobe links at once (links.h). */
+/* Kprobe links (links.h). */
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 
 #include "links.h"
+
+struct bpf_link *attach_kprobe_first(struct bpf_program *prog, const char *const *fns, int n,
+				     bool retprobe, __u64 cookie, int *which)
+{
+	LIBBPF_OPTS(bpf_kprobe_opts, o, .retprobe = retprobe, .bpf_cookie = cookie);
+	struct bpf_link *link;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		link = bpf_program__attach_kprobe_opts(prog, fns[i], &o);
+		if (link || errno != ENOENT) {
+			*which = i;
+			return link;
+		}
+	}
+	errno = ENOENT;
+	return NULL;
+}
 
 /* Enough to overlap the grace periods; each thread costs a stack. */
 #define MAX_THREADS 16

@@ -54,25 +54,6 @@ bool module_lacks_btf(const char *name);
 bool tracepoint_module(const char *event, char *module, size_t len);
 
 /*
- * The function symbols of a loaded module, from /proc/kallsyms (where
- * modules without BTF are known by name too): for tools that attach
- * kprobes to whatever a module's generation has. NULL when the module has
- * none (not loaded); free with ksyms_module_free().
- */
-struct ksyms_module;
-
-struct ksyms_module *ksyms_module_load(const char *module);
-/*
- * The same for several modules (at most KSYMS_MAX_MODULES) in one pass:
- * out[i] for modules[i], NULL when it has none. 0, or a negative errno
- * (kallsyms unreadable, out of memory).
- */
-#define KSYMS_MAX_MODULES 8
-int ksyms_modules_load(const char *const *modules, int nr, struct ksyms_module **out);
-bool ksyms_module_has(const struct ksyms_module *k, const char *func);
-void ksyms_module_free(struct ksyms_module *k);
-
-/*
  * The kernel's BPF offers atomic fetch-and-add with a result and
  * compare-and-swap (BPF_FETCH, BPF_CMPXCHG: 5.12), probed once by loading a
  * tiny program that uses them.

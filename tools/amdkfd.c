@@ -9,9 +9,8 @@
  * ROCm's runtimes (HIP, OpenCL on ROCm) do not go through the DRM
  * scheduler or amdgpu's CS ioctl: they allocate through /dev/kfd and submit
  * through user-mode queues. The KFD has no tracepoints: kprobes on the
- * amdgpu module's functions, resolved by name in /proc/kallsyms, each role
- * attached where its function exists, and one line saying what the others
- * would have shown.
+ * amdgpu module's functions by name, each role attached where its function
+ * exists, and one line saying what the others would have shown.
  *
  * Its own parts, in tools/amdkfd/: the KFD's names for its numbers, from
  * the uapi header (kfd_names.c, generated), the hooks (hooks.c), the -e
@@ -623,32 +622,28 @@ int main(int argc, char **argv)
 {
 	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
 	struct trace_loop loop = {};
-	struct ksyms_module *ksyms;
 	int err;
 
 	if (!tool_init(&argp, argc, argv, 0))
 		return 1;
 	if (env.timeline && timeline_open(env.timeline))
 		return 1;
-	ksyms = ksyms_module_load("amdgpu");
-	if (!ksyms) {
-		fprintf(stderr, "amdkfd: module amdgpu is not loaded (no amdgpu functions in "
-			"/proc/kallsyms): 'modprobe amdgpu'\n");
+	if (!module_loaded("amdgpu")) {
+		fprintf(stderr, "amdkfd: module amdgpu is not loaded (no /sys/module/amdgpu): "
+			"'modprobe amdgpu'\n");
 		return 1;
 	}
 
 	skel = amdkfd_bpf__open();
 	if (!skel) {
 		report_bpf_error("open BPF object", -errno);
-		ksyms_module_free(ksyms);
 		return 1;
 	}
 	/* The timeline is drawn from the per-event records, with or without -e's lines. */
 	tool_set_rodata(skel, env.events || env.timeline);
 	/* Records of ~220 bytes: room for a burst of ~19000 calls while the reader sleeps. */
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 256 << 10);
-	resolve_hooks(skel->obj, ksyms);
-	ksyms_module_free(ksyms);
+	choose_hook_programs(skel->obj);
 	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
 	err = tool_drop_cmpxchg(skel->obj);
 	if (err)

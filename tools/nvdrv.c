@@ -5,10 +5,10 @@
  * resource manager's status, mmaps with their real sizes, interrupts and
  * their bottom halves, p2p calls, and Xid errors decoded.
  *
- * The driver has no tracepoints: kprobes on its interface layer, resolved
- * by name in /proc/kallsyms for the generation loaded (535 has a frontend,
- * nvidia_frontend_*; 550 does not), each role attached where its function
- * exists, and one line saying what the others would have shown.
+ * The driver has no tracepoints: kprobes on its interface layer, each role
+ * on the first of its functions by name the generation loaded has (535 has
+ * a frontend, nvidia_frontend_*; 550 does not), and one line saying what
+ * the others would have shown.
  *
  * Its own parts, in tools/nvdrv/: NVIDIA's names for its numbers
  * (nvidia_names.c), the hooks by driver generation (hooks.c), Xid reports
@@ -732,8 +732,6 @@ static void report_dropped(void)
 int main(int argc, char **argv)
 {
 	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
-	static const char *const modules[] = { "nvidia", "nvidia_uvm" };
-	struct ksyms_module *found[2], *ksyms, *uvm_ksyms;
 	struct trace_loop loop = {};
 	struct bpf_link *fork_link = NULL;
 	bool xid_tracepoint;
@@ -743,22 +741,15 @@ int main(int argc, char **argv)
 		return 1;
 	if (env.timeline && timeline_open(env.timeline))
 		return 1;
-	/* Both modules' functions in one pass over /proc/kallsyms (seconds under qemu). */
-	ksyms_modules_load(modules, 2, found);
-	ksyms = found[0];
-	uvm_ksyms = found[1];
-	if (!ksyms) {
-		fprintf(stderr, "nvdrv: module nvidia is not loaded (no nvidia.ko functions in "
-			"/proc/kallsyms): 'modprobe nvidia'\n");
-		ksyms_module_free(uvm_ksyms);
+	if (!module_loaded("nvidia")) {
+		fprintf(stderr, "nvdrv: module nvidia is not loaded (no /sys/module/nvidia): "
+			"'modprobe nvidia'\n");
 		return 1;
 	}
 
 	skel = nvdrv_bpf__open();
 	if (!skel) {
 		report_bpf_error("open BPF object", -errno);
-		ksyms_module_free(ksyms);
-		ksyms_module_free(uvm_ksyms);
 		return 1;
 	}
 	/* The timeline is drawn from the per-event records, with or without -e's lines. */
@@ -766,9 +757,7 @@ int main(int argc, char **argv)
 	/* Without them only Xids and the RM's objects (allocations, frees) come through it. */
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 1 << 20);
 	xid_tracepoint = choose_xid_source();
-	resolve_hooks(hook_programs(), ksyms, uvm_ksyms);
-	ksyms_module_free(ksyms);
-	ksyms_module_free(uvm_ksyms);
+	choose_hook_programs(hook_programs(), module_loaded("nvidia_uvm"));
 	/* A fork's copies of the mappings become the child's when it has its pid. */
 	bpf_program__set_autoload(skel->progs.fork_mappings,
 				  bpf_program__autoload(skel->progs.vma_open_entry));

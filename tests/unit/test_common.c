@@ -162,27 +162,6 @@ static void test_probe(void)
 		 "ffffffffc0c00000 t nvidia_opener\t[nvidia_modeset]\n"
 		 "ffffffffc0a00300 t nvidia_isr\t[nvidia]\n");
 	probe_set_root(fake_root);
-	{
-		static const char *const mods[] = { "nvidia", "nvidia_uvm", "amdgpu" };
-		struct ksyms_module *k[3];
-
-		CHECK("ksyms_modules_load: one pass for three modules",
-		      ksyms_modules_load(mods, 3, k) == 0, "failed");
-		CHECK("ksyms: nvidia's text symbols, not its data, not another module's",
-		      k[0] && ksyms_module_has(k[0], "nvidia_open") && ksyms_module_has(k[0], "nv_printf") &&
-		      ksyms_module_has(k[0], "nvidia_isr") && !ksyms_module_has(k[0], "nv_data") &&
-		      !ksyms_module_has(k[0], "nvidia_opener") && !ksyms_module_has(k[0], "vfs_read") &&
-		      !ksyms_module_has(k[0], "uvm_open_entry"), "wrong");
-		CHECK("ksyms: nvidia_uvm's", k[1] && ksyms_module_has(k[1], "uvm_open_entry") &&
-		      !ksyms_module_has(k[1], "nvidia_open"), "wrong");
-		CHECK("ksyms: a module not loaded is NULL", !k[2], "not NULL");
-		ksyms_module_free(k[0]);
-		ksyms_module_free(k[1]);
-		k[0] = ksyms_module_load("nvidia_modeset");
-		CHECK("ksyms_module_load: one module", k[0] && ksyms_module_has(k[0], "nvidia_opener") &&
-		      !ksyms_module_has(k[0], "nvidia_open"), "wrong");
-		ksyms_module_free(k[0]);
-	}
 
 	CHECK("tracepoint_exists finds drm_run_job",
 	      tracepoint_exists("gpu_scheduler", "drm_run_job"), "not found");

@@ -13,7 +13,6 @@ static struct hook {
 	const char *entry, *ret;	/* amdkfd.bpf.c's programs */
 	const char *shows;
 	struct bpf_program *entry_prog, *ret_prog;
-	bool found;
 } hooks[] = {
 #define HOOK(fn_, entry_, ret_, shows_) { .fn = fn_, .entry = entry_, .ret = ret_, .shows = shows_ }
 	HOOK("kfd_ioctl", "ioctl_entry", "call_return", "ioctls"),
@@ -37,32 +36,31 @@ static int nr_links;
 /* attach_hooks()'s roles absent or refused, for say_missing_hooks(). */
 static char missing[1024], lost[512];
 
-void resolve_hooks(struct bpf_object *obj, const struct ksyms_module *ksyms)
+void choose_hook_programs(struct bpf_object *obj)
 {
-	struct bpf_program *prog;
 	size_t i;
 
-	bpf_object__for_each_program(prog, obj)
-		bpf_program__set_autoload(prog, false);
 	for (i = 0; i < NR_HOOKS; i++) {
 		struct hook *h = &hooks[i];
 
 		h->entry_prog = bpf_object__find_program_by_name(obj, h->entry);
 		h->ret_prog = h->ret ? bpf_object__find_program_by_name(obj, h->ret) : NULL;
-		h->found = ksyms_module_has(ksyms, h->fn);
-		if (!h->found)
-			continue;
-		bpf_program__set_autoload(h->entry_prog, true);
-		if (h->ret_prog)
-			bpf_program__set_autoload(h->ret_prog, true);
 	}
 }
 
-static int attach_one(struct bpf_program *prog, const char *fn, bool retprobe)
+/* A role's kprobe and kretprobe: 0, or -errno (-ENOENT: amdgpu has no such function). */
+static int attach_hook(struct hook *h)
 {
-	LIBBPF_OPTS(bpf_kprobe_opts, o, .retprobe = retprobe);
-	struct bpf_link *l = bpf_program__attach_kprobe_opts(prog, fn, &o);
+	struct bpf_link *l;
+	int which;
 
+	l = attach_kprobe_first(h->entry_prog, &h->fn, 1, false, 0, &which);
+	if (!l)
+		return -errno;
+	links[nr_links++] = l;
+	if (!h->ret_prog)
+		return 0;
+	l = attach_kprobe_first(h->ret_prog, &h->fn, 1, true, 0, &which);
 	if (!l)
 		return -errno;
 	links[nr_links++] = l;
@@ -83,17 +81,12 @@ int attach_hooks(void)
 	for (i = 0; i < NR_HOOKS; i++) {
 		struct hook *h = &hooks[i];
 
-		err = 0;
-		if (h->found) {
-			err = attach_one(h->entry_prog, h->fn, false);
-			if (!err && h->ret_prog)
-				err = attach_one(h->ret_prog, h->fn, true);
-			if (!err) {
-				attached++;
-				continue;
-			}
+		err = attach_hook(h);
+		if (!err) {
+			attached++;
+			continue;
 		}
-		say(missing, sizeof(missing), &lm, h->fn, err ? " (refused a kprobe)" : "");
+		say(missing, sizeof(missing), &lm, h->fn, err == -ENOENT ? "" : " (refused a kprobe)");
 		say(lost, sizeof(lost), &ll, h->shows, "");
 	}
 	if (!attached) {

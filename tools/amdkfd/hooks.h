@@ -10,15 +10,13 @@
 
 #include <bpf/libbpf.h>
 
-#include "probe.h"
+/* Before loading: each role's programs in `obj` (amdkfd.bpf.c's, by name). */
+void choose_hook_programs(struct bpf_object *obj);
 
 /*
- * Before loading: find each role's function in `ksyms` (amdgpu's) and load
- * only the programs of `obj` (amdkfd.bpf.c's, by name) of a role found.
+ * After loading: attach each role on its function where amdgpu has it (the
+ * kernel looks the names up). -ENOENT (said) when none attached.
  */
-void resolve_hooks(struct bpf_object *obj, const struct ksyms_module *ksyms);
-
-/* After loading: attach every role found. -ENOENT (said) when none attached. */
 int attach_hooks(void);
 
 /*

@@ -22,7 +22,7 @@ static struct hook {
 	enum prog_id entry, ret;
 	__u64 cookie;
 	const char *shows;
-	const char *found;	/* the function attached */
+	const char *found;	/* the function attached, or refused */
 } hooks[] = {
 	{ { "nvidia_frontend_open", "nvidia_open" }, P_OPEN, P_OPEN_RET, 0, "opens", NULL },
 	{ { "nvidia_frontend_close", "nvidia_close" }, P_CLOSE, P_NONE, 0, "closes", NULL },
@@ -68,6 +68,7 @@ static struct hook {
 static bool dropped[NR_HOOKS];	/* drop_hooks(): not wanted */
 
 static struct bpf_program *const *progs;
+static bool uvm_loaded;	/* nvidia-uvm.ko: its roles are tried */
 /* attach_hooks()'s roles absent or refused, for say_missing_hooks(). */
 static char missing[512], lost[512];
 static struct bpf_link *links[NR_HOOKS * 2];
@@ -103,30 +104,19 @@ static const char *fn_name(const char *fn)
 	return strncmp(fn, UVM, strlen(UVM)) ? fn : fn + strlen(UVM);
 }
 
-/* Choose each role's function; programs no role uses are not loaded. */
-void resolve_hooks(struct bpf_program *const *p, const struct ksyms_module *ksyms,
-		   const struct ksyms_module *uvm_ksyms)
+void choose_hook_programs(struct bpf_program *const *p, bool uvm)
 {
 	bool used[NR_PROGS] = {};
 	bool cookies = kernel_has_attach_cookie();
-	size_t i, j;
+	size_t i;
 	int id;
 
 	progs = p;
+	uvm_loaded = uvm;
 	for (i = 0; i < NR_HOOKS; i++) {
-		const struct ksyms_module *k = is_uvm(&hooks[i]) ? uvm_ksyms : ksyms;
-
 		if (!cookies)
 			hooks[i].entry = cookieless(hooks[i].entry, hooks[i].cookie);
-		if (dropped[i] || !k)
-			continue;
-		for (j = 0; j < 3 && hooks[i].fn[j] && !hooks[i].found; j++) {
-			const char *fn = fn_name(hooks[i].fn[j]);
-
-			if (ksyms_module_has(k, fn))
-				hooks[i].found = fn;
-		}
-		if (!hooks[i].found)
+		if (dropped[i] || (is_uvm(&hooks[i]) && !uvm))
 			continue;
 		used[hooks[i].entry] = true;
 		if (hooks[i].ret != P_NONE)
@@ -136,18 +126,34 @@ void resolve_hooks(struct bpf_program *const *p, const struct ksyms_module *ksym
 		bpf_program__set_autoload(progs[id], used[id]);
 }
 
-static int attach_one(enum prog_id id, const char *fn, bool retprobe, __u64 cookie)
+/* A role's kprobe and kretprobe, on the first of its functions the module has: 0 or -errno. */
+static int attach_hook(struct hook *h)
 {
-	LIBBPF_OPTS(bpf_kprobe_opts, o, .retprobe = retprobe, .bpf_cookie = cookie);
-	struct bpf_link *l = bpf_program__attach_kprobe_opts(progs[id], fn, &o);
+	/* Without cookies (the role's own program), a nonzero one is refused. */
+	__u64 cookie = kernel_has_attach_cookie() ? h->cookie : 0;
+	const char *fns[3];
+	struct bpf_link *l;
+	int n, which;
 
+	for (n = 0; n < 3 && h->fn[n]; n++)
+		fns[n] = fn_name(h->fn[n]);
+	l = attach_kprobe_first(progs[h->entry], fns, n, false, cookie, &which);
+	if (!l && errno == ENOENT)
+		return -ENOENT;
+	h->found = fns[which];
+	if (!l)
+		return -errno;
+	links[nr_links++] = l;
+	if (h->ret == P_NONE)
+		return 0;
+	l = attach_kprobe_first(progs[h->ret], &h->found, 1, true, cookie, &which);
 	if (!l)
 		return -errno;
 	links[nr_links++] = l;
 	return 0;
 }
 
-/* Attach every role found; the ones absent or refused said in one line. */
+/* Attach every role the module has; the ones absent or refused said in one line. */
 int attach_hooks(void)
 {
 	size_t i, lm = 0, ll = 0;
@@ -156,26 +162,18 @@ int attach_hooks(void)
 	for (i = 0; i < NR_HOOKS; i++) {
 		struct hook *h = &hooks[i];
 
-		err = 0;
-		if (dropped[i])
+		if (dropped[i] || (is_uvm(h) && !uvm_loaded))
 			continue;
-		if (h->found) {
-			/* Without cookies (the role's own program), a nonzero one is refused. */
-			__u64 cookie = kernel_has_attach_cookie() ? h->cookie : 0;
-
-			err = attach_one(h->entry, h->found, false, cookie);
-			if (!err && h->ret != P_NONE)
-				err = attach_one(h->ret, h->found, true, cookie);
-			if (!err) {
-				attached++;
-				continue;
-			}
+		err = attach_hook(h);
+		if (!err) {
+			attached++;
+			continue;
 		}
 		if (!h->shows)
 			continue;
 		lm += snprintf(missing + lm, lm < sizeof(missing) ? sizeof(missing) - lm : 0, "%s%s%s",
-			       lm ? ", " : "", h->found ? h->found : h->fn[0],
-			       err ? " (refused a kprobe)" : "");
+			       lm ? ", " : "", err == -ENOENT ? h->fn[0] : h->found,
+			       err == -ENOENT ? "" : " (refused a kprobe)");
 		ll += snprintf(lost + ll, ll < sizeof(lost) ? sizeof(lost) - ll : 0, "%s%s",
 			       ll ? ", " : "", h->shows);
 	}
@@ -188,12 +186,7 @@ int attach_hooks(void)
 
 bool uvm_hooked(void)
 {
-	size_t i;
-
-	for (i = 0; i < NR_HOOKS; i++)
-		if (hooks[i].entry == P_UVM_IOCTL && hooks[i].found)
-			return true;
-	return false;
+	return uvm_loaded;
 }
 
 void say_missing_hooks(void)

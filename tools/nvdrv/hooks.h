@@ -33,22 +33,21 @@ enum prog_id {
 void drop_hooks(enum prog_id entry);
 
 /*
- * Before loading: choose each role's function in `ksyms` (nvidia.ko's) or,
- * for /dev/nvidia-uvm's roles, `uvm_ksyms` (nvidia-uvm.ko's; NULL when it
- * is not loaded: those roles are then not shown, and not said to be
- * missing: CUDA loads it at its first start), and, where the kernel lacks
- * BPF cookies, the role's own program instead of the shared one with a
- * cookie, and load only the programs of `progs` (indexed by enum prog_id,
- * kept for attach_hooks) that a role uses.
+ * Before loading: load only the programs of `progs` (indexed by enum
+ * prog_id, kept for attach_hooks) that a role wanted uses, where the
+ * kernel lacks BPF cookies the role's own program instead of the shared
+ * one with a cookie. `uvm`: nvidia-uvm.ko is loaded; without it
+ * /dev/nvidia-uvm's roles are not tried, and not said to be missing (CUDA
+ * loads it at its first start).
  */
-void resolve_hooks(struct bpf_program *const *progs, const struct ksyms_module *ksyms,
-		   const struct ksyms_module *uvm_ksyms);
+void choose_hook_programs(struct bpf_program *const *progs, bool uvm);
 
-/* Whether nvidia-uvm.ko's ioctls are followed (after resolve_hooks). */
+/* Whether nvidia-uvm.ko's roles are tried (after choose_hook_programs). */
 bool uvm_hooked(void);
 
 /*
- * After loading: attach every role found. -ENOENT (said) when none attached.
+ * After loading: attach each role on the first of its functions the module
+ * has (the kernel looks the names up). -ENOENT (said) when none attached.
  */
 int attach_hooks(void);
 
