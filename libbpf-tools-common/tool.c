@@ -167,9 +167,19 @@ bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int need
  * it, else the hash NAME_by_tid; the other shrunk to one entry (a hash:
  * without task storage, the map type does not exist).
  */
+bool tool_uses_task_storage(struct bpf_object *obj)
+{
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, obj)
+		if (bpf_map__type(map) == BPF_MAP_TYPE_TASK_STORAGE)
+			return kernel_has_task_storage();
+	return false;
+}
+
 static int fit_inflight(struct bpf_object *obj)
 {
-	bool task = kernel_has_task_storage();
+	bool task = tool_uses_task_storage(obj);
 	struct bpf_map *map, *by_tid;
 	char name[128];
 	int err = 0;

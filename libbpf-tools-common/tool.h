@@ -81,6 +81,12 @@ bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int need
 void tool_phase(const char *name);
 
 /*
+ * `obj` keeps calls in flight in task storage (inflight.bpf.h) and the
+ * kernel has it: probed only for such an object (three probe programs).
+ */
+bool tool_uses_task_storage(struct bpf_object *obj);
+
+/*
  * Set tool.bpf.h's globals from the command line, before load. Every
  * skeleton has them under the same names. `per_event`: -e (records through
  * the ring buffer).
@@ -94,7 +100,7 @@ void tool_phase(const char *name);
 		(skel)->rodata->targ_ms = common_env.msecs;				\
 		(skel)->rodata->emit_events = (per_event);				\
 		(skel)->rodata->has_atomic_fetch = kernel_has_atomic_fetch();		\
-		(skel)->rodata->has_task_storage = kernel_has_task_storage();		\
+		(skel)->rodata->has_task_storage = tool_uses_task_storage((skel)->obj);	\
 	} while (0)
 
 /*
