@@ -28,6 +28,12 @@
 struct bpf_link *attach_kprobe_first(struct bpf_program *prog, const char *const *fns, int n,
 				     bool retprobe, __u64 cookie, int *which);
 
+/*
+ * fn(i, arg) for each i in [0, n), from several threads at once: for
+ * kprobe attaches and detaches, whose waits in the kernel overlap.
+ */
+void links_parallel(int n, void (*fn)(int i, void *arg), void *arg);
+
 /* Destroy links[0..n) (NULLs skipped), several at a time. */
 void links_destroy_all(struct bpf_link **links, int n);
 

@@ -31,7 +31,8 @@ static struct hook {
 };
 #define NR_HOOKS (sizeof(hooks) / sizeof(hooks[0]))
 
-static struct bpf_link *links[2 * NR_HOOKS];
+static struct bpf_link *links[2 * NR_HOOKS];	/* role i's: 2i, 2i + 1 */
+static int hook_err[NR_HOOKS];			/* attach_hook()'s */
 static int nr_links;
 /* attach_hooks()'s roles absent or refused, for say_missing_hooks(). */
 static char missing[1024], lost[512];
@@ -48,23 +49,22 @@ void choose_hook_programs(struct bpf_object *obj)
 	}
 }
 
-/* A role's kprobe and kretprobe: 0, or -errno (-ENOENT: amdgpu has no such function). */
-static int attach_hook(struct hook *h)
+/*
+ * Role i's kprobe and kretprobe, into links[2i] and links[2i + 1];
+ * hook_err[i] 0 or -errno (-ENOENT: amdgpu has no such function). From
+ * several threads at once (links_parallel).
+ */
+static void attach_hook(int i, void *unused)
 {
-	struct bpf_link *l;
+	struct hook *h = &hooks[i];
 	int which;
 
-	l = attach_kprobe_first(h->entry_prog, &h->fn, 1, false, 0, &which);
-	if (!l)
-		return -errno;
-	links[nr_links++] = l;
-	if (!h->ret_prog)
-		return 0;
-	l = attach_kprobe_first(h->ret_prog, &h->fn, 1, true, 0, &which);
-	if (!l)
-		return -errno;
-	links[nr_links++] = l;
-	return 0;
+	links[2 * i] = attach_kprobe_first(h->entry_prog, &h->fn, 1, false, 0, &which);
+	hook_err[i] = links[2 * i] ? 0 : -errno;
+	if (hook_err[i] || !h->ret_prog)
+		return;
+	links[2 * i + 1] = attach_kprobe_first(h->ret_prog, &h->fn, 1, true, 0, &which);
+	hook_err[i] = links[2 * i + 1] ? 0 : -errno;
 }
 
 static void say(char *buf, size_t size, size_t *len, const char *what, const char *more)
@@ -76,18 +76,19 @@ static void say(char *buf, size_t size, size_t *len, const char *what, const cha
 int attach_hooks(void)
 {
 	size_t i, lm = 0, ll = 0;
-	int err, attached = 0;
+	int attached = 0;
 
+	/* Each kprobe waits in the kernel (its name looked up, code patched): overlapped. */
+	links_parallel(NR_HOOKS, attach_hook, NULL);
+	nr_links = 2 * NR_HOOKS;
 	for (i = 0; i < NR_HOOKS; i++) {
-		struct hook *h = &hooks[i];
-
-		err = attach_hook(h);
-		if (!err) {
+		if (!hook_err[i]) {
 			attached++;
 			continue;
 		}
-		say(missing, sizeof(missing), &lm, h->fn, err == -ENOENT ? "" : " (refused a kprobe)");
-		say(lost, sizeof(lost), &ll, h->shows, "");
+		say(missing, sizeof(missing), &lm, hooks[i].fn,
+		    hook_err[i] == -ENOENT ? "" : " (refused a kprobe)");
+		say(lost, sizeof(lost), &ll, hooks[i].shows, "");
 	}
 	if (!attached) {
 		fprintf(stderr, "amdkfd: no KFD function of amdgpu takes a kprobe: %s\n", missing);

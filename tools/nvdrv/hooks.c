@@ -66,12 +66,13 @@ static struct hook {
 #define NR_HOOKS (sizeof(hooks) / sizeof(hooks[0]))
 
 static bool dropped[NR_HOOKS];	/* drop_hooks(): not wanted */
+static int hook_err[NR_HOOKS];	/* attach_hook()'s */
 
 static struct bpf_program *const *progs;
 static bool uvm_loaded;	/* nvidia-uvm.ko: its roles are tried */
 /* attach_hooks()'s roles absent or refused, for say_missing_hooks(). */
 static char missing[512], lost[512];
-static struct bpf_link *links[NR_HOOKS * 2];
+static struct bpf_link *links[NR_HOOKS * 2];	/* role i's: 2i, 2i + 1 */
 static int nr_links;
 
 /* Without BPF cookies: the program of the shared one's role `cookie`. */
@@ -126,54 +127,61 @@ void choose_hook_programs(struct bpf_program *const *p, bool uvm)
 		bpf_program__set_autoload(progs[id], used[id]);
 }
 
-/* A role's kprobe and kretprobe, on the first of its functions the module has: 0 or -errno. */
-static int attach_hook(struct hook *h)
+/*
+ * Role i's kprobe and kretprobe, on the first of its functions the module
+ * has, into links[2i] and links[2i + 1]; hook_err[i] 0 or -errno (-ENOENT: none
+ * of its functions). From several threads at once (links_parallel).
+ */
+static void attach_hook(int i, void *unused)
 {
+	struct hook *h = &hooks[i];
 	/* Without cookies (the role's own program), a nonzero one is refused. */
 	__u64 cookie = kernel_has_attach_cookie() ? h->cookie : 0;
 	const char *fns[3];
-	struct bpf_link *l;
 	int n, which;
 
+	hook_err[i] = -ENOENT;
+	if (dropped[i] || (is_uvm(h) && !uvm_loaded))
+		return;
 	for (n = 0; n < 3 && h->fn[n]; n++)
 		fns[n] = fn_name(h->fn[n]);
-	l = attach_kprobe_first(progs[h->entry], fns, n, false, cookie, &which);
-	if (!l && errno == ENOENT)
-		return -ENOENT;
+	links[2 * i] = attach_kprobe_first(progs[h->entry], fns, n, false, cookie, &which);
+	if (!links[2 * i] && errno == ENOENT)
+		return;
 	h->found = fns[which];
-	if (!l)
-		return -errno;
-	links[nr_links++] = l;
-	if (h->ret == P_NONE)
-		return 0;
-	l = attach_kprobe_first(progs[h->ret], &h->found, 1, true, cookie, &which);
-	if (!l)
-		return -errno;
-	links[nr_links++] = l;
-	return 0;
+	hook_err[i] = links[2 * i] ? 0 : -errno;
+	if (hook_err[i] || h->ret == P_NONE)
+		return;
+	links[2 * i + 1] = attach_kprobe_first(progs[h->ret], &h->found, 1, true, cookie, &which);
+	hook_err[i] = links[2 * i + 1] ? 0 : -errno;
 }
 
 /* Attach every role the module has; the ones absent or refused said in one line. */
 int attach_hooks(void)
 {
 	size_t i, lm = 0, ll = 0;
-	int err, attached = 0;
+	int attached = 0;
 
+	/*
+	 * Each kprobe waits in the kernel for its name to be looked up and
+	 * the code patched: from several threads the waits overlap.
+	 */
+	links_parallel(NR_HOOKS, attach_hook, NULL);
+	nr_links = 2 * NR_HOOKS;
 	for (i = 0; i < NR_HOOKS; i++) {
 		struct hook *h = &hooks[i];
 
 		if (dropped[i] || (is_uvm(h) && !uvm_loaded))
 			continue;
-		err = attach_hook(h);
-		if (!err) {
+		if (!hook_err[i]) {
 			attached++;
 			continue;
 		}
 		if (!h->shows)
 			continue;
 		lm += snprintf(missing + lm, lm < sizeof(missing) ? sizeof(missing) - lm : 0, "%s%s%s",
-			       lm ? ", " : "", err == -ENOENT ? h->fn[0] : h->found,
-			       err == -ENOENT ? "" : " (refused a kprobe)");
+			       lm ? ", " : "", hook_err[i] == -ENOENT ? h->fn[0] : h->found,
+			       hook_err[i] == -ENOENT ? "" : " (refused a kprobe)");
 		ll += snprintf(lost + ll, ll < sizeof(lost) ? sizeof(lost) - ll : 0, "%s%s",
 			       ll ? ", " : "", h->shows);
 	}
