@@ -14,7 +14,7 @@
  *					members of struct job_slot after
  *					its fence and index
  * The frontend sizes job_claims to 1 where the kernel has compare-and-swap
- * (tool.h's tool_size_job_claims()).
+ * (tool.h's tool_size_claims()).
  */
 #ifndef GPU_BPF_JOB_SLOTS_BPF_H
 #define GPU_BPF_JOB_SLOTS_BPF_H

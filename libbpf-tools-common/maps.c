@@ -3,7 +3,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/bpf.h>
+
 #include "maps.h"
+
+/* An array's every entry in one call (a lookup each would be a syscall each). */
+static int array_snapshot(struct bpf_map *map, struct map_snapshot *snap)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u32 count = bpf_map__max_entries(map), out;
+	int err;
+
+	err = bpf_map_lookup_batch(bpf_map__fd(map), NULL, &out, snap->keys, snap->values,
+				   &count, &opts);
+	if (err && err != -ENOENT)	/* ENOENT: all of it read */
+		return err;
+	snap->n = count;
+	return 0;
+}
 
 int map_snapshot(struct bpf_map *map, struct map_snapshot *snap)
 {
@@ -20,6 +37,12 @@ int map_snapshot(struct bpf_map *map, struct map_snapshot *snap)
 	if (!snap->keys || !snap->values) {
 		map_snapshot_free(snap);
 		return -ENOMEM;
+	}
+	if (bpf_map__type(map) == BPF_MAP_TYPE_ARRAY) {
+		err = array_snapshot(map, snap);
+		if (err)
+			map_snapshot_free(snap);
+		return err;
 	}
 	/* The keys first, then their values: a key deleted in between is dropped. */
 	while (snap->n < cap) {
@@ -44,6 +67,35 @@ int map_snapshot(struct bpf_map *map, struct map_snapshot *snap)
 		}
 		i++;
 	}
+	return 0;
+}
+
+int map_snapshot_rows(struct map_snapshot *s, size_t key_size)
+{
+	size_t vs = s->value_size - sizeof(__u64) - key_size, i, n = 0;
+	char *keys = calloc(s->n + 1, key_size), *values = calloc(s->n + 1, vs);
+
+	if (!keys || !values) {
+		free(keys);
+		free(values);
+		return -ENOMEM;
+	}
+	for (i = 0; i < s->n; i++) {
+		const char *row = snapshot_value(s, i);
+
+		if (!*(const __u64 *)row)
+			continue;
+		memcpy(keys + n * key_size, row + sizeof(__u64), key_size);
+		memcpy(values + n * vs, row + sizeof(__u64) + key_size, vs);
+		n++;
+	}
+	free(s->keys);
+	free(s->values);
+	s->keys = keys;
+	s->values = values;
+	s->key_size = key_size;
+	s->value_size = vs;
+	s->n = n;
 	return 0;
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Reading whole hash maps from user space, for summaries. */
+/* Reading whole maps from user space, for summaries. */
 #ifndef GPU_BPF_MAPS_H
 #define GPU_BPF_MAPS_H
 
@@ -16,11 +16,19 @@ struct map_snapshot {
 };
 
 /*
- * Copy every entry of `map` (hash or LRU hash). Returns 0 or a negative
- * errno. Free with map_snapshot_free().
+ * Copy every entry of `map` (hash, LRU hash, or array: read in one batch).
+ * Returns 0 or a negative errno. Free with map_snapshot_free().
  */
 int map_snapshot(struct bpf_map *map, struct map_snapshot *snap);
 void map_snapshot_free(struct map_snapshot *snap);
+
+/*
+ * A map_snapshot() of a rows.bpf.h array turned, in place, into what a
+ * hash map's would be: the rows in use (a nonzero match word), each keyed
+ * by the `key_size` bytes after its match word, valued by the rest. 0 or
+ * -ENOMEM.
+ */
+int map_snapshot_rows(struct map_snapshot *snap, size_t key_size);
 
 /*
  * A summary's snapshots: map_snapshot() of maps[0..n) into snaps[0..n),

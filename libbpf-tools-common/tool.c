@@ -13,10 +13,10 @@
 #include "timeline.h"
 #include "tool.h"
 
-void tool_size_job_claims(struct bpf_map *job_claims)
+void tool_size_claims(struct bpf_map *claims)
 {
 	if (kernel_has_atomic_fetch())
-		bpf_map__set_max_entries(job_claims, 1);
+		bpf_map__set_max_entries(claims, 1);
 }
 
 bool tool_choose_spares(struct bpf_object *obj)

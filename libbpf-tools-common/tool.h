@@ -15,7 +15,7 @@
  *	                                                tool_choose_spares() last
  *	err = set_record_fields();                      the record path: one table for
  *	                                                records_get_fields() (records.h)
- *	... map sizes, tool_size_job_claims()
+ *	... map sizes, tool_size_claims()
  *	err = tool_drop_cmpxchg(skel->obj);
  *	err = tool_start(skel->skeleton, ...);          or tool_load() and the tool's
  *	                                                own attach; records_attach()
@@ -116,10 +116,11 @@ bool tool_uses_task_storage(struct bpf_object *obj);
 int tool_drop_cmpxchg(struct bpf_object *obj);
 
 /*
- * job_slots.bpf.h's job_claims arbitrates the job slots only before 5.12,
- * where there is no compare-and-swap: one entry elsewhere. Before load.
+ * The claims maps (job_slots.bpf.h's job_claims, rows.bpf.h's NAME_claims)
+ * arbitrate free slots only before 5.12, where there is no
+ * compare-and-swap: one entry elsewhere. Before load.
  */
-void tool_size_job_claims(struct bpf_map *job_claims);
+void tool_size_claims(struct bpf_map *claims);
 
 /*
  * After the tool has chosen its programs: each spare (spare.bpf.h, a program

@@ -789,7 +789,7 @@ int main(int argc, char **argv)
 	 * compare-and-swap that does it elsewhere (dead there) must go, as the
 	 * histograms' min/max's.
 	 */
-	tool_size_job_claims(skel->maps.job_claims);
+	tool_size_claims(skel->maps.job_claims);
 	err = tool_drop_cmpxchg(skel->obj);
 	if (err)
 		goto cleanup;

@@ -760,7 +760,7 @@ int main(int argc, char **argv)
 	 * Before 5.12 jobs take their slots through job_claims, and the
 	 * compare-and-swap that does it elsewhere (dead there) must go.
 	 */
-	tool_size_job_claims(skel->maps.job_claims);
+	tool_size_claims(skel->maps.job_claims);
 	err = tool_drop_cmpxchg(skel->obj);
 	if (err)
 		goto cleanup;

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -223,6 +224,72 @@ static void test_interval_differences(struct loop_test_bpf *skel)
 }
 
 /*
+ * Rows by index (rows.bpf.h) from two threads at once, 8 keys in 16 slots:
+ * each key's row made once, by compare-and-swap or (has_fetch false, as
+ * before 5.12) by the claims map, every call counted in it, and the array
+ * read back by map_snapshot_rows() as a hash map's keys and values.
+ */
+static void test_rows(bool has_fetch)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, uopts, .func_name = "counted_call");
+	struct loop_test_bpf *skel = loop_test_bpf__open();
+	const char *how = has_fetch ? "compare-and-swap" : "claims";
+	unsigned int exact = 0, wrong = 0;
+	struct map_snapshot s = {};
+	struct bpf_link *link;
+	pthread_t threads[2];
+	int err;
+	size_t i;
+
+	if (!skel) {
+		CHECK("the test object opens", 0, "%s", strerror(errno));
+		return;
+	}
+	skel->rodata->has_atomic_fetch = has_fetch;
+	if (has_fetch)
+		tool_size_claims(skel->maps.counted_rows_claims);
+	bpf_program__set_autoload(skel->progs.on_call, false);
+	bpf_program__set_autoload(skel->progs.on_call_spare, false);
+	bpf_program__set_autoload(skel->progs.orphan_spare, false);
+	err = loop_test_bpf__load(skel);
+	link = err ? NULL : bpf_program__attach_uprobe_opts(skel->progs.on_counted, 0,
+							    "/proc/self/exe", 0, &uopts);
+	if (!link) {
+		CHECK("rows: the uprobe attaches", 0, "%s", strerror(errno));
+		loop_test_bpf__destroy(skel);
+		return;
+	}
+	for (i = 0; i < 2; i++)
+		pthread_create(&threads[i], NULL, call_counted, NULL);
+	for (i = 0; i < 2; i++)
+		pthread_join(threads[i], NULL);
+	bpf_link__destroy(link);
+	/* The key: key and pad (8 bytes, as a hash map's struct key would be). */
+	err = map_snapshot(skel->maps.counted_rows, &s) ?: map_snapshot_rows(&s, 2 * sizeof(__u32));
+	CHECK("rows: map_snapshot_rows reads the array", err == 0, "%s", strerror(-err));
+	CHECK("rows: one row per key", s.n == NR_KEYS, "%s: %zu rows", how, s.n);
+	for (i = 0; i < s.n; i++) {
+		__u32 key = *(__u32 *)snapshot_key(&s, i);
+		const struct lat_hist *h = snapshot_value(&s, i);
+
+		if (key < NR_KEYS && h->count == 2 * COUNTED_CALLS / NR_KEYS && h->min == key + 1 &&
+		    h->max == key + 1)
+			exact++;
+		else
+			wrong = i;
+	}
+	CHECK("rows: every call of every key counted in its row, exactly", exact == NR_KEYS,
+	      "%s: row %u of %zu: key %u, %llu calls, min %llu, max %llu", how, wrong, s.n,
+	      *(__u32 *)snapshot_key(&s, wrong),
+	      (unsigned long long)((const struct lat_hist *)snapshot_value(&s, wrong))->count,
+	      (unsigned long long)((const struct lat_hist *)snapshot_value(&s, wrong))->min,
+	      (unsigned long long)((const struct lat_hist *)snapshot_value(&s, wrong))->max);
+	CHECK_U64("rows: no key found the table full", skel->bss->rows_full, 0);
+	map_snapshot_free(&s);
+	loop_test_bpf__destroy(skel);
+}
+
+/*
  * Spare programs follow their primary (tool_choose_spares()), and the
  * misses reported are the primaries' less what the spares took: never
  * below zero, the spares' own never counted.
@@ -273,5 +340,7 @@ int main(void)
 	test_map_snapshot(skel);
 	test_interval_differences(skel);
 	loop_test_bpf__destroy(skel);
+	test_rows(true);
+	test_rows(false);
 	return check_failures ? 1 : 0;
 }

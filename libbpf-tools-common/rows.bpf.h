@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Rows kept for the whole session (per process and call, say) in the
+ * slots of an array, found by hashing their key: open addressing with
+ * linear probing, a row never freed. Finding an event's row is then array
+ * lookups the verifier inlines and a compare, where a hash map's lookup
+ * hashes the key (jhash) and walks a bucket, and its insert takes the
+ * bucket's lock and an element off a free list: on the hot path of a tool
+ * that counts every call, most of its cost (job_slots.bpf.h does the same
+ * for the jobs in flight, which are freed).
+ *
+ * A row type starts with its key, a nonzero __u64 (rows.h's ROW_KEY()),
+ * then what the frontend reads: its struct key and its counters.
+ *
+ *	ROWS(calls, struct call_slot, 12);	array calls of 1 << 12 rows, and
+ *						calls_claims (before 5.12)
+ *	r = ROWS_GET(calls, key, &idx, &made, &full);	NULL: no room (*full
+ *						counted); idx: the row's index
+ *	if (made) ...				the first of its key: set what
+ *						is not zero (a histogram's min)
+ *
+ * The frontend sizes NAME_claims to 1 where the kernel has compare-and-swap
+ * (tool_size_claims()), and reads the rows in use as a hash map's entries
+ * (map_snapshot_rows()).
+ */
+#ifndef GPU_BPF_ROWS_BPF_H
+#define GPU_BPF_ROWS_BPF_H
+
+#include "histogram.bpf.h"	/* has_atomic_fetch */
+
+/* Slots a key tries before the table counts as full. */
+#define ROW_PROBES 8
+
+#define ROWS(name, row_t, bits)							\
+	struct {								\
+		__uint(type, BPF_MAP_TYPE_ARRAY);				\
+		__uint(max_entries, 1 << (bits));				\
+		__type(key, __u32);						\
+		__type(value, row_t);						\
+	} name SEC(".maps");							\
+	struct {								\
+		__uint(type, BPF_MAP_TYPE_HASH);				\
+		__uint(max_entries, 1 << (bits));				\
+		__type(key, __u32);						\
+		__type(value, __u8);						\
+	} name##_claims SEC(".maps");						\
+	enum { name##_bits = (bits) }
+
+/*
+ * Take the free row `idx` for `key`, unless another CPU takes it first: by
+ * compare-and-swap, or before 5.12 by its index in the claims (the
+ * compare-and-swap is dead code there, rewritten by tool_drop_cmpxchg()).
+ */
+static __always_inline bool row_take(__u64 *row_key, void *claims, __u32 idx, __u64 key)
+{
+	__u8 one = 1;
+
+	if (has_atomic_fetch)
+		return __sync_val_compare_and_swap(row_key, 0, key) == 0;
+	if (bpf_map_update_elem(claims, &idx, &one, BPF_NOEXIST))
+		return false;
+	*row_key = key;
+	return true;
+}
+
+/*
+ * The row of `key` (nonzero) in `rows` of 1 << bits slots, its index in
+ * *idx, made if it is new (*made set: its first user initialises it;
+ * another CPU may count in it meanwhile, so what it sets must not be a
+ * counter, and a histogram's min may miss that CPU's sample); NULL when
+ * its probes found neither it nor a free slot, counted in *full.
+ */
+static __always_inline void *row_get(void *rows, void *claims, __u32 bits, __u64 key,
+				     __u32 *idx_out, bool *made, __u64 *full)
+{
+	__u32 h = (__u32)((key * 0x9E3779B97F4A7C15ULL) >> (64 - bits)), i, idx;
+	__u64 *row;
+
+	*made = false;
+	for (i = 0; i < ROW_PROBES; i++) {
+		idx = (h + i) & ((1u << bits) - 1);
+		row = bpf_map_lookup_elem(rows, &idx);
+		if (!row)
+			break;
+		*idx_out = idx;
+		if (*row == key)
+			return row;
+		if (*row)
+			continue;
+		if (row_take(row, claims, idx, key)) {
+			*made = true;
+			return row;
+		}
+		/* Another CPU took it: maybe for this key. */
+		if (*row == key)
+			return row;
+	}
+	__sync_fetch_and_add(full, 1);
+	return NULL;
+}
+
+#define ROWS_GET(name, key, idx, made, full) \
+	row_get(&name, &name##_claims, name##_bits, (key), (idx), (made), (full))
+
+#endif /* GPU_BPF_ROWS_BPF_H */
