@@ -19,6 +19,7 @@
 #include "tool.bpf.h"
 #include "tp_record.bpf.h"
 #include "maps.bpf.h"
+#include "rows.bpf.h"
 #include "nvdrv.h"
 
 
@@ -74,8 +75,9 @@ struct vm_fault {
 		__type(value, value_t);			\
 	} name SEC(".maps")
 
-HASH(calls, struct call_key, struct call_stats, MAX_CALL_ROWS);
-HASH(rm_rows, struct rm_key, struct rm_stats, MAX_RM_ROWS);
+/* Every ioctl counts in one of each: rows by index, no hash map (rows.bpf.h). */
+ROWS(calls, struct call_slot, CALL_ROW_BITS);
+ROWS(rm_rows, struct rm_slot, RM_ROW_BITS);
 HASH(err_rows, struct err_key, struct err_stats, MAX_ERR_ROWS);
 HASH(dev_rows, struct dev_key, struct dev_stats, MAX_DEV_ROWS);
 HASH(irq_rows, struct irq_key, struct irq_stats, MAX_IRQ_ROWS);
@@ -160,14 +162,6 @@ struct {
 	__type(value, __u32);
 } in_msix SEC(".maps");
 
-/* Scratch for a new call row (its histogram is too large for the stack). */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct call_stats);
-} call_init SEC(".maps");
-
 /* A UVM command's RM status offset (NV_ESC_UVM): the frontend fills it. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -197,6 +191,13 @@ static __always_inline __u32 nv_gpu(void *nv)
 	return domain << 16 | (__u32)bus << 8 | slot;
 }
 
+/* A new row's comm and cgroup_id: the process it counts for, as it is now. */
+static __always_inline void row_named(char *comm, __u64 *cgroup_id)
+{
+	bpf_get_current_comm(comm, COMM_LEN);
+	*cgroup_id = bpf_get_current_cgroup_id();
+}
+
 /*
  * A row of a map whose value starts with comm and cgroup_id, made on first
  * sight with `init` (zeroed but for those): NULL when the table is full.
@@ -207,18 +208,19 @@ static __always_inline void *row_of(void *map, const void *key, void *init)
 
 	if (r)
 		return r;
-	bpf_get_current_comm(init, COMM_LEN);
-	*(__u64 *)(init + COMM_LEN) = bpf_get_current_cgroup_id();
+	row_named(init, init + COMM_LEN);
 	return map_lookup_or_init(map, key, init, &dropped_rows);
 }
 
 static __always_inline struct nvdrv_event *event_new(__u32 type, bool always)
 {
-	__u64 id = bpf_get_current_pid_tgid();
 	struct nvdrv_event *e;
+	__u64 id;
 
+	/* Before any helper: without -e every ioctl's return comes through here. */
 	if (!emit_events && !always)
 		return NULL;
+	id = bpf_get_current_pid_tgid();
 	e = event_reserve(sizeof(*e));
 	if (!e)
 		return NULL;
@@ -728,37 +730,31 @@ SEC("kretprobe")
 int BPF_KRETPROBE(ioctl_return, long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid(), lat_ns, lat;
-	__u32 pid = id >> 32, status = 0, zero = 0;
+	__u32 pid = id >> 32, status = 0, call_idx = 0, rm_idx;
 	struct ioctl_state *st = INFLIGHT_GET(ioctls, id);
-	struct call_stats *c, *init;
-	struct call_key key;
 	struct nvdrv_event *e;
-	bool has_status = false;
+	struct call_slot *c;
+	bool has_status = false, made;
 	int off;
 
 	if (!st)
 		return 0;
 	lat_ns = bpf_ktime_get_ns() - st->start_ns;
 	lat = to_units(lat_ns);
-	key.pid = pid;
-	key.esc = st->esc;
-	/* The row's initial value is made only for a new row: not on every call. */
-	c = bpf_map_lookup_elem(&calls, &key);
-	if (!c) {
-		init = bpf_map_lookup_elem(&call_init, &zero);
-		if (init) {
-			__builtin_memset(init, 0, sizeof(*init));
-			init->lat.min = ~0ULL;
-			c = row_of(&calls, &key, init);
-		}
+	c = ROWS_GET(calls, (__u64)pid << 32 | st->esc, &call_idx, &made, &dropped_rows);
+	if (c && made) {
+		c->key.pid = pid;
+		c->key.esc = st->esc;
+		row_named(c->s.comm, &c->s.cgroup_id);
+		c->s.lat.min = ~0ULL;
 	}
 	if (c) {
-		__sync_fetch_and_add(&c->calls, 1);
+		__sync_fetch_and_add(&c->s.calls, 1);
 		if (ret < 0)
-			__sync_fetch_and_add(&c->errors, 1);
+			__sync_fetch_and_add(&c->s.errors, 1);
 		if (st->xfer)
-			__sync_fetch_and_add(&c->xfer, 1);
-		lat_hist_add(&c->lat, lat);
+			__sync_fetch_and_add(&c->s.xfer, 1);
+		lat_hist_add(&c->s.lat, lat);
 	}
 	if (ret < 0) {
 		struct err_key ek = { .pid = pid, .esc = st->esc, .err = (__u32)-ret };
@@ -771,12 +767,25 @@ int BPF_KRETPROBE(ioctl_return, long ret)
 	off = rm_status_offset(st->esc, st->size);
 	if (ret == 0 && off >= 0 &&
 	    !bpf_probe_read_user(&status, sizeof(status), (void *)st->ptr + off)) {
-		struct rm_key rk = { .pid = pid, .esc = st->esc, .obj = st->obj, .status = status };
-		struct rm_stats ri = {}, *rr = row_of(&rm_rows, &rk, &ri);
-
-		if (rr)
-			__sync_fetch_and_add(&rr->count, 1);
 		has_status = true;
+		/* Its call row's index stands for (pid, escape) in the key. */
+		if (c) {
+			__u32 kept = status < RM_STATUS_KEPT ? status : RM_STATUS_KEPT;
+			__u64 match = (__u64)(call_idx + 1) << 51 | (__u64)kept << 32 | st->obj;
+			struct rm_slot *rr = ROWS_GET(rm_rows, match, &rm_idx, &made, &dropped_rows);
+
+			if (rr && made) {
+				rr->key.pid = pid;
+				rr->key.esc = st->esc;
+				rr->key.obj = st->obj;
+				rr->key.status = kept;
+				row_named(rr->s.comm, &rr->s.cgroup_id);
+			}
+			if (rr)
+				__sync_fetch_and_add(&rr->s.count, 1);
+		} else {
+			__sync_fetch_and_add(&dropped_rows, 1);
+		}
 	}
 	if (has_status && (st->esc == NV_ESC_RM_ALLOC || st->esc == NV_ESC_RM_FREE))
 		rm_object_event(st, status);

@@ -6,8 +6,8 @@
 #include "histogram.h"
 
 #define COMM_LEN	16
-#define MAX_CALL_ROWS	4096	/* (process, escape) rows, for the whole session */
-#define MAX_RM_ROWS	4096	/* (process, escape, class/cmd, status) rows */
+#define CALL_ROW_BITS	12	/* 4096 (process, escape) rows, for the whole session */
+#define RM_ROW_BITS	12	/* 4096 (process, escape, class/cmd, status) rows */
 #define MAX_ERR_ROWS	1024	/* (process, escape, errno) rows */
 #define MAX_DEV_ROWS	1024	/* (process, device node) rows */
 #define MAX_IRQ_ROWS	64	/* (GPU, interrupt kind) rows */
@@ -100,6 +100,17 @@ struct call_stats {
 	struct lat_hist lat;
 };
 
+/*
+ * The kernel side keeps the (process, escape) and RM rows by index
+ * (rows.bpf.h): each array slot is its match word, then the key and the
+ * counters the frontend reads as a hash map's (map_snapshot_rows()).
+ */
+struct call_slot {
+	__u64 match;
+	struct call_key key;
+	struct call_stats s;
+};
+
 /* Per (process, RM escape, class or control command, RM status). */
 struct rm_key {
 	__u32 pid;
@@ -113,6 +124,15 @@ struct rm_stats {
 	__u64 cgroup_id;
 	__u64 count;
 };
+
+struct rm_slot {
+	__u64 match;
+	struct rm_key key;
+	struct rm_stats s;
+};
+
+/* An RM row keeps statuses below this exactly (NV_STATUS codes are under 0x10000), the rest as it. */
+#define RM_STATUS_KEPT	0x7ffff
 
 /* Per (process, escape, errno) of failed ioctls. */
 struct err_key {

@@ -490,19 +490,38 @@ static void print_xids(FILE *f)
 	}
 }
 
-static int print_summary(void *ctx)
+/*
+ * The maps a summary reads, the two kept by index (rows.bpf.h) as their
+ * keys and counters: 0, or the error said (nothing kept).
+ */
+static int read_maps(struct map_snapshot *now)
 {
 	struct bpf_map *const maps[NR_SNAPS] = {
 		skel->maps.calls, skel->maps.rm_rows, skel->maps.err_rows, skel->maps.dev_rows,
 		skel->maps.irq_rows, skel->maps.p2p_rows, skel->maps.power_rows,
 	};
+	int err = tool_snapshot(maps, now, NR_SNAPS);
+
+	if (err)
+		return err;
+	err = map_snapshot_rows(&now[S_CALLS], sizeof(struct call_key)) ?:
+	      map_snapshot_rows(&now[S_RM], sizeof(struct rm_key));
+	if (err) {
+		fprintf(stderr, "nvdrv: failed to read maps: %s\n", strerror(-err));
+		map_snapshot_free_all(now, NR_SNAPS);
+	}
+	return err;
+}
+
+static int print_summary(void *ctx)
+{
 	struct map_snapshot now[NR_SNAPS];
 	unsigned long long t = monotonic_ns();
 	FILE *f = summary_stream();
 	int err;
 
 	(void)ctx;
-	err = tool_snapshot(maps, now, NR_SNAPS);
+	err = read_maps(now);
 	if (err)
 		return err;
 	map_snapshot_sort(&now[S_RM], cmp_u32_quad);
@@ -536,15 +555,11 @@ static int print_summary(void *ctx)
 
 static int write_metrics(struct metrics *m, void *ctx)
 {
-	struct bpf_map *const maps[NR_SNAPS] = {
-		skel->maps.calls, skel->maps.rm_rows, skel->maps.err_rows, skel->maps.dev_rows,
-		skel->maps.irq_rows, skel->maps.p2p_rows, skel->maps.power_rows,
-	};
 	struct map_snapshot now[NR_SNAPS];
 	int err;
 
 	(void)ctx;
-	err = tool_snapshot(maps, now, NR_SNAPS);
+	err = read_maps(now);
 	if (err)
 		return err;
 	map_snapshot_sort(&now[S_RM], cmp_u32_quad);
@@ -762,7 +777,9 @@ int main(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.fork_mappings,
 				  bpf_program__autoload(skel->progs.vma_open_entry));
 
-	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
+	tool_size_claims(skel->maps.calls_claims);
+	tool_size_claims(skel->maps.rm_rows_claims);
+	/* Its compare-and-swaps: the histograms' min/max, the rows' claims (before 5.12). */
 	err = tool_drop_cmpxchg(skel->obj);
 	if (err)
 		goto cleanup;
