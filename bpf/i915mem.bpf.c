@@ -17,6 +17,7 @@
 #include "i915mem.h"
 #include "tp_record.bpf.h"
 #include "maps.bpf.h"
+#include "rows.bpf.h"
 
 const volatile int targ_driver = -1;
 
@@ -34,12 +35,8 @@ struct {
 	__type(value, struct gem_obj);
 } objects SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_PROCS);
-	__type(key, struct proc_key);
-	__type(value, struct proc_stats);
-} procs SEC(".maps");
+/* Every event counts in its process's row: by index, no hash map (rows.bpf.h). */
+ROWS(procs, struct proc_slot, PROC_ROW_BITS);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -113,17 +110,30 @@ struct xe_vm {
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static __always_inline struct proc_stats *proc_row(__u32 pid, __u32 driver)
+/* The row of (pid, driver), made on first sight; its index in *idx. NULL: the table is full. */
+static __always_inline struct proc_stats *proc_row(__u32 pid, __u32 driver, __u32 *idx)
 {
-	struct proc_key key = { .pid = pid, .driver = driver };
-	struct proc_stats *p, zero = {};
+	struct proc_slot *p;
+	bool made;
 
-	p = bpf_map_lookup_elem(&procs, &key);
-	if (p)
-		return p;
-	bpf_get_current_comm(zero.comm, sizeof(zero.comm));
-	zero.cgroup_id = bpf_get_current_cgroup_id();
-	return map_lookup_or_init(&procs, &key, &zero, &dropped_procs);
+	p = ROWS_GET(procs, (__u64)pid << 32 | (driver + 1), idx, &made, &dropped_procs);
+	if (!p)
+		return NULL;
+	if (made) {
+		p->key.pid = pid;
+		p->key.driver = driver;
+		bpf_get_current_comm(p->s.comm, sizeof(p->s.comm));
+		p->s.cgroup_id = bpf_get_current_cgroup_id();
+	}
+	return &p->s;
+}
+
+/* The row at `idx` (a gem_obj's proc). */
+static __always_inline struct proc_stats *proc_at(__u32 idx)
+{
+	struct proc_slot *p = bpf_map_lookup_elem(&procs, &idx);
+
+	return p && p->match ? &p->s : NULL;
 }
 
 static __always_inline struct vm_stats *vm_row(__u64 vm, __u32 driver, __u32 pid)
@@ -221,10 +231,13 @@ static __always_inline void on_create(__u32 driver, __u64 obj, __u64 size)
 
 	if (!obj || !driver_wanted(driver) || !current_wanted(pid))
 		return;
+	p = proc_row(pid, driver, &o.proc);
 	o.size = size;
 	o.created_ns = bpf_ktime_get_ns();
 	o.pid = pid;
 	o.driver = driver;
+	if (!p)
+		o.proc = NO_PROC;
 	if (bpf_map_update_elem(&objects, &obj, &o, BPF_ANY)) {
 		__sync_fetch_and_add(&dropped_objects, 1);
 		return;
@@ -232,7 +245,6 @@ static __always_inline void on_create(__u32 driver, __u64 obj, __u64 size)
 	count(driver, EV_CREATE);
 	if (driver < NR_DRIVERS)
 		__sync_fetch_and_add(&drivers[driver].size_slots[log2_slot(size)], 1);
-	p = proc_row(pid, driver);
 	if (p) {
 		__sync_fetch_and_add(&p->created, 1);
 		__sync_fetch_and_add(&p->created_bytes, size);
@@ -252,10 +264,10 @@ static __always_inline void on_create(__u32 driver, __u64 obj, __u64 size)
 
 static __always_inline void on_destroy(__u32 driver, __u64 obj)
 {
-	struct proc_key key = { .driver = driver };
 	struct proc_stats *p;
 	struct gem_obj *o;
 	__u64 size, life;
+	__u32 creator;
 
 	if (!obj || !driver_wanted(driver))
 		return;
@@ -268,27 +280,26 @@ static __always_inline void on_destroy(__u32 driver, __u64 obj)
 		return;
 	}
 	size = o->size;
-	key.pid = o->pid;
+	creator = o->pid;
 	life = to_units(bpf_ktime_get_ns() - o->created_ns);
 	count(driver, EV_DESTROY);
 	if (driver < NR_DRIVERS)
 		__sync_fetch_and_add(&drivers[driver].life_slots[log2_slot(life)], 1);
-	p = bpf_map_lookup_elem(&procs, &key);
+	p = proc_at(o->proc);
 	if (p) {
 		__sync_fetch_and_add(&p->destroyed, 1);
 		__sync_fetch_and_add(&p->destroyed_bytes, size);
 		__sync_fetch_and_add(&p->live, -1);
 		__sync_fetch_and_add(&p->live_bytes, -(__s64)size);
 	}
-	emit(EV_DESTROY, driver, 0, obj, 0, size, 0, life, key.pid,
-	     0, 0);
+	emit(EV_DESTROY, driver, 0, obj, 0, size, 0, life, creator, 0, 0);
 	bpf_map_delete_elem(&objects, &obj);
 }
 
 static __always_inline void on_bind(__u32 driver, __u64 obj, __u64 vm, __u64 offset, __u64 size,
 				    __u64 flags, bool is_rebind)
 {
-	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	__u32 pid = bpf_get_current_pid_tgid() >> 32, idx;
 	struct gem_obj *o = obj ? bpf_map_lookup_elem(&objects, &obj) : NULL;
 	struct proc_stats *p;
 	struct vm_stats *v;
@@ -300,7 +311,7 @@ static __always_inline void on_bind(__u32 driver, __u64 obj, __u64 vm, __u64 off
 	if (o)
 		__sync_fetch_and_add(&o->binds, 1);
 	count(driver, EV_BIND);
-	p = proc_row(pid, driver);
+	p = proc_row(pid, driver, &idx);
 	if (p) {
 		__sync_fetch_and_add(&p->binds, 1);
 		if (rebind)
@@ -319,7 +330,7 @@ static __always_inline void on_bind(__u32 driver, __u64 obj, __u64 vm, __u64 off
 static __always_inline void on_unbind(__u32 driver, __u64 obj, __u64 vm, __u64 offset, __u64 size,
 				      __u64 obj_size)
 {
-	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	__u32 pid = bpf_get_current_pid_tgid() >> 32, idx;
 	struct gem_obj *o = obj ? bpf_map_lookup_elem(&objects, &obj) : NULL;
 	struct proc_stats *p;
 	struct vm_stats *v;
@@ -330,13 +341,13 @@ static __always_inline void on_unbind(__u32 driver, __u64 obj, __u64 vm, __u64 o
 		__sync_fetch_and_add(&o->unbinds, 1);
 	} else if (obj) {
 		/* Created before tracing: remember it was unbound, to know a rebind. */
-		struct gem_obj pre = { .size = obj_size, .driver = driver, .preexisting = 1,
-				       .unbinds = 1 };
+		struct gem_obj pre = { .size = obj_size, .proc = NO_PROC, .driver = driver,
+				       .preexisting = 1, .unbinds = 1 };
 
 		bpf_map_update_elem(&objects, &obj, &pre, BPF_NOEXIST);
 	}
 	count(driver, EV_UNBIND);
-	p = proc_row(pid, driver);
+	p = proc_row(pid, driver, &idx);
 	if (p)
 		__sync_fetch_and_add(&p->unbinds, 1);
 	v = vm_row(vm, driver, pid);
@@ -347,9 +358,8 @@ static __always_inline void on_unbind(__u32 driver, __u64 obj, __u64 vm, __u64 o
 
 static __always_inline void on_fault(__u32 driver, __u64 obj, __u64 index, __u8 kind)
 {
-	__u32 pid = bpf_get_current_pid_tgid() >> 32, who = pid;
+	__u32 pid = bpf_get_current_pid_tgid() >> 32, who = pid, idx;
 	struct gem_obj *o = obj ? bpf_map_lookup_elem(&objects, &obj) : NULL;
-	struct proc_key key = { .driver = driver };
 	struct proc_stats *p;
 
 	/*
@@ -361,12 +371,7 @@ static __always_inline void on_fault(__u32 driver, __u64 obj, __u64 index, __u8 
 	if (!driver_wanted(driver) || (who == pid && !current_wanted(pid)))
 		return;
 	count(driver, EV_FAULT);
-	if (who == pid) {
-		p = proc_row(pid, driver);
-	} else {
-		key.pid = who;
-		p = bpf_map_lookup_elem(&procs, &key);
-	}
+	p = who == pid ? proc_row(pid, driver, &idx) : o ? proc_at(o->proc) : NULL;
 	if (p && kind < NR_FAULT_KINDS)
 		__sync_fetch_and_add(&p->faults[kind], 1);
 	emit(EV_FAULT, driver, pid, obj, 0, o ? o->size : 0, index, 0, o ? o->pid : 0, kind, 0);
@@ -374,13 +379,13 @@ static __always_inline void on_fault(__u32 driver, __u64 obj, __u64 index, __u8 
 
 static __always_inline void on_rw(__u8 type, __u64 obj, __u64 offset, __u64 len)
 {
-	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	__u32 pid = bpf_get_current_pid_tgid() >> 32, idx;
 	struct proc_stats *p;
 
 	if (!driver_wanted(DRV_I915) || !current_wanted(pid))
 		return;
 	count(DRV_I915, type);
-	p = proc_row(pid, DRV_I915);
+	p = proc_row(pid, DRV_I915, &idx);
 	if (p && type == EV_PREAD) {
 		__sync_fetch_and_add(&p->preads, 1);
 		__sync_fetch_and_add(&p->pread_bytes, len);

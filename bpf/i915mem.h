@@ -7,7 +7,9 @@
 
 #define COMM_LEN	16
 #define MAX_OBJECTS	131072	/* GEM objects / BOs tracked at once */
-#define MAX_PROCS	4096	/* (driver, process) rows, for the whole session */
+#define PROC_ROW_BITS	12
+#define MAX_PROCS	(1 << PROC_ROW_BITS)	/* (driver, process) rows, for the whole session */
+#define NO_PROC		0xffffffffu	/* a gem_obj's proc when the table was full */
 #define MAX_VMS		4096	/* address spaces, for the whole session */
 
 enum gpu_driver {
@@ -53,7 +55,7 @@ struct gem_obj {
 	__u64 size;
 	__u64 created_ns;
 	__u32 pid;		/* the process that created it */
-	__u32 proc;		/* its row in `procs` (key), to charge the destroy to */
+	__u32 proc;		/* its creator's row in `procs` (index), for the destroy */
 	__u32 binds;
 	__u32 unbinds;
 	__u8 driver;
@@ -88,6 +90,13 @@ struct proc_stats {
 	__u64 faults[NR_FAULT_KINDS];	/* by fault kind */
 	__u64 preads, pread_bytes;
 	__u64 pwrites, pwrite_bytes;
+};
+
+/* A slot of the kernel side's procs, by index (rows.bpf.h; map_snapshot_rows()). */
+struct proc_slot {
+	__u64 match;
+	struct proc_key key;
+	struct proc_stats s;
 };
 
 /* Per address space (i915_address_space, xe_vm). */

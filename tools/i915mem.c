@@ -594,7 +594,7 @@ static int print_summary(void *ctx)
 	int err, d;
 
 	(void)ctx;
-	err = map_snapshot(skel->maps.procs, &procs);
+	err = map_snapshot(skel->maps.procs, &procs) ?: map_snapshot_rows(&procs, sizeof(struct proc_key));
 	if (!err)
 		err = map_snapshot(skel->maps.vms, &vms);
 	if (err) {
@@ -782,6 +782,8 @@ static int write_metrics(struct metrics *m, void *ctx)
 	(void)ctx;
 	err = tool_snapshot((struct bpf_map *const[]){ skel->maps.procs }, &snap, 1);
 	if (!err)
+		err = map_snapshot_rows(&snap, sizeof(struct proc_key));
+	if (!err)
 		err = i915mem_metrics(m, &(struct i915mem_metrics_in){
 			.procs = &snap, .drivers = skel->bss->drivers });
 	map_snapshot_free(&snap);
@@ -820,7 +822,8 @@ int main(int argc, char **argv)
 	/* Objects come and go by the thousand when a game loads a level. */
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 4096);
 
-	/* before 5.12: the peak's compare-and-swaps (dead there) out of the programs */
+	tool_size_claims(skel->maps.procs_claims);
+	/* before 5.12: the peak's and the rows' compare-and-swaps (dead there) out of the programs */
 	err = tool_drop_cmpxchg(skel->obj);
 	if (err)
 		goto cleanup;
