@@ -222,7 +222,8 @@ jrows() { jq -r --arg t "$2" "select(.type == \$t) | $3" "$1"; }
 # $VM_SCRATCH/NAME.pid (pid_of NAME).
 write_as() {
 	local s=${VM_SCRATCH:?}
-	[ -x "$s/$1" ] || cp /bin/dash "$s/$1"
+	# Another script may have left a program of its own under the name.
+	cmp -s /bin/dash "$s/$1" || cp -f /bin/dash "$s/$1"
 	"$s/$1" -c 'echo $$ >"$1"; printf "%s\n" "$2" >"$3"' "$1" "$s/$1.pid" "$3" "$2"
 }
 pid_of() { cat "${VM_SCRATCH:?}/$1.pid"; }
