@@ -19,6 +19,11 @@ void probe_set_root(const char *r)
 	root = r ? r : "";
 }
 
+const char *probe_root(void)
+{
+	return root;
+}
+
 static bool path_exists(const char *fmt, const char *a, const char *b)
 {
 	char path[PATH_MAX];

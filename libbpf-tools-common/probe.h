@@ -16,6 +16,9 @@
  */
 void probe_set_root(const char *root);
 
+/* What probe_set_root() set: "" for "/". */
+const char *probe_root(void);
+
 /*
  * The tracefs directory: /sys/kernel/tracing, else the old debugfs
  * location; mounts tracefs at /sys/kernel/tracing when neither is

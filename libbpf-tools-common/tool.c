@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "btf_targets.h"
 #include "cgroup.h"
 #include "opts.h"
 #include "probe.h"
@@ -151,6 +152,11 @@ bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int need
 	runtime_init(common_env.verbose);
 	if (!runtime_preflight())
 		return false;
+	if (btf_targets_register()) {
+		fprintf(stderr, "%s: cannot register libbpf's section handlers\n",
+			program_invocation_short_name);
+		return false;
+	}
 	if (common_env.prometheus && !metrics_path_writable(common_env.prometheus))
 		return false;
 	if ((needs & TOOL_TRACEFS) && !tracefs_path()) {

@@ -26,6 +26,7 @@
 #include "i915mem.h"
 #include "tp_field.h"
 #include "i915mem.skel.h"
+#include "btf_targets.h"
 #include "cgroup.h"
 #include "histogram.h"
 #include "maps.h"
@@ -171,8 +172,9 @@ static const struct hook hooks[] = {
 
 /*
  * The path: the record path when --no-btf says so, or when a module that
- * defines the drivers' events (i915, xe, or one playing them: its
- * __tracepoint_ symbols say which) has no BTF. xe's records do not name
+ * defines the drivers' events (i915, xe, or one playing them) has no BTF:
+ * a module whose BTF has an event's btf_trace_ typedef defines it; when
+ * none does, its __tracepoint_ symbol names the module. xe's records do not name
  * its buffer objects, so the record path traces i915 alone. The drivers
  * left to trace, or 0 (said why).
  */
@@ -184,7 +186,8 @@ static unsigned int choose_path(unsigned int loaded)
 	for (d = 0; d < NR_DRIVERS; d++) {
 		if (!(loaded & (1u << d)))
 			continue;
-		if (!tracepoint_module(driver_events[d], mod, sizeof(mod)))
+		if (!tracepoint_btf_module(driver_events[d], mod, sizeof(mod)) &&
+		    !tracepoint_module(driver_events[d], mod, sizeof(mod)))
 			snprintf(mod, sizeof(mod), "%s", driver_names[d]);
 		if (!strstr(modules, mod))
 			snprintf(modules + strlen(modules), sizeof(modules) - strlen(modules), "%s%s",

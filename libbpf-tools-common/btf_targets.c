@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The targets of tp_btf and fentry programs, found in one read of /sys/kernel/btf (btf_targets.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/btf.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "btf_targets.h"
+#include "probe.h"
+
+/* One BTF file of /sys/kernel/btf as read, and the kernel's object of it. */
+struct btf_file {
+	char name[64];
+	char *data;
+	size_t size;
+	const struct btf_header *hdr;
+	const char *strs;
+	int kernel_fd;		/* 0: not looked up yet */
+};
+
+static struct btf_file vmlinux;
+static struct btf_file *modules;
+static int nr_modules = -1;	/* -1: not listed yet */
+static long vmlinux_types = -1;	/* types in vmlinux: the modules' ids follow them */
+
+static int read_btf(struct btf_file *f, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+	size_t got = 0;
+	int fd;
+
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	snprintf(path, sizeof(path), "%s/sys/kernel/btf/%s", probe_root(), name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !(f->data = malloc(st.st_size + 1))) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (got < (size_t)st.st_size && (n = read(fd, f->data + got, st.st_size - got)) > 0)
+		got += n;
+	close(fd);
+	f->size = got;
+	f->hdr = (const void *)f->data;
+	if (got < sizeof(*f->hdr) || f->hdr->magic != BTF_MAGIC ||
+	    (size_t)f->hdr->hdr_len + f->hdr->str_off + f->hdr->str_len > got ||
+	    (size_t)f->hdr->hdr_len + f->hdr->type_off + f->hdr->type_len > got) {
+		free(f->data);
+		f->data = NULL;
+		return -EPROTO;
+	}
+	f->strs = f->data + f->hdr->hdr_len + f->hdr->str_off;
+	return 0;
+}
+
+static int read_vmlinux(void)
+{
+	return vmlinux.data ? 0 : read_btf(&vmlinux, "vmlinux");
+}
+
+static void read_modules(void)
+{
+	char dir[PATH_MAX];
+	struct dirent *d;
+	DIR *dp;
+	int cap = 0;
+
+	if (nr_modules >= 0)
+		return;
+	nr_modules = 0;
+	snprintf(dir, sizeof(dir), "%s/sys/kernel/btf", probe_root());
+	dp = opendir(dir);
+	if (!dp)
+		return;
+	while ((d = readdir(dp))) {
+		if (d->d_name[0] == '.' || !strcmp(d->d_name, "vmlinux"))
+			continue;
+		if (nr_modules == cap) {
+			struct btf_file *more = realloc(modules, (cap = cap ? 2 * cap : 64) * sizeof(*more));
+
+			if (!more)
+				break;
+			modules = more;
+		}
+		memset(&modules[nr_modules], 0, sizeof(modules[0]));
+		if (!read_btf(&modules[nr_modules], d->d_name))
+			nr_modules++;
+	}
+	closedir(dp);
+}
+
+/* The offset of string S in F's string section, or -1. */
+static long string_offset(const struct btf_file *f, const char *s)
+{
+	size_t len = strlen(s);
+	const char *p = f->strs, *end = f->strs + f->hdr->str_len;
+
+	/* Every string but the first (empty) one follows another's NUL. */
+	while ((p = memmem(p, end - p, s, len + 1))) {
+		if (p > f->strs && p[-1] == '\0')
+			return p - f->strs;
+		p++;
+	}
+	return -1;
+}
+
+/* The bytes a type takes in the type section, or -1 for a kind not known here. */
+static long type_size(const struct btf_type *t)
+{
+	long vlen = BTF_INFO_VLEN(t->info);
+
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_INT:
+		return sizeof(*t) + sizeof(__u32);
+	case BTF_KIND_ARRAY:
+		return sizeof(*t) + sizeof(struct btf_array);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return sizeof(*t) + vlen * sizeof(struct btf_member);
+	case BTF_KIND_ENUM:
+		return sizeof(*t) + vlen * sizeof(struct btf_enum);
+	case BTF_KIND_ENUM64:
+		return sizeof(*t) + vlen * sizeof(struct btf_enum64);
+	case BTF_KIND_FUNC_PROTO:
+		return sizeof(*t) + vlen * sizeof(struct btf_param);
+	case BTF_KIND_VAR:
+		return sizeof(*t) + sizeof(struct btf_var);
+	case BTF_KIND_DATASEC:
+		return sizeof(*t) + vlen * sizeof(struct btf_var_secinfo);
+	case BTF_KIND_DECL_TAG:
+		return sizeof(*t) + sizeof(struct btf_decl_tag);
+	case BTF_KIND_PTR:
+	case BTF_KIND_FWD:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_TYPE_TAG:
+		return sizeof(*t);
+	}
+	return -1;
+}
+
+/*
+ * F's types in order: the index (from 0) of the first of kind KIND whose
+ * name is at name_off a or b; with KIND -1, how many types F has.
+ * -ENOENT: none; -EPROTO: a kind this walk does not know.
+ */
+static long walk_types(const struct btf_file *f, int kind, long a, long b)
+{
+	const char *p = f->data + f->hdr->hdr_len + f->hdr->type_off;
+	const char *end = p + f->hdr->type_len;
+	long i, size;
+
+	for (i = 0; p + sizeof(struct btf_type) <= end; i++, p += size) {
+		const struct btf_type *t = (const void *)p;
+
+		if ((size = type_size(t)) < 0)
+			return -EPROTO;
+		if ((int)BTF_INFO_KIND(t->info) == kind && (t->name_off == a || t->name_off == b))
+			return i;
+	}
+	return kind < 0 ? i : -ENOENT;
+}
+
+int btf_target_find(const char *name, int kind, char *module, size_t len, __u32 *id)
+{
+	long in_base, in_mod, i;
+	int err, m;
+
+	err = read_vmlinux();
+	if (err)
+		return err;
+	/* vmlinux first, as libbpf: its id numbering starts at 1 (0 is void). */
+	in_base = string_offset(&vmlinux, name);
+	if (in_base >= 0) {
+		i = walk_types(&vmlinux, kind, in_base, -1);
+		if (i >= 0) {
+			snprintf(module, len, "vmlinux");
+			*id = i + 1;
+			return 0;
+		}
+		if (i != -ENOENT)
+			return i;
+	}
+	read_modules();
+	for (m = 0; m < nr_modules; m++) {
+		const struct btf_file *f = &modules[m];
+
+		/* A module's own strings follow vmlinux's; its names may be either. */
+		in_mod = string_offset(f, name);
+		if (in_mod < 0 && in_base < 0)
+			continue;
+		if (in_mod >= 0)
+			in_mod += vmlinux.hdr->str_len;
+		i = walk_types(f, kind, in_base, in_mod);
+		if (i == -ENOENT)
+			continue;
+		if (i < 0)
+			return i;
+		if (vmlinux_types < 0 && (vmlinux_types = walk_types(&vmlinux, -1, -1, -1)) < 0)
+			return vmlinux_types;
+		snprintf(module, len, "%s", f->name);
+		*id = vmlinux_types + 1 + i;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+bool tracepoint_btf_module(const char *event, char *module, size_t len)
+{
+	char name[256], found[64];
+	__u32 id;
+
+	snprintf(name, sizeof(name), "btf_trace_%s", event);
+	if (btf_target_find(name, BTF_KIND_TYPEDEF, found, sizeof(found), &id) ||
+	    !strcmp(found, "vmlinux"))
+		return false;
+	snprintf(module, len, "%s", found);
+	return true;
+}
+
+/* The kernel's BTF object of module F: an fd for the program's attach_btf_obj_fd. */
+static int kernel_btf_fd(struct btf_file *f)
+{
+	__u32 id = 0;
+
+	if (f->kernel_fd)
+		return f->kernel_fd;
+	while (!bpf_btf_get_next_id(id, &id)) {
+		struct bpf_btf_info info = {};
+		__u32 info_len = sizeof(info);
+		char name[64] = "";
+		int fd = bpf_btf_get_fd_by_id(id);
+
+		if (fd < 0) {
+			if (errno == ENOENT)	/* freed since listed */
+				continue;
+			return -errno;
+		}
+		info.name = (__u64)(unsigned long)name;
+		info.name_len = sizeof(name);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &info_len) && info.kernel_btf &&
+		    !strcmp(name, f->name))
+			return f->kernel_fd = fd;
+		close(fd);
+	}
+	return -ENOENT;
+}
+
+/* libbpf's prog_prepare_load_fn: the target of "tp_btf/EVENT" or "fentry/FUNCTION". */
+static int prepare_load(struct bpf_program *prog, struct bpf_prog_load_opts *opts, long kind)
+{
+	const char *target = strchr(bpf_program__section_name(prog), '/');
+	char name[256], module[64];
+	__u32 id;
+	int err, m, fd = 0;
+
+	if (!target)
+		return -EINVAL;
+	snprintf(name, sizeof(name), "%s%s", kind == BTF_KIND_TYPEDEF ? "btf_trace_" : "", target + 1);
+	err = btf_target_find(name, kind, module, sizeof(module), &id);
+	if (err)
+		return err;
+	for (m = 0; strcmp(module, "vmlinux") && m < nr_modules; m++)
+		if (!strcmp(modules[m].name, module) && (fd = kernel_btf_fd(&modules[m])) < 0)
+			return fd;
+	opts->attach_btf_obj_fd = fd;
+	opts->attach_btf_id = id;
+	return 0;
+}
+
+static int attach_trace(const struct bpf_program *prog, long cookie, struct bpf_link **link)
+{
+	*link = bpf_program__attach_trace(prog);
+	return libbpf_get_error(*link);
+}
+
+int btf_targets_register(void)
+{
+	LIBBPF_OPTS(libbpf_prog_handler_opts, opts,
+		    .prog_prepare_load_fn = prepare_load,
+		    .prog_attach_fn = attach_trace);
+	static bool done;
+	int err;
+
+	if (done)
+		return 0;
+	opts.cookie = BTF_KIND_TYPEDEF;
+	err = libbpf_register_prog_handler("tp_btf+", BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, &opts);
+	if (err < 0)
+		return err;
+	opts.cookie = BTF_KIND_FUNC;
+	err = libbpf_register_prog_handler("fentry+", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, &opts);
+	if (err < 0)
+		return err;
+	done = true;
+	return 0;
+}
+
+void btf_targets_reset(void)
+{
+	int m;
+
+	free(vmlinux.data);
+	memset(&vmlinux, 0, sizeof(vmlinux));
+	for (m = 0; m < nr_modules; m++) {
+		free(modules[m].data);
+		if (modules[m].kernel_fd > 0)
+			close(modules[m].kernel_fd);
+	}
+	free(modules);
+	modules = NULL;
+	nr_modules = -1;
+	vmlinux_types = -1;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The targets of tp_btf and fentry programs in the kernel's BTF, found in
+ * one read of /sys/kernel/btf for all of a tool's programs.
+ *
+ * libbpf (1.1) looks each program's target up by name in vmlinux BTF, a
+ * scan of every type, before it tries the modules' (each of which it then
+ * loads): under TCG 50 to 100 ms per program, most of a tool's start-up
+ * when its events are a module's. Here each name is found in the BTF
+ * files' string sections first, and only the one file that has it is
+ * walked, comparing offsets.
+ */
+#ifndef GPU_BPF_BTF_TARGETS_H
+#define GPU_BPF_BTF_TARGETS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+/*
+ * The type NAME of BTF kind KIND (BTF_KIND_TYPEDEF, BTF_KIND_FUNC): the
+ * BTF that defines it ("vmlinux" or a module) into module[len], its type
+ * id in the kernel's numbering into *id. 0, or -ENOENT when no BTF has
+ * it, or another negative errno.
+ */
+int btf_target_find(const char *name, int kind, char *module, size_t len, __u32 *id);
+
+/*
+ * The module whose BTF defines the trace event EVENT (its btf_trace_EVENT
+ * typedef), into module[len]. false when no module's BTF has it (built
+ * in, or a module without BTF).
+ */
+bool tracepoint_btf_module(const char *event, char *module, size_t len);
+
+/*
+ * Have libbpf load every tp_btf and fentry program with its target found
+ * by btf_target_find() (section handlers: before any object is opened).
+ * 0 or a negative errno.
+ */
+int btf_targets_register(void);
+
+/* Forget what was read (tests that change the files under probe_set_root()). */
+void btf_targets_reset(void);
+
+#endif
