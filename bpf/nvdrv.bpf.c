@@ -694,15 +694,14 @@ int BPF_KPROBE(ioctl_entry, struct file *file, unsigned int cmd, unsigned long a
 		}
 	}
 	/*
-	 * The object: RM_ALLOC's hClass, RM_CONTROL's cmd. Read here, not with
-	 * the status at the return: the RM rewrites some (NV01_ROOT's 0x0 reads
-	 * back as NV01_ROOT_CLIENT, 0x41).
+	 * RM_ALLOC's object, its hClass: read here, not with the status at the
+	 * return, as the RM rewrites some (NV01_ROOT's 0x0 reads back as
+	 * NV01_ROOT_CLIENT, 0x41). RM_CONTROL's, its cmd, the RM leaves: read
+	 * at the return with the status, in one copy from user space.
 	 */
-	if ((st.esc == NV_ESC_RM_ALLOC && st.size >= 16) || (st.esc == NV_ESC_RM_CONTROL && st.size >= 12)) {
-		if (!bpf_probe_read_user(&st.obj, sizeof(st.obj),
-					 (void *)st.ptr + (st.esc == NV_ESC_RM_ALLOC ? 12 : 8)))
-			st.has_obj = 1;
-	}
+	if (st.esc == NV_ESC_RM_ALLOC && st.size >= 16 &&
+	    !bpf_probe_read_user(&st.obj, sizeof(st.obj), (void *)st.ptr + 12))
+		st.has_obj = 1;
 	ioctl_save(id, &st);
 	return 0;
 }
@@ -763,11 +762,27 @@ int BPF_KRETPROBE(ioctl_return, long ret)
 		if (er)
 			__sync_fetch_and_add(&er->count, 1);
 	}
-	/* The RM's status: written into the block, copied back before return. */
+	/*
+	 * The RM's status: written into the block, copied back before return.
+	 * A control's block (NVOS54) is read whole: its cmd and its status.
+	 */
 	off = rm_status_offset(st->esc, st->size);
-	if (ret == 0 && off >= 0 &&
-	    !bpf_probe_read_user(&status, sizeof(status), (void *)st->ptr + off)) {
+	if (st->esc == NV_ESC_RM_CONTROL && st->size >= 12) {
+		struct { __u32 client, object, cmd, flags; __u64 params; __u32 params_size, status; } b;
+
+		if (!bpf_probe_read_user(&b, st->size >= sizeof(b) ? sizeof(b) : 12, (void *)st->ptr)) {
+			st->obj = b.cmd;
+			st->has_obj = 1;
+			if (ret == 0 && off == offsetof(typeof(b), status)) {
+				status = b.status;
+				has_status = true;
+			}
+		}
+	} else if (ret == 0 && off >= 0 &&
+		   !bpf_probe_read_user(&status, sizeof(status), (void *)st->ptr + off)) {
 		has_status = true;
+	}
+	if (has_status) {
 		/* Its call row's index stands for (pid, escape) in the key. */
 		if (c) {
 			__u32 kept = status < RM_STATUS_KEPT ? status : RM_STATUS_KEPT;
