@@ -19,6 +19,21 @@
  *	if (made) ...				the first of its key: set what
  *						is not zero (a histogram's min)
  *
+ * Rows that end (an object destroyed) are freed, and leave holes that a
+ * key's row may sit beyond: such tables find a key with ROWS_FIND_ADDR,
+ * which checks every probe. ROWS_GET stops at the first free slot: a row
+ * of the same key past it (one never freed) is left behind the new one,
+ * which lookups, probing in the same order, find first.
+ *
+ *	r = ROWS_FIND_ADDR(objects, obj, &idx);	NULL: not there
+ *	r = ROWS_GET_ADDR(objects, obj, &idx, &made, &full);
+ *	ROWS_FREE(objects, r, idx);		its slot free for another key
+ *
+ * The _ADDR forms take a kernel address as the key, a pointer the program
+ * was given (a tracepoint's object): the verifier allows no arithmetic on
+ * it, but lets a privileged program copy its low 32 bits, which is what
+ * they hash (slab addresses differ there), and compare and store the whole.
+ *
  * The frontend sizes NAME_claims to 1 where the kernel has compare-and-swap
  * (tool_size_claims()), and reads the rows in use as a hash map's entries
  * (map_snapshot_rows()).
@@ -70,10 +85,10 @@ static __always_inline bool row_take(__u64 *row_key, void *claims, __u32 idx, __
  * counter, and a histogram's min may miss that CPU's sample); NULL when
  * its probes found neither it nor a free slot, counted in *full.
  */
-static __always_inline void *row_get(void *rows, void *claims, __u32 bits, __u64 key,
+static __always_inline void *row_get(void *rows, void *claims, __u32 bits, __u64 key, __u32 h,
 				     __u32 *idx_out, bool *made, __u64 *full)
 {
-	__u32 h = (__u32)((key * 0x9E3779B97F4A7C15ULL) >> (64 - bits)), i, idx;
+	__u32 i, idx;
 	__u64 *row;
 
 	*made = false;
@@ -99,7 +114,52 @@ static __always_inline void *row_get(void *rows, void *claims, __u32 bits, __u64
 	return NULL;
 }
 
+/* Where a key's probes start: the top bits of its hash. */
+static __always_inline __u32 row_hash(__u64 key, __u32 bits)
+{
+	return (__u32)((key * 0x9E3779B97F4A7C15ULL) >> (64 - bits));
+}
+
+static __always_inline __u32 row_hash_addr(__u64 addr, __u32 bits)
+{
+	return ((__u32)addr * 0x9E3779B1u) >> (32 - bits);
+}
+
 #define ROWS_GET(name, key, idx, made, full) \
-	row_get(&name, &name##_claims, name##_bits, (key), (idx), (made), (full))
+	row_get(&name, &name##_claims, name##_bits, (key), row_hash((key), name##_bits), \
+		(idx), (made), (full))
+#define ROWS_GET_ADDR(name, addr, idx, made, full) \
+	row_get(&name, &name##_claims, name##_bits, (addr), row_hash_addr((addr), name##_bits), \
+		(idx), (made), (full))
+
+/* The row of `key` (nonzero), its index in *idx; NULL when none of its probes holds it. */
+static __always_inline void *row_find(void *rows, __u32 bits, __u64 key, __u32 h, __u32 *idx_out)
+{
+	__u32 i, idx;
+	__u64 *row;
+
+	for (i = 0; i < ROW_PROBES; i++) {
+		idx = (h + i) & ((1u << bits) - 1);
+		row = bpf_map_lookup_elem(rows, &idx);
+		if (row && *row == key) {
+			*idx_out = idx;
+			return row;
+		}
+	}
+	return NULL;
+}
+
+#define ROWS_FIND_ADDR(name, addr, idx) \
+	row_find(&name, name##_bits, (addr), row_hash_addr((addr), name##_bits), (idx))
+
+/* Free row `idx` (its key cleared last but for the claim: no one takes it half cleared). */
+static __always_inline void row_free(__u64 *row, void *claims, __u32 idx)
+{
+	*row = 0;
+	if (!has_atomic_fetch)
+		bpf_map_delete_elem(claims, &idx);
+}
+
+#define ROWS_FREE(name, row, idx) row_free((__u64 *)(row), &name##_claims, (idx))
 
 #endif /* GPU_BPF_ROWS_BPF_H */
