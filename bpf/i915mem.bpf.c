@@ -28,22 +28,13 @@ __u64 dropped_vms = 0;
 
 struct driver_stats drivers[NR_DRIVERS] = {};
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_OBJECTS);
-	__type(key, __u64);
-	__type(value, struct gem_obj);
-} objects SEC(".maps");
-
-/* Every event counts in its process's row: by index, no hash map (rows.bpf.h). */
+/*
+ * Every event counts in its process's row and finds its object's, by
+ * index, no hash map (rows.bpf.h); an object's row is freed at its destroy.
+ */
+ROWS(objects, struct obj_slot, OBJ_ROW_BITS);
 ROWS(procs, struct proc_slot, PROC_ROW_BITS);
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_VMS);
-	__type(key, __u64);
-	__type(value, struct vm_stats);
-} vms SEC(".maps");
+ROWS(vms, struct vm_slot, VM_ROW_BITS);
 
 /* ---- the drivers' types: only the members read ------------------------- */
 
@@ -128,6 +119,34 @@ static __always_inline struct proc_stats *proc_row(__u32 pid, __u32 driver, __u3
 	return &p->s;
 }
 
+/* The row of object `obj` (nonzero), its index in *idx; NULL when not tracked. */
+static __always_inline struct obj_slot *obj_find(__u64 obj, __u32 *idx)
+{
+	return obj ? ROWS_FIND_ADDR(objects, obj, idx) : NULL;
+}
+
+/*
+ * A row for object `obj`, cleared. NULL: the table is full (counted).
+ *
+ * Not looked up first (every probe checked, for each new object): a row
+ * that a destroy never seen (a lost event) left for this address is
+ * either reached by the probes before a free slot, and reused, or lies
+ * past the free slot taken, where lookups, probing in the same order,
+ * find the new row first.
+ */
+static __always_inline struct obj_slot *obj_new(__u64 obj, __u32 *idx)
+{
+	struct obj_slot *s;
+	bool made;
+
+	s = ROWS_GET_ADDR(objects, obj, idx, &made, &dropped_objects);
+	if (!s)
+		return NULL;
+	s->obj = obj;
+	s->o = (struct gem_obj){};
+	return s;
+}
+
 /* The row at `idx` (a gem_obj's proc). */
 static __always_inline struct proc_stats *proc_at(__u32 idx)
 {
@@ -136,18 +155,32 @@ static __always_inline struct proc_stats *proc_at(__u32 idx)
 	return p && p->match ? &p->s : NULL;
 }
 
-static __always_inline struct vm_stats *vm_row(__u64 vm, __u32 driver, __u32 pid)
+/* Address space `vm`'s row, made on first sight by the current process. */
+static __always_inline struct vm_slot *vm_row(__u64 vm, __u32 driver, __u32 pid)
 {
-	struct vm_stats *v, zero = { .pid = pid, .driver = driver };
+	struct vm_slot *v;
+	bool made;
+	__u32 idx;
 
 	if (!vm)
 		return NULL;
-	v = bpf_map_lookup_elem(&vms, &vm);
-	if (v)
-		return v;
-	bpf_get_current_comm(zero.comm, sizeof(zero.comm));
-	zero.cgroup_id = bpf_get_current_cgroup_id();
-	return map_lookup_or_init(&vms, &vm, &zero, &dropped_vms);
+	v = ROWS_GET_ADDR(vms, vm, &idx, &made, &dropped_vms);
+	if (v && made) {
+		v->vm = vm;
+		v->s.pid = pid;
+		v->s.driver = driver;
+		bpf_get_current_comm(v->s.comm, sizeof(v->s.comm));
+		v->s.cgroup_id = bpf_get_current_cgroup_id();
+	}
+	return v;
+}
+
+/* Address space `vm`'s row if it has one. */
+static __always_inline struct vm_slot *vm_find(__u64 vm)
+{
+	__u32 idx;
+
+	return vm ? ROWS_FIND_ADDR(vms, vm, &idx) : NULL;
 }
 
 static __always_inline bool driver_wanted(__u32 driver)
@@ -223,25 +256,23 @@ static __always_inline __s64 live_add(struct proc_stats *p, __s64 size)
 
 static __always_inline void on_create(__u32 driver, __u64 obj, __u64 size)
 {
-	__u32 pid = bpf_get_current_pid_tgid() >> 32;
-	struct gem_obj o = {};
+	__u32 pid = bpf_get_current_pid_tgid() >> 32, idx, proc;
 	struct proc_stats *p;
+	struct obj_slot *s;
 	__s64 live;
 	int i;
 
 	if (!obj || !driver_wanted(driver) || !current_wanted(pid))
 		return;
-	p = proc_row(pid, driver, &o.proc);
-	o.size = size;
-	o.created_ns = bpf_ktime_get_ns();
-	o.pid = pid;
-	o.driver = driver;
-	if (!p)
-		o.proc = NO_PROC;
-	if (bpf_map_update_elem(&objects, &obj, &o, BPF_ANY)) {
-		__sync_fetch_and_add(&dropped_objects, 1);
+	s = obj_new(obj, &idx);
+	if (!s)
 		return;
-	}
+	p = proc_row(pid, driver, &proc);
+	s->o.size = size;
+	s->o.created_ns = bpf_ktime_get_ns();
+	s->o.pid = pid;
+	s->o.driver = driver;
+	s->o.proc = p ? proc : NO_PROC;
 	count(driver, EV_CREATE);
 	if (driver < NR_DRIVERS)
 		__sync_fetch_and_add(&drivers[driver].size_slots[log2_slot(size)], 1);
@@ -265,20 +296,22 @@ static __always_inline void on_create(__u32 driver, __u64 obj, __u64 size)
 static __always_inline void on_destroy(__u32 driver, __u64 obj)
 {
 	struct proc_stats *p;
+	struct obj_slot *s;
 	struct gem_obj *o;
 	__u64 size, life;
-	__u32 creator;
+	__u32 creator, idx;
 
 	if (!obj || !driver_wanted(driver))
 		return;
-	o = bpf_map_lookup_elem(&objects, &obj);
-	if (!o || o->preexisting) {
+	s = obj_find(obj, &idx);
+	if (!s || s->o.preexisting) {
 		if (!process_filtered() && driver < NR_DRIVERS)
 			__sync_fetch_and_add(&drivers[driver].untracked_destroys, 1);
-		if (o)
-			bpf_map_delete_elem(&objects, &obj);
+		if (s)
+			ROWS_FREE(objects, s, idx);
 		return;
 	}
+	o = &s->o;
 	size = o->size;
 	creator = o->pid;
 	life = to_units(bpf_ktime_get_ns() - o->created_ns);
@@ -293,16 +326,17 @@ static __always_inline void on_destroy(__u32 driver, __u64 obj)
 		__sync_fetch_and_add(&p->live_bytes, -(__s64)size);
 	}
 	emit(EV_DESTROY, driver, 0, obj, 0, size, 0, life, creator, 0, 0);
-	bpf_map_delete_elem(&objects, &obj);
+	ROWS_FREE(objects, s, idx);
 }
 
 static __always_inline void on_bind(__u32 driver, __u64 obj, __u64 vm, __u64 offset, __u64 size,
 				    __u64 flags, bool is_rebind)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32, idx;
-	struct gem_obj *o = obj ? bpf_map_lookup_elem(&objects, &obj) : NULL;
+	struct obj_slot *s = obj_find(obj, &idx);
+	struct gem_obj *o = s ? &s->o : NULL;
 	struct proc_stats *p;
-	struct vm_stats *v;
+	struct vm_slot *v;
 	bool rebind;
 
 	if (!driver_wanted(driver) || (!o && !current_wanted(pid)))
@@ -319,10 +353,10 @@ static __always_inline void on_bind(__u32 driver, __u64 obj, __u64 vm, __u64 off
 	}
 	v = vm_row(vm, driver, pid);
 	if (v) {
-		__sync_fetch_and_add(&v->binds, 1);
-		__sync_fetch_and_add(&v->bind_bytes, size);
+		__sync_fetch_and_add(&v->s.binds, 1);
+		__sync_fetch_and_add(&v->s.bind_bytes, size);
 		if (rebind)
-			__sync_fetch_and_add(&v->rebinds, 1);
+			__sync_fetch_and_add(&v->s.rebinds, 1);
 	}
 	emit(EV_BIND, driver, pid, obj, vm, size, offset, flags, o ? o->pid : 0, 0, rebind);
 }
@@ -331,20 +365,22 @@ static __always_inline void on_unbind(__u32 driver, __u64 obj, __u64 vm, __u64 o
 				      __u64 obj_size)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32, idx;
-	struct gem_obj *o = obj ? bpf_map_lookup_elem(&objects, &obj) : NULL;
+	struct obj_slot *s = obj_find(obj, &idx);
+	struct gem_obj *o = s ? &s->o : NULL;
 	struct proc_stats *p;
-	struct vm_stats *v;
+	struct vm_slot *v;
 
 	if (!driver_wanted(driver) || (!o && !current_wanted(pid)))
 		return;
 	if (o) {
 		__sync_fetch_and_add(&o->unbinds, 1);
-	} else if (obj) {
+	} else if (obj && (s = obj_new(obj, &idx))) {
 		/* Created before tracing: remember it was unbound, to know a rebind. */
-		struct gem_obj pre = { .size = obj_size, .proc = NO_PROC, .driver = driver,
-				       .preexisting = 1, .unbinds = 1 };
-
-		bpf_map_update_elem(&objects, &obj, &pre, BPF_NOEXIST);
+		s->o.size = obj_size;
+		s->o.proc = NO_PROC;
+		s->o.driver = driver;
+		s->o.preexisting = 1;
+		s->o.unbinds = 1;
 	}
 	count(driver, EV_UNBIND);
 	p = proc_row(pid, driver, &idx);
@@ -352,14 +388,15 @@ static __always_inline void on_unbind(__u32 driver, __u64 obj, __u64 vm, __u64 o
 		__sync_fetch_and_add(&p->unbinds, 1);
 	v = vm_row(vm, driver, pid);
 	if (v)
-		__sync_fetch_and_add(&v->unbinds, 1);
+		__sync_fetch_and_add(&v->s.unbinds, 1);
 	emit(EV_UNBIND, driver, pid, obj, vm, size, offset, 0, o ? o->pid : 0, 0, 0);
 }
 
 static __always_inline void on_fault(__u32 driver, __u64 obj, __u64 index, __u8 kind)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32, who = pid, idx;
-	struct gem_obj *o = obj ? bpf_map_lookup_elem(&objects, &obj) : NULL;
+	struct obj_slot *s = obj_find(obj, &idx);
+	struct gem_obj *o = s ? &s->o : NULL;
 	struct proc_stats *p;
 
 	/*
@@ -399,7 +436,7 @@ static __always_inline void on_rw(__u8 type, __u64 obj, __u64 offset, __u64 len)
 static __always_inline void on_evict(__u8 type, __u32 driver, __u64 vm, __u64 bytes, __u64 flags)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
-	struct vm_stats *v;
+	struct vm_slot *v;
 
 	if (!driver_wanted(driver))
 		return;
@@ -408,9 +445,9 @@ static __always_inline void on_evict(__u8 type, __u32 driver, __u64 vm, __u64 by
 		__sync_fetch_and_add(&drivers[driver].evict_bytes, bytes);
 	else if (driver < NR_DRIVERS && type == EV_EVICT_NODE)
 		__sync_fetch_and_add(&drivers[driver].evict_node_bytes, bytes);
-	v = vm ? bpf_map_lookup_elem(&vms, &vm) : NULL;
+	v = vm_find(vm);
 	if (v)
-		__sync_fetch_and_add(&v->evictions, 1);
+		__sync_fetch_and_add(&v->s.evictions, 1);
 	emit(type, driver, pid, 0, vm, bytes, 0, flags, 0, 0, 0);
 }
 
@@ -426,21 +463,31 @@ static __always_inline void on_shrink(__u64 target)
 static __always_inline void on_vm(__u8 type, __u32 driver, __u64 vm)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
-	struct vm_stats *v;
+	struct vm_slot *v;
 
 	if (!vm || !driver_wanted(driver))
 		return;
 	count(driver, type);
 	if (type == EV_VM_CREATE && current_wanted(pid)) {
-		/* A new address space at a freed one's address: a new row. */
-		bpf_map_delete_elem(&vms, &vm);
 		v = vm_row(vm, driver, pid);
+		/*
+		 * A new address space at a freed one's address: the row starts
+		 * over, its generation telling the frontend not to subtract the
+		 * old one's counts.
+		 */
+		if (v && (v->s.binds || v->s.unbinds || v->s.evictions || v->s.freed)) {
+			__u32 generation = v->s.generation + 1;
+
+			v->s = (struct vm_stats){ .pid = pid, .driver = driver, .generation = generation };
+			bpf_get_current_comm(v->s.comm, sizeof(v->s.comm));
+			v->s.cgroup_id = bpf_get_current_cgroup_id();
+		}
 		if (v)
-			v->created_seen = 1;
+			v->s.created_seen = 1;
 	} else if (type == EV_VM_FREE) {
-		v = bpf_map_lookup_elem(&vms, &vm);
+		v = vm_find(vm);
 		if (v)
-			v->freed = 1;
+			v->s.freed = 1;
 	}
 	emit(type, driver, pid, 0, vm, 0, 0, 0, 0, 0, 0);
 }

@@ -6,11 +6,13 @@
 #include "histogram.h"
 
 #define COMM_LEN	16
-#define MAX_OBJECTS	131072	/* GEM objects / BOs tracked at once */
+#define OBJ_ROW_BITS	17
+#define MAX_OBJECTS	(1 << OBJ_ROW_BITS)	/* GEM objects / BOs tracked at once */
 #define PROC_ROW_BITS	12
 #define MAX_PROCS	(1 << PROC_ROW_BITS)	/* (driver, process) rows, for the whole session */
 #define NO_PROC		0xffffffffu	/* a gem_obj's proc when the table was full */
-#define MAX_VMS		4096	/* address spaces, for the whole session */
+#define VM_ROW_BITS	12
+#define MAX_VMS		(1 << VM_ROW_BITS)	/* address spaces, for the whole session */
 
 enum gpu_driver {
 	DRV_I915,
@@ -63,6 +65,13 @@ struct gem_obj {
 	__u8 pad[6];
 };
 
+/* An object's row in `objects` (rows.bpf.h), by its address: freed when it is destroyed. */
+struct obj_slot {
+	__u64 match;	/* the object's address; 0: free */
+	__u64 obj;	/* the same, as map_snapshot_rows()'s key */
+	struct gem_obj o;
+};
+
 struct proc_key {
 	__u32 pid;
 	__u32 driver;
@@ -112,7 +121,15 @@ struct vm_stats {
 	__u64 evictions;	/* i915_gem_evict* on it */
 	__u8 created_seen;	/* its creation was traced */
 	__u8 freed;		/* its release was traced */
-	__u8 pad[6];
+	__u16 pad;
+	__u32 generation;	/* address spaces created at this address before it */
+};
+
+/* An address space's row in `vms` (rows.bpf.h), by its address. */
+struct vm_slot {
+	__u64 match;	/* the address space's address; 0: free */
+	__u64 vm;	/* the same, as map_snapshot_rows()'s key */
+	struct vm_stats s;
 };
 
 /* Per driver, for the whole session (the frontend prints differences). */

@@ -474,8 +474,13 @@ static void print_vms(FILE *f, const struct map_snapshot *s)
 		__u64 vm = *(__u64 *)snapshot_key(s, i);
 		const struct vm_stats *v = snapshot_value(s, i);
 		const struct vm_stats *was = map_snapshot_find(&prev_vms, &vm);
-		unsigned long long evictions = DELTA(v, was, evictions);
+		unsigned long long evictions;
 		char addr[24], evicts[40];
+
+		/* Another address space at the same address since: all its counts are new. */
+		if (was && was->generation != v->generation)
+			was = NULL;
+		evictions = DELTA(v, was, evictions);
 
 		if (!DELTA(v, was, binds) && !DELTA(v, was, unbinds) && !evictions)
 			continue;
@@ -599,7 +604,7 @@ static int print_summary(void *ctx)
 	(void)ctx;
 	err = map_snapshot(skel->maps.procs, &procs) ?: map_snapshot_rows(&procs, sizeof(struct proc_key));
 	if (!err)
-		err = map_snapshot(skel->maps.vms, &vms);
+		err = map_snapshot(skel->maps.vms, &vms) ?: map_snapshot_rows(&vms, sizeof(__u64));
 	if (err) {
 		fprintf(stderr, "i915mem: failed to read maps: %s\n", strerror(-err));
 		map_snapshot_free(&procs);
@@ -826,6 +831,8 @@ int main(int argc, char **argv)
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 4096);
 
 	tool_size_claims(skel->maps.procs_claims);
+	tool_size_claims(skel->maps.objects_claims);
+	tool_size_claims(skel->maps.vms_claims);
 	/* before 5.12: the peak's and the rows' compare-and-swaps (dead there) out of the programs */
 	err = tool_drop_cmpxchg(skel->obj);
 	if (err)
