@@ -69,6 +69,34 @@ int BPF_KPROBE(on_counted, __u32 key)
 	return 0;
 }
 
+/* Rows freed and found by address (rows.bpf.h's _ADDR forms), in 16 slots. */
+struct addr_slot {
+	__u64 match;
+	__u64 addr;
+};
+ROWS(addr_rows, struct addr_slot, 4);
+__s32 addr_idx = -1;	/* the last call's row, -1: none */
+
+/* op 0: make addr's row; 1: find it; 2: find it and free it. */
+SEC("uprobe")
+int BPF_KPROBE(on_addr, __u64 addr, int op)
+{
+	struct addr_slot *r;
+	__u32 idx = 0;
+	bool made;
+
+	if (op == 0)
+		r = ROWS_GET_ADDR(addr_rows, addr, &idx, &made, &rows_full);
+	else
+		r = ROWS_FIND_ADDR(addr_rows, addr, &idx);
+	if (r && op == 0)
+		r->addr = addr;
+	if (r && op == 2)
+		ROWS_FREE(addr_rows, r, idx);
+	addr_idx = r ? (__s32)idx : -1;
+	return 0;
+}
+
 SEC("uprobe")
 int BPF_KPROBE(on_call)
 {

@@ -41,6 +41,14 @@ __attribute__((noinline, used)) int counted_call(unsigned int key)
 	return key;
 }
 
+/* An address and what on_addr does with its row. */
+__attribute__((noinline, used)) int addr_call(unsigned long long addr, int op)
+{
+	/* Both used: the compiler would otherwise drop them in a clone of its own. */
+	__asm__ volatile("" :: "r"(addr), "r"(op) : "memory");
+	return op;
+}
+
 static int on_event(void *ctx, void *data, size_t size)
 {
 	unsigned long long seq = *(unsigned long long *)data;
@@ -289,6 +297,74 @@ static void test_rows(bool has_fetch)
 	loop_test_bpf__destroy(skel);
 }
 
+enum { ADDR_MAKE, ADDR_FIND, ADDR_FREE };
+
+static int addr_op(struct loop_test_bpf *skel, unsigned long long addr, int op)
+{
+	addr_call(addr, op);
+	return skel->data->addr_idx;
+}
+
+/*
+ * Rows freed and found by address (rows.bpf.h's _ADDR forms): three
+ * addresses of the same low 32 bits start their probes at one slot and
+ * take it and the two after; a freed row leaves a hole lookups look past,
+ * and the next row made there. A row never freed (C's first) is left
+ * behind its address's new one, which lookups find first.
+ */
+static void test_addr_rows(bool has_fetch)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, uopts, .func_name = "addr_call");
+	const unsigned long long a = 0x1000000040ULL, b = 0x2000000040ULL, c = 0x3000000040ULL;
+	const int h = (int)((0x40u * 0x9E3779B1u) >> (32 - 4));	/* row_hash_addr(), 4 bits */
+	struct loop_test_bpf *skel = loop_test_bpf__open();
+	const char *how = has_fetch ? "compare-and-swap" : "claims";
+	struct bpf_link *link;
+	int got[10], err;
+
+	if (!skel) {
+		CHECK("the test object opens", 0, "%s", strerror(errno));
+		return;
+	}
+	skel->rodata->has_atomic_fetch = has_fetch;
+	if (has_fetch)
+		tool_size_claims(skel->maps.addr_rows_claims);
+	bpf_program__set_autoload(skel->progs.on_call, false);
+	bpf_program__set_autoload(skel->progs.on_call_spare, false);
+	bpf_program__set_autoload(skel->progs.orphan_spare, false);
+	err = loop_test_bpf__load(skel);
+	link = err ? NULL : bpf_program__attach_uprobe_opts(skel->progs.on_addr, 0,
+							    "/proc/self/exe", 0, &uopts);
+	if (!link) {
+		CHECK("addr rows: the uprobe attaches", 0, "%s", strerror(errno));
+		loop_test_bpf__destroy(skel);
+		return;
+	}
+	got[0] = addr_op(skel, a, ADDR_MAKE);
+	got[1] = addr_op(skel, b, ADDR_MAKE);
+	got[2] = addr_op(skel, c, ADDR_MAKE);
+	got[3] = addr_op(skel, b, ADDR_FREE);
+	got[4] = addr_op(skel, b, ADDR_FIND);
+	got[5] = addr_op(skel, c, ADDR_FIND);
+	got[6] = addr_op(skel, b, ADDR_MAKE);
+	got[7] = addr_op(skel, a, ADDR_FREE);
+	got[8] = addr_op(skel, c, ADDR_MAKE);
+	got[9] = addr_op(skel, c, ADDR_FIND);
+	bpf_link__destroy(link);
+	CHECK("addr rows: one start, consecutive slots", got[0] == h && got[1] == (h + 1) % 16 &&
+	      got[2] == (h + 2) % 16, "%s: %d %d %d from %d", how, got[0], got[1], got[2], h);
+	CHECK("addr rows: a freed row is not found; lookups look past its hole",
+	      got[3] == got[1] && got[4] == -1 && got[5] == got[2] && got[2] >= 0, "%s: %d %d %d",
+	      how, got[3], got[4], got[5]);
+	CHECK("addr rows: a freed slot is taken again", got[6] == got[1] && got[1] >= 0,
+	      "%s: %d, want %d", how, got[6], got[1]);
+	CHECK("addr rows: a row made before an older one of its address is the one found",
+	      got[7] == got[0] && got[8] == got[0] && got[9] == got[0] && got[0] >= 0,
+	      "%s: %d %d %d, want %d", how, got[7], got[8], got[9], got[0]);
+	CHECK_U64("addr rows: no address found the table full", skel->bss->rows_full, 0);
+	loop_test_bpf__destroy(skel);
+}
+
 /*
  * Spare programs follow their primary (tool_choose_spares()), and the
  * misses reported are the primaries' less what the spares took: never
@@ -342,5 +418,7 @@ int main(void)
 	loop_test_bpf__destroy(skel);
 	test_rows(true);
 	test_rows(false);
+	test_addr_rows(true);
+	test_addr_rows(false);
 	return check_failures ? 1 : 0;
 }
