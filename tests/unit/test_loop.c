@@ -232,6 +232,42 @@ static void test_interval_differences(struct loop_test_bpf *skel)
 }
 
 /*
+ * The test object loaded for a rows test: the kernel's compare-and-swap
+ * or (has_fetch false, as before 5.12) the claims map, and the program
+ * that makes the rows attached to FUNC in this binary (*link). NULL when
+ * it could not be, said.
+ */
+static struct loop_test_bpf *rows_test_open(bool has_fetch, const char *func,
+					    struct bpf_link **link)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, uopts, .func_name = func);
+	struct loop_test_bpf *skel = loop_test_bpf__open();
+	struct bpf_program *prog;
+	struct bpf_map *claims;
+
+	if (!skel) {
+		CHECK("the test object opens", 0, "%s", strerror(errno));
+		return NULL;
+	}
+	prog = strcmp(func, "addr_call") ? skel->progs.on_counted : skel->progs.on_addr;
+	claims = strcmp(func, "addr_call") ? skel->maps.counted_rows_claims : skel->maps.addr_rows_claims;
+	skel->rodata->has_atomic_fetch = has_fetch;
+	if (has_fetch)
+		tool_size_claims(claims);
+	bpf_program__set_autoload(skel->progs.on_call, false);
+	bpf_program__set_autoload(skel->progs.on_call_spare, false);
+	bpf_program__set_autoload(skel->progs.orphan_spare, false);
+	*link = loop_test_bpf__load(skel) ? NULL :
+		bpf_program__attach_uprobe_opts(prog, 0, "/proc/self/exe", 0, &uopts);
+	if (!*link) {
+		CHECK("rows: the uprobe attaches", 0, "%s: %s", func, strerror(errno));
+		loop_test_bpf__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+/*
  * Rows by index (rows.bpf.h) from two threads at once, 8 keys in 16 slots:
  * each key's row made once, by compare-and-swap or (has_fetch false, as
  * before 5.12) by the claims map, every call counted in it, and the array
@@ -239,34 +275,18 @@ static void test_interval_differences(struct loop_test_bpf *skel)
  */
 static void test_rows(bool has_fetch)
 {
-	LIBBPF_OPTS(bpf_uprobe_opts, uopts, .func_name = "counted_call");
-	struct loop_test_bpf *skel = loop_test_bpf__open();
 	const char *how = has_fetch ? "compare-and-swap" : "claims";
 	unsigned int exact = 0, wrong = 0;
 	struct map_snapshot s = {};
+	struct loop_test_bpf *skel;
 	struct bpf_link *link;
 	pthread_t threads[2];
 	int err;
 	size_t i;
 
-	if (!skel) {
-		CHECK("the test object opens", 0, "%s", strerror(errno));
+	skel = rows_test_open(has_fetch, "counted_call", &link);
+	if (!skel)
 		return;
-	}
-	skel->rodata->has_atomic_fetch = has_fetch;
-	if (has_fetch)
-		tool_size_claims(skel->maps.counted_rows_claims);
-	bpf_program__set_autoload(skel->progs.on_call, false);
-	bpf_program__set_autoload(skel->progs.on_call_spare, false);
-	bpf_program__set_autoload(skel->progs.orphan_spare, false);
-	err = loop_test_bpf__load(skel);
-	link = err ? NULL : bpf_program__attach_uprobe_opts(skel->progs.on_counted, 0,
-							    "/proc/self/exe", 0, &uopts);
-	if (!link) {
-		CHECK("rows: the uprobe attaches", 0, "%s", strerror(errno));
-		loop_test_bpf__destroy(skel);
-		return;
-	}
 	for (i = 0; i < 2; i++)
 		pthread_create(&threads[i], NULL, call_counted, NULL);
 	for (i = 0; i < 2; i++)
@@ -314,32 +334,16 @@ static int addr_op(struct loop_test_bpf *skel, unsigned long long addr, int op)
  */
 static void test_addr_rows(bool has_fetch)
 {
-	LIBBPF_OPTS(bpf_uprobe_opts, uopts, .func_name = "addr_call");
 	const unsigned long long a = 0x1000000040ULL, b = 0x2000000040ULL, c = 0x3000000040ULL;
 	const int h = (int)((0x40u * 0x9E3779B1u) >> (32 - 4));	/* row_hash_addr(), 4 bits */
-	struct loop_test_bpf *skel = loop_test_bpf__open();
 	const char *how = has_fetch ? "compare-and-swap" : "claims";
+	struct loop_test_bpf *skel;
 	struct bpf_link *link;
-	int got[10], err;
+	int got[10];
 
-	if (!skel) {
-		CHECK("the test object opens", 0, "%s", strerror(errno));
+	skel = rows_test_open(has_fetch, "addr_call", &link);
+	if (!skel)
 		return;
-	}
-	skel->rodata->has_atomic_fetch = has_fetch;
-	if (has_fetch)
-		tool_size_claims(skel->maps.addr_rows_claims);
-	bpf_program__set_autoload(skel->progs.on_call, false);
-	bpf_program__set_autoload(skel->progs.on_call_spare, false);
-	bpf_program__set_autoload(skel->progs.orphan_spare, false);
-	err = loop_test_bpf__load(skel);
-	link = err ? NULL : bpf_program__attach_uprobe_opts(skel->progs.on_addr, 0,
-							    "/proc/self/exe", 0, &uopts);
-	if (!link) {
-		CHECK("addr rows: the uprobe attaches", 0, "%s", strerror(errno));
-		loop_test_bpf__destroy(skel);
-		return;
-	}
 	got[0] = addr_op(skel, a, ADDR_MAKE);
 	got[1] = addr_op(skel, b, ADDR_MAKE);
 	got[2] = addr_op(skel, c, ADDR_MAKE);
