@@ -218,6 +218,8 @@ int tool_load(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map)
 	}
 	err = bpf_object__load_skeleton(s);
 	tool_phase("load");
+	/* The BTF files read to find the programs' targets (megabytes): not needed after. */
+	btf_targets_reset();
 
 	if (err) {
 		report_bpf_error("load BPF programs", err);
