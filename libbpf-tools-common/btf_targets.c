@@ -176,7 +176,8 @@ static long walk_types(const struct btf_file *f, int kind, long a, long b)
 	return kind < 0 ? i : -ENOENT;
 }
 
-int btf_target_find(const char *name, int kind, char *module, size_t len, __u32 *id)
+/* btf_target_find()'s search: the file that defines the type, in *file. */
+static int find_target(const char *name, int kind, struct btf_file **file, __u32 *id)
 {
 	long in_base, in_mod, i;
 	int err, m;
@@ -189,7 +190,7 @@ int btf_target_find(const char *name, int kind, char *module, size_t len, __u32 
 	if (in_base >= 0) {
 		i = walk_types(&vmlinux, kind, in_base, -1);
 		if (i >= 0) {
-			snprintf(module, len, "vmlinux");
+			*file = &vmlinux;
 			*id = i + 1;
 			return 0;
 		}
@@ -198,7 +199,7 @@ int btf_target_find(const char *name, int kind, char *module, size_t len, __u32 
 	}
 	read_modules();
 	for (m = 0; m < nr_modules; m++) {
-		const struct btf_file *f = &modules[m];
+		struct btf_file *f = &modules[m];
 
 		/* A module's own strings follow vmlinux's; its names may be either. */
 		in_mod = string_offset(f, name);
@@ -213,11 +214,21 @@ int btf_target_find(const char *name, int kind, char *module, size_t len, __u32 
 			return i;
 		if (vmlinux_types < 0 && (vmlinux_types = walk_types(&vmlinux, -1, -1, -1)) < 0)
 			return vmlinux_types;
-		snprintf(module, len, "%s", f->name);
+		*file = f;
 		*id = vmlinux_types + 1 + i;
 		return 0;
 	}
 	return -ENOENT;
+}
+
+int btf_target_find(const char *name, int kind, char *module, size_t len, __u32 *id)
+{
+	struct btf_file *f;
+	int err = find_target(name, kind, &f, id);
+
+	if (!err)
+		snprintf(module, len, "%s", f->name);
+	return err;
 }
 
 bool tracepoint_btf_module(const char *event, char *module, size_t len)
@@ -265,19 +276,20 @@ static int kernel_btf_fd(struct btf_file *f)
 static int prepare_load(struct bpf_program *prog, struct bpf_prog_load_opts *opts, long kind)
 {
 	const char *target = strchr(bpf_program__section_name(prog), '/');
-	char name[256], module[64];
+	struct btf_file *f;
+	char name[256];
 	__u32 id;
-	int err, m, fd = 0;
+	int err, fd = 0;
 
 	if (!target)
 		return -EINVAL;
 	snprintf(name, sizeof(name), "%s%s", kind == BTF_KIND_TYPEDEF ? "btf_trace_" : "", target + 1);
-	err = btf_target_find(name, kind, module, sizeof(module), &id);
+	err = find_target(name, kind, &f, &id);
 	if (err)
 		return err;
-	for (m = 0; strcmp(module, "vmlinux") && m < nr_modules; m++)
-		if (!strcmp(modules[m].name, module) && (fd = kernel_btf_fd(&modules[m])) < 0)
-			return fd;
+	/* vmlinux's types are the kernel's own: no object fd. */
+	if (f != &vmlinux && (fd = kernel_btf_fd(f)) < 0)
+		return fd;
 	opts->attach_btf_obj_fd = fd;
 	opts->attach_btf_id = id;
 	return 0;
