@@ -26,7 +26,7 @@ const volatile long nr_ioctl = -1;
 __u64 dropped_rows = 0;
 __u64 dropped_calls = 0;
 
-/* A call in flight, per thread: in the task's storage, or by thread id (inflight.bpf.h). */
+/* A call in flight, per thread: in a slot its thread id picks (inflight.bpf.h). */
 struct call {
 	__u64 start_ns;		/* first: never 0 in a call */
 	__u32 cmd;

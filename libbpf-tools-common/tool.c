@@ -169,9 +169,10 @@ bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int need
 }
 
 /*
- * inflight.bpf.h's pairs: the task storage map NAME where the kernel has
- * it, else the hash NAME_by_tid; the other shrunk to one entry (a hash:
- * without task storage, the map type does not exist).
+ * inflight.bpf.h's maps: the slots NAME_slots where the kernel has
+ * compare-and-swap; the task storage map NAME where the kernel has it, else
+ * the hash NAME_by_tid. Those not used shrunk to one entry (the task
+ * storage a hash: without it, the map type does not exist).
  */
 bool tool_uses_task_storage(struct bpf_object *obj)
 {
@@ -186,15 +187,21 @@ bool tool_uses_task_storage(struct bpf_object *obj)
 static int fit_inflight(struct bpf_object *obj)
 {
 	bool task = tool_uses_task_storage(obj);
-	struct bpf_map *map, *by_tid;
+	struct bpf_map *map, *by_tid, *slots;
 	char name[128];
 	int err = 0;
 
 	bpf_object__for_each_map(map, obj) {
 		if (bpf_map__type(map) != BPF_MAP_TYPE_TASK_STORAGE)
 			continue;
+		snprintf(name, sizeof(name), "%s_slots", bpf_map__name(map));
+		slots = bpf_object__find_map_by_name(obj, name);
+		if (slots && !kernel_has_atomic_fetch())
+			err = bpf_map__set_max_entries(slots, 1);
 		snprintf(name, sizeof(name), "%s_by_tid", bpf_map__name(map));
 		by_tid = bpf_object__find_map_by_name(obj, name);
+		if (err)
+			break;
 		if (task && by_tid)
 			err = bpf_map__set_max_entries(by_tid, 1);
 		else if (!task)

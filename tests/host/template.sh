@@ -96,10 +96,40 @@ else
 	kill $wl_pid 2>/dev/null
 fi
 
+# The calls in flight, where their slot is taken (inflight.bpf.h): by
+# another thread's call (an owner that is not the workload's, put in its
+# slot before its first call), and where there are no slots (before 5.12's
+# compare-and-swap): in task storage, counted the same.
+mkfifo "$tmp/gate2"
+$W $N "$tmp/gate2" &
+wl_pid=$!
+if start_tool "$tmp/taken.out" $t -c ioctls; then
+	slot=$(printf '%08x' $((wl_pid & 4095)) | sed 's/../& /g' |
+	       awk '{ print $4, $3, $2, $1 }')		# the key, little-endian
+	size=$(bpftool -j map show name calls_slots | jq '.bytes_value')
+	owner="01 $(printf '00 %.0s' $(seq 2 "$size"))"
+	check "template: another thread's call put in the workload's slot" \
+		bpftool map update name calls_slots key hex $slot value hex $owner
+	echo >"$tmp/gate2"
+	wait $wl_pid
+	check_eq "template: that call's slot left to it" \
+		"$(bpftool -j map lookup name calls_slots key hex $slot | jq -c '.formatted.value.owner')" 1
+	stop_tool INT
+	check_eq "template: its slot another thread's: exit 0, exactly $N calls in task storage" \
+		"$tool_status $(text_row "$tmp/taken.out" | cut -d' ' -f1-3)" "0 ioctls $N 0"
+else
+	fail "template: slot taken: did not start"
+	kill $wl_pid 2>/dev/null
+fi
+if GPU_BPF_PRETEND_MISSING=atomic_fetch run_traced noslots $t -c ioctls; then
+	check_eq "template: no compare-and-swap: exit 0, exactly $N calls in task storage" \
+		"$tool_status $(text_row "$tmp/noslots.out" | cut -d' ' -f1-3)" "0 ioctls $N 0"
+fi
+
 # The other path: raw_syscalls' events, for kernels without the per-syscall
 # ones; and the calls in flight kept by thread id, as before 5.11 (no task
-# storage).
-if GPU_BPF_PRETEND_MISSING=syscalls,task_storage run_traced raw $t -c ioctls; then
+# storage, no compare-and-swap).
+if GPU_BPF_PRETEND_MISSING=syscalls,task_storage,atomic_fetch run_traced raw $t -c ioctls; then
 	check "template: without syscalls:sys_enter_ioctl: raw_syscalls:sys_enter" \
 		grep -q '^Tracing ioctl(2) (raw_syscalls:sys_\*, every system call)' "$tmp/raw.out"
 	check_eq "template: raw_syscalls: exit 0, exactly $N calls of the workload's FIONREAD" \
