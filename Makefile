@@ -118,6 +118,7 @@ $(OUTPUT)/tests/%.skel.h: $(OUTPUT)/tests/%.bpf.o
 
 $(OUTPUT)/tests/test_loop: $(OUTPUT)/tests/loop_test.skel.h
 $(OUTPUT)/tests/test_records: $(OUTPUT)/tests/records_test.skel.h
+$(OUTPUT)/tests/test_btf_targets: $(OUTPUT)/tests/targets_test.skel.h
 
 # nvdrv's name tables: the test includes nvidia_names.c (its tables are static).
 $(OUTPUT)/tests/test_nvidia_names: tests/unit/test_nvidia_names.c tests/unit/check.h \

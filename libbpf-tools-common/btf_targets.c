@@ -31,6 +31,15 @@ static struct btf_file *modules;
 static int nr_modules = -1;	/* -1: not listed yet */
 static long vmlinux_types = -1;	/* types in vmlinux: the modules' ids follow them */
 
+/* A program's target found before load (btf_targets_resolve()). */
+struct resolved {
+	const struct bpf_program *prog;
+	int fd;			/* the module's BTF object; 0: vmlinux */
+	__u32 id;
+};
+static struct resolved *resolved;
+static int nr_resolved;
+
 static int read_btf(struct btf_file *f, const char *name)
 {
 	char path[PATH_MAX];
@@ -272,24 +281,56 @@ static int kernel_btf_fd(struct btf_file *f)
 	return -ENOENT;
 }
 
-/* libbpf's prog_prepare_load_fn: the target of "tp_btf/EVENT" or "fentry/FUNCTION". */
-static int prepare_load(struct bpf_program *prog, struct bpf_prog_load_opts *opts, long kind)
+/*
+ * The target of "tp_btf/EVENT" or "fentry/FUNCTION" (the kind: KIND): its
+ * type id, and the module's BTF object in *fd (0: vmlinux's, the kernel's
+ * own, no object), owned here.
+ */
+static int find_prog_target(const struct bpf_program *prog, long kind, int *fd, __u32 *id)
 {
 	const char *target = strchr(bpf_program__section_name(prog), '/');
 	struct btf_file *f;
 	char name[256];
-	__u32 id;
-	int err, fd = 0;
+	int err;
 
 	if (!target)
 		return -EINVAL;
 	snprintf(name, sizeof(name), "%s%s", kind == BTF_KIND_TYPEDEF ? "btf_trace_" : "", target + 1);
-	err = find_target(name, kind, &f, &id);
+	err = find_target(name, kind, &f, id);
 	if (err)
 		return err;
-	/* vmlinux's types are the kernel's own: no object fd. */
-	if (f != &vmlinux && (fd = kernel_btf_fd(f)) < 0)
-		return fd;
+	*fd = f == &vmlinux ? 0 : kernel_btf_fd(f);
+	return *fd < 0 ? *fd : 0;
+}
+
+/* The kind of BTF type a program's section names: -1 if not one of the handlers'. */
+static long section_kind(const struct bpf_program *prog)
+{
+	const char *sec = bpf_program__section_name(prog);
+
+	if (!strncmp(sec, "tp_btf/", 7))
+		return BTF_KIND_TYPEDEF;
+	if (!strncmp(sec, "fentry/", 7))
+		return BTF_KIND_FUNC;
+	return -1;
+}
+
+/* libbpf's prog_prepare_load_fn: the target found before load, else now. */
+static int prepare_load(struct bpf_program *prog, struct bpf_prog_load_opts *opts, long kind)
+{
+	__u32 id;
+	int i, err, fd;
+
+	for (i = 0; i < nr_resolved; i++) {
+		if (resolved[i].prog == prog) {
+			opts->attach_btf_obj_fd = resolved[i].fd;
+			opts->attach_btf_id = resolved[i].id;
+			return 0;
+		}
+	}
+	err = find_prog_target(prog, kind, &fd, &id);
+	if (err)
+		return err;
 	opts->attach_btf_obj_fd = fd;
 	opts->attach_btf_id = id;
 	return 0;
@@ -323,19 +364,65 @@ int btf_targets_register(void)
 	return 0;
 }
 
-void btf_targets_reset(void)
+/* Drop the files read (megabytes) and the modules' objects, but those resolved keep. */
+static void release_files(void)
 {
-	int m;
+	int m, i;
 
 	free(vmlinux.data);
 	memset(&vmlinux, 0, sizeof(vmlinux));
 	for (m = 0; m < nr_modules; m++) {
 		free(modules[m].data);
-		if (modules[m].kernel_fd > 0)
+		for (i = 0; i < nr_resolved && modules[m].kernel_fd > 0; i++)
+			if (resolved[i].fd == modules[m].kernel_fd)
+				break;
+		if (modules[m].kernel_fd > 0 && i == nr_resolved)
 			close(modules[m].kernel_fd);
 	}
 	free(modules);
 	modules = NULL;
 	nr_modules = -1;
 	vmlinux_types = -1;
+}
+
+int btf_targets_resolve(struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+	struct resolved *more;
+	long kind;
+	int n = 0;
+
+	bpf_object__for_each_program(prog, obj) {
+		if (!bpf_program__autoload(prog) || (kind = section_kind(prog)) < 0)
+			continue;
+		more = realloc(resolved, (nr_resolved + 1) * sizeof(*more));
+		if (!more)
+			break;
+		resolved = more;
+		resolved[nr_resolved].prog = prog;
+		/* Not found: left to the load, which says so as before. */
+		if (!find_prog_target(prog, kind, &resolved[nr_resolved].fd, &resolved[nr_resolved].id)) {
+			nr_resolved++;
+			n++;
+		}
+	}
+	release_files();
+	return n;
+}
+
+void btf_targets_reset(void)
+{
+	int i, j;
+
+	release_files();
+	for (i = 0; i < nr_resolved; i++) {
+		for (j = 0; j < i && resolved[i].fd > 0; j++)
+			if (resolved[j].fd == resolved[i].fd)
+				break;
+		if (resolved[i].fd > 0 && j == i)
+			close(resolved[i].fd);
+	}
+	free(resolved);
+	resolved = NULL;
+	nr_resolved = 0;
 }

@@ -39,7 +39,19 @@ bool tracepoint_btf_module(const char *event, char *module, size_t len);
  */
 int btf_targets_register(void);
 
-/* Forget what was read (tests that change the files under probe_set_root()). */
+/*
+ * Find the targets of OBJ's programs to load, then drop the files read:
+ * before bpf_object__load(), so that they and libbpf's parse of vmlinux's
+ * BTF (each some megabytes) are not in memory at once. Returns how many
+ * were found; those not are looked up again at load, which reports them.
+ */
+struct bpf_object;
+int btf_targets_resolve(struct bpf_object *obj);
+
+/*
+ * Forget what was read and found (after load; tests that change the files
+ * under probe_set_root()).
+ */
 void btf_targets_reset(void);
 
 #endif

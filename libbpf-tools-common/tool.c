@@ -223,9 +223,10 @@ int tool_load(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map)
 		report_bpf_error("size the BPF maps", err);
 		return err;
 	}
+	/* The programs' targets found, the BTF files read for them dropped, before libbpf's. */
+	btf_targets_resolve(*s->obj);
 	err = bpf_object__load_skeleton(s);
 	tool_phase("load");
-	/* The BTF files read to find the programs' targets (megabytes): not needed after. */
 	btf_targets_reset();
 
 	if (err) {

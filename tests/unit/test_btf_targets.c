@@ -15,6 +15,7 @@
 #include "btf_targets.h"
 #include "check.h"
 #include "probe.h"
+#include "targets_test.skel.h"
 
 static char fake_root[] = "/tmp/gpu-bpf-btf.XXXXXX";
 
@@ -133,9 +134,58 @@ static void test_modules(void)
 		fprintf(stderr, "warning: could not remove %s\n", fake_root);
 }
 
+/*
+ * Through libbpf's load: a target found before it (the files read then
+ * dropped) loads and runs; one found nowhere is left to the load, which
+ * fails on it.
+ */
+static void test_resolve(void)
+{
+	struct targets_test_bpf *skel;
+	struct bpf_link *link;
+	int found, err;
+
+	if (btf_targets_register()) {
+		CHECK("btf_targets_register", 0, "failed");
+		return;
+	}
+	skel = targets_test_bpf__open();
+	if (!skel) {
+		CHECK("btf_targets_resolve: open the test object", 0, "%s", strerror(errno));
+		return;
+	}
+	found = btf_targets_resolve(skel->obj);
+	CHECK("btf_targets_resolve: both programs to load, one target found", found == 1,
+	      "found %d", found);
+	err = targets_test_bpf__load(skel);
+	CHECK("btf_targets_resolve: a target not found fails the load", err != 0, "loaded");
+	btf_targets_reset();
+	targets_test_bpf__destroy(skel);
+
+	skel = targets_test_bpf__open();
+	if (!skel)
+		return;
+	bpf_program__set_autoload(skel->progs.on_nothing, false);
+	found = btf_targets_resolve(skel->obj);
+	/* No BTF files to read from here on: the load takes what was found. */
+	probe_set_root("/nonexistent");
+	err = targets_test_bpf__load(skel);
+	probe_set_root(NULL);
+	btf_targets_reset();
+	link = err ? NULL : bpf_program__attach(skel->progs.on_switch);
+	usleep(100000);
+	CHECK("btf_targets_resolve: a program of vmlinux's event, found before load, loads and runs",
+	      found == 1 && !err && link && skel->bss->switches > 0,
+	      "found %d, load %d, link %p, runs %llu", found, err, (void *)link,
+	      (unsigned long long)skel->bss->switches);
+	bpf_link__destroy(link);
+	targets_test_bpf__destroy(skel);
+}
+
 int main(void)
 {
 	test_vmlinux();
 	test_modules();
+	test_resolve();
 	return check_failures;
 }
