@@ -364,19 +364,27 @@ int btf_targets_register(void)
 	return 0;
 }
 
+/* Whether one of the first `n` programs resolved holds module BTF object `fd`. */
+static bool resolved_holds(int fd, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (resolved[i].fd == fd)
+			return true;
+	return false;
+}
+
 /* Drop the files read (megabytes) and the modules' objects, but those resolved keep. */
 static void release_files(void)
 {
-	int m, i;
+	int m;
 
 	free(vmlinux.data);
 	memset(&vmlinux, 0, sizeof(vmlinux));
 	for (m = 0; m < nr_modules; m++) {
 		free(modules[m].data);
-		for (i = 0; i < nr_resolved && modules[m].kernel_fd > 0; i++)
-			if (resolved[i].fd == modules[m].kernel_fd)
-				break;
-		if (modules[m].kernel_fd > 0 && i == nr_resolved)
+		if (modules[m].kernel_fd > 0 && !resolved_holds(modules[m].kernel_fd, nr_resolved))
 			close(modules[m].kernel_fd);
 	}
 	free(modules);
@@ -412,16 +420,13 @@ int btf_targets_resolve(struct bpf_object *obj)
 
 void btf_targets_reset(void)
 {
-	int i, j;
+	int i;
 
 	release_files();
-	for (i = 0; i < nr_resolved; i++) {
-		for (j = 0; j < i && resolved[i].fd > 0; j++)
-			if (resolved[j].fd == resolved[i].fd)
-				break;
-		if (resolved[i].fd > 0 && j == i)
+	/* Each module's object once: several programs may hold the same. */
+	for (i = 0; i < nr_resolved; i++)
+		if (resolved[i].fd > 0 && !resolved_holds(resolved[i].fd, i))
 			close(resolved[i].fd);
-	}
 	free(resolved);
 	resolved = NULL;
 	nr_resolved = 0;
