@@ -196,12 +196,11 @@ static int fit_inflight(struct bpf_object *obj)
 			continue;
 		snprintf(name, sizeof(name), "%s_slots", bpf_map__name(map));
 		slots = bpf_object__find_map_by_name(obj, name);
-		if (slots && !kernel_has_atomic_fetch())
-			err = bpf_map__set_max_entries(slots, 1);
+		if (slots && !kernel_has_atomic_fetch() &&
+		    (err = bpf_map__set_max_entries(slots, 1)))
+			break;
 		snprintf(name, sizeof(name), "%s_by_tid", bpf_map__name(map));
 		by_tid = bpf_object__find_map_by_name(obj, name);
-		if (err)
-			break;
 		if (task && by_tid)
 			err = bpf_map__set_max_entries(by_tid, 1);
 		else if (!task)
