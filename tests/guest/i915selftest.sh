@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# vm-kernels: 6.1
 # i915mem on the real i915's own events (6.1: where a selftest i915.ko is built), run inside the VM by
 # tests/run. The third proof of i915mem, besides the real layouts and
 # gemgen's exact numbers (tests/guest/i915mem.sh): the real driver, rebuilt

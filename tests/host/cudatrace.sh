@@ -23,8 +23,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# CUDATRACE_TESTS=kernel (tests/guest/cudatrace.sh, in the guests, where
-# CI's time is budgeted): only the sections whose outcome depends on how the
+# CUDATRACE_TESTS=kernel (for a guest run by hand, where each start takes
+# seconds under TCG): only the sections whose outcome depends on how the
 # kernel probes, counts and returns (attach, every call's arguments and result, summaries,
 # errors, leaks, filters, intervals, cgroups, real libraries). The rest
 # (--prometheus, hostile names, --timeline, -j, the result tables) is the

@@ -97,9 +97,8 @@ declare -A more=(
 #   errors        every tracepoint tool's one-line refusal when the kernel
 #                 lacks BTF or tracefs: not tracing;
 #   tpformat      the record path's library on its own, no tool;
-#   i915selftest  no "# vm-kernels:" line, but it runs only where a selftest
-#                 i915 is built (6.1) and says SKIP elsewhere; i915mem.sh
-#                 runs on 6.1 too.
+#   i915selftest  it runs only where a selftest i915 is built (6.1), and
+#                 i915mem.sh runs on 6.1 too.
 # (drmsched.sh's one cudatrace section, a timeline merged with drmsched's,
 # does not make cudatrace tested on drmsched.sh's kernels either.)
 # Every tests/guest/*.sh is a tool's, in `more`, or here: a new script is a
