@@ -146,7 +146,7 @@ rmmod schedgen
 # 2. gpu-sched stripped of its BTF: the record path by itself.
 if [ "$have_btf" = 1 ]; then
 	rmmod gpu_sched 2>"$S/rmmod.err" || fail "$P rmmod gpu_sched: $(cat "$S/rmmod.err")"
-	ko=$(find "$VM_MODDIR" -name 'gpu-sched.ko*' | head -1)
+	ko=$(module_file gpu-sched)
 	case "$ko" in
 	*.xz) xz -dc "$ko" >"$S/gpu-sched.ko" ;;
 	*.zst) zstd -qdc "$ko" >"$S/gpu-sched.ko" ;;

@@ -61,7 +61,7 @@ xe_missing() {
 	done
 }
 have_xe=0
-grep -q '/xe\.ko' "$VM_MODDIR/lib/modules/$VM_KVER/modules.dep" 2>/dev/null && have_xe=1
+[ -n "$(module_file xe)" ] && have_xe=1
 load_module i915
 if [ -e /sys/kernel/btf/i915 ]; then
 	timeout 120 "$T" 1 1 >"$S/real.out" 2>"$S/real.err"
@@ -741,7 +741,7 @@ rmmod gemgen
 # 5c. The real i915 without its .BTF (as a DKMS backport builds it): the
 #     record path by itself, named.
 if [ "$rec" = 0 ] && load_module i915 && unload_module i915; then
-	ko=$(find "$VM_MODDIR" -name 'i915.ko*' | head -1)
+	ko=$(module_file i915)
 	case "$ko" in
 	*.xz) xz -dc "$ko" >"$S/i915.ko" ;;
 	*.zst) zstd -qdc "$ko" >"$S/i915.ko" ;;

@@ -169,7 +169,7 @@ fi
 # ---------------------------------------------------------------------------
 # 3. gpu-sched without BTF: what a DKMS-built driver looks like.
 rmmod gpu_sched 2>"$S/rmmod.err" || fail "$P rmmod gpu_sched: $(cat "$S/rmmod.err")"
-ko=$(find "$VM_MODDIR" -name 'gpu-sched.ko*' | head -1)
+ko=$(module_file gpu-sched)
 case "$ko" in
 *.xz) xz -dc "$ko" >"$S/gpu-sched.ko" ;;
 *.zst) zstd -qdc "$ko" >"$S/gpu-sched.ko" ;;

@@ -368,7 +368,7 @@ unload_with_holders() {
 strip_drm() {
 	local ko
 	unload_with_holders drm || return 1
-	ko=$(find "$VM_MODDIR" -name 'drm.ko*' -path '*/gpu/drm/*' | head -1)
+	ko=$(module_file drm)
 	case "$ko" in
 	*.xz) xz -dc "$ko" >"$S/drm.ko" ;;
 	*.zst) zstd -qdc "$ko" >"$S/drm.ko" ;;
