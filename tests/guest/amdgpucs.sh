@@ -63,7 +63,7 @@ rec_lines() {
 # strip_ko MODULE OUT: this kernel's MODULE.ko without its .BTF (a DKMS build's).
 strip_ko() {
 	local ko
-	ko=$(find "${VM_MODDIR:?}" -name "$1.ko*" | head -1)
+	ko=$(module_file "$1")
 	case "$ko" in
 	*.xz) xz -dc "$ko" >"$S/$1.ko" ;;
 	*.zst) zstd -qdc "$ko" >"$S/$1.ko" ;;
