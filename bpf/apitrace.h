@@ -10,6 +10,8 @@
 
 #define MAX_FUNCS	1024	/* probed symbols (function ids): real libcuda 535 exports 600 cu* */
 #define NR_FALLBACK	128	/* per-function programs where BPF cookies are missing */
+#define FALLBACK_ENTER	0	/* fallback_progs: the shared entry program */
+#define FALLBACK_EXIT	1	/* ... and return program */
 #define MAX_INFLIGHT	16384	/* calls entered and not yet returned */
 #define MAX_ALLOCS	65536	/* outstanding allocations, all processes */
 #define MAX_LAUNCH_ROWS	4096	/* (process, kernel, shape) rows, processes alive or just exited */

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
+
 #include "apitrace/probes.h"
 #include "apitrace/funcs.h"
 #include "runtime.h"
@@ -30,6 +32,11 @@ static void init_cookieless(struct probes *p, struct bpf_object *obj, const stru
 	p->cookieless = true;
 	bpf_program__set_autoload(p->enter, false);
 	bpf_program__set_autoload(p->exit, false);
+	p->shared_enter = bpf_object__find_program_by_name(obj, "api_enter_shared");
+	p->shared_exit = bpf_object__find_program_by_name(obj, "api_exit_shared");
+	p->fallback_progs = bpf_object__find_map_by_name(obj, "fallback_progs");
+	bpf_program__set_autoload(p->shared_enter, true);
+	bpf_program__set_autoload(p->shared_exit, true);
 	/* (The functions -f added past NR_FALLBACK have no program: attach_target skips them.) */
 	for (i = 0; i < nr_funcs() && i < NR_FALLBACK; i++) {
 		for (t = 0; t < libs->nr_targets && libs->targets[t].off[i] < 0; t++)
@@ -134,6 +141,23 @@ static int attach_target(struct probes *p, const struct target *t)
 	return 0;
 }
 
+/* The per-function programs' way into the shared ones. */
+static int link_shared(const struct probes *p)
+{
+	int map = bpf_map__fd(p->fallback_progs);
+	__u32 enter = FALLBACK_ENTER, exit = FALLBACK_EXIT;
+	int fd, err;
+
+	fd = bpf_program__fd(p->shared_enter);
+	err = bpf_map_update_elem(map, &enter, &fd, BPF_ANY) ? -errno : 0;
+	fd = bpf_program__fd(p->shared_exit);
+	if (!err)
+		err = bpf_map_update_elem(map, &exit, &fd, BPF_ANY) ? -errno : 0;
+	if (err)
+		report_bpf_error("link the per-function programs to the shared ones", err);
+	return err;
+}
+
 int probes_attach(struct probes *p, const struct api_libs *libs)
 {
 	int i, err;
@@ -141,6 +165,8 @@ int probes_attach(struct probes *p, const struct api_libs *libs)
 	p->links = calloc(MAX_TARGETS * MAX_FUNCS * 2, sizeof(*p->links));
 	if (!p->links)
 		return -ENOMEM;
+	if (p->cookieless && (err = link_shared(p)))
+		return err;
 	for (i = 0; i < libs->nr_targets; i++) {
 		err = attach_target(p, &libs->targets[i]);
 		if (err)

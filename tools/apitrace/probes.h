@@ -17,8 +17,11 @@ struct probes {
 	/*
 	 * Kernels without BPF cookies: the programs of function i (api_enter_NN,
 	 * api_exit_NN), NULL where no file has it; enter and exit are not loaded.
+	 * They tail-call the shared ones through fallback_progs.
 	 */
 	struct bpf_program *fn_enter[NR_FALLBACK], *fn_exit[NR_FALLBACK];
+	struct bpf_program *shared_enter, *shared_exit;
+	struct bpf_map *fallback_progs;
 	bool cookieless;
 	pid_t pid;			/* only this process's calls; 0: every process's */
 	bool multi;			/* uprobe_multi links */
