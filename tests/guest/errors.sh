@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# vm-kernels: 6.1 sid 5.10
+# (Not on trixie's 6.12, between 6.1 and sid: CI's 90 minutes are budgeted
+# per kernel, and the refusals are the frontend's, on what it finds
+# lacking; tests/README.md.)
 # What every tool says when the kernel lacks what it needs, on a real
 # kernel, run inside the VM by tests/run: one line on stderr and exit 1,
 # never a libbpf dump. Each case runs in its own mount namespace (unshare
