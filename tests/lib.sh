@@ -326,19 +326,19 @@ cgroup_tracers_stop() {
 	rmdir "$cg_dir/A" "$cg_dir/B" "$cg_dir"
 }
 
-
 # frontend_checks WHAT: true where the checks of what the frontend alone
-# does with what the kernel gave (-T, -m, -j and -e -j against the text,
+# does with what the kernel gave (-T, -j and -e -j against the text,
 # interval counts, SIGTERM, a closed pipe, escaped names, --timeline) run:
 # on the host, and in 6.1's guest, where every tool's script runs. They
-# are the same C on every kernel; the BPF side of the same options (its
-# rodata, its verification, its counts) is checked in every guest by the
-# runs the rest of each script makes. Elsewhere: status 1, and a SKIP line.
+# are the same C on every kernel and change nothing the BPF programs read;
+# the options that do (-m, the filters, --cgroup, -e) run in every guest.
+# Elsewhere: status 1, and a SKIP line.
 frontend_checks() {
 	[ -z "${VM_KERNEL:-}" ] || [ "$VM_KERNEL" = 6.1 ] && return 0
 	skip "${P:+$P }$*: the frontend's alone, checked in 6.1's guest"
 	return 1
 }
+
 # --prometheus against the real thing (Debian's prometheus and
 # prometheus-node-exporter, installed by tests/install-deps): prom_start runs
 # node_exporter with only its textfile collector, reading $PROM_FILES/*.prom,

@@ -4,8 +4,9 @@
 # kernel (CLTRACE_TESTS=kernel: clwork's known calls, not clinfo's against
 # bpftrace), since uprobes need no driver (pocl runs the kernels on the
 # guest's CPU). 5.10 has neither multi-uprobe links nor BPF cookies: a
-# program per function, each with its arguments' decoding fixed at load. The newer paths of the same BPF
-# object (bpf/apitrace.bpf.h) run cudatrace on the real libcuda in
+# small program per function, its cookie fixed at load, tail-calling one
+# shared program. The newer paths of the same BPF object
+# (bpf/apitrace.bpf.h) run cudatrace on the real libcuda in
 # tests/guest/nvclients.sh: 6.1's (a uprobe per function, cookies) and
 # sid's (multi-uprobe links, as on the host, where cltrace runs whole).
 cd "$(dirname "$0")/../.." || exit 1
