@@ -1,27 +1,88 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Kprobe links (links.h). */
+/* Kprobes of a tool's roles (links.h). */
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "links.h"
 
-struct bpf_link *attach_kprobe_first(struct bpf_program *prog, const char *const *fns, int n,
-				     bool retprobe, __u64 cookie, int *which)
+/* The kprobe PMU's type and its retprobe bit (sysfs), read once: -errno when absent. */
+static int kprobe_type = -ENOENT, retprobe_bit = -ENOENT;
+static pthread_once_t kprobe_pmu_once = PTHREAD_ONCE_INIT;
+
+static int read_pmu_value(const char *path, const char *fmt)
 {
-	LIBBPF_OPTS(bpf_kprobe_opts, o, .retprobe = retprobe, .bpf_cookie = cookie);
-	struct bpf_link *link;
-	int i;
+	FILE *f = fopen(path, "re");
+	int v, got;
+
+	if (!f)
+		return -errno;
+	got = fscanf(f, fmt, &v);
+	fclose(f);
+	return got == 1 ? v : -EINVAL;
+}
+
+static void read_kprobe_pmu(void)
+{
+	kprobe_type = read_pmu_value("/sys/bus/event_source/devices/kprobe/type", "%d");
+	retprobe_bit = read_pmu_value("/sys/bus/event_source/devices/kprobe/format/retprobe",
+				      "config:%d");
+}
+
+static int kprobe_open(const char *fn, bool retprobe)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	int pfd;
+
+	pthread_once(&kprobe_pmu_once, read_kprobe_pmu);
+	if (kprobe_type < 0)
+		return kprobe_type;
+	if (retprobe && retprobe_bit < 0)
+		return retprobe_bit;
+	attr.type = kprobe_type;
+	attr.config = retprobe ? 1ULL << retprobe_bit : 0;
+	attr.config1 = (__u64)(unsigned long)fn;	/* the kernel looks the name up */
+	pfd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	return pfd >= 0 ? pfd : -errno;
+}
+
+/*
+ * A kprobe (retprobe: a kretprobe) on the first of fns[0..n) that the
+ * kernel has, tried in order, with no program yet: its perf event's file
+ * descriptor, and in *which the index of its function; -ENOENT when the
+ * kernel has none of them, else -errno of the first one it refused.
+ */
+static int kprobe_open_first(const char *const *fns, int n, bool retprobe, int *which)
+{
+	int i, pfd;
 
 	for (i = 0; i < n; i++) {
-		link = bpf_program__attach_kprobe_opts(prog, fns[i], &o);
-		if (link || errno != ENOENT) {
+		pfd = kprobe_open(fns[i], retprobe);
+		if (pfd != -ENOENT) {
 			*which = i;
-			return link;
+			return pfd;
 		}
 	}
-	errno = ENOENT;
-	return NULL;
+	return -ENOENT;
+}
+
+/* prog attached, with `cookie`, to the kprobe pfd, which the link then owns (closed on failure). */
+static struct bpf_link *kprobe_attach_fd(struct bpf_program *prog, int pfd, __u64 cookie)
+{
+	LIBBPF_OPTS(bpf_perf_event_opts, o, .bpf_cookie = cookie);
+	struct bpf_link *link = bpf_program__attach_perf_event_opts(prog, pfd, &o);
+	int err = errno;
+
+	if (!link) {
+		close(pfd);
+		errno = err;
+	}
+	return link;
 }
 
 /* Enough to overlap the grace periods; each thread costs a stack. */
@@ -44,27 +105,132 @@ static void *run_some(void *arg)
 	return NULL;
 }
 
-void links_parallel(int n, void (*fn)(int i, void *arg), void *arg)
-{
-	struct parallel_work work = { .fn = fn, .arg = arg, .n = n };
+struct parallel_run {
+	struct parallel_work work;
 	pthread_t threads[MAX_THREADS];
-	int nr_threads = 0, i;
+	int nr_threads;
+};
 
-	/* A thread that cannot start leaves its share to the others and to this one. */
-	while (nr_threads < MAX_THREADS && nr_threads < n - 1 &&
-	       !pthread_create(&threads[nr_threads], NULL, run_some, &work))
-		nr_threads++;
-	run_some(&work);
-	for (i = 0; i < nr_threads; i++)
-		pthread_join(threads[i], NULL);
+/*
+ * fn(i, arg) for each i in [0, n), from several threads at once, left
+ * running while the caller goes on (NULL: it already ran here);
+ * links_parallel_wait() helps them finish and joins them.
+ */
+static struct parallel_run *links_parallel_start(int n, void (*fn)(int i, void *arg), void *arg)
+{
+	struct parallel_run *run = calloc(1, sizeof(*run));
+
+	if (!run) {
+		struct parallel_work work = { .fn = fn, .arg = arg, .n = n };
+
+		run_some(&work);
+		return NULL;
+	}
+	run->work = (struct parallel_work){ .fn = fn, .arg = arg, .n = n };
+	/* A thread that cannot start leaves its share to the others and to the waiter. */
+	while (run->nr_threads < MAX_THREADS && run->nr_threads < n &&
+	       !pthread_create(&run->threads[run->nr_threads], NULL, run_some, &run->work))
+		run->nr_threads++;
+	return run;
 }
 
-static void destroy_one(int i, void *links)
+static void links_parallel_wait(struct parallel_run *run)
 {
-	bpf_link__destroy(((struct bpf_link **)links)[i]);
+	int i;
+
+	if (!run)
+		return;
+	run_some(&run->work);
+	for (i = 0; i < run->nr_threads; i++)
+		pthread_join(run->threads[i], NULL);
+	free(run);
 }
 
-void links_destroy_all(struct bpf_link **links, int n)
+/* fn(i, arg) for each i in [0, n), from several threads: for kprobe detaches, whose waits overlap. */
+static void links_parallel(int n, void (*fn)(int i, void *arg), void *arg)
 {
-	links_parallel(n, destroy_one, links);
+	links_parallel_wait(links_parallel_start(n, fn, arg));
+}
+
+/* Role i's kprobe and kretprobe (from several threads: no libbpf here). */
+static void open_role(int i, void *roles)
+{
+	struct kprobe_role *r = &((struct kprobe_role *)roles)[i];
+	int which, pfd;
+
+	r->err = -ENOENT;
+	if (!r->entry)
+		return;
+	pfd = kprobe_open_first(r->fns, r->nr_fns, false, &which);
+	if (pfd == -ENOENT)
+		return;
+	r->found = r->fns[which];
+	r->err = pfd < 0 ? pfd : 0;
+	if (pfd < 0)
+		return;
+	r->pfd[0] = pfd;
+	if (!r->ret)
+		return;
+	pfd = kprobe_open_first(&r->found, 1, true, &which);
+	r->err = pfd < 0 ? pfd : 0;
+	r->pfd[1] = pfd;
+}
+
+void kprobe_roles_open(struct kprobe_roles *r)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++) {
+		r->role[i].pfd[0] = r->role[i].pfd[1] = -1;
+		r->role[i].link[0] = r->role[i].link[1] = NULL;
+	}
+	r->opened = true;
+	r->opening = links_parallel_start(r->n, open_role, r->role);
+}
+
+int kprobe_roles_attach(struct kprobe_roles *r)
+{
+	int i, k, attached = 0;
+
+	links_parallel_wait(r->opening);
+	r->opening = NULL;
+	for (i = 0; i < r->n; i++) {
+		struct kprobe_role *role = &r->role[i];
+
+		for (k = 0; k < 2; k++) {
+			if (role->pfd[k] < 0)
+				continue;
+			role->link[k] = kprobe_attach_fd(k ? role->ret : role->entry, role->pfd[k],
+							 role->cookie);
+			role->pfd[k] = -1;
+			if (!role->link[k] && !role->err)
+				role->err = -errno;
+		}
+		attached += role->entry && !role->err;
+	}
+	return attached;
+}
+
+static void destroy_role(int i, void *roles)
+{
+	struct kprobe_role *r = &((struct kprobe_role *)roles)[i];
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if (r->pfd[k] >= 0)
+			close(r->pfd[k]);
+		r->pfd[k] = -1;
+		bpf_link__destroy(r->link[k]);
+		r->link[k] = NULL;
+	}
+}
+
+void kprobe_roles_destroy(struct kprobe_roles *r)
+{
+	if (!r->opened)
+		return;
+	r->opened = false;
+	links_parallel_wait(r->opening);
+	r->opening = NULL;
+	links_parallel(r->n, destroy_role, r->role);
 }

@@ -643,7 +643,7 @@ int main(int argc, char **argv)
 	tool_set_rodata(skel, env.events || env.timeline);
 	/* Records of ~220 bytes: room for a burst of ~19000 calls while the reader sleeps. */
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 256 << 10);
-	choose_hook_programs(skel->obj);
+	open_hooks(skel->obj);
 	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
 	err = tool_drop_cmpxchg(skel->obj);
 	if (err)

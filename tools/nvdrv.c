@@ -773,6 +773,7 @@ int main(int argc, char **argv)
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 1 << 20);
 	xid_tracepoint = choose_xid_source();
 	choose_hook_programs(hook_programs(), module_loaded("nvidia_uvm"));
+	open_hooks();
 	/* A fork's copies of the mappings become the child's when it has its pid. */
 	bpf_program__set_autoload(skel->progs.fork_mappings,
 				  bpf_program__autoload(skel->progs.vma_open_entry));

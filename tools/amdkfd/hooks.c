@@ -12,7 +12,6 @@ static struct hook {
 	const char *fn;
 	const char *entry, *ret;	/* amdkfd.bpf.c's programs */
 	const char *shows;
-	struct bpf_program *entry_prog, *ret_prog;
 } hooks[] = {
 #define HOOK(fn_, entry_, ret_, shows_) { .fn = fn_, .entry = entry_, .ret = ret_, .shows = shows_ }
 	HOOK("kfd_ioctl", "ioctl_entry", "call_return", "ioctls"),
@@ -31,40 +30,25 @@ static struct hook {
 };
 #define NR_HOOKS (sizeof(hooks) / sizeof(hooks[0]))
 
-static struct bpf_link *links[2 * NR_HOOKS];	/* role i's: 2i, 2i + 1 */
-static int hook_err[NR_HOOKS];			/* attach_hook()'s */
-static int nr_links;
+/* Each hook's kprobes (entry NULL: amdkfd.bpf.c lacks the program). */
+static struct kprobe_role roles[NR_HOOKS];
+static struct kprobe_roles kprobes = { .role = roles, .n = NR_HOOKS };
 /* attach_hooks()'s roles absent or refused, for say_missing_hooks(). */
 static char missing[1024], lost[512];
 
-void choose_hook_programs(struct bpf_object *obj)
+void open_hooks(struct bpf_object *obj)
 {
 	size_t i;
 
 	for (i = 0; i < NR_HOOKS; i++) {
 		struct hook *h = &hooks[i];
 
-		h->entry_prog = bpf_object__find_program_by_name(obj, h->entry);
-		h->ret_prog = h->ret ? bpf_object__find_program_by_name(obj, h->ret) : NULL;
+		roles[i].fns[0] = h->fn;
+		roles[i].nr_fns = 1;
+		roles[i].entry = bpf_object__find_program_by_name(obj, h->entry);
+		roles[i].ret = h->ret ? bpf_object__find_program_by_name(obj, h->ret) : NULL;
 	}
-}
-
-/*
- * Role i's kprobe and kretprobe, into links[2i] and links[2i + 1];
- * hook_err[i] 0 or -errno (-ENOENT: amdgpu has no such function). From
- * several threads at once (links_parallel).
- */
-static void attach_hook(int i, void *unused)
-{
-	struct hook *h = &hooks[i];
-	int which;
-
-	links[2 * i] = attach_kprobe_first(h->entry_prog, &h->fn, 1, false, 0, &which);
-	hook_err[i] = links[2 * i] ? 0 : -errno;
-	if (hook_err[i] || !h->ret_prog)
-		return;
-	links[2 * i + 1] = attach_kprobe_first(h->ret_prog, &h->fn, 1, true, 0, &which);
-	hook_err[i] = links[2 * i + 1] ? 0 : -errno;
+	kprobe_roles_open(&kprobes);
 }
 
 static void say(char *buf, size_t size, size_t *len, const char *what, const char *more)
@@ -75,19 +59,14 @@ static void say(char *buf, size_t size, size_t *len, const char *what, const cha
 
 int attach_hooks(void)
 {
+	int attached = kprobe_roles_attach(&kprobes);
 	size_t i, lm = 0, ll = 0;
-	int attached = 0;
 
-	/* Each kprobe waits in the kernel (its name looked up, code patched): overlapped. */
-	links_parallel(NR_HOOKS, attach_hook, NULL);
-	nr_links = 2 * NR_HOOKS;
 	for (i = 0; i < NR_HOOKS; i++) {
-		if (!hook_err[i]) {
-			attached++;
+		if (!roles[i].err)
 			continue;
-		}
 		say(missing, sizeof(missing), &lm, hooks[i].fn,
-		    hook_err[i] == -ENOENT ? "" : " (refused a kprobe)");
+		    roles[i].err == -ENOENT ? "" : " (refused a kprobe)");
 		say(lost, sizeof(lost), &ll, hooks[i].shows, "");
 	}
 	if (!attached) {
@@ -105,6 +84,5 @@ void say_missing_hooks(void)
 
 void detach_hooks(void)
 {
-	links_destroy_all(links, nr_links);
-	nr_links = 0;
+	kprobe_roles_destroy(&kprobes);
 }

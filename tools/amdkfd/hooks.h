@@ -10,13 +10,13 @@
 
 #include <bpf/libbpf.h>
 
-/* Before loading: each role's programs in `obj` (amdkfd.bpf.c's, by name). */
-void choose_hook_programs(struct bpf_object *obj);
-
 /*
- * After loading: attach each role on its function where amdgpu has it (the
- * kernel looks the names up). -ENOENT (said) when none attached.
+ * Before loading: each role's kprobes on its function where amdgpu has it
+ * (the kernel looks the names up), for its programs in `obj` (amdkfd.bpf.c's,
+ * by name), made in the background while the programs load.
  */
+void open_hooks(struct bpf_object *obj);
+/* After loading: each role's programs attached. -ENOENT (said) when none attached. */
 int attach_hooks(void);
 
 /*

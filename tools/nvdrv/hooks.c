@@ -22,58 +22,56 @@ static struct hook {
 	enum prog_id entry, ret;
 	__u64 cookie;
 	const char *shows;
-	const char *found;	/* the function attached, or refused */
 } hooks[] = {
-	{ { "nvidia_frontend_open", "nvidia_open" }, P_OPEN, P_OPEN_RET, 0, "opens", NULL },
-	{ { "nvidia_frontend_close", "nvidia_close" }, P_CLOSE, P_NONE, 0, "closes", NULL },
+	{ { "nvidia_frontend_open", "nvidia_open" }, P_OPEN, P_OPEN_RET, 0, "opens" },
+	{ { "nvidia_frontend_close", "nvidia_close" }, P_CLOSE, P_NONE, 0, "closes" },
 	{ { "nvidia_frontend_unlocked_ioctl", "nvidia_unlocked_ioctl" }, P_IOCTL, P_IOCTL_RET, 0,
-	  "ioctls", NULL },
+	  "ioctls" },
 	/* 535's 32-bit entry; 550 serves it with nvidia_unlocked_ioctl. */
-	{ { "nvidia_frontend_compat_ioctl" }, P_IOCTL, P_IOCTL_RET, 0, NULL, NULL },
-	{ { "nvidia_frontend_mmap", "nvidia_mmap" }, P_MMAP, P_MMAP_RET, 0, "mmaps", NULL },
-	{ { "nvidia_fault" }, P_FAULT, P_NONE, 0, "faults", NULL },
+	{ { "nvidia_frontend_compat_ioctl" }, P_IOCTL, P_IOCTL_RET, 0, NULL },
+	{ { "nvidia_frontend_mmap", "nvidia_mmap" }, P_MMAP, P_MMAP_RET, 0, "mmaps" },
+	{ { "nvidia_fault" }, P_FAULT, P_NONE, 0, "faults" },
 	/* The vm_operations of its mappings (static: in kallsyms, not exported). */
-	{ { "nvidia_vma_open" }, P_VMA_OPEN, P_NONE, 0, "copied mappings", NULL },
-	{ { "nvidia_vma_release" }, P_VMA_RELEASE, P_NONE, 0, "unmaps", NULL },
-	{ { "nvidia_frontend_poll", "nvidia_poll" }, P_POLL, P_POLL_RET, 0, "polls", NULL },
-	{ { "nv_set_system_power_state" }, P_POWER, P_POWER_RET, 0, "suspends and resumes", NULL },
-	{ { "nvidia_isr" }, P_ISR, P_NONE, 0, "interrupts", NULL },
-	{ { "nvidia_isr_msix" }, P_ISR_MSIX, P_ISR_MSIX_RET, 0, "MSI-X interrupts", NULL },
-	{ { "nvidia_isr_kthread_bh" }, P_BH, P_NONE, BH_KTHREAD, "bottom halves", NULL },
-	{ { "nvidia_isr_msix_kthread_bh" }, P_BH, P_NONE, BH_MSIX_KTHREAD, "MSI-X bottom halves", NULL },
-	{ { "nvidia_isr_bh_unlocked" }, P_BH_UNLOCKED, P_NONE, BH_UNLOCKED, "unlocked bottom halves", NULL },
-	{ { "nvidia_p2p_get_pages" }, P_P2P, P_P2P_RET, P2P_GET_PAGES, "p2p get_pages", NULL },
+	{ { "nvidia_vma_open" }, P_VMA_OPEN, P_NONE, 0, "copied mappings" },
+	{ { "nvidia_vma_release" }, P_VMA_RELEASE, P_NONE, 0, "unmaps" },
+	{ { "nvidia_frontend_poll", "nvidia_poll" }, P_POLL, P_POLL_RET, 0, "polls" },
+	{ { "nv_set_system_power_state" }, P_POWER, P_POWER_RET, 0, "suspends and resumes" },
+	{ { "nvidia_isr" }, P_ISR, P_NONE, 0, "interrupts" },
+	{ { "nvidia_isr_msix" }, P_ISR_MSIX, P_ISR_MSIX_RET, 0, "MSI-X interrupts" },
+	{ { "nvidia_isr_kthread_bh" }, P_BH, P_NONE, BH_KTHREAD, "bottom halves" },
+	{ { "nvidia_isr_msix_kthread_bh" }, P_BH, P_NONE, BH_MSIX_KTHREAD, "MSI-X bottom halves" },
+	{ { "nvidia_isr_bh_unlocked" }, P_BH_UNLOCKED, P_NONE, BH_UNLOCKED, "unlocked bottom halves" },
+	{ { "nvidia_p2p_get_pages" }, P_P2P, P_P2P_RET, P2P_GET_PAGES, "p2p get_pages" },
 	{ { "nvidia_p2p_get_pages_persistent" }, P_P2P, P_P2P_RET, P2P_GET_PAGES_PERSISTENT,
-	  "persistent p2p get_pages", NULL },
-	{ { "nvidia_p2p_put_pages" }, P_P2P, P_P2P_RET, P2P_PUT_PAGES, "p2p put_pages", NULL },
+	  "persistent p2p get_pages" },
+	{ { "nvidia_p2p_put_pages" }, P_P2P, P_P2P_RET, P2P_PUT_PAGES, "p2p put_pages" },
 	{ { "nvidia_p2p_put_pages_persistent" }, P_P2P, P_P2P_RET, P2P_PUT_PAGES_PERSISTENT,
-	  "persistent p2p put_pages", NULL },
-	{ { "nvidia_p2p_dma_map_pages" }, P_P2P, P_P2P_RET, P2P_DMA_MAP_PAGES, "p2p dma_map_pages", NULL },
+	  "persistent p2p put_pages" },
+	{ { "nvidia_p2p_dma_map_pages" }, P_P2P, P_P2P_RET, P2P_DMA_MAP_PAGES, "p2p dma_map_pages" },
 	{ { "nvidia_p2p_dma_unmap_pages" }, P_P2P, P_P2P_RET, P2P_DMA_UNMAP_PAGES,
-	  "p2p dma_unmap_pages", NULL },
-	{ { "nv_printf" }, P_PRINTF, P_NONE, 0, "the pid and name of Xids", NULL },
-	{ { "nv_log_error" }, P_LOG_ERROR, P_NONE, 0, "Xids not printed", NULL },
+	  "p2p dma_unmap_pages" },
+	{ { "nv_printf" }, P_PRINTF, P_NONE, 0, "the pid and name of Xids" },
+	{ { "nv_log_error" }, P_LOG_ERROR, P_NONE, 0, "Xids not printed" },
 	/*
 	 * /dev/nvidia-uvm ("nvidia_uvm:": nvidia-uvm.ko's): its file_operations
 	 * are the *_entry wrappers (UVM_ENTRY_WRAP), the functions they call
 	 * static and maybe inlined.
 	 */
-	{ { UVM "uvm_open_entry", UVM "uvm_open" }, P_OPEN, P_OPEN_RET, 0, NULL, NULL },
-	{ { UVM "uvm_release_entry", UVM "uvm_release" }, P_CLOSE, P_NONE, 0, NULL, NULL },
+	{ { UVM "uvm_open_entry", UVM "uvm_open" }, P_OPEN, P_OPEN_RET, 0, NULL },
+	{ { UVM "uvm_release_entry", UVM "uvm_release" }, P_CLOSE, P_NONE, 0, NULL },
 	{ { UVM "uvm_unlocked_ioctl_entry", UVM "uvm_unlocked_ioctl" }, P_UVM_IOCTL, P_IOCTL_RET, 0,
-	  NULL, NULL },
+	  NULL },
 };
 #define NR_HOOKS (sizeof(hooks) / sizeof(hooks[0]))
 
 static bool dropped[NR_HOOKS];	/* drop_hooks(): not wanted */
-static int hook_err[NR_HOOKS];	/* attach_hook()'s */
-
 static struct bpf_program *const *progs;
 static bool uvm_loaded;	/* nvidia-uvm.ko: its roles are tried */
 /* attach_hooks()'s roles absent or refused, for say_missing_hooks(). */
 static char missing[512], lost[512];
-static struct bpf_link *links[NR_HOOKS * 2];	/* role i's: 2i, 2i + 1 */
-static int nr_links;
+/* Each hook's kprobes (entry NULL: not wanted). */
+static struct kprobe_role roles[NR_HOOKS];
+static struct kprobe_roles kprobes = { .role = roles, .n = NR_HOOKS };
 
 /* Without BPF cookies: the program of the shared one's role `cookie`. */
 static enum prog_id cookieless(enum prog_id id, __u64 cookie)
@@ -127,63 +125,45 @@ void choose_hook_programs(struct bpf_program *const *p, bool uvm)
 		bpf_program__set_autoload(progs[id], used[id]);
 }
 
-/*
- * Role i's kprobe and kretprobe, on the first of its functions the module
- * has, into links[2i] and links[2i + 1]; hook_err[i] 0 or -errno (-ENOENT: none
- * of its functions). From several threads at once (links_parallel).
- */
-static void attach_hook(int i, void *unused)
+void open_hooks(void)
 {
-	struct hook *h = &hooks[i];
-	/* Without cookies (the role's own program), a nonzero one is refused. */
-	__u64 cookie = kernel_has_attach_cookie() ? h->cookie : 0;
-	const char *fns[3];
-	int n, which;
+	bool cookies = kernel_has_attach_cookie();
+	size_t i;
+	int n;
 
-	hook_err[i] = -ENOENT;
-	if (dropped[i] || (is_uvm(h) && !uvm_loaded))
-		return;
-	for (n = 0; n < 3 && h->fn[n]; n++)
-		fns[n] = fn_name(h->fn[n]);
-	links[2 * i] = attach_kprobe_first(progs[h->entry], fns, n, false, cookie, &which);
-	if (!links[2 * i] && errno == ENOENT)
-		return;
-	h->found = fns[which];
-	hook_err[i] = links[2 * i] ? 0 : -errno;
-	if (hook_err[i] || h->ret == P_NONE)
-		return;
-	links[2 * i + 1] = attach_kprobe_first(progs[h->ret], &h->found, 1, true, cookie, &which);
-	hook_err[i] = links[2 * i + 1] ? 0 : -errno;
+	for (i = 0; i < NR_HOOKS; i++) {
+		struct hook *h = &hooks[i];
+		struct kprobe_role *r = &roles[i];
+
+		if (dropped[i] || (is_uvm(h) && !uvm_loaded))
+			continue;
+		for (n = 0; n < 3 && h->fn[n]; n++)
+			r->fns[n] = fn_name(h->fn[n]);
+		r->nr_fns = n;
+		r->entry = progs[h->entry];
+		r->ret = h->ret != P_NONE ? progs[h->ret] : NULL;
+		/* Without cookies (the role's own program), a nonzero one is refused. */
+		r->cookie = cookies ? h->cookie : 0;
+	}
+	kprobe_roles_open(&kprobes);
 }
 
 /* Attach every role the module has; the ones absent or refused said in one line. */
 int attach_hooks(void)
 {
+	int attached = kprobe_roles_attach(&kprobes);
 	size_t i, lm = 0, ll = 0;
-	int attached = 0;
 
-	/*
-	 * Each kprobe waits in the kernel for its name to be looked up and
-	 * the code patched: from several threads the waits overlap.
-	 */
-	links_parallel(NR_HOOKS, attach_hook, NULL);
-	nr_links = 2 * NR_HOOKS;
 	for (i = 0; i < NR_HOOKS; i++) {
-		struct hook *h = &hooks[i];
+		const struct kprobe_role *r = &roles[i];
 
-		if (dropped[i] || (is_uvm(h) && !uvm_loaded))
-			continue;
-		if (!hook_err[i]) {
-			attached++;
-			continue;
-		}
-		if (!h->shows)
+		if (!r->entry || !r->err || !hooks[i].shows)
 			continue;
 		lm += snprintf(missing + lm, lm < sizeof(missing) ? sizeof(missing) - lm : 0, "%s%s%s",
-			       lm ? ", " : "", hook_err[i] == -ENOENT ? h->fn[0] : h->found,
-			       hook_err[i] == -ENOENT ? "" : " (refused a kprobe)");
+			       lm ? ", " : "", r->err == -ENOENT ? hooks[i].fn[0] : r->found,
+			       r->err == -ENOENT ? "" : " (refused a kprobe)");
 		ll += snprintf(lost + ll, ll < sizeof(lost) ? sizeof(lost) - ll : 0, "%s%s",
-			       ll ? ", " : "", h->shows);
+			       ll ? ", " : "", hooks[i].shows);
 	}
 	if (!attached) {
 		fprintf(stderr, "nvdrv: no function of nvidia.ko takes a kprobe: %s\n", missing);
@@ -205,6 +185,5 @@ void say_missing_hooks(void)
 
 void detach_hooks(void)
 {
-	links_destroy_all(links, nr_links);
-	nr_links = 0;
+	kprobe_roles_destroy(&kprobes);
 }

@@ -46,8 +46,14 @@ void choose_hook_programs(struct bpf_program *const *progs, bool uvm);
 bool uvm_hooked(void);
 
 /*
- * After loading: attach each role on the first of its functions the module
- * has (the kernel looks the names up). -ENOENT (said) when none attached.
+ * After choose_hook_programs(), before loading: the kprobes of each role on
+ * the first of its functions the module has (the kernel looks the names
+ * up), made in the background while the programs load.
+ */
+void open_hooks(void);
+/*
+ * After loading: each role's programs attached to its kprobes. -ENOENT
+ * (said) when none attached.
  */
 int attach_hooks(void);
 
