@@ -82,6 +82,10 @@ check_common_options() {
 start_tool() {
 	local out=$1
 	shift
+	# Emptied before the tool starts: its own redirections come later,
+	# and a poll might first find the last run's output there.
+	: >"$out"
+	: >"$out.err"
 	"$@" >"$out" 2>"$out.err" &
 	tool_pid=$!
 	# With -j the banner that says it attached goes to stderr.
@@ -89,7 +93,9 @@ start_tool() {
 }
 
 # wait_for_output FILE [PID [FILE2]]: until FILE (or FILE2) is not empty (a
-# tool's first line comes after attach), PID is gone, or 60 s passed.
+# tool's first line comes after attach), PID is gone, or 60 s passed. The
+# caller empties FILE before starting its writer (`: >FILE`): the last
+# run's output left there would pass at once.
 wait_for_output() {
 	local i
 	for i in $(seq 1 600); do

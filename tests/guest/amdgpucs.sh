@@ -264,6 +264,7 @@ expect_error "$P -r with a name too long" 64 "invalid RING '0123456789abcdefg'" 
 # batch waits for the first summary rather than a fixed time: VMs share the
 # machine's cores; 3 s leave a loaded one room for each step.)
 if frontend_checks "interval count, interval totals over a burst"; then
+	: >"$S/int.out"
 	timeout 60 "$T" 3 2 >"$S/int.out" 2>&1 &
 	int_pid=$!
 	wait_for_output "$S/int.out" "$int_pid"

@@ -239,6 +239,7 @@ fi
 
 # 3e. interval count: two summaries, then exit 0 by itself.
 if frontend_checks "interval count"; then
+	: >"$S/int.out"
 	timeout 120 "$T" 2 2 >"$S/int.out" 2>&1 &
 	int_pid=$!
 	wait_for_output "$S/int.out" "$int_pid"
@@ -544,6 +545,7 @@ check_eq "$P burst of $BURST: execution histogram counts every job" \
 	"$(hist_stats "$S/burst.out" "/gfx execution" | cut -d' ' -f1)" "$BURST"
 quiet "$P burst of $BURST: nothing dropped or lost (stderr empty)" "$S/burst.out.err"
 
+: >"$S/burst-int.out"
 timeout 600 "$T" 1 >"$S/burst-int.out" 2>"$S/burst-int.err" &
 tool_pid=$!
 wait_for_output "$S/burst-int.out" "$tool_pid"

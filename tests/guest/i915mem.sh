@@ -262,6 +262,7 @@ check_eq "$P -c gemuser5: no other process" "$(awk 'NF == 10 && $4 ~ /^[0-9]+$/'
 #     (Waits for the first summary rather than a fixed time: VMs share the
 #     machine's cores; 3 s leave a loaded one room for each step.)
 if frontend_checks "interval count"; then
+	: >"$S/int.out"
 	timeout 60 "$T" 3 2 >"$S/int.out" 2>&1 &
 	int_pid=$!
 	wait_for_output "$S/int.out" "$int_pid"

@@ -205,6 +205,7 @@ exact() {
 	check "$P -P 1: no vblanks on CRTC 1, and it says so" grep -q "^no vblanks: no CRTC matching -P" "$S/crtc.out"
 
 	# 5. interval count.
+	: >"$S/int.out"
 	timeout 60 "$T" "${X[@]}" 1 2 >"$S/int.out" 2>&1 &
 	int_pid=$!
 	wait_for_output "$S/int.out" "$int_pid"
