@@ -92,7 +92,7 @@ pair_start "$S/sum" -l || exit 1
 start "$S/ev.txt" -e || exit 1
 ev_pid=$tool_pid
 if [ "$K" = 6.1 ]; then
-	for _ in $(seq 1 600); do grep -q '^READY' "$S/bt.out" && break; sleep 0.1; done
+	for _ in $(seq 1 600); do grep -q '^READY' "$S/bt.out" && break; nap 0.1; done
 	check "$P bpftrace attached" grep -q '^READY' "$S/bt.out"
 fi
 
@@ -216,7 +216,7 @@ mkfifo "$S/hold"
 "$KW" -w $GPU <"$S/hold" >"$S/kw.out" 2>&1 &
 wp=$!
 exec 7>"$S/hold"
-for _ in $(seq 1 300); do grep -q ready "$S/kw.out" && break; sleep 0.1; done
+for _ in $(seq 1 300); do grep -q ready "$S/kw.out" && break; nap 0.1; done
 check_eq "$P kfdwork: every call as the mock answers" "$(cat "$S/kw.out")" ready
 
 smi=true

@@ -278,7 +278,7 @@ if frontend_checks "a closed pipe"; then
 	wait_for_output "$S/pipe.out"
 	submit ring=gfx jobs=20 exec_us=500
 	drain
-	for i in $(seq 1 100); do [ -s "$S/pipe.status" ] && break; sleep 0.1; done
+	for i in $(seq 1 100); do [ -s "$S/pipe.status" ] && break; nap 0.1; done
 	check_eq "$P -e | reader of 2 lines: exits 0 when the reader goes away" "$(cat "$S/pipe.status" 2>/dev/null)" 0
 	check_eq "$P -e | reader of 2 lines: the reader got them" "$(wc -l <"$S/pipe.out")" 2
 	quiet "$P -e | reader of 2 lines: nothing on stderr" "$S/pipe.err"
@@ -494,7 +494,7 @@ if frontend_checks "cudatrace's timeline merged"; then
 	rm -f "$S/cu-go"
 	"$W" --wait "$S/cu-go" launch >"$S/cu.wl" 2>&1 &
 	cu_wl=$!
-	for _ in $(seq 1 100); do grep -qs '^waiting' "$S/cu.wl" && break; sleep 0.1; done
+	for _ in $(seq 1 100); do grep -qs '^waiting' "$S/cu.wl" && break; nap 0.1; done
 	start "$S/mg.out" --timeline "$S/mg-jobs.json"; mg_drm=$tool_pid
 	start_tool "$S/mg-cu.out" "$PWD/bin/cudatrace" -p "$cu_wl" --timeline "$S/mg-cuda.json"; mg_cu=$tool_pid
 	write_as mgbefore /proc/schedgen "submit ring=gfx jobs=1 exec_us=1000"
@@ -504,7 +504,7 @@ if frontend_checks "cudatrace's timeline merged"; then
 	sleep 0.2
 	write_as mgafter /proc/schedgen "submit ring=gfx jobs=1 exec_us=1000"
 	drain
-	for _ in $(seq 1 50); do kill -0 "$mg_cu" 2>/dev/null || break; sleep 0.1; done
+	for _ in $(seq 1 50); do kill -0 "$mg_cu" 2>/dev/null || break; nap 0.1; done
 	tool_pid=$mg_cu; stop INT
 	tool_pid=$mg_drm; stop INT
 	jq -s add "$S/mg-jobs.json" "$S/mg-cuda.json" >"$S/mg.json"

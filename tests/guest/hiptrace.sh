@@ -24,7 +24,7 @@ check "$P the KFD is there" test -c /dev/kfd
 
 "$R" --wait "$S/go" >"$S/real.out" 2>&1 &
 rl=$!
-while ! grep -qs '^waiting' "$S/real.out"; do sleep 0.05; done
+while ! grep -qs '^waiting' "$S/real.out"; do nap 0.05; done
 start "$S/e.out" -e -p $rl
 touch "$S/go"
 { wait $rl; } 2>/dev/null

@@ -138,7 +138,7 @@ start_tool "$S/nv.out" "$N"; nv_pid=$tool_pid
 start_tool "$S/nve.out" "$N" -e; nve_pid=$tool_pid
 start_tool "$S/ct.out" "$C" -E -L "$libcuda"; ct_pid=$tool_pid
 # (cudatrace's banner is its -E header; bpftrace's, READY.)
-for _ in $(seq 1 600); do grep -q '^READY' "$S/bt.out" && break; sleep 0.1; done
+for _ in $(seq 1 600); do grep -q '^READY' "$S/bt.out" && break; nap 0.1; done
 check "$P bpftrace attached" grep -q '^READY' "$S/bt.out"
 
 # ---------------------------------------------------------------------------

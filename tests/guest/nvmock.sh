@@ -298,7 +298,7 @@ start_tool "$S/m2.out" "$T"; m2_pid=$tool_pid
 start_tool "$S/m.ev" "$T" -e
 "$W" --map 3000 >"$S/map.out" 2>&1 &
 w=$!
-for i in $(seq 50); do grep -q '^NVCTL-MAP' "$S/map.out" && break; sleep 0.1; done
+for i in $(seq 50); do grep -q '^NVCTL-MAP' "$S/map.out" && break; nap 0.1; done
 sleep 0.5
 kill -INT "$m_pid" "$mj_pid"; wait "$m_pid"; m_status=$?; wait "$mj_pid"; mj_status=$?
 wait $w
@@ -356,7 +356,7 @@ start_tool "$S/r2.out" "$T"; r2_pid=$tool_pid
 start_tool "$S/r2.j" "$T" -j
 "$W" --rm-memory 3000 >"$S/rm.out" 2>&1 &
 w=$!
-for i in $(seq 100); do grep -q '^NVCTL-RMMEM' "$S/rm.out" && break; sleep 0.1; done
+for i in $(seq 100); do grep -q '^NVCTL-RMMEM' "$S/rm.out" && break; nap 0.1; done
 sleep 0.5
 kill -INT "$r_pid" "$rj_pid"; wait "$r_pid"; r_status=$?; wait "$rj_pid"; rj_status=$?
 wait $w

@@ -38,7 +38,7 @@ expect_error "$P no display driver: names the module" 1 \
 drv=bochs
 $VM_MODPROBE -n bochs >/dev/null 2>&1 || drv=bochs-drm
 load_module $drv || exit 1
-for i in $(seq 1 50); do [ -e /dev/dri/card0 ] && break; sleep 0.1; done
+for i in $(seq 1 50); do [ -e /dev/dri/card0 ] && break; nap 0.1; done
 check "$P $drv gives /dev/dri/card0" test -e /dev/dri/card0
 tp=/sys/kernel/tracing/events/drm
 check "$P the kernel's drm_vblank_event has crtc, seq, time, high_prec" sh -c \
@@ -188,7 +188,7 @@ exact() {
 		"$(awk 'NR > 1 && $1 ~ /^[0-9]+$/ && $2 == "vblwait"' "$S/pid.out" | wc -l)" 0
 	# The client waits for the tracer to attach before asking.
 	rm -f "$S/go"
-	(while [ ! -e "$S/go" ]; do sleep 0.1; done; exec "$W" -n 4 >/dev/null) &
+	(while [ ! -e "$S/go" ]; do nap 0.1; done; exec "$W" -n 4 >/dev/null) &
 	wp=$!
 	start "$S/pid2.out" -p "$wp"
 	touch "$S/go"
@@ -377,7 +377,7 @@ strip_drm() {
 	esac
 	objcopy --remove-section=.BTF --remove-section=.BTF.base "$S/drm.ko" "$S/drm-nobtf.ko" &&
 		load_module_deps "$S/drm-nobtf.ko" && load_module "$S/drm-nobtf.ko" && load_module $drv || return 1
-	for i in $(seq 1 50); do [ -e /dev/dri/card0 ] && break; sleep 0.1; done
+	for i in $(seq 1 50); do [ -e /dev/dri/card0 ] && break; nap 0.1; done
 	check "$P stripped drm: no /sys/kernel/btf/drm, $drv loaded over it" \
 		sh -c "test ! -e /sys/kernel/btf/drm && test -e /dev/dri/card0"
 }
