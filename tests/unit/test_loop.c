@@ -334,8 +334,9 @@ static int addr_op(struct loop_test_bpf *skel, unsigned long long addr, int op)
  */
 static void test_addr_rows(bool has_fetch)
 {
-	const unsigned long long a = 0x1000000040ULL, b = 0x2000000040ULL, c = 0x3000000040ULL;
-	const int h = (int)((0x40u * 0x9E3779B1u) >> (32 - 4));	/* row_hash_addr(), 4 bits */
+	const unsigned long long a = 0x1000005040ULL, b = 0x2000005040ULL, c = 0x3000005040ULL;
+	/* row_hash_addr(), 4 bits: page 5's hash, plus 0x40 / 64 */
+	const int h = (int)(((5u * 0x9E3779B1u) >> (32 - 4)) + 1) % 16;
 	const char *how = has_fetch ? "compare-and-swap" : "claims";
 	struct loop_test_bpf *skel;
 	struct bpf_link *link;
