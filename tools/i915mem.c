@@ -63,6 +63,8 @@ static long page_size;
 /* The counters at the previous summary: each summary prints what changed. */
 static struct map_snapshot prev_procs, prev_vms;
 static struct driver_stats prev_drivers[NR_DRIVERS];
+/* The drivers' counters now, their CPUs' summed (read_drivers()). */
+static struct driver_stats drivers[NR_DRIVERS];
 
 const char *argp_program_version = "i915mem 0.1";
 static const char doc[] =
@@ -543,9 +545,48 @@ static const struct column driver_hist_cols[] = {
 };
 static const struct table driver_hist_table = TABLE("driver_hist", driver_hist_cols);
 
+/* drivers[]: the kernel side's per-CPU counters, summed; nonzero: unreadable. */
+static int read_drivers(void)
+{
+	int ncpu = libbpf_num_possible_cpus(), cpu, i, err;
+	struct driver_stats *per_cpu, *sum;
+	__u32 d;
+
+	if (ncpu <= 0)
+		return ncpu ?: -EINVAL;
+	per_cpu = calloc(ncpu, sizeof(*per_cpu));
+	if (!per_cpu)
+		return -ENOMEM;
+	for (d = 0; d < NR_DRIVERS; d++) {
+		err = bpf_map__lookup_elem(skel->maps.drivers, &d, sizeof(d), per_cpu,
+					   ncpu * sizeof(*per_cpu), 0);
+		if (err)
+			break;
+		sum = &drivers[d];
+		*sum = per_cpu[0];
+		for (cpu = 1; cpu < ncpu; cpu++) {
+			const struct driver_stats *c = &per_cpu[cpu];
+
+			for (i = 0; i < NR_EVENT_TYPES; i++)
+				sum->events[i] += c->events[i];
+			sum->evict_bytes += c->evict_bytes;
+			sum->evict_node_bytes += c->evict_node_bytes;
+			sum->shrink_pages += c->shrink_pages;
+			sum->move_bytes += c->move_bytes;
+			sum->untracked_destroys += c->untracked_destroys;
+			for (i = 0; i < MAX_SLOTS; i++) {
+				sum->size_slots[i] += c->size_slots[i];
+				sum->life_slots[i] += c->life_slots[i];
+			}
+		}
+	}
+	free(per_cpu);
+	return err;
+}
+
 static void print_driver(FILE *f, int d)
 {
-	const struct driver_stats *now = &skel->bss->drivers[d], *was = &prev_drivers[d];
+	const struct driver_stats *now = &drivers[d], *was = &prev_drivers[d];
 	const char *name = driver_names[d];
 	unsigned long long ev[NR_EVENT_TYPES], pages, bytes, untracked;
 	__u32 sizes[MAX_SLOTS], lives[MAX_SLOTS];
@@ -619,6 +660,8 @@ static int print_summary(void *ctx)
 	err = map_snapshot(skel->maps.procs, &procs) ?: map_snapshot_rows(&procs, sizeof(struct proc_key));
 	if (!err)
 		err = map_snapshot(skel->maps.vms, &vms) ?: map_snapshot_rows(&vms, sizeof(__u64));
+	if (!err)
+		err = read_drivers();
 	if (err) {
 		fprintf(stderr, "i915mem: failed to read maps: %s\n", strerror(-err));
 		map_snapshot_free(&procs);
@@ -641,7 +684,7 @@ static int print_summary(void *ctx)
 	map_snapshot_free(&prev_vms);
 	prev_procs = procs;
 	prev_vms = vms;
-	memcpy(prev_drivers, skel->bss->drivers, sizeof(prev_drivers));
+	memcpy(prev_drivers, drivers, sizeof(prev_drivers));
 	return 0;
 }
 
@@ -806,8 +849,10 @@ static int write_metrics(struct metrics *m, void *ctx)
 	if (!err)
 		err = map_snapshot_rows(&snap, sizeof(struct proc_key));
 	if (!err)
+		err = read_drivers();
+	if (!err)
 		err = i915mem_metrics(m, &(struct i915mem_metrics_in){
-			.procs = &snap, .drivers = skel->bss->drivers });
+			.procs = &snap, .drivers = drivers });
 	map_snapshot_free(&snap);
 	return err;
 }
