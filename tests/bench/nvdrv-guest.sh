@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # In a VM booted by tests/bench/run: what tracing NVIDIA's driver costs per
 # ioctl, nvdrv against empty programs on the same hooks (the limit: an
-# ioctl's kprobe and kretprobe, and nv_printf's kprobe) and against bpftrace
+# ioctl's kprobe and kretprobe, and nv_printf's kprobe; for start-up, on
+# all of nvdrv's hooks) and against bpftrace
 # running the seed tutorial's nvidia_driver.bt in substance (its ioctl
 # probe: a count, a count per process name, a line for 1% of them), in
 # ROUNDS interleaved rounds of one burst each on the real driver
@@ -49,10 +50,28 @@ workload() { build/tests/nvctl --burst "$NV_ROUNDS" 0 >"$BENCH_OUT/nvctl.out" 2>
 bench_counted() { awk '$2 == "nvctl" && $5 ~ /^[0-9]+$/ { s += $5 } END { print s + 0 }' "$2"; }
 BENCH_UNITS=$ioctls BENCH_UNIT=ioctl BENCH_WANT=$ioctls
 
+# Its start-up's limit: empty programs on all of nvdrv's hooks, the
+# kprobes the kernel lists while nvdrv runs (FUNCTION+OFFSET, +0x4 past
+# an IBT kernel's endbr64: a name alone gets the same place). Its
+# per-event limit is the hot hooks' above: the others do not fire in the
+# burst.
+tracer_start hooks Tracing bin/nvdrv || exit 1
+all_hooks=(fork_entry)
+while read -r _ type fn _; do
+	case $type in
+	k) all_hooks+=("ioctl_entry=${fn%%+*}") ;;
+	r) all_hooks+=("ioctl_return=${fn%%+*}") ;;
+	esac
+done </sys/kernel/debug/kprobes/list
+tracer_stop hooks
+echo "bench: nvdrv's hooks: $((${#all_hooks[@]} - 1)) kprobes and sched_process_fork" >&2
+
 for r in $(seq 1 "$ROUNDS"); do
 	bench_one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
 	bench_one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_nvdrv.bpf.o" \
 		"ioctl_entry=$ioctl_fn" "ioctl_return=$ioctl_fn" printf_entry=nv_printf
+	bench_one "empty, all its hooks" ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_nvdrv.bpf.o" \
+		"${all_hooks[@]}"
 	bench_one nvdrv Tracing summary bin/nvdrv
 	bench_one "nvdrv -e" "TIME(s)" " IOCTL " bin/nvdrv -e
 	bench_one "bpftrace (the script replaced)" ready "" bpftrace "$BENCH_OUT/seed-nv.bt"
