@@ -171,7 +171,7 @@ static void open_role(int i, void *roles)
 	r->pfd[0] = pfd;
 	if (!r->ret)
 		return;
-	pfd = kprobe_open_first(&r->found, 1, true, &which);
+	pfd = kprobe_open(r->found, true);
 	r->err = pfd < 0 ? pfd : 0;
 	r->pfd[1] = pfd;
 }
