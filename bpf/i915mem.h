@@ -140,8 +140,9 @@ struct driver_stats {
 	__u64 shrink_pages;	/* i915_gem_shrink: target, in pages */
 	__u64 move_bytes;	/* xe_bo_move: bytes of the BOs moved */
 	__u64 untracked_destroys;	/* of objects created before tracing */
-	__u32 size_slots[MAX_SLOTS];	/* created objects by log2(bytes) */
-	__u32 life_slots[MAX_SLOTS];	/* create -> destroy, log2(us or ms) */
+	/* __u64 like the rest: the frontend sums the CPUs' as __u64s (map_sum_percpu()) */
+	__u64 size_slots[MAX_SLOTS];	/* created objects by log2(bytes) */
+	__u64 life_slots[MAX_SLOTS];	/* create -> destroy, log2(us or ms) */
 };
 
 struct i915mem_event {

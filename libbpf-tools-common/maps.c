@@ -171,3 +171,22 @@ void map_snapshot_free_all(struct map_snapshot *snaps, size_t n)
 	for (i = 0; i < n; i++)
 		map_snapshot_free(&snaps[i]);
 }
+
+int map_sum_percpu(const struct bpf_map *map, __u32 key, __u64 *sum, size_t n)
+{
+	int ncpu = libbpf_num_possible_cpus(), err;
+	size_t cpu, i;
+	__u64 *vals;
+
+	if (ncpu <= 0)
+		return ncpu ?: -EINVAL;
+	vals = calloc((size_t)ncpu * n, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	err = bpf_map__lookup_elem(map, &key, sizeof(key), vals, (size_t)ncpu * n * sizeof(*vals), 0);
+	for (i = 0; !err && i < n; i++)
+		for (sum[i] = 0, cpu = 0; cpu < (size_t)ncpu; cpu++)
+			sum[i] += vals[cpu * n + i];
+	free(vals);
+	return err;
+}

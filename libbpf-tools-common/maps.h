@@ -75,4 +75,11 @@ static inline void *snapshot_value(const struct map_snapshot *s, size_t i)
 	return (char *)s->values + i * s->value_size;
 }
 
+/*
+ * Element `key` of a per-CPU array whose values are n __u64 counters (a
+ * struct of them), summed over the CPUs into sum[0..n). Returns 0 or a
+ * negative errno.
+ */
+int map_sum_percpu(const struct bpf_map *map, __u32 key, __u64 *sum, size_t n);
+
 #endif /* GPU_BPF_MAPS_H */

@@ -6,6 +6,7 @@
 
 #include "opts.h"
 #include "probe.h"
+#include "maps.h"
 #include "records.h"
 #include "runtime.h"
 #include "table.h"
@@ -201,16 +202,11 @@ int records_count_skipped(struct bpf_object *obj)
 /* One slot of TP_RECORD_COUNTERS()'s per-CPU array, summed over CPUs; false if unreadable. */
 static bool count_sum(__u32 slot, unsigned long long *sum)
 {
-	int ncpu = libbpf_num_possible_cpus(), cpu;
+	__u64 n;
 
-	if (ncpu <= 0)
+	if (map_sum_percpu(counts, slot, &n, 1))
 		return false;
-	__u64 vals[ncpu];
-
-	if (bpf_map__lookup_elem(counts, &slot, sizeof(slot), vals, sizeof(vals), 0))
-		return false;
-	for (*sum = 0, cpu = 0; cpu < ncpu; cpu++)
-		*sum += vals[cpu];
+	*sum = n;
 	return true;
 }
 

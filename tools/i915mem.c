@@ -545,42 +545,17 @@ static const struct column driver_hist_cols[] = {
 };
 static const struct table driver_hist_table = TABLE("driver_hist", driver_hist_cols);
 
+_Static_assert(sizeof(struct driver_stats) % sizeof(__u64) == 0, "driver_stats: __u64 counters");
+
 /* drivers[]: the kernel side's per-CPU counters, summed; nonzero: unreadable. */
 static int read_drivers(void)
 {
-	int ncpu = libbpf_num_possible_cpus(), cpu, i, err;
-	struct driver_stats *per_cpu, *sum;
 	__u32 d;
+	int err = 0;
 
-	if (ncpu <= 0)
-		return ncpu ?: -EINVAL;
-	per_cpu = calloc(ncpu, sizeof(*per_cpu));
-	if (!per_cpu)
-		return -ENOMEM;
-	for (d = 0; d < NR_DRIVERS; d++) {
-		err = bpf_map__lookup_elem(skel->maps.drivers, &d, sizeof(d), per_cpu,
-					   ncpu * sizeof(*per_cpu), 0);
-		if (err)
-			break;
-		sum = &drivers[d];
-		*sum = per_cpu[0];
-		for (cpu = 1; cpu < ncpu; cpu++) {
-			const struct driver_stats *c = &per_cpu[cpu];
-
-			for (i = 0; i < NR_EVENT_TYPES; i++)
-				sum->events[i] += c->events[i];
-			sum->evict_bytes += c->evict_bytes;
-			sum->evict_node_bytes += c->evict_node_bytes;
-			sum->shrink_pages += c->shrink_pages;
-			sum->move_bytes += c->move_bytes;
-			sum->untracked_destroys += c->untracked_destroys;
-			for (i = 0; i < MAX_SLOTS; i++) {
-				sum->size_slots[i] += c->size_slots[i];
-				sum->life_slots[i] += c->life_slots[i];
-			}
-		}
-	}
-	free(per_cpu);
+	for (d = 0; d < NR_DRIVERS && !err; d++)
+		err = map_sum_percpu(skel->maps.drivers, d, (__u64 *)&drivers[d],
+				     sizeof(drivers[d]) / sizeof(__u64));
 	return err;
 }
 
