@@ -640,6 +640,7 @@ static int print_summary(void *ctx)
 	if (err) {
 		fprintf(stderr, "i915mem: failed to read maps: %s\n", strerror(-err));
 		map_snapshot_free(&procs);
+		map_snapshot_free(&vms);
 		return err;
 	}
 	map_snapshot_sort(&procs, cmp_live_bytes);
