@@ -27,10 +27,9 @@ __u64 dropped_procs = 0;
 __u64 dropped_vms = 0;
 
 /*
- * Per driver and CPU, summed by the frontend: plain adds, where one
- * counter shared by the CPUs takes an atomic add per event (a helper
- * call under qemu's TCG: i915mem's bench on 6.1, 8 to 7x its empty
- * programs without them).
+ * Per driver and CPU, summed by the frontend (map_sum_percpu()): plain
+ * adds, where one counter shared by the CPUs takes an atomic add per
+ * event (a bus-locked add on hardware, a helper call under qemu's TCG).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
