@@ -255,8 +255,9 @@ static __always_inline int on_commit(__u64 file)
  * struct drm_mode_crtc_page_flip has its flags at offset 8, struct
  * drm_mode_atomic at 0. The handlers' signatures have been the same since
  * Linux 4.x: (struct drm_device *, void *data, struct drm_file *).
+ * Attached by name from user space (links.h), the kernel looking it up.
  */
-SEC("kprobe/drm_mode_page_flip_ioctl")
+SEC("kprobe")
 int BPF_KPROBE(page_flip_ioctl, void *dev, void *data, void *file)
 {
 	__u32 flags = 0;
@@ -265,7 +266,7 @@ int BPF_KPROBE(page_flip_ioctl, void *dev, void *data, void *file)
 	return flags & DRM_MODE_PAGE_FLIP_EVENT ? on_commit((__u64)file) : 0;
 }
 
-SEC("kprobe/drm_mode_atomic_ioctl")
+SEC("kprobe")
 int BPF_KPROBE(atomic_ioctl, void *dev, void *data, void *file)
 {
 	__u32 flags = 0;

@@ -67,8 +67,7 @@ bool tracepoint_exists(const char *category, const char *event)
 
 /*
  * The symbol's name in a line of kallsyms ("ADDR TYPE NAME\t[MODULE]",
- * skip 2) or available_filter_functions ("NAME [MODULE]", skip 0), ended
- * in place; NULL if the line has fewer fields. Found with strchr: sscanf
+ * skip 2), ended in place; NULL if the line has fewer fields. Found with strchr: sscanf
  * on every line doubles a scan's time (0.8 s instead of 0.4 for kallsyms
  * under qemu's TCG).
  */
@@ -82,56 +81,6 @@ static char *symbol_name(char *line, int skip)
 	}
 	line[strcspn(line, " \t\n")] = '\0';
 	return line;
-}
-
-/* Which of names[n] a line of `path` (a symbol list) names, in one pass. */
-static void symbols_listed(const char *path, int skip, const char *const *names, int n,
-			   bool *found)
-{
-	char line[512], *name;
-	int i, left = n;
-	FILE *f;
-
-	for (i = 0; i < n; i++)
-		found[i] = false;
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	while (left && fgets(line, sizeof(line), f)) {
-		if (!(name = symbol_name(line, skip)))
-			continue;
-		for (i = 0; i < n; i++) {
-			if (!found[i] && !strcmp(name, names[i])) {
-				found[i] = true;
-				left--;
-			}
-		}
-	}
-	fclose(f);
-}
-
-void kprobes_exist(const char *const *funcs, int n, bool *found)
-{
-	const char *tracefs = tracefs_path();
-	char path[PATH_MAX];
-
-	if (tracefs) {
-		snprintf(path, sizeof(path), "%s/available_filter_functions", tracefs);
-		if (access(path, R_OK) == 0) {
-			symbols_listed(path, 0, funcs, n, found);
-			return;
-		}
-	}
-	snprintf(path, sizeof(path), "%s/proc/kallsyms", root);
-	symbols_listed(path, 2, funcs, n, found);
-}
-
-bool kprobe_exists(const char *func)
-{
-	bool found;
-
-	kprobes_exist(&func, 1, &found);
-	return found;
 }
 
 bool module_loaded(const char *name)

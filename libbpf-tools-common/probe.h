@@ -29,12 +29,6 @@ const char *tracefs_path(void);
 /* events/CATEGORY/EVENT exists in tracefs. */
 bool tracepoint_exists(const char *category, const char *event);
 
-/* A function kprobes may attach to (available_filter_functions, else kallsyms). */
-bool kprobe_exists(const char *func);
-
-/* found[i]: funcs[i] exists as kprobe_exists() says; one pass over the list for all n. */
-void kprobes_exist(const char *const *funcs, int n, bool *found);
-
 /* /sys/module/NAME exists: loaded as a module or built in with parameters. */
 bool module_loaded(const char *name);
 

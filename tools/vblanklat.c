@@ -23,6 +23,7 @@
 #include "vblanklat.skel.h"
 #include "cgroup.h"
 #include "histogram.h"
+#include "links.h"
 #include "maps.h"
 #include "output.h"
 #include "probe.h"
@@ -134,21 +135,29 @@ static void choose_programs(void)
  * commit -> flip. Without them (a kernel that inlined or renamed one),
  * flips are still counted, under their file alone.
  */
-static void choose_commit_probes(void)
+static struct kprobe_role commit_roles[] = {
+	{ .fns = { "drm_mode_page_flip_ioctl" }, .nr_fns = 1 },
+	{ .fns = { "drm_mode_atomic_ioctl" }, .nr_fns = 1 },
+};
+static struct kprobe_roles commit_probes = { .role = commit_roles, .n = 2 };
+
+static void open_commit_probes(void)
 {
-	static const char *const funcs[] = { "drm_mode_page_flip_ioctl", "drm_mode_atomic_ioctl" };
-	struct bpf_program *progs[] = { skel->progs.page_flip_ioctl, skel->progs.atomic_ioctl };
-	bool found[2];
+	commit_roles[0].entry = skel->progs.page_flip_ioctl;
+	commit_roles[1].entry = skel->progs.atomic_ioctl;
+	kprobe_roles_open(&commit_probes);
+}
+
+static void attach_commit_probes(void)
+{
 	int i;
 
-	kprobes_exist(funcs, 2, found);
-	for (i = 0; i < 2; i++) {
-		if (found[i])
-			continue;
-		bpf_program__set_autoload(progs[i], false);
-		fprintf(stderr, "vblanklat: drm has no %s to probe: its page flips' owners and "
-			"commit -> flip latency not shown\n", funcs[i]);
-	}
+	kprobe_roles_attach(&commit_probes);
+	for (i = 0; i < commit_probes.n; i++)
+		if (commit_roles[i].err)
+			fprintf(stderr, "vblanklat: drm has no %s to probe%s: its page flips' owners "
+				"and commit -> flip latency not shown\n", commit_roles[i].fns[0],
+				commit_roles[i].err == -ENOENT ? "" : " (refused a kprobe)");
 }
 
 #define FIELD(ev, name, f) RECORD_FIELD(vblanklat, "drm", ev, name, TP_WANT_INT, f, NULL)
@@ -616,7 +625,6 @@ int main(int argc, char **argv)
 	skel->rodata->targ_crtc = env.crtc;
 	skel->rodata->idle_ns = vblank_off_delay_ns();
 	choose_programs();
-	choose_commit_probes();
 	err = records ? set_record_fields() : 0;
 	if (err)
 		goto cleanup;
@@ -624,11 +632,13 @@ int main(int argc, char **argv)
 	err = tool_drop_cmpxchg(skel->obj);
 	if (err)
 		goto cleanup;
+	open_commit_probes();
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the drm vblank tracepoints");
 	if (!err && records)
 		err = attach_records();
 	if (err)
 		goto cleanup;
+	attach_commit_probes();
 	/* Said once attached: a test waiting for the tool's first output sees it attached. */
 	records_announce();
 	start_ns = monotonic_ns();
@@ -641,6 +651,7 @@ int main(int argc, char **argv)
 	report_dropped();
 	err = tool_close(&loop, err);
 cleanup:
+	kprobe_roles_destroy(&commit_probes);
 	records_detach();
 	map_snapshot_free_all(prev, NR_SNAPS);
 	vblanklat_bpf__destroy(skel);
