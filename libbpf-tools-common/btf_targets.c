@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <linux/btf.h>
@@ -21,6 +22,7 @@ struct btf_file {
 	char name[64];
 	char *data;
 	size_t size;
+	bool mapped;		/* data mmap()ed, not read */
 	const struct btf_header *hdr;
 	const char *strs;
 	int kernel_fd;		/* 0: not looked up yet */
@@ -40,6 +42,19 @@ struct resolved {
 static struct resolved *resolved;
 static int nr_resolved;
 
+static void free_btf(struct btf_file *f)
+{
+	if (f->mapped)
+		munmap(f->data, f->size);
+	else
+		free(f->data);
+	f->data = NULL;
+}
+
+/*
+ * Mapped where the kernel lets /sys/kernel/btf/vmlinux be (6.16 on): a read
+ * copies it a page per call, 5 MB in 0.26 s under TCG.
+ */
 static int read_btf(struct btf_file *f, const char *name)
 {
 	char path[PATH_MAX];
@@ -53,20 +68,27 @@ static int read_btf(struct btf_file *f, const char *name)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) || !(f->data = malloc(st.st_size + 1))) {
+	if (fstat(fd, &st)) {
 		close(fd);
-		return -ENOMEM;
+		return -errno;
 	}
-	while (got < (size_t)st.st_size && (n = read(fd, f->data + got, st.st_size - got)) > 0)
-		got += n;
+	f->data = st.st_size ? mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+	f->mapped = f->data != MAP_FAILED;
+	if (f->mapped) {
+		got = st.st_size;
+	} else if ((f->data = malloc(st.st_size + 1))) {
+		while (got < (size_t)st.st_size && (n = read(fd, f->data + got, st.st_size - got)) > 0)
+			got += n;
+	}
 	close(fd);
+	if (!f->data)
+		return -ENOMEM;
 	f->size = got;
 	f->hdr = (const void *)f->data;
 	if (got < sizeof(*f->hdr) || f->hdr->magic != BTF_MAGIC ||
 	    (size_t)f->hdr->hdr_len + f->hdr->str_off + f->hdr->str_len > got ||
 	    (size_t)f->hdr->hdr_len + f->hdr->type_off + f->hdr->type_len > got) {
-		free(f->data);
-		f->data = NULL;
+		free_btf(f);
 		return -EPROTO;
 	}
 	f->strs = f->data + f->hdr->hdr_len + f->hdr->str_off;
@@ -380,10 +402,10 @@ static void release_files(void)
 {
 	int m;
 
-	free(vmlinux.data);
+	free_btf(&vmlinux);
 	memset(&vmlinux, 0, sizeof(vmlinux));
 	for (m = 0; m < nr_modules; m++) {
-		free(modules[m].data);
+		free_btf(&modules[m]);
 		if (modules[m].kernel_fd > 0 && !resolved_holds(modules[m].kernel_fd, nr_resolved))
 			close(modules[m].kernel_fd);
 	}
