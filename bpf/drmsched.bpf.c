@@ -173,10 +173,24 @@ static __always_inline __u32 row_claim(void *claims, __u32 *nr, __u32 max)
 	return max;
 }
 
+/*
+ * Global functions, not inlined: the verifier walks row_claim()'s loop once
+ * per program, not once for each path of the callers' that leads to it.
+ */
+__noinline __u32 ring_claim(void)
+{
+	return row_claim(&ring_claims, &nr_rings, MAX_RINGS);
+}
+
+__noinline __u32 proc_claim(void)
+{
+	return row_claim(&proc_claims, &nr_procs, MAX_PROCS);
+}
+
 /* A new ring's slot, its histograms' min started high (they keep the smaller); MAX_RINGS if full. */
 static __always_inline __u32 ring_slot_new(void)
 {
-	__u32 idx = row_claim(&ring_claims, &nr_rings, MAX_RINGS);
+	__u32 idx = ring_claim();
 
 	if (idx >= MAX_RINGS) {
 		__sync_fetch_and_add(&dropped_rings, 1);
@@ -238,7 +252,7 @@ static __always_inline __u32 proc_index(__u32 pid, __u32 ring, __u64 client_id)
 	found = bpf_map_lookup_elem(&proc_ids, &key);
 	if (found)
 		return *found;
-	idx = row_claim(&proc_claims, &nr_procs, MAX_PROCS);
+	idx = proc_claim();
 	if (idx >= MAX_PROCS)
 		return NO_PROC;
 	pi = &proc_infos[idx];
