@@ -415,24 +415,30 @@ static __always_inline void on_unbind(__u32 driver, __u64 obj, __u64 vm, __u64 o
 
 static __always_inline void on_fault(__u32 driver, __u64 obj, __u64 index, __u8 kind)
 {
-	__u32 pid = bpf_get_current_pid_tgid() >> 32, who = pid, idx;
+	__u32 pid = bpf_get_current_pid_tgid() >> 32, who = pid, idx, creator = 0, proc = NO_PROC;
 	struct obj_slot *s = obj_find(obj, &idx);
-	struct gem_obj *o = s ? &s->o : NULL;
 	struct proc_stats *p;
+	__u64 size = 0;
 
-	/*
-	 * A GPU page fault is handled by a kernel worker (xe): charge it to the
-	 * object's creator, where known, rather than to the worker.
-	 */
-	if (kind == FAULT_GPU && o && !o->preexisting)
-		who = o->pid;
+	/* The object's values copied once: the verifier need not follow s's NULL test further. */
+	if (s) {
+		size = s->o.size;
+		creator = s->o.pid;
+		proc = s->o.proc;
+		/*
+		 * A GPU page fault is handled by a kernel worker (xe): charge it to
+		 * the object's creator, where known, rather than to the worker.
+		 */
+		if (kind == FAULT_GPU && !s->o.preexisting)
+			who = creator;
+	}
 	if (!driver_wanted(driver) || (who == pid && !current_wanted(pid)))
 		return;
 	count(driver, EV_FAULT);
-	p = who == pid ? proc_row(pid, driver, &idx) : o ? proc_at(o->proc) : NULL;
+	p = who == pid ? proc_row(pid, driver, &proc) : proc_at(proc);
 	if (p && kind < NR_FAULT_KINDS)
 		__sync_fetch_and_add(&p->faults[kind], 1);
-	emit(EV_FAULT, driver, pid, obj, 0, o ? o->size : 0, index, 0, o ? o->pid : 0, kind, 0);
+	emit(EV_FAULT, driver, pid, obj, 0, size, index, 0, creator, kind, 0);
 }
 
 static __always_inline void on_rw(__u8 type, __u64 obj, __u64 offset, __u64 len)
