@@ -180,9 +180,11 @@ static __always_inline bool name_is(const char *name, const volatile char *want)
 /*
  * A new ring's index; MAX_RINGS if all are taken. Claimed by inserting it
  * into ring_slots, which only one CPU can do: a counter's fetch-and-add
- * would do it in one instruction, but BPF before 5.12 has none.
+ * would do it in one instruction, but BPF before 5.12 has none. A global
+ * function, not inlined: the verifier walks its loop once per program, not
+ * once for each path of the callers' that leads to it.
  */
-static __always_inline __u32 ring_slot_new(void)
+__noinline __u32 ring_slot_new(void)
 {
 	__u32 i, slot;
 	__u8 one = 1;
