@@ -339,6 +339,10 @@ $(BENCH)/%.bpf.o: tests/bench/%.bpf.c | $(BENCH)
 $(BENCH)/%: tests/bench/%.c | $(BENCH)
 	$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
 
+# The limit's programs find their targets as the tools' do (btf_targets.h).
+$(BENCH)/empty: tests/bench/empty.c $(OUTPUT)/libcommon.a | $(BENCH)
+	$(CC) $(CFLAGS) $(filter %.c %.a,$^) $(LDLIBS) -o $@
+
 bench-progs: $(BENCH_PROGS)
 
 bench: deps

@@ -10,7 +10,10 @@
  * attaches each: tracepoints and tp_btf by their section, uprobes and
  * uretprobes at BINARY:FUNCTION, kprobes and kretprobes at =FUNCTION (a
  * module's function whose name depends on its version). Prints "ready"
- * once all are attached and waits for SIGINT or SIGTERM.
+ * once all are attached and waits for SIGINT or SIGTERM. tp_btf and
+ * fentry programs find their targets as the tools' do (btf_targets.h), not
+ * by libbpf's scan of the kernel's BTF for each: the limit is what the
+ * hooks cost, not how a loader finds them.
  */
 #include <errno.h>
 #include <signal.h>
@@ -19,6 +22,8 @@
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
+
+#include "btf_targets.h"
 
 static volatile sig_atomic_t stop;
 
@@ -67,6 +72,10 @@ int main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	if (btf_targets_register()) {
+		fprintf(stderr, "empty: cannot register libbpf's section handlers\n");
+		return 1;
+	}
 	obj = bpf_object__open_file(argv[1], NULL);
 	if (!obj) {
 		fprintf(stderr, "empty: %s: %s\n", argv[1], strerror(errno));
@@ -88,7 +97,9 @@ int main(int argc, char **argv)
 		}
 		bpf_program__set_autoload(prog, true);
 	}
+	btf_targets_resolve(obj);
 	err = bpf_object__load(obj);
+	btf_targets_reset();
 	if (err) {
 		fprintf(stderr, "empty: load %s: %s\n", argv[1], strerror(-err));
 		return 1;

@@ -58,10 +58,24 @@ workload() {
 bench_counted() { awk '$1 == "i915" && $2 ~ /^[0-9]+$/ && NF == 10 { s += $7 } END { print s + 0 }' "$2"; }
 BENCH_UNITS=$events BENCH_UNIT=event BENCH_WANT=$OBJECTS
 
+# Its start-up's limit: empty programs on all the hooks i915mem loads
+# programs for here, named as its programs are (the kernel keeps 15
+# characters of a name). Its per-event limit is the four hot hooks' above.
+tracer_start hooks Tracing bin/i915mem || exit 1
+loaded=$(bpftool prog show | sed -n 's/^[0-9]*: tracing  name \([^ ]*\) .*/\1/p')
+tracer_stop hooks
+all_hooks=()
+for p in $(sed -n 's/^EMPTY(.*, \(.*\))$/\1/p' tests/bench/empty_i915mem.bpf.c); do
+	grep -qx "${p:0:15}" <<<"$loaded" && all_hooks+=("$p")
+done
+echo "bench: i915mem's hooks: ${#all_hooks[@]}" >&2
+
 for r in $(seq 1 "$ROUNDS"); do
 	[ "$r" = 1 ] || gemgen_fresh || exit 1
 	bench_one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
 	bench_one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_i915mem.bpf.o" create bind unbind destroy
+	bench_one "empty, all its hooks" ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_i915mem.bpf.o" \
+		"${all_hooks[@]}"
 	bench_one i915mem Tracing summary bin/i915mem
 	bench_one "i915mem --no-btf" Tracing summary bin/i915mem --no-btf
 	bench_one "i915mem -e" "TIME(s)" " CREATE " bin/i915mem -e
