@@ -63,8 +63,13 @@ static __always_inline __u32 job_hash(__u64 context, __u64 seqno)
 	return (__u32)((context * 0x9E3779B97F4A7C15ULL) >> (64 - JOB_SLOT_BITS)) + (__u32)seqno;
 }
 
-/* The slot of job context:seqno, or NULL if it is not tracked. */
-static __always_inline struct job_slot *job_find(__u64 context, __u64 seqno)
+/*
+ * The index of job context:seqno's slot, or MAX_JOBS if it is not tracked.
+ * A global function: the verifier walks the probes once per program, where
+ * a slot pointer returned from each probe would have it walk the rest of
+ * the caller once per probe.
+ */
+__noinline __u32 job_index(__u64 context, __u64 seqno)
 {
 	__u32 h = job_hash(context, seqno), i, idx;
 	struct job_slot *slot;
@@ -74,9 +79,17 @@ static __always_inline struct job_slot *job_find(__u64 context, __u64 seqno)
 		idx = (h + i) & (MAX_JOBS - 1);
 		slot = bpf_map_lookup_elem(&jobs, &idx);
 		if (slot && slot->context == context && slot->seqno == seqno)
-			return slot;
+			return idx;
 	}
-	return NULL;
+	return MAX_JOBS;
+}
+
+/* The slot of job context:seqno, or NULL if it is not tracked. */
+static __always_inline struct job_slot *job_find(__u64 context, __u64 seqno)
+{
+	__u32 idx = job_index(context, seqno);
+
+	return bpf_map_lookup_elem(&jobs, &idx);
 }
 
 /*
