@@ -111,22 +111,28 @@ struct xe_vm {
 
 /* ---- helpers ----------------------------------------------------------- */
 
-/* The row of (pid, driver), made on first sight; its index in *idx. NULL: the table is full. */
-static __always_inline struct proc_stats *proc_row(__u32 pid, __u32 driver, __u32 *idx)
+/*
+ * The index of (pid, driver)'s row, made on first sight; NO_PROC when the
+ * table is full. A global function: the verifier walks its probes once per
+ * program, where a row pointer returned from each probe has it walk the
+ * rest of the caller once per probe.
+ */
+__noinline __u32 proc_index(__u32 pid, __u32 driver)
 {
 	struct proc_slot *p;
 	bool made;
+	__u32 idx;
 
-	p = ROWS_GET(procs, (__u64)pid << 32 | (driver + 1), idx, &made, &dropped_procs);
+	p = ROWS_GET_CLAIMED(procs, (__u64)pid << 32 | (driver + 1), &idx, &made, &dropped_procs);
 	if (!p)
-		return NULL;
+		return NO_PROC;
 	if (made) {
 		p->key.pid = pid;
 		p->key.driver = driver;
 		bpf_get_current_comm(p->s.comm, sizeof(p->s.comm));
 		p->s.cgroup_id = bpf_get_current_cgroup_id();
 	}
-	return &p->s;
+	return idx;
 }
 
 /* The row of object `obj` (nonzero), its index in *idx; NULL when not tracked. */
@@ -163,6 +169,13 @@ static __always_inline struct proc_stats *proc_at(__u32 idx)
 	struct proc_slot *p = bpf_map_lookup_elem(&procs, &idx);
 
 	return p && p->match ? &p->s : NULL;
+}
+
+/* The row of (pid, driver), made on first sight; its index in *idx. NULL: the table is full. */
+static __always_inline struct proc_stats *proc_row(__u32 pid, __u32 driver, __u32 *idx)
+{
+	*idx = proc_index(pid, driver);
+	return proc_at(*idx);
 }
 
 /* Address space `vm`'s row, made on first sight by the current process. */

@@ -35,8 +35,8 @@
  * they hash (slab addresses differ there), and compare and store the whole.
  *
  * The frontend sizes NAME_claims to 1 where the kernel has compare-and-swap
- * (tool_size_claims()), and reads the rows in use as a hash map's entries
- * (map_snapshot_rows()).
+ * (tool_size_claims()), but for tables whose rows ROWS_GET_CLAIMED makes,
+ * and reads the rows in use as a hash map's entries (map_snapshot_rows()).
  */
 #ifndef GPU_BPF_ROWS_BPF_H
 #define GPU_BPF_ROWS_BPF_H
@@ -66,11 +66,11 @@
  * compare-and-swap, or before 5.12 by its index in the claims (the
  * compare-and-swap is dead code there, rewritten by tool_drop_cmpxchg()).
  */
-static __always_inline bool row_take(__u64 *row_key, void *claims, __u32 idx, __u64 key)
+static __always_inline bool row_take(__u64 *row_key, void *claims, __u32 idx, __u64 key, bool cas)
 {
 	__u8 one = 1;
 
-	if (has_atomic_fetch)
+	if (cas && has_atomic_fetch)
 		return __sync_val_compare_and_swap(row_key, 0, key) == 0;
 	if (bpf_map_update_elem(claims, &idx, &one, BPF_NOEXIST))
 		return false;
@@ -86,7 +86,7 @@ static __always_inline bool row_take(__u64 *row_key, void *claims, __u32 idx, __
  * its probes found neither it nor a free slot, counted in *full.
  */
 static __always_inline void *row_get(void *rows, void *claims, __u32 bits, __u64 key, __u32 h,
-				     __u32 *idx_out, bool *made, __u64 *full)
+				     __u32 *idx_out, bool *made, __u64 *full, bool cas)
 {
 	__u32 i, idx;
 	__u64 *row;
@@ -102,7 +102,7 @@ static __always_inline void *row_get(void *rows, void *claims, __u32 bits, __u64
 			return row;
 		if (*row)
 			continue;
-		if (row_take(row, claims, idx, key)) {
+		if (row_take(row, claims, idx, key, cas)) {
 			*made = true;
 			return row;
 		}
@@ -140,10 +140,19 @@ static __always_inline __u32 row_hash_addr(__u64 addr, __u32 bits)
 
 #define ROWS_GET(name, key, idx, made, full) \
 	row_get(&name, &name##_claims, name##_bits, (key), row_hash((key), name##_bits), \
-		(idx), (made), (full))
+		(idx), (made), (full), true)
 #define ROWS_GET_ADDR(name, addr, idx, made, full) \
 	row_get(&name, &name##_claims, name##_bits, (addr), row_hash_addr((addr), name##_bits), \
-		(idx), (made), (full))
+		(idx), (made), (full), true)
+/*
+ * ROWS_GET taking free rows through NAME_claims on every kernel (sized in
+ * full: no tool_size_claims()), for a global function: libbpf appends a
+ * global function's code to a program at load, out of tool_drop_cmpxchg()'s
+ * reach. For tables whose rows are made rarely (one per process).
+ */
+#define ROWS_GET_CLAIMED(name, key, idx, made, full) \
+	row_get(&name, &name##_claims, name##_bits, (key), row_hash((key), name##_bits), \
+		(idx), (made), (full), false)
 
 /* The row of `key` (nonzero), its index in *idx; NULL when none of its probes holds it. */
 static __always_inline void *row_find(void *rows, __u32 bits, __u64 key, __u32 h, __u32 *idx_out)

@@ -865,7 +865,6 @@ int main(int argc, char **argv)
 	/* Objects come and go by the thousand when a game loads a level. */
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 4096);
 
-	tool_size_claims(skel->maps.procs_claims);
 	tool_size_claims(skel->maps.objects_claims);
 	tool_size_claims(skel->maps.vms_claims);
 	/* before 5.12: the peak's and the rows' compare-and-swaps (dead there) out of the programs */
