@@ -135,53 +135,10 @@ __noinline __u32 proc_index(__u32 pid, __u32 driver)
 	return idx;
 }
 
-/*
- * An object's or address space's address, and its key in its table: a
- * scalar, which a global function can take. The BTF path's pointers are no
- * scalars to the verifier, but one pointer minus another is, for a
- * privileged program: minus the address of a map, the same in every
- * program. Those keys are odd, the record path's (the addresses its
- * records hold, aligned) even: the two never meet in a table the paths
- * share (i915 without BTF beside xe).
- */
-struct kaddr {
-	__u64 addr;
-	__u64 key;
-};
-
-static __always_inline struct kaddr btf_addr(const void *p)
+/* The row of object `obj` (nonzero), its index in *idx; NULL when not tracked. */
+static __always_inline struct obj_slot *obj_find(__u64 obj, __u32 *idx)
 {
-	__u64 k = (__u64)p;
-
-	asm volatile("%[k] -= %[base]" : [k] "+r"(k) : [base] "r"(&drivers));
-	return (struct kaddr){ (__u64)p, k | 1 };
-}
-
-static __always_inline struct kaddr record_addr(__u64 a)
-{
-	return (struct kaddr){ a, a };
-}
-
-/* Not a row's index: what the index functions return when there is none. */
-#define NO_ROW 0xffffffffu
-/* Set in vm_index()'s result: the row was made by this call. */
-#define ROW_MADE 0x80000000u
-
-/* The index of the row of object `key`, NO_ROW when not tracked; global (proc_index()). */
-__noinline __u32 obj_index(__u64 key)
-{
-	__u32 idx;
-
-	return ROWS_FIND_ADDR(objects, key, &idx) ? idx : NO_ROW;
-}
-
-/* The row of object `obj` (address nonzero), its index in *idx; NULL when not tracked. */
-static __always_inline struct obj_slot *obj_find(struct kaddr obj, __u32 *idx)
-{
-	if (!obj.addr)
-		return NULL;
-	*idx = obj_index(obj.key);
-	return bpf_map_lookup_elem(&objects, idx);
+	return obj ? ROWS_FIND_ADDR(objects, obj, idx) : NULL;
 }
 
 /*
@@ -191,18 +148,17 @@ static __always_inline struct obj_slot *obj_find(struct kaddr obj, __u32 *idx)
  * that a destroy never seen (a lost event) left for this address is
  * either reached by the probes before a free slot, and reused, or lies
  * past the free slot taken, where lookups, probing in the same order,
- * find the new row first. Inlined, not global: rows of objects are taken
- * by compare-and-swap, one per object made (rows.bpf.h).
+ * find the new row first.
  */
-static __always_inline struct obj_slot *obj_new(struct kaddr obj, __u32 *idx)
+static __always_inline struct obj_slot *obj_new(__u64 obj, __u32 *idx)
 {
 	struct obj_slot *s;
 	bool made;
 
-	s = ROWS_GET_ADDR(objects, obj.key, idx, &made, &dropped_objects);
+	s = ROWS_GET_ADDR(objects, obj, idx, &made, &dropped_objects);
 	if (!s)
 		return NULL;
-	s->obj = obj.addr;
+	s->obj = obj;
 	s->o = (struct gem_obj){};
 	return s;
 }
@@ -222,62 +178,32 @@ static __always_inline struct proc_stats *proc_row(__u32 pid, __u32 driver, __u3
 	return proc_at(*idx);
 }
 
-/*
- * The index of address space `key`'s row, made on first sight by the
- * current process (ROW_MADE set), NO_ROW when the table is full; global
- * (proc_index()), its rows taken through vms_claims.
- */
-__noinline __u32 vm_index(__u64 key, __u32 driver, __u32 pid)
+/* Address space `vm`'s row, made on first sight by the current process. */
+static __always_inline struct vm_slot *vm_row(__u64 vm, __u32 driver, __u32 pid)
 {
 	struct vm_slot *v;
 	bool made;
 	__u32 idx;
 
-	v = ROWS_GET_ADDR_CLAIMED(vms, key, &idx, &made, &dropped_vms);
-	if (!v)
-		return NO_ROW;
-	if (!made)
-		return idx;
-	v->s.pid = pid;
-	v->s.driver = driver;
-	bpf_get_current_comm(v->s.comm, sizeof(v->s.comm));
-	v->s.cgroup_id = bpf_get_current_cgroup_id();
-	return idx | ROW_MADE;
-}
-
-/* Address space `vm`'s row, made on first sight by the current process. */
-static __always_inline struct vm_slot *vm_row(struct kaddr vm, __u32 driver, __u32 pid)
-{
-	struct vm_slot *v;
-	__u32 idx;
-
-	if (!vm.addr)
+	if (!vm)
 		return NULL;
-	idx = vm_index(vm.key, driver, pid);
-	v = bpf_map_lookup_elem(&vms, &(__u32){ idx & ~ROW_MADE });
-	/* Its address, what the frontend shows: a pointer, which vm_index() cannot take. */
-	if (v && (idx & ROW_MADE))
-		v->vm = vm.addr;
+	v = ROWS_GET_ADDR(vms, vm, &idx, &made, &dropped_vms);
+	if (v && made) {
+		v->vm = vm;
+		v->s.pid = pid;
+		v->s.driver = driver;
+		bpf_get_current_comm(v->s.comm, sizeof(v->s.comm));
+		v->s.cgroup_id = bpf_get_current_cgroup_id();
+	}
 	return v;
 }
 
-/* The index of address space `key`'s row, NO_ROW if it has none; global (proc_index()). */
-__noinline __u32 vm_find_index(__u64 key)
-{
-	__u32 idx;
-
-	return ROWS_FIND_ADDR(vms, key, &idx) ? idx : NO_ROW;
-}
-
 /* Address space `vm`'s row if it has one. */
-static __always_inline struct vm_slot *vm_find(struct kaddr vm)
+static __always_inline struct vm_slot *vm_find(__u64 vm)
 {
 	__u32 idx;
 
-	if (!vm.addr)
-		return NULL;
-	idx = vm_find_index(vm.key);
-	return bpf_map_lookup_elem(&vms, &idx);
+	return vm ? ROWS_FIND_ADDR(vms, vm, &idx) : NULL;
 }
 
 static __always_inline bool driver_wanted(__u32 driver)
@@ -360,7 +286,7 @@ static __always_inline __s64 live_add(struct proc_stats *p, __s64 size)
 	return p->live_bytes;
 }
 
-static __always_inline void on_create(__u32 driver, struct kaddr obj, __u64 size)
+static __always_inline void on_create(__u32 driver, __u64 obj, __u64 size)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32, idx, proc;
 	struct driver_stats *d;
@@ -369,7 +295,7 @@ static __always_inline void on_create(__u32 driver, struct kaddr obj, __u64 size
 	__s64 live;
 	int i;
 
-	if (!obj.addr || !driver_wanted(driver) || !current_wanted(pid))
+	if (!obj || !driver_wanted(driver) || !current_wanted(pid))
 		return;
 	s = obj_new(obj, &idx);
 	if (!s)
@@ -397,10 +323,10 @@ static __always_inline void on_create(__u32 driver, struct kaddr obj, __u64 size
 				break;
 		}
 	}
-	emit(EV_CREATE, driver, pid, obj.addr, 0, size, 0, 0, pid, 0, 0);
+	emit(EV_CREATE, driver, pid, obj, 0, size, 0, 0, pid, 0, 0);
 }
 
-static __always_inline void on_destroy(__u32 driver, struct kaddr obj)
+static __always_inline void on_destroy(__u32 driver, __u64 obj)
 {
 	struct driver_stats *d;
 	struct proc_stats *p;
@@ -409,7 +335,7 @@ static __always_inline void on_destroy(__u32 driver, struct kaddr obj)
 	__u64 size, life;
 	__u32 creator, idx;
 
-	if (!obj.addr || !driver_wanted(driver))
+	if (!obj || !driver_wanted(driver))
 		return;
 	s = obj_find(obj, &idx);
 	if (!s || s->o.preexisting) {
@@ -433,11 +359,11 @@ static __always_inline void on_destroy(__u32 driver, struct kaddr obj)
 		__sync_fetch_and_add(&p->live, -1);
 		__sync_fetch_and_add(&p->live_bytes, -(__s64)size);
 	}
-	emit(EV_DESTROY, driver, 0, obj.addr, 0, size, 0, life, creator, 0, 0);
+	emit(EV_DESTROY, driver, 0, obj, 0, size, 0, life, creator, 0, 0);
 	ROWS_FREE(objects, s, idx);
 }
 
-static __always_inline void on_bind(__u32 driver, struct kaddr obj, struct kaddr vm, __u64 offset, __u64 size,
+static __always_inline void on_bind(__u32 driver, __u64 obj, __u64 vm, __u64 offset, __u64 size,
 				    __u64 flags, bool is_rebind)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32, idx;
@@ -466,10 +392,10 @@ static __always_inline void on_bind(__u32 driver, struct kaddr obj, struct kaddr
 		if (rebind)
 			__sync_fetch_and_add(&v->s.rebinds, 1);
 	}
-	emit(EV_BIND, driver, pid, obj.addr, vm.addr, size, offset, flags, o ? o->pid : 0, 0, rebind);
+	emit(EV_BIND, driver, pid, obj, vm, size, offset, flags, o ? o->pid : 0, 0, rebind);
 }
 
-static __always_inline void on_unbind(__u32 driver, struct kaddr obj, struct kaddr vm, __u64 offset, __u64 size,
+static __always_inline void on_unbind(__u32 driver, __u64 obj, __u64 vm, __u64 offset, __u64 size,
 				      __u64 obj_size)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32, idx;
@@ -482,7 +408,7 @@ static __always_inline void on_unbind(__u32 driver, struct kaddr obj, struct kad
 		return;
 	if (o) {
 		__sync_fetch_and_add(&o->unbinds, 1);
-	} else if (obj.addr && (s = obj_new(obj, &idx))) {
+	} else if (obj && (s = obj_new(obj, &idx))) {
 		/* Created before tracing: remember it was unbound, to know a rebind. */
 		s->o.size = obj_size;
 		s->o.proc = NO_PROC;
@@ -497,10 +423,10 @@ static __always_inline void on_unbind(__u32 driver, struct kaddr obj, struct kad
 	v = vm_row(vm, driver, pid);
 	if (v)
 		__sync_fetch_and_add(&v->s.unbinds, 1);
-	emit(EV_UNBIND, driver, pid, obj.addr, vm.addr, size, offset, 0, o ? o->pid : 0, 0, 0);
+	emit(EV_UNBIND, driver, pid, obj, vm, size, offset, 0, o ? o->pid : 0, 0, 0);
 }
 
-static __always_inline void on_fault(__u32 driver, struct kaddr obj, __u64 index, __u8 kind)
+static __always_inline void on_fault(__u32 driver, __u64 obj, __u64 index, __u8 kind)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32, who = pid, idx, creator = 0, proc = NO_PROC;
 	struct obj_slot *s = obj_find(obj, &idx);
@@ -525,7 +451,7 @@ static __always_inline void on_fault(__u32 driver, struct kaddr obj, __u64 index
 	p = who == pid ? proc_row(pid, driver, &proc) : proc_at(proc);
 	if (p && kind < NR_FAULT_KINDS)
 		__sync_fetch_and_add(&p->faults[kind], 1);
-	emit(EV_FAULT, driver, pid, obj.addr, 0, size, index, 0, creator, kind, 0);
+	emit(EV_FAULT, driver, pid, obj, 0, size, index, 0, creator, kind, 0);
 }
 
 static __always_inline void on_rw(__u8 type, __u64 obj, __u64 offset, __u64 len)
@@ -547,7 +473,7 @@ static __always_inline void on_rw(__u8 type, __u64 obj, __u64 offset, __u64 len)
 	emit(type, DRV_I915, pid, obj, 0, len, offset, 0, 0, 0, 0);
 }
 
-static __always_inline void on_evict(__u8 type, __u32 driver, struct kaddr vm, __u64 bytes, __u64 flags)
+static __always_inline void on_evict(__u8 type, __u32 driver, __u64 vm, __u64 bytes, __u64 flags)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
 	struct driver_stats *d;
@@ -563,7 +489,7 @@ static __always_inline void on_evict(__u8 type, __u32 driver, struct kaddr vm, _
 	v = vm_find(vm);
 	if (v)
 		__sync_fetch_and_add(&v->s.evictions, 1);
-	emit(type, driver, pid, 0, vm.addr, bytes, 0, flags, 0, 0, 0);
+	emit(type, driver, pid, 0, vm, bytes, 0, flags, 0, 0, 0);
 }
 
 static __always_inline void on_shrink(__u64 target)
@@ -578,12 +504,12 @@ static __always_inline void on_shrink(__u64 target)
 	emit(EV_SHRINK, DRV_I915, 0, 0, 0, 0, 0, target, 0, 0, 0);
 }
 
-static __always_inline void on_vm(__u8 type, __u32 driver, struct kaddr vm)
+static __always_inline void on_vm(__u8 type, __u32 driver, __u64 vm)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
 	struct vm_slot *v;
 
-	if (!vm.addr || !driver_wanted(driver))
+	if (!vm || !driver_wanted(driver))
 		return;
 	count(driver, type);
 	if (type == EV_VM_CREATE && current_wanted(pid)) {
@@ -607,7 +533,7 @@ static __always_inline void on_vm(__u8 type, __u32 driver, struct kaddr vm)
 		if (v)
 			v->s.freed = 1;
 	}
-	emit(type, driver, pid, 0, vm.addr, 0, 0, 0, 0, 0, 0);
+	emit(type, driver, pid, 0, vm, 0, 0, 0, 0, 0, 0);
 }
 
 /* ---- i915 --------------------------------------------------------------- */
@@ -616,14 +542,14 @@ SEC("tp_btf/i915_gem_object_create")
 int BPF_PROG(i915_create, struct drm_i915_gem_object *obj)
 {
 	if (obj)
-		on_create(DRV_I915, btf_addr(obj), obj->base.size);
+		on_create(DRV_I915, (__u64)obj, obj->base.size);
 	return 0;
 }
 
 SEC("tp_btf/i915_gem_object_destroy")
 int BPF_PROG(i915_destroy, struct drm_i915_gem_object *obj)
 {
-	on_destroy(DRV_I915, btf_addr(obj));
+	on_destroy(DRV_I915, (__u64)obj);
 	return 0;
 }
 
@@ -646,7 +572,7 @@ int BPF_PROG(i915_bind, struct i915_vma *vma, unsigned int flags)
 	if (!vma)
 		return 0;
 	vma_range(vma, &offset, &size);
-	on_bind(DRV_I915, btf_addr(vma->obj), btf_addr(vma->vm), offset, size, flags, false);
+	on_bind(DRV_I915, (__u64)vma->obj, (__u64)vma->vm, offset, size, flags, false);
 	return 0;
 }
 
@@ -660,14 +586,14 @@ int BPF_PROG(i915_unbind, struct i915_vma *vma)
 		return 0;
 	obj = vma->obj;
 	vma_range(vma, &offset, &size);
-	on_unbind(DRV_I915, btf_addr(obj), btf_addr(vma->vm), offset, size, obj ? obj->base.size : 0);
+	on_unbind(DRV_I915, (__u64)obj, (__u64)vma->vm, offset, size, obj ? obj->base.size : 0);
 	return 0;
 }
 
 SEC("tp_btf/i915_gem_object_fault")
 int BPF_PROG(i915_fault, struct drm_i915_gem_object *obj, u64 index, bool gtt, bool write)
 {
-	on_fault(DRV_I915, btf_addr(obj), index, (gtt ? FAULT_GTT : 0) | (write ? FAULT_WRITE : 0));
+	on_fault(DRV_I915, (__u64)obj, index, (gtt ? FAULT_GTT : 0) | (write ? FAULT_WRITE : 0));
 	return 0;
 }
 
@@ -695,7 +621,7 @@ int BPF_PROG(i915_shrink, void *i915, unsigned long target, unsigned int flags)
 SEC("tp_btf/i915_gem_evict")
 int BPF_PROG(i915_evict, struct i915_address_space *vm, u64 size, u64 align, unsigned int flags)
 {
-	on_evict(EV_EVICT, DRV_I915, btf_addr(vm), size, flags);
+	on_evict(EV_EVICT, DRV_I915, (__u64)vm, size, flags);
 	return 0;
 }
 
@@ -703,28 +629,28 @@ SEC("tp_btf/i915_gem_evict_node")
 int BPF_PROG(i915_evict_node, struct i915_address_space *vm, struct drm_mm_node *node,
 	     unsigned int flags)
 {
-	on_evict(EV_EVICT_NODE, DRV_I915, btf_addr(vm), node ? node->size : 0, flags);
+	on_evict(EV_EVICT_NODE, DRV_I915, (__u64)vm, node ? node->size : 0, flags);
 	return 0;
 }
 
 SEC("tp_btf/i915_gem_evict_vm")
 int BPF_PROG(i915_evict_vm, struct i915_address_space *vm)
 {
-	on_evict(EV_EVICT_VM, DRV_I915, btf_addr(vm), 0, 0);
+	on_evict(EV_EVICT_VM, DRV_I915, (__u64)vm, 0, 0);
 	return 0;
 }
 
 SEC("tp_btf/i915_ppgtt_create")
 int BPF_PROG(i915_vm_create, struct i915_address_space *vm)
 {
-	on_vm(EV_VM_CREATE, DRV_I915, btf_addr(vm));
+	on_vm(EV_VM_CREATE, DRV_I915, (__u64)vm);
 	return 0;
 }
 
 SEC("tp_btf/i915_ppgtt_release")
 int BPF_PROG(i915_vm_free, struct i915_address_space *vm)
 {
-	on_vm(EV_VM_FREE, DRV_I915, btf_addr(vm));
+	on_vm(EV_VM_FREE, DRV_I915, (__u64)vm);
 	return 0;
 }
 
@@ -778,8 +704,7 @@ SEC("tracepoint")
 int tp_i915_create(void *ctx)
 {
 	TP_RECORD_RAN();
-	on_create(DRV_I915, record_addr(tp_read_u64(ctx, &f_create_obj)),
-		  tp_read_u64(ctx, &f_create_size));
+	on_create(DRV_I915, tp_read_u64(ctx, &f_create_obj), tp_read_u64(ctx, &f_create_size));
 	return 0;
 }
 
@@ -787,7 +712,7 @@ SEC("tracepoint")
 int tp_i915_destroy(void *ctx)
 {
 	TP_RECORD_RAN();
-	on_destroy(DRV_I915, record_addr(tp_read_u64(ctx, &f_destroy_obj)));
+	on_destroy(DRV_I915, tp_read_u64(ctx, &f_destroy_obj));
 	return 0;
 }
 
@@ -795,8 +720,7 @@ SEC("tracepoint")
 int tp_i915_bind(void *ctx)
 {
 	TP_RECORD_RAN();
-	on_bind(DRV_I915, record_addr(tp_read_u64(ctx, &f_bind_obj)),
-		record_addr(tp_read_u64(ctx, &f_bind_vm)),
+	on_bind(DRV_I915, tp_read_u64(ctx, &f_bind_obj), tp_read_u64(ctx, &f_bind_vm),
 		tp_read_u64(ctx, &f_bind_offset), tp_read_u64(ctx, &f_bind_size),
 		tp_read_u64(ctx, &f_bind_flags), false);
 	return 0;
@@ -806,8 +730,7 @@ SEC("tracepoint")
 int tp_i915_unbind(void *ctx)
 {
 	TP_RECORD_RAN();
-	on_unbind(DRV_I915, record_addr(tp_read_u64(ctx, &f_unbind_obj)),
-		  record_addr(tp_read_u64(ctx, &f_unbind_vm)),
+	on_unbind(DRV_I915, tp_read_u64(ctx, &f_unbind_obj), tp_read_u64(ctx, &f_unbind_vm),
 		  tp_read_u64(ctx, &f_unbind_offset), tp_read_u64(ctx, &f_unbind_size),
 		  SIZE_UNKNOWN);
 	return 0;
@@ -820,8 +743,7 @@ int tp_i915_fault(void *ctx)
 	__u8 kind = (tp_read_u64(ctx, &f_fault_gtt) ? FAULT_GTT : 0) |
 		    (tp_read_u64(ctx, &f_fault_write) ? FAULT_WRITE : 0);
 
-	on_fault(DRV_I915, record_addr(tp_read_u64(ctx, &f_fault_obj)),
-		 tp_read_u64(ctx, &f_fault_index), kind);
+	on_fault(DRV_I915, tp_read_u64(ctx, &f_fault_obj), tp_read_u64(ctx, &f_fault_index), kind);
 	return 0;
 }
 
@@ -855,8 +777,7 @@ SEC("tracepoint")
 int tp_i915_evict(void *ctx)
 {
 	TP_RECORD_RAN();
-	on_evict(EV_EVICT, DRV_I915, record_addr(tp_read_u64(ctx, &f_evict_vm)),
-		 tp_read_u64(ctx, &f_evict_size),
+	on_evict(EV_EVICT, DRV_I915, tp_read_u64(ctx, &f_evict_vm), tp_read_u64(ctx, &f_evict_size),
 		 tp_read_u64(ctx, &f_evict_flags));
 	return 0;
 }
@@ -865,7 +786,7 @@ SEC("tracepoint")
 int tp_i915_evict_node(void *ctx)
 {
 	TP_RECORD_RAN();
-	on_evict(EV_EVICT_NODE, DRV_I915, record_addr(tp_read_u64(ctx, &f_evict_node_vm)),
+	on_evict(EV_EVICT_NODE, DRV_I915, tp_read_u64(ctx, &f_evict_node_vm),
 		 tp_read_u64(ctx, &f_evict_node_size), tp_read_u64(ctx, &f_evict_node_flags));
 	return 0;
 }
@@ -874,7 +795,7 @@ SEC("tracepoint")
 int tp_i915_evict_vm(void *ctx)
 {
 	TP_RECORD_RAN();
-	on_evict(EV_EVICT_VM, DRV_I915, record_addr(tp_read_u64(ctx, &f_evict_vm_vm)), 0, 0);
+	on_evict(EV_EVICT_VM, DRV_I915, tp_read_u64(ctx, &f_evict_vm_vm), 0, 0);
 	return 0;
 }
 
@@ -882,7 +803,7 @@ SEC("tracepoint")
 int tp_i915_vm_create(void *ctx)
 {
 	TP_RECORD_RAN();
-	on_vm(EV_VM_CREATE, DRV_I915, record_addr(tp_read_u64(ctx, &f_vm_create_vm)));
+	on_vm(EV_VM_CREATE, DRV_I915, tp_read_u64(ctx, &f_vm_create_vm));
 	return 0;
 }
 
@@ -890,7 +811,7 @@ SEC("tracepoint")
 int tp_i915_vm_free(void *ctx)
 {
 	TP_RECORD_RAN();
-	on_vm(EV_VM_FREE, DRV_I915, record_addr(tp_read_u64(ctx, &f_vm_free_vm)));
+	on_vm(EV_VM_FREE, DRV_I915, tp_read_u64(ctx, &f_vm_free_vm));
 	return 0;
 }
 
@@ -911,7 +832,7 @@ SEC("tp_btf/xe_bo_create")
 int BPF_PROG(xe_create, struct xe_bo *bo)
 {
 	if (bo)
-		on_create(DRV_XE, btf_addr(&bo->ttm.base), bo->ttm.base.size);
+		on_create(DRV_XE, (__u64)&bo->ttm.base, bo->ttm.base.size);
 	return 0;
 }
 
@@ -920,15 +841,15 @@ SEC("fentry/xe_ttm_bo_destroy")
 int BPF_PROG(xe_destroy, struct ttm_buffer_object *ttm_bo)
 {
 	if (ttm_bo)
-		on_destroy(DRV_XE, btf_addr((void *)ttm_bo + bpf_core_field_offset(struct xe_bo, ttm.base) -
-					    bpf_core_field_offset(struct xe_bo, ttm)));
+		on_destroy(DRV_XE, (__u64)ttm_bo + bpf_core_field_offset(struct xe_bo, ttm.base) -
+					   bpf_core_field_offset(struct xe_bo, ttm));
 	return 0;
 }
 
 static __always_inline int xe_bind(struct xe_vma *vma, bool rebind)
 {
 	if (vma)
-		on_bind(DRV_XE, btf_addr(vma->gpuva.gem.obj), btf_addr(vma->gpuva.vm),
+		on_bind(DRV_XE, (__u64)vma->gpuva.gem.obj, (__u64)vma->gpuva.vm,
 			vma->gpuva.va.addr, vma->gpuva.va.range, 0, rebind);
 	return 0;
 }
@@ -960,7 +881,7 @@ int BPF_PROG(xe_vma_unbind, struct xe_vma *vma)
 	if (!vma)
 		return 0;
 	gem = vma->gpuva.gem.obj;
-	on_unbind(DRV_XE, btf_addr(gem), btf_addr(vma->gpuva.vm), vma->gpuva.va.addr,
+	on_unbind(DRV_XE, (__u64)gem, (__u64)vma->gpuva.vm, vma->gpuva.va.addr,
 		  vma->gpuva.va.range, gem ? gem->size : 0);
 	return 0;
 }
@@ -969,7 +890,7 @@ SEC("tp_btf/xe_vma_evict")
 int BPF_PROG(xe_vma_evict, struct xe_vma *vma)
 {
 	if (vma)
-		on_evict(EV_EVICT, DRV_XE, btf_addr(vma->gpuva.vm), vma->gpuva.va.range, 0);
+		on_evict(EV_EVICT, DRV_XE, (__u64)vma->gpuva.vm, vma->gpuva.va.range, 0);
 	return 0;
 }
 
@@ -977,14 +898,14 @@ SEC("tp_btf/xe_vma_pagefault")
 int BPF_PROG(xe_vma_pagefault, struct xe_vma *vma)
 {
 	if (vma)
-		on_fault(DRV_XE, btf_addr(vma->gpuva.gem.obj), vma->gpuva.va.addr, FAULT_GPU);
+		on_fault(DRV_XE, (__u64)vma->gpuva.gem.obj, vma->gpuva.va.addr, FAULT_GPU);
 	return 0;
 }
 
 SEC("tp_btf/xe_bo_cpu_fault")
 int BPF_PROG(xe_cpu_fault, struct xe_bo *bo)
 {
-	on_fault(DRV_XE, bo ? btf_addr(&bo->ttm.base) : (struct kaddr){}, 0, FAULT_CPU_ANY);
+	on_fault(DRV_XE, bo ? (__u64)&bo->ttm.base : 0, 0, FAULT_CPU_ANY);
 	return 0;
 }
 
@@ -1009,14 +930,14 @@ int BPF_PROG(xe_move, struct xe_bo *bo, u32 new_placement, u32 old_placement, bo
 SEC("tp_btf/xe_vm_create")
 int BPF_PROG(xe_vm_create, struct xe_vm *vm)
 {
-	on_vm(EV_VM_CREATE, DRV_XE, vm ? btf_addr(&vm->gpuvm) : (struct kaddr){});
+	on_vm(EV_VM_CREATE, DRV_XE, vm ? (__u64)&vm->gpuvm : 0);
 	return 0;
 }
 
 SEC("tp_btf/xe_vm_free")
 int BPF_PROG(xe_vm_free, struct xe_vm *vm)
 {
-	on_vm(EV_VM_FREE, DRV_XE, vm ? btf_addr(&vm->gpuvm) : (struct kaddr){});
+	on_vm(EV_VM_FREE, DRV_XE, vm ? (__u64)&vm->gpuvm : 0);
 	return 0;
 }
 

@@ -29,14 +29,13 @@
  *	r = ROWS_GET_ADDR(objects, obj, &idx, &made, &full);
  *	ROWS_FREE(objects, r, idx);		its slot free for another key
  *
- * The _ADDR forms take a kernel address as the key (or an address minus a
- * constant), a pointer the program was given (a tracepoint's object) or a
- * scalar: the verifier allows no arithmetic on a pointer, but lets a
- * privileged program copy its low 32 bits, which is what they hash (slab
- * addresses differ there), and compare and store the whole.
+ * The _ADDR forms take a kernel address as the key, a pointer the program
+ * was given (a tracepoint's object): the verifier allows no arithmetic on
+ * it, but lets a privileged program copy its low 32 bits, which is what
+ * they hash (slab addresses differ there), and compare and store the whole.
  *
  * The frontend sizes NAME_claims to 1 where the kernel has compare-and-swap
- * (tool_size_claims()), but for tables whose rows the _CLAIMED forms make,
+ * (tool_size_claims()), but for tables whose rows ROWS_GET_CLAIMED makes,
  * and reads the rows in use as a hash map's entries (map_snapshot_rows()).
  */
 #ifndef GPU_BPF_ROWS_BPF_H
@@ -149,14 +148,10 @@ static __always_inline __u32 row_hash_addr(__u64 addr, __u32 bits)
  * ROWS_GET taking free rows through NAME_claims on every kernel (sized in
  * full: no tool_size_claims()), for a global function: libbpf appends a
  * global function's code to a program at load, out of tool_drop_cmpxchg()'s
- * reach. For tables whose rows are made rarely (one per process or
- * address space).
+ * reach. For tables whose rows are made rarely (one per process).
  */
 #define ROWS_GET_CLAIMED(name, key, idx, made, full) \
 	row_get(&name, &name##_claims, name##_bits, (key), row_hash((key), name##_bits), \
-		(idx), (made), (full), false)
-#define ROWS_GET_ADDR_CLAIMED(name, addr, idx, made, full) \
-	row_get(&name, &name##_claims, name##_bits, (addr), row_hash_addr((addr), name##_bits), \
 		(idx), (made), (full), false)
 
 /* The row of `key` (nonzero), its index in *idx; NULL when none of its probes holds it. */
