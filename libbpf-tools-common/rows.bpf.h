@@ -63,8 +63,9 @@
 
 /*
  * Take the free row `idx` for `key`, unless another CPU takes it first: by
- * compare-and-swap, or before 5.12 by its index in the claims (the
- * compare-and-swap is dead code there, rewritten by tool_drop_cmpxchg()).
+ * compare-and-swap, or by its index in the claims before 5.12 (the
+ * compare-and-swap is dead code there, rewritten by tool_drop_cmpxchg())
+ * and wherever `cas` is false (ROWS_GET_CLAIMED).
  */
 static __always_inline bool row_take(__u64 *row_key, void *claims, __u32 idx, __u64 key, bool cas)
 {
