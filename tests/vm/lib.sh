@@ -6,6 +6,12 @@ CACHE=${GPU_BPF_CACHE:-$HOME/.cache/gpu-bpf-tools}
 
 die() { echo "${0##*/}: $*" >&2; exit 1; }
 
+# has_btf KO: whether the module file has a .BTF section. Not `readelf |
+# grep -q`: under pipefail, grep leaving at the match makes readelf's next
+# write fail with SIGPIPE, and the pipeline with it (a 12 KB section list
+# with .BTF before its last 4 KB: 15 false "no BTF" in 200).
+has_btf() { readelf -S "$1" | grep ' \.BTF ' >/dev/null; }
+
 # Install the Debian packages that are missing: quiet and quick when all are
 # there; `apt-get update` only when something has to be installed.
 need_packages() {
