@@ -54,9 +54,12 @@ workload() {
 bench_counted() { awk '$1 ~ /^gfx/ && $4 ~ /^[0-9]+$/ { d += $7 } END { print d + 0 }' "$2"; }
 BENCH_UNITS=$JOBS BENCH_UNIT=job BENCH_WANT=$JOBS
 
+# The limit, also beside every tracer in its burst (lib.sh).
+BENCH_BESIDE=("$BENCH_BIN/empty" "$BENCH_BIN/empty_amdgpucs.bpf.o" cs_ioctl run_job "$done_prog")
+
 for r in $(seq 1 "$ROUNDS"); do
 	bench_one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
-	bench_one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_amdgpucs.bpf.o" cs_ioctl run_job "$done_prog"
+	bench_one empty ready "" "${BENCH_BESIDE[@]}"
 	bench_one amdgpucs Tracing summary bin/amdgpucs
 	! kernel_has_spares ||
 		bench_one "amdgpucs, no spares" Tracing summary env GPU_BPF_PRETEND_MISSING=spares bin/amdgpucs

@@ -33,10 +33,12 @@ workload() { build/tests/kfdclient -b "$KFD_ROUNDS" >"$BENCH_OUT/kfdclient.out" 
 bench_counted() { awk '$2 == "kfdclient" && $3 == "GET_VERSION" { s += $4 } END { print s + 0 }' "$2"; }
 BENCH_UNITS=$KFD_ROUNDS BENCH_UNIT=ioctl BENCH_WANT=$KFD_ROUNDS
 
+# The limit, also beside every tracer in its burst (lib.sh).
+BENCH_BESIDE=("$BENCH_BIN/empty" "$BENCH_BIN/empty_amdkfd.bpf.o" ioctl_entry=kfd_ioctl ioctl_return=kfd_ioctl)
+
 for r in $(seq 1 "$ROUNDS"); do
 	bench_one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
-	bench_one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_amdkfd.bpf.o" \
-		ioctl_entry=kfd_ioctl ioctl_return=kfd_ioctl
+	bench_one empty ready "" "${BENCH_BESIDE[@]}"
 	bench_one amdkfd Tracing summary bin/amdkfd
 	bench_one "amdkfd -e" "TIME(s)" " GET_VERSION " bin/amdkfd -e
 	bench_one "bpftrace (one-liner)" ready "" bpftrace "$BENCH_OUT/peer-kfd.bt"

@@ -63,9 +63,12 @@ bench_counted() {
 }
 BENCH_UNITS=$JOBS BENCH_UNIT=job BENCH_WANT=$JOBS
 
+# The limit, also beside every tracer in its burst (lib.sh).
+BENCH_BESIDE=("$BENCH_BIN/empty" "$BENCH_BIN/empty_drmsched.bpf.o" "${empty_progs[@]}")
+
 for r in $(seq 1 "$ROUNDS"); do
 	bench_one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
-	bench_one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_drmsched.bpf.o" "${empty_progs[@]}"
+	bench_one empty ready "" "${BENCH_BESIDE[@]}"
 	bench_one "empty (tracepoint)" ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_drmsched.bpf.o" "${empty_tp_progs[@]}"
 	bench_one drmsched Tracing summary bin/drmsched
 	! kernel_has_spares ||

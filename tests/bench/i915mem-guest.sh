@@ -70,10 +70,13 @@ for p in $(sed -n 's/^EMPTY(.*, \(.*\))$/\1/p' tests/bench/empty_i915mem.bpf.c);
 done
 echo "bench: i915mem's hooks: ${#all_hooks[@]}" >&2
 
+# The limit, also beside every tracer in its burst (lib.sh).
+BENCH_BESIDE=("$BENCH_BIN/empty" "$BENCH_BIN/empty_i915mem.bpf.o" create bind unbind destroy)
+
 for r in $(seq 1 "$ROUNDS"); do
 	[ "$r" = 1 ] || gemgen_fresh || exit 1
 	bench_one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
-	bench_one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_i915mem.bpf.o" create bind unbind destroy
+	bench_one empty ready "" "${BENCH_BESIDE[@]}"
 	bench_one "empty, all its hooks" ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_i915mem.bpf.o" \
 		"${all_hooks[@]}"
 	bench_one i915mem Tracing summary bin/i915mem

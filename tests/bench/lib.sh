@@ -6,7 +6,9 @@
 #   ...the workload...
 #   tracer_stop NAME                 read its BPF programs' counters, SIGINT it
 #   round_line KERNEL NAME ROUND UNITS UNIT PRINTED WANT
-# (round_sys_start/_stop around the workload add the kernel's CPU time) and round_line prints the "ROUND ..." line tests/bench/summarize reads.
+# (round_sys_start/_stop around the workload add the kernel's CPU time) and
+# round_line prints the "ROUND ..." line tests/bench/summarize reads.
+# bench_one does all of it; with BENCH_BESIDE, beside empty programs.
 # BENCH_BIN: where measure and empty were built (build/bench).
 
 BENCH_BIN=${BENCH_BIN:-build/bench}
@@ -78,17 +80,35 @@ tracer_stop() {
 	wait "${!var}" 2>/dev/null
 }
 
-# bench_run NAME READY CMD...: tracer_start, the caller's `workload`
-# function between round_sys_start and round_sys_stop, tracer_stop; 1 when
-# the tracer did not get ready.
+# BENCH_BESIDE=(CMD...): the empty programs on the tool's hot hooks, run
+# beside every tracer but "no tracer", through the same burst: their run
+# time (beside_ns) is the limit measured at the same moment as the
+# tracer's. Under qemu's TCG the speed of the whole guest moves by up to
+# 2x from one burst to the next, and every program's ns with it; the ratio
+# of two programs that ran on the same events does not.
+BENCH_BESIDE=()
+
+# bench_run NAME READY CMD...: tracer_start (after the empty programs
+# beside, if any), the caller's `workload` function between
+# round_sys_start and round_sys_stop, tracer_stop; 1 when the tracer did
+# not get ready.
 bench_run() {
-	local name=$1 ready=$2
+	local name=$1 ready=$2 beside=0
 	shift 2
-	tracer_start "$name" "$ready" "$@" || return 1
+	rm -f "$BENCH_OUT/beside.out.ns"
+	if [ ${#BENCH_BESIDE[@]} -gt 0 ] && [ "$name" != "no tracer" ]; then
+		tracer_start beside ready "${BENCH_BESIDE[@]}" || return 1
+		beside=1
+	fi
+	if ! tracer_start "$name" "$ready" "$@"; then
+		[ $beside = 0 ] || tracer_stop beside
+		return 1
+	fi
 	round_sys_start
 	workload
 	round_sys_stop
 	tracer_stop "$name"
+	[ $beside = 0 ] || tracer_stop beside
 }
 
 # bench_one NAME READY PRINTED CMD...: one tracer around one workload
@@ -147,5 +167,6 @@ round_line() {
 	# summarize splits on blanks: a tracer name's blanks travel as "~".
 	echo "ROUND kernel=$1 tracer=${2// /\~} round=$3 units=$4 unit=$5 kernel_ns=$(cat "$out.ns" 2>/dev/null || echo -)" \
 		"cpu_ms=$(field "$out.stats" cpu_ms) attach_ms=$(field "$out.stats" attach_ms)" \
-		"rss_kb=$(field "$out.stats" maxrss_kb) sys_ms=${round_sys_ms:--} lost=${lost:-0} printed=$6 want=$7"
+		"rss_kb=$(field "$out.stats" maxrss_kb) sys_ms=${round_sys_ms:--} lost=${lost:-0} printed=$6 want=$7" \
+		"beside_ns=$(cat "$BENCH_OUT/beside.out.ns" 2>/dev/null || echo -)"
 }

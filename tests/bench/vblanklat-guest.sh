@@ -63,9 +63,12 @@ bench_counted() { awk '$2 == "vblwait" && $4 ~ /^[0-9]+$/ { print $4; exit }' "$
 # a hook is one run of its program, one event, for every tracer alike.
 BENCH_UNITS=$units BENCH_UNIT=event BENCH_WANT=$EVENTS BENCH_PER_RUN=1
 
+# The limit, also beside every tracer in its burst (lib.sh).
+BENCH_BESIDE=("$BENCH_BIN/empty" "$BENCH_BIN/empty_vblanklat.bpf.o" vblank queued delivered)
+
 for r in $(seq 1 "$ROUNDS"); do
 	bench_one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
-	bench_one empty ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_vblanklat.bpf.o" vblank queued delivered
+	bench_one empty ready "" "${BENCH_BESIDE[@]}"
 	bench_one vblanklat Tracing summary bin/vblanklat
 	bench_one "vblanklat -e" "TIME(s)" " DELIVERED " bin/vblanklat -e
 	bench_one "bpftrace (the script replaced)" ready " DELIVERED " bpftrace "$BENCH_OUT/seed-vbl.bt"
