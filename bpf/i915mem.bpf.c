@@ -178,6 +178,20 @@ static __always_inline struct proc_stats *proc_row(__u32 pid, __u32 driver, __u3
 	return proc_at(*idx);
 }
 
+/*
+ * The row of the process on the CPU (pid, driver), for an event of object
+ * `o` (NULL: not tracked): by the object's index when that process
+ * created it, as it most often does, else looked up (proc_row()).
+ */
+static __always_inline struct proc_stats *actor_row(const struct gem_obj *o, __u32 pid, __u32 driver)
+{
+	__u32 idx;
+
+	if (o && o->pid == pid && o->driver == driver && o->proc != NO_PROC)
+		return proc_at(o->proc);
+	return proc_row(pid, driver, &idx);
+}
+
 /* Address space `vm`'s row, made on first sight by the current process. */
 static __always_inline struct vm_slot *vm_row(__u64 vm, __u32 driver, __u32 pid)
 {
@@ -264,26 +278,29 @@ static __always_inline void emit(__u8 type, __u8 driver, __u32 pid, __u64 obj, _
 /* ---- what the handlers of both drivers share ---------------------------- */
 
 /*
- * p->live_bytes += size; the sum, for the peak. A compare-and-swap rather
- * than a fetch-and-add with a result: before 5.12 the kernel has neither
- * and rejects a program holding one even where has_atomic_fetch makes it
- * dead, and the frontend rewrites compare-and-swaps only
- * (tool_drop_cmpxchg()). There, and after 4 lost races, the sum is read
- * back after the add: another CPU's update of the same process may be in it
- * (the peak may miss an extreme only when its threads create at once).
+ * p->created_bytes += size; the sum, less the bytes destroyed, is the
+ * process's live bytes, for the peak (the frontend takes live and
+ * live_bytes the same way: two counters fewer per create and destroy). A
+ * compare-and-swap rather than a fetch-and-add with a result: before 5.12
+ * the kernel has neither and rejects a program holding one even where
+ * has_atomic_fetch makes it dead, and the frontend rewrites
+ * compare-and-swaps only (tool_drop_cmpxchg()). There, and after 4 lost
+ * races, the sum is read back after the add: another CPU's update of the
+ * same process may be in it (the peak may miss an extreme only when its
+ * threads create at once, or count one object being destroyed meanwhile).
  */
-static __always_inline __s64 live_add(struct proc_stats *p, __s64 size)
+static __always_inline __s64 created_add(struct proc_stats *p, __u64 size)
 {
-	__s64 old;
+	__u64 old;
 	int i;
 
 	for (i = 0; has_atomic_fetch && i < 4; i++) {
-		old = p->live_bytes;
-		if (__sync_val_compare_and_swap(&p->live_bytes, old, old + size) == old)
-			return old + size;
+		old = p->created_bytes;
+		if (__sync_val_compare_and_swap(&p->created_bytes, old, old + size) == old)
+			return (__s64)(old + size - p->destroyed_bytes);
 	}
-	__sync_fetch_and_add(&p->live_bytes, size);
-	return p->live_bytes;
+	__sync_fetch_and_add(&p->created_bytes, size);
+	return (__s64)(p->created_bytes - p->destroyed_bytes);
 }
 
 static __always_inline void on_create(__u32 driver, __u64 obj, __u64 size)
@@ -311,9 +328,7 @@ static __always_inline void on_create(__u32 driver, __u64 obj, __u64 size)
 		d->size_slots[log2_slot(size)]++;
 	if (p) {
 		__sync_fetch_and_add(&p->created, 1);
-		__sync_fetch_and_add(&p->created_bytes, size);
-		__sync_fetch_and_add(&p->live, 1);
-		live = live_add(p, size);
+		live = created_add(p, size);
 		if (!has_atomic_fetch && live > p->peak_bytes)
 			p->peak_bytes = live;
 		for (i = 0; has_atomic_fetch && i < 4; i++) {
@@ -356,8 +371,6 @@ static __always_inline void on_destroy(__u32 driver, __u64 obj)
 	if (p) {
 		__sync_fetch_and_add(&p->destroyed, 1);
 		__sync_fetch_and_add(&p->destroyed_bytes, size);
-		__sync_fetch_and_add(&p->live, -1);
-		__sync_fetch_and_add(&p->live_bytes, -(__s64)size);
 	}
 	emit(EV_DESTROY, driver, 0, obj, 0, size, 0, life, creator, 0, 0);
 	ROWS_FREE(objects, s, idx);
@@ -375,11 +388,9 @@ static __always_inline void on_bind(__u32 driver, __u64 obj, __u64 vm, __u64 off
 
 	if (!driver_wanted(driver) || (!o && !current_wanted(pid)))
 		return;
-	rebind = is_rebind || (o && o->unbinds);
-	if (o)
-		__sync_fetch_and_add(&o->binds, 1);
+	rebind = is_rebind || (o && o->unbound);
 	count(driver, EV_BIND);
-	p = proc_row(pid, driver, &idx);
+	p = actor_row(o, pid, driver);
 	if (p) {
 		__sync_fetch_and_add(&p->binds, 1);
 		if (rebind)
@@ -407,17 +418,17 @@ static __always_inline void on_unbind(__u32 driver, __u64 obj, __u64 vm, __u64 o
 	if (!driver_wanted(driver) || (!o && !current_wanted(pid)))
 		return;
 	if (o) {
-		__sync_fetch_and_add(&o->unbinds, 1);
+		o->unbound = 1;
 	} else if (obj && (s = obj_new(obj, &idx))) {
 		/* Created before tracing: remember it was unbound, to know a rebind. */
 		s->o.size = obj_size;
 		s->o.proc = NO_PROC;
 		s->o.driver = driver;
 		s->o.preexisting = 1;
-		s->o.unbinds = 1;
+		s->o.unbound = 1;
 	}
 	count(driver, EV_UNBIND);
-	p = proc_row(pid, driver, &idx);
+	p = actor_row(o, pid, driver);
 	if (p)
 		__sync_fetch_and_add(&p->unbinds, 1);
 	v = vm_row(vm, driver, pid);

@@ -58,11 +58,10 @@ struct gem_obj {
 	__u64 created_ns;
 	__u32 pid;		/* the process that created it */
 	__u32 proc;		/* its creator's row in `procs` (index), for the destroy */
-	__u32 binds;
-	__u32 unbinds;
 	__u8 driver;
 	__u8 preexisting;	/* created before tracing began: first seen unbound */
-	__u8 pad[6];
+	__u8 unbound;		/* unbound since: its next bind is a rebind */
+	__u8 pad[5];
 };
 
 /* An object's row in `objects` (rows.bpf.h), by its address: freed when it is destroyed. */
@@ -79,7 +78,8 @@ struct proc_key {
 
 /*
  * Per (driver, process). Counters only grow (the frontend prints the
- * difference since its last summary); live and peak are state.
+ * difference since its last summary); peak is state. live and live_bytes
+ * are the frontend's: created less destroyed (tools/i915mem.c, procs_live()).
  */
 struct proc_stats {
 	char comm[COMM_LEN];

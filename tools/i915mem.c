@@ -347,6 +347,19 @@ static int attach_records(void)
 
 /* ---- summaries ---------------------------------------------------------- */
 
+/* The kernel side counts what was created and destroyed; what is alive is the difference. */
+static void procs_live(struct map_snapshot *procs)
+{
+	size_t i;
+
+	for (i = 0; i < procs->n; i++) {
+		struct proc_stats *p = (void *)((char *)procs->values + i * procs->value_size);
+
+		p->live = (__s64)(p->created - p->destroyed);
+		p->live_bytes = (__s64)(p->created_bytes - p->destroyed_bytes);
+	}
+}
+
 static int cmp_live_bytes(const void *a, const void *b)
 {
 	const struct proc_stats *pa = (const void *)((const char *)a + sizeof(struct proc_key));
@@ -633,8 +646,10 @@ static int print_summary(void *ctx)
 
 	(void)ctx;
 	err = map_snapshot(skel->maps.procs, &procs) ?: map_snapshot_rows(&procs, sizeof(struct proc_key));
-	if (!err)
+	if (!err) {
+		procs_live(&procs);
 		err = map_snapshot(skel->maps.vms, &vms) ?: map_snapshot_rows(&vms, sizeof(__u64));
+	}
 	if (!err)
 		err = read_drivers();
 	if (err) {
@@ -824,8 +839,10 @@ static int write_metrics(struct metrics *m, void *ctx)
 	err = tool_snapshot((struct bpf_map *const[]){ skel->maps.procs }, &snap, 1);
 	if (!err)
 		err = map_snapshot_rows(&snap, sizeof(struct proc_key));
-	if (!err)
+	if (!err) {
+		procs_live(&snap);
 		err = read_drivers();
+	}
 	if (!err)
 		err = i915mem_metrics(m, &(struct i915mem_metrics_in){
 			.procs = &snap, .drivers = drivers });
