@@ -51,14 +51,19 @@ tracer_start() {
 	return 1
 }
 
+# list_sums OUT: OUT.ns and OUT.runs, the sums of OUT.list's programs.
+list_sums() {
+	awk -v ns="$1.ns" -v runs="$1.runs" '{ s += $2; c += $3 }
+		END { print s + 0 >ns; print c + 0 >runs }' "$1.list"
+}
+
 # tracer_read NAME: the tracer's in-kernel time so far ($out.list, .ns, .runs).
 tracer_read() {
 	local out=$BENCH_OUT/$1.out pid
 	pid=$(cat "$out.pid" 2>/dev/null)
 	[ -n "$pid" ] && [ -e "/proc/$pid" ] || return 0
 	prog_list "$pid" >"$out.list"
-	awk -v ns="$out.ns" -v runs="$out.runs" '{ s += $2; c += $3 }
-		END { print s + 0 >ns; print c + 0 >runs }' "$out.list"
+	list_sums "$out"
 }
 
 # tracer_since NAME: tracer_read, less what it read into $out.list0 (the
@@ -69,8 +74,7 @@ tracer_since() {
 	[ -e "$out.list0" ] || return 0
 	paste -d' ' "$out.list0" "$out.list" | awk 'NF == 6 { print $1, $5 - $2, $6 - $3 }' >"$out.delta"
 	mv "$out.delta" "$out.list"
-	awk -v ns="$out.ns" -v runs="$out.runs" '{ s += $2; c += $3 }
-		END { print s + 0 >ns; print c + 0 >runs }' "$out.list"
+	list_sums "$out"
 }
 
 # tracer_stop NAME: the tracer's in-kernel time (unless tracer_read took
