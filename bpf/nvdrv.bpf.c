@@ -748,7 +748,6 @@ int BPF_KRETPROBE(ioctl_return, long ret)
 		c->s.lat.min = ~0ULL;
 	}
 	if (c) {
-		__sync_fetch_and_add(&c->s.calls, 1);
 		if (ret < 0)
 			__sync_fetch_and_add(&c->s.errors, 1);
 		if (st->xfer)

@@ -94,10 +94,9 @@ struct call_key {
 struct call_stats {
 	char comm[COMM_LEN];
 	__u64 cgroup_id;	/* of the process, when its row was made */
-	__u64 calls;
 	__u64 errors;		/* negative returns */
 	__u64 xfer;		/* calls that came through NV_ESC_IOCTL_XFER_CMD */
-	struct lat_hist lat;
+	struct lat_hist lat;	/* its count: the calls */
 };
 
 /*

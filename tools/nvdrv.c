@@ -244,11 +244,11 @@ static void print_ioctls(FILE *f, const struct map_snapshot *s)
 		const struct call_stats *now = snapshot_value(s, i);
 		const struct call_stats *was = map_snapshot_find(&prev_calls, k);
 
-		if (!DELTA(now, was, calls))
+		if (!DELTA(now, was, lat.count))
 			continue;
 		rows[n].k = k;
 		rows[n].now = now;
-		rows[n].calls = DELTA(now, was, calls);
+		rows[n].calls = DELTA(now, was, lat.count);
 		lat_hist_delta(&rows[n].lat, &now->lat, was ? &was->lat : NULL);
 		esc_hists_add(&per_esc, k->esc, &rows[n].lat);
 		n++;

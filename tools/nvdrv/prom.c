@@ -25,7 +25,7 @@ static int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
 	for (i = 0; i < calls->n && !err; i++) {
 		const struct call_key *k = snapshot_key(calls, i);
 		const struct call_stats *c = snapshot_value(calls, i);
-		const unsigned long long v[] = { c->calls, c->errors };
+		const unsigned long long v[] = { c->lat.count, c->errors };
 
 		err = metrics_rows_add(&rows, (const char *const[]){
 			nv_escape_str(k->esc, esc, sizeof(esc)), c->comm, metrics_cgroup(c->cgroup_id) }, v, 2);
