@@ -69,7 +69,19 @@ HASH(inflight, __u32, struct call, MAX_CALLS);
 HASH(calls, struct call_key, struct call_stats, MAX_ROWS);
 HASH(errs, struct err_key, struct err_stats, MAX_ROWS);
 HASH(mem, struct mem_key, struct mem_stats, MAX_PROCS);
-HASH(bos, struct bo_key, struct bo, MAX_BOS);
+/*
+ * Allocated as BOs are, not preallocated: room for MAX_BOS is about 12 MB
+ * of kernel memory, and 80 ms of start-up under qemu's TCG, for a table
+ * most processes fill a few hundred rows of. An element's allocation is
+ * cheap beside the GPU memory allocation that makes it.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, MAX_BOS);
+	__type(key, struct bo_key);
+	__type(value, struct bo);
+} bos SEC(".maps");
 HASH(queue_rows, struct queue_key, struct queue_stats, MAX_PROCS);
 HASH(queues, struct queue_id_key, struct queue, MAX_QUEUES);
 HASH(procs, struct proc_key, struct proc_stats, MAX_PROCS);
@@ -181,8 +193,8 @@ static __always_inline void memory_allocated(__u32 pid, const struct kfd_alloc_a
 		__sync_fetch_and_add(&m->failed_bytes, a->size);
 		return;
 	}
-	if (bpf_map_update_elem(&bos, &key, &bo, BPF_ANY) == -E2BIG) {
-		/* Not followed to its free: neither counted as live nor freed. */
+	if (bpf_map_update_elem(&bos, &key, &bo, BPF_ANY)) {
+		/* Full, or no memory: not followed to its free, neither live nor freed. */
 		__sync_fetch_and_add(&dropped_bos, 1);
 		return;
 	}
