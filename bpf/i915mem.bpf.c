@@ -389,12 +389,14 @@ static __always_inline void on_bind(__u32 driver, __u64 obj, __u64 vm, __u64 off
 	if (!driver_wanted(driver) || (!o && !current_wanted(pid)))
 		return;
 	rebind = is_rebind || (o && o->unbound);
-	count(driver, EV_BIND);
+	/* The driver's count of binds is its processes' (read_drivers()), but for those without a row. */
 	p = actor_row(o, pid, driver);
 	if (p) {
 		__sync_fetch_and_add(&p->binds, 1);
 		if (rebind)
 			__sync_fetch_and_add(&p->rebinds, 1);
+	} else {
+		count(driver, EV_BIND);
 	}
 	v = vm_row(vm, driver, pid);
 	if (v) {
@@ -427,10 +429,11 @@ static __always_inline void on_unbind(__u32 driver, __u64 obj, __u64 vm, __u64 o
 		s->o.preexisting = 1;
 		s->o.unbound = 1;
 	}
-	count(driver, EV_UNBIND);
 	p = actor_row(o, pid, driver);
 	if (p)
 		__sync_fetch_and_add(&p->unbinds, 1);
+	else
+		count(driver, EV_UNBIND);
 	v = vm_row(vm, driver, pid);
 	if (v)
 		__sync_fetch_and_add(&v->s.unbinds, 1);

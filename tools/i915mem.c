@@ -560,15 +560,30 @@ static const struct table driver_hist_table = TABLE("driver_hist", driver_hist_c
 
 _Static_assert(sizeof(struct driver_stats) % sizeof(__u64) == 0, "driver_stats: __u64 counters");
 
-/* drivers[]: the kernel side's per-CPU counters, summed; nonzero: unreadable. */
-static int read_drivers(void)
+/*
+ * drivers[]: the kernel side's per-CPU counters, summed, and the binds and
+ * unbinds of the processes' rows PROCS, which the kernel side counts once,
+ * in the row (its per-CPU count has only those of no row); nonzero:
+ * unreadable.
+ */
+static int read_drivers(const struct map_snapshot *procs)
 {
+	size_t i;
 	__u32 d;
 	int err = 0;
 
 	for (d = 0; d < NR_DRIVERS && !err; d++)
 		err = map_sum_percpu(skel->maps.drivers, d, (__u64 *)&drivers[d],
 				     sizeof(drivers[d]) / sizeof(__u64));
+	for (i = 0; i < procs->n && !err; i++) {
+		const struct proc_key *k = snapshot_key(procs, i);
+		const struct proc_stats *p = snapshot_value(procs, i);
+
+		if (k->driver < NR_DRIVERS) {
+			drivers[k->driver].events[EV_BIND] += p->binds;
+			drivers[k->driver].events[EV_UNBIND] += p->unbinds;
+		}
+	}
 	return err;
 }
 
@@ -651,7 +666,7 @@ static int print_summary(void *ctx)
 		err = map_snapshot(skel->maps.vms, &vms) ?: map_snapshot_rows(&vms, sizeof(__u64));
 	}
 	if (!err)
-		err = read_drivers();
+		err = read_drivers(&procs);
 	if (err) {
 		fprintf(stderr, "i915mem: failed to read maps: %s\n", strerror(-err));
 		map_snapshot_free(&procs);
@@ -841,7 +856,7 @@ static int write_metrics(struct metrics *m, void *ctx)
 		err = map_snapshot_rows(&snap, sizeof(struct proc_key));
 	if (!err) {
 		procs_live(&snap);
-		err = read_drivers();
+		err = read_drivers(&snap);
 	}
 	if (!err)
 		err = i915mem_metrics(m, &(struct i915mem_metrics_in){

@@ -720,10 +720,16 @@ check_eq "$P --no-btf, $pretend missing: exact counts, peak too" \
 #     live bytes per comm (two processes of one name, an interval apart, one
 #     row: labels are never pids), objects created per comm, binds.
 if prom_start; then
+	o=$(gem_next created) v=$(gem_next vms)
 	start "$S/prom.out" --prometheus "$PROM_FILES/i915mem.prom" 1
 	write_as gemprom /proc/gemgen "create n=4 size=65536"
 	sleep 1.5
-	write_as gemprom /proc/gemgen "create n=2 size=1048576"
+	write_as gemprom /proc/gemgen "create n=2 size=1048576
+vm
+bind first=$o n=6 vm=$v
+unbind first=$o n=2"
+	# Another process's binds count in its own row.
+	write_as gemprom2 /proc/gemgen "bind first=$o n=1 vm=$v"
 	stop INT
 	check_prom "$P --prometheus: gemprom's live objects and bytes, created, one row, no pid" \
 		'{__name__=~"gpubpf_i915mem_(live_objects|live_bytes|objects_created_total|objects_created_bytes_total)", comm="gemprom"}' \
@@ -731,6 +737,9 @@ if prom_start; then
 		"gpubpf_i915mem_live_bytes i915 - 2359296;gpubpf_i915mem_live_objects i915 - 6;gpubpf_i915mem_objects_created_bytes_total i915 - 2359296;gpubpf_i915mem_objects_created_total i915 - 6"
 	check_prom "$P --prometheus: i915's CREATE events" \
 		'gpubpf_i915mem_driver_events_total{event="CREATE"}' driver "i915 6"
+	check_prom "$P --prometheus: i915's BIND and UNBIND events, its processes' rows summed" \
+		'gpubpf_i915mem_driver_events_total{driver="i915", event=~"BIND|UNBIND"}' event \
+		"BIND 7;UNBIND 2"
 	check_prom "$P --prometheus: nothing lost" 'sum(gpubpf_i915mem_events_lost_total)' "" 0
 	check_prom "$P --prometheus: node_exporter parsed the file" 'node_textfile_scrape_error' "" 0
 	check "$P --prometheus: promtool check metrics is clean" \
