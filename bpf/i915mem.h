@@ -134,7 +134,7 @@ struct vm_slot {
 
 /* Per driver, for the whole session (the frontend prints differences). */
 struct driver_stats {
-	__u64 events[NR_EVENT_TYPES];
+	__u64 events[NR_EVENT_TYPES];	/* binds, unbinds: only those of no process row */
 	__u64 evict_bytes;	/* i915_gem_evict: room asked for */
 	__u64 evict_node_bytes;	/* i915_gem_evict_node: ranges cleared */
 	__u64 shrink_pages;	/* i915_gem_shrink: target, in pages */
