@@ -49,9 +49,9 @@ struct task_struct {
 		__type(value, value_t);			\
 	} name SEC(".maps")
 
-/* A call in flight, per thread. */
+/* A call in flight, per thread (inflight.bpf.h). */
 struct call {
-	__u64 start_ns;
+	__u64 start_ns;		/* first: never 0 in a call */
 	__u64 arg;
 	__u32 cmd;
 	__u32 op;
@@ -65,7 +65,7 @@ struct pending_key {
 };
 enum { PENDING_EVICT, PENDING_MIGRATE, PENDING_FAULT };
 
-HASH(inflight, __u32, struct call, MAX_CALLS);
+INFLIGHT(inflight, struct call, MAX_CALLS);
 HASH(calls, struct call_key, struct call_stats, MAX_ROWS);
 HASH(errs, struct err_key, struct err_stats, MAX_ROWS);
 HASH(mem, struct mem_key, struct mem_stats, MAX_PROCS);
@@ -104,13 +104,12 @@ struct {
 static __always_inline void call_entered(__u32 op, __u32 cmd, __u64 arg)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = id;
 	struct call c = { .start_ns = bpf_ktime_get_ns(), .arg = arg, .cmd = cmd, .op = op };
 
 	if (!current_wanted(id >> 32))
 		return;
-	/* BPF_ANY: a call whose return was missed leaves no stale start behind. */
-	if (bpf_map_update_elem(&inflight, &tid, &c, BPF_ANY) == -E2BIG)
+	/* Over the thread's previous call: one whose return was missed leaves no stale start. */
+	if (INFLIGHT_SAVE(inflight, id, &c))
 		__sync_fetch_and_add(&dropped_calls, 1);
 }
 
@@ -326,14 +325,14 @@ static __always_inline struct amdkfd_event *event_begin(__u32 type, __u32 pid)
 static __always_inline void call_returned(long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = id, pid = id >> 32, size = 0, cmd;
+	__u32 pid = id >> 32, size = 0, cmd;
 	struct call_key key = { .pid = pid };
 	__u8 args[ARGS_MAX] = {};
 	struct amdkfd_event *e;
 	struct call *c;
 	__u64 latency, dur_ns, arg;
 
-	c = bpf_map_lookup_elem(&inflight, &tid);
+	c = INFLIGHT_GET(inflight, id);
 	if (!c)
 		return;	/* entered before tracing, or not a process asked for */
 	dur_ns = bpf_ktime_get_ns() - c->start_ns;
@@ -341,7 +340,7 @@ static __always_inline void call_returned(long ret)
 	key.op = c->op;
 	key.cmd = cmd = c->cmd;
 	arg = c->arg;
-	bpf_map_delete_elem(&inflight, &tid);
+	INFLIGHT_END(inflight, id, c);
 
 	if (key.op == OP_IOCTL) {
 		if (_IOC_TYPE(key.cmd) == KFD_IOCTL_TYPE) {
