@@ -653,6 +653,22 @@ static void print_driver(FILE *f, int d)
 	}
 }
 
+/*
+ * The processes' rows into PROCS, with what the frontend derives from
+ * them (procs_live()), and drivers[] (read_drivers(), part of it from
+ * those rows): what both the summary and --prometheus start from.
+ */
+static int read_counts(struct map_snapshot *procs)
+{
+	int err = map_snapshot(skel->maps.procs, procs) ?:
+		  map_snapshot_rows(procs, sizeof(struct proc_key));
+
+	if (err)
+		return err;
+	procs_live(procs);
+	return read_drivers(procs);
+}
+
 static int print_summary(void *ctx)
 {
 	struct map_snapshot procs = {}, vms = {};
@@ -660,13 +676,8 @@ static int print_summary(void *ctx)
 	int err, d;
 
 	(void)ctx;
-	err = map_snapshot(skel->maps.procs, &procs) ?: map_snapshot_rows(&procs, sizeof(struct proc_key));
-	if (!err) {
-		procs_live(&procs);
-		err = map_snapshot(skel->maps.vms, &vms) ?: map_snapshot_rows(&vms, sizeof(__u64));
-	}
-	if (!err)
-		err = read_drivers(&procs);
+	err = read_counts(&procs) ?:
+	      map_snapshot(skel->maps.vms, &vms) ?: map_snapshot_rows(&vms, sizeof(__u64));
 	if (err) {
 		fprintf(stderr, "i915mem: failed to read maps: %s\n", strerror(-err));
 		map_snapshot_free(&procs);
@@ -851,14 +862,10 @@ static int write_metrics(struct metrics *m, void *ctx)
 	int err;
 
 	(void)ctx;
-	err = tool_snapshot((struct bpf_map *const[]){ skel->maps.procs }, &snap, 1);
-	if (!err)
-		err = map_snapshot_rows(&snap, sizeof(struct proc_key));
-	if (!err) {
-		procs_live(&snap);
-		err = read_drivers(&snap);
-	}
-	if (!err)
+	err = read_counts(&snap);
+	if (err)
+		fprintf(stderr, "i915mem: failed to read maps: %s\n", strerror(-err));
+	else
 		err = i915mem_metrics(m, &(struct i915mem_metrics_in){
 			.procs = &snap, .drivers = drivers });
 	map_snapshot_free(&snap);
