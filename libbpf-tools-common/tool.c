@@ -212,11 +212,29 @@ static int fit_inflight(struct bpf_object *obj)
 	return err;
 }
 
+/*
+ * -v: the verifier's statistics for each program (time, instructions
+ * processed, states), which libbpf prints after a load that asked for a
+ * log: where "load" in the start-up line goes, program by program.
+ */
+#define VERIFIER_LOG_STATS 4	/* the kernel's BPF_LOG_STATS, not in its UAPI headers */
+
+static void ask_verifier_stats(struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+
+	if (!common_env.verbose)
+		return;
+	bpf_object__for_each_program(prog, obj)
+		bpf_program__set_log_level(prog, VERIFIER_LOG_STATS);
+}
+
 int tool_load(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map)
 {
 	int err;
 
 	tool_phase("checks");
+	ask_verifier_stats(*s->obj);
 	err = fit_inflight(*s->obj);
 	if (err) {
 		report_bpf_error("size the BPF maps", err);

@@ -31,6 +31,10 @@ check "template -v: start-up phase by phase, adding up to its total" awk -F'[:,]
 		ok = s <= t[2] && s >= t[2] - 5
 	}
 	END { exit !ok }' "$tmp/v.err"
+check_eq "template -v: the verifier's statistics for each program loaded" \
+	"$(awk "/^libbpf: prog '.*': -- BEGIN PROG LOAD LOG --/ { p = \$3 }
+		/^processed [0-9]+ insns/ && p { print p; p = \"\" }" "$tmp/v.err" | paste -sd,)" \
+	"'ioctl_enter':,'ioctl_exit':"
 
 # text_row FILE: the summary row of the workload ($wl_pid) and FIONREAD,
 # from its COMM on; jrow TYPE JQ: that of -j's rows of TYPE, through JQ.
