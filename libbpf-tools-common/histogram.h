@@ -26,20 +26,39 @@ struct lat_hist {
 	__u32 slots[MAX_SLOTS];
 };
 
-/* Index of the log2 slot of v: 0 for 0 and 1, 1 for 2..3, 2 for 4..7, ... */
+/*
+ * One step of log2_slot(): `width` if v has bits at or above it (v below
+ * 2^(2 * width)), else 0, without a branch: (v >> width) + 2^width - 1
+ * reaches 2^width exactly when v >> width is not 0. The barrier keeps the
+ * compiler from proving v's range and turning it back into a compare.
+ */
+#define LOG2_STEP(v, width, width_log2) ({						__u64 _top = (v) >> (width);							asm volatile("" : "+r"(_top));							((_top + ((1ULL << (width)) - 1)) >> (width)) << (width_log2);		})
+
+/*
+ * Index of the log2 slot of v: 0 for 0 and 1, 1 for 2..3, 2 for 4..7, ...;
+ * MAX_SLOTS - 1 for all above. A binary search in arithmetic, no branch:
+ * the BPF verifier walks every path of a branching one with its own
+ * constant slot through the rest of the program, up to 64 times over.
+ */
 static __always_inline __u32 log2_slot(__u64 v)
 {
-	__u32 slot = 0;
+	__u64 slot, shift;
 
-	/* unrolled binary search: bounded for the BPF verifier */
-	if (v >> 32) { v >>= 32; slot += 32; }
-	if (v >> 16) { v >>= 16; slot += 16; }
-	if (v >> 8)  { v >>= 8;  slot += 8; }
-	if (v >> 4)  { v >>= 4;  slot += 4; }
-	if (v >> 2)  { v >>= 2;  slot += 2; }
-	if (v >> 1)  { slot += 1; }
-	return slot < MAX_SLOTS ? slot : MAX_SLOTS - 1;
+	slot = shift = LOG2_STEP(v, 32, 5);
+	v >>= shift;
+	slot += shift = LOG2_STEP(v, 16, 4);
+	v >>= shift;
+	slot += shift = LOG2_STEP(v, 8, 3);
+	v >>= shift;
+	slot += shift = LOG2_STEP(v, 4, 2);
+	v >>= shift;
+	slot += shift = LOG2_STEP(v, 2, 1);
+	v >>= shift;
+	slot += v >> 1;
+	/* slot < 64, and MAX_SLOTS is 32: slot >> 5 is 1 past the last slot. */
+	return (slot | (0 - (slot >> 5))) & (MAX_SLOTS - 1);
 }
+_Static_assert(MAX_SLOTS == 32, "log2_slot() clamps at 32 slots");
 
 #ifndef __bpf__
 #include <stdio.h>

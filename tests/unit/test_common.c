@@ -38,7 +38,8 @@ static void test_parse_long(void)
 
 static void test_log2_slots(void)
 {
-	unsigned long long lo, hi;
+	unsigned long long lo, hi, bad = 0;
+	unsigned int bad_slot = 0;	/* the slot wanted + 1 */
 
 	CHECK_U64("log2_slot(0)", log2_slot(0), 0);
 	CHECK_U64("log2_slot(1)", log2_slot(1), 0);
@@ -49,6 +50,24 @@ static void test_log2_slots(void)
 	CHECK_U64("log2_slot(2048)", log2_slot(2048), 11);
 	CHECK_U64("log2_slot(2^31)", log2_slot(1ULL << 31), 31);
 	CHECK_U64("log2_slot(2^40) clamps to last", log2_slot(1ULL << 40), MAX_SLOTS - 1);
+	/* Around every power of two: the slot of its highest bit, clamped. */
+	for (int b = 0; b < 64 && !bad_slot; b++) {
+		unsigned long long p = 1ULL << b, vs[] = { p - 1, p, p + 1, p | (p >> 1), p | (p - 1) };
+
+		for (size_t i = 0; i < sizeof(vs) / sizeof(vs[0]); i++) {
+			unsigned int want = vs[i] ? 63 - __builtin_clzll(vs[i]) : 0;
+
+			if (want > MAX_SLOTS - 1)
+				want = MAX_SLOTS - 1;
+			if (log2_slot(vs[i]) != want) {
+				bad = vs[i];
+				bad_slot = want + 1;
+				break;
+			}
+		}
+	}
+	CHECK("log2_slot around every power of two", !bad_slot, "v=0x%llx: %u, not %u", bad,
+	      log2_slot(bad), bad_slot - 1);
 	/* Every value lands in a slot whose printed range contains it. */
 	for (unsigned long long v = 0; v < 70000; v++) {
 		log2_slot_range(log2_slot(v), &lo, &hi);
