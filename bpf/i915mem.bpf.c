@@ -135,10 +135,27 @@ __noinline __u32 proc_index(__u32 pid, __u32 driver)
 	return idx;
 }
 
-/* The row of object `obj` (nonzero), its index in *idx; NULL when not tracked. */
+/* The index of tracked object `obj`'s row (a number: addr_value()); NO_ROW if it has none. */
+__noinline __u32 obj_index(__u64 obj)
+{
+	__u32 idx = NO_ROW;
+
+	ROWS_FIND_ADDR(objects, obj, &idx);
+	return idx;
+}
+
+/* The row of object `obj`, its index in *idx; NULL when not tracked. */
 static __always_inline struct obj_slot *obj_find(__u64 obj, __u32 *idx)
 {
-	return obj ? ROWS_FIND_ADDR(objects, obj, idx) : NULL;
+	struct obj_slot *s;
+
+	if (!obj)
+		return NULL;
+	s = ROWS_FIRST_ADDR(objects, obj, idx);
+	if (s)
+		return s;
+	*idx = obj_index(addr_value(obj));
+	return bpf_map_lookup_elem(&objects, idx);
 }
 
 /*
@@ -192,24 +209,42 @@ static __always_inline struct proc_stats *actor_row(const struct gem_obj *o, __u
 	return proc_row(pid, driver, &idx);
 }
 
-/* Address space `vm`'s row, made on first sight by the current process. */
-static __always_inline struct vm_slot *vm_row(__u64 vm, __u32 driver, __u32 pid)
+/*
+ * The index of address space `vm`'s row (a number: addr_value()), made on
+ * first sight by the current process; NO_ROW when the table is full.
+ */
+__noinline __u32 vm_index(__u64 vm, __u32 driver, __u32 pid)
 {
 	struct vm_slot *v;
 	bool made;
 	__u32 idx;
 
-	if (!vm)
-		return NULL;
-	v = ROWS_GET_ADDR(vms, vm, &idx, &made, &dropped_vms);
-	if (v && made) {
+	v = ROWS_GET_ADDR_CLAIMED(vms, vm, &idx, &made, &dropped_vms);
+	if (!v)
+		return NO_ROW;
+	if (made) {
 		v->vm = vm;
 		v->s.pid = pid;
 		v->s.driver = driver;
 		bpf_get_current_comm(v->s.comm, sizeof(v->s.comm));
 		v->s.cgroup_id = bpf_get_current_cgroup_id();
 	}
-	return v;
+	return idx;
+}
+
+/* Address space `vm`'s row, made on first sight by the current process. */
+static __always_inline struct vm_slot *vm_row(__u64 vm, __u32 driver, __u32 pid)
+{
+	struct vm_slot *v;
+	__u32 idx;
+
+	if (!vm)
+		return NULL;
+	v = ROWS_FIRST_ADDR(vms, vm, &idx);
+	if (v)
+		return v;
+	idx = vm_index(addr_value(vm), driver, pid);
+	return bpf_map_lookup_elem(&vms, &idx);
 }
 
 /* Address space `vm`'s row if it has one. */

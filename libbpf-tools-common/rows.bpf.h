@@ -29,6 +29,13 @@
  *	r = ROWS_GET_ADDR(objects, obj, &idx, &made, &full);
  *	ROWS_FREE(objects, r, idx);		its slot free for another key
  *
+ * A lookup on a hot path with other branches before it tries the first
+ * probe inline and leaves the rest to a global function, which takes the
+ * address as a number:
+ *
+ *	r = ROWS_FIRST_ADDR(objects, obj, &idx);	NULL: not in its first probe
+ *	idx = obj_index(addr_value(obj));	a global function's ROWS_FIND_ADDR
+ *
  * The _ADDR forms take a kernel address as the key, a pointer the program
  * was given (a tracepoint's object): the verifier allows no arithmetic on
  * it, but lets a privileged program copy its low 32 bits, which is what
@@ -45,6 +52,9 @@
 
 /* Slots a key tries before the table counts as full. */
 #define ROW_PROBES 8
+
+/* The index no row has: a global function's "none" (a lookup of it finds NULL). */
+#define NO_ROW 0xffffffffu
 
 #define ROWS(name, row_t, bits)							\
 	struct {								\
@@ -139,6 +149,18 @@ static __always_inline __u32 row_hash_addr(__u64 addr, __u32 bits)
 	return (((a >> 12) * 0x9E3779B1u) >> (32 - bits)) + ((a >> 6) & 63);
 }
 
+/*
+ * A kernel address the program was given, which the verifier types as a
+ * pointer, as a plain number: what a global function's argument must be
+ * (row_first()). Negating a pointer is allowed a privileged program and
+ * leaves a number; twice, the same number.
+ */
+static __always_inline __u64 addr_value(__u64 addr)
+{
+	asm volatile("%[a] = -%[a]; %[a] = -%[a]" : [a] "+r"(addr));
+	return addr;
+}
+
 #define ROWS_GET(name, key, idx, made, full) \
 	row_get(&name, &name##_claims, name##_bits, (key), row_hash((key), name##_bits), \
 		(idx), (made), (full), true)
@@ -146,13 +168,17 @@ static __always_inline __u32 row_hash_addr(__u64 addr, __u32 bits)
 	row_get(&name, &name##_claims, name##_bits, (addr), row_hash_addr((addr), name##_bits), \
 		(idx), (made), (full), true)
 /*
- * ROWS_GET taking free rows through NAME_claims on every kernel (sized in
- * full: no tool_size_claims()), for a global function: libbpf appends a
- * global function's code to a program at load, out of tool_drop_cmpxchg()'s
- * reach. For tables whose rows are made rarely (one per process).
+ * ROWS_GET and ROWS_GET_ADDR taking free rows through NAME_claims on every
+ * kernel (sized in full: no tool_size_claims()), for a global function:
+ * libbpf appends a global function's code to a program at load, out of
+ * tool_drop_cmpxchg()'s reach. For tables whose rows are made rarely (one
+ * per process, one per address space).
  */
 #define ROWS_GET_CLAIMED(name, key, idx, made, full) \
 	row_get(&name, &name##_claims, name##_bits, (key), row_hash((key), name##_bits), \
+		(idx), (made), (full), false)
+#define ROWS_GET_ADDR_CLAIMED(name, addr, idx, made, full) \
+	row_get(&name, &name##_claims, name##_bits, (addr), row_hash_addr((addr), name##_bits), \
 		(idx), (made), (full), false)
 
 /* The row of `key` (nonzero), its index in *idx; NULL when none of its probes holds it. */
@@ -174,6 +200,25 @@ static __always_inline void *row_find(void *rows, __u32 bits, __u64 key, __u32 h
 
 #define ROWS_FIND_ADDR(name, addr, idx) \
 	row_find(&name, name##_bits, (addr), row_hash_addr((addr), name##_bits), (idx))
+
+/*
+ * The row of `key` if its first probe holds it, its index in *idx; else
+ * NULL. Where most lookups end in a table far from full: a caller tries it
+ * inline, then calls a global function for the rest of the probes, which
+ * the verifier walks once, where a loop inlined is walked for every path
+ * that reaches it (and the call is paid only past the first probe).
+ */
+static __always_inline void *row_first(void *rows, __u32 bits, __u64 key, __u32 h, __u32 *idx)
+{
+	__u64 *row;
+
+	*idx = h & ((1u << bits) - 1);
+	row = bpf_map_lookup_elem(rows, idx);
+	return row && *row == key ? row : NULL;
+}
+
+#define ROWS_FIRST_ADDR(name, addr, idx) \
+	row_first(&name, name##_bits, (addr), row_hash_addr((addr), name##_bits), (idx))
 
 /* Free row `idx` (its key cleared last but for the claim: no one takes it half cleared). */
 static __always_inline void row_free(__u64 *row, void *claims, __u32 idx)

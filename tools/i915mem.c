@@ -905,7 +905,6 @@ int main(int argc, char **argv)
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 4096);
 
 	tool_size_claims(skel->maps.objects_claims);
-	tool_size_claims(skel->maps.vms_claims);
 	/* before 5.12: the peak's and the rows' compare-and-swaps (dead there) out of the programs */
 	err = tool_drop_cmpxchg(skel->obj);
 	if (err)
