@@ -41,14 +41,6 @@ struct task_struct {
 	char comm[TASK_COMM_LEN];
 } __core;
 
-#define HASH(name, key_t, value_t, n)			\
-	struct {					\
-		__uint(type, BPF_MAP_TYPE_HASH);	\
-		__uint(max_entries, n);			\
-		__type(key, key_t);			\
-		__type(value, value_t);			\
-	} name SEC(".maps")
-
 /* A call in flight, per thread (inflight.bpf.h). */
 struct call {
 	__u64 start_ns;		/* first: never 0 in a call */
@@ -66,9 +58,9 @@ struct pending_key {
 enum { PENDING_EVICT, PENDING_MIGRATE, PENDING_FAULT };
 
 INFLIGHT(inflight, struct call, MAX_CALLS);
-HASH(calls, struct call_key, struct call_stats, MAX_ROWS);
-HASH(errs, struct err_key, struct err_stats, MAX_ROWS);
-HASH(mem, struct mem_key, struct mem_stats, MAX_PROCS);
+HASH_MAP(calls, struct call_key, struct call_stats, MAX_ROWS);
+HASH_MAP(errs, struct err_key, struct err_stats, MAX_ROWS);
+HASH_MAP(mem, struct mem_key, struct mem_stats, MAX_PROCS);
 /*
  * Allocated as BOs are, not preallocated: room for MAX_BOS is about 12 MB
  * of kernel memory, and 80 ms of start-up under qemu's TCG, for a table
@@ -82,10 +74,10 @@ struct {
 	__type(key, struct bo_key);
 	__type(value, struct bo);
 } bos SEC(".maps");
-HASH(queue_rows, struct queue_key, struct queue_stats, MAX_PROCS);
-HASH(queues, struct queue_id_key, struct queue, MAX_QUEUES);
-HASH(procs, struct proc_key, struct proc_stats, MAX_PROCS);
-HASH(pending, struct pending_key, __u64, MAX_PENDING);
+HASH_MAP(queue_rows, struct queue_key, struct queue_stats, MAX_PROCS);
+HASH_MAP(queues, struct queue_id_key, struct queue, MAX_QUEUES);
+HASH_MAP(procs, struct proc_key, struct proc_stats, MAX_PROCS);
+HASH_MAP(pending, struct pending_key, __u64, MAX_PENDING);
 
 /*
  * The name of each process that called the KFD, as it was then: up to 6.12

@@ -67,22 +67,14 @@ struct vm_fault {
 
 /* ---- maps ----------------------------------------------------------------- */
 
-#define HASH(name, key_t, value_t, n)			\
-	struct {					\
-		__uint(type, BPF_MAP_TYPE_HASH);	\
-		__uint(max_entries, n);			\
-		__type(key, key_t);			\
-		__type(value, value_t);			\
-	} name SEC(".maps")
-
 /* Every ioctl counts in one of each: rows by index, no hash map (rows.bpf.h). */
 ROWS(calls, struct call_slot, CALL_ROW_BITS);
 ROWS(rm_rows, struct rm_slot, RM_ROW_BITS);
-HASH(err_rows, struct err_key, struct err_stats, MAX_ERR_ROWS);
-HASH(dev_rows, struct dev_key, struct dev_stats, MAX_DEV_ROWS);
-HASH(irq_rows, struct irq_key, struct irq_stats, MAX_IRQ_ROWS);
-HASH(p2p_rows, struct p2p_key, struct p2p_stats, MAX_P2P_ROWS);
-HASH(power_rows, __u32, struct power_stats, MAX_POWER_ROWS);
+HASH_MAP(err_rows, struct err_key, struct err_stats, MAX_ERR_ROWS);
+HASH_MAP(dev_rows, struct dev_key, struct dev_stats, MAX_DEV_ROWS);
+HASH_MAP(irq_rows, struct irq_key, struct irq_stats, MAX_IRQ_ROWS);
+HASH_MAP(p2p_rows, struct p2p_key, struct p2p_stats, MAX_P2P_ROWS);
+HASH_MAP(power_rows, __u32, struct power_stats, MAX_POWER_ROWS);
 
 /* An ioctl between its entry and its return, per thread (inflight.bpf.h). */
 struct ioctl_state {
@@ -107,15 +99,15 @@ struct file_state {
 	__u32 dev;
 	__u32 pad;
 };
-HASH(opens, __u64, struct file_state, MAX_INFLIGHT);
-HASH(mmaps, __u64, struct file_state, MAX_INFLIGHT);
-HASH(polls, __u64, struct file_state, MAX_INFLIGHT);
+HASH_MAP(opens, __u64, struct file_state, MAX_INFLIGHT);
+HASH_MAP(mmaps, __u64, struct file_state, MAX_INFLIGHT);
+HASH_MAP(polls, __u64, struct file_state, MAX_INFLIGHT);
 
 /*
  * A mapping of the driver's, by its vma, and the row whose LIVE counts it;
  * pid 0: a fork's copy, the process whose address space holds it.
  */
-HASH(live_vmas, __u64, struct dev_key, MAX_LIVE_VMAS);
+HASH_MAP(live_vmas, __u64, struct dev_key, MAX_LIVE_VMAS);
 
 /*
  * A fork copies the parent's mappings before the child has its pid: the
@@ -126,7 +118,7 @@ struct fork_copies {
 	__u32 dev[FORK_DEVS];
 	__u32 n[FORK_DEVS];
 };
-HASH(fork_pending, __u64, struct fork_copies, 256);
+HASH_MAP(fork_pending, __u64, struct fork_copies, 256);
 
 /* A power transition between its entry and return, per thread. */
 struct power_call {
@@ -134,7 +126,7 @@ struct power_call {
 	__u32 state;
 	__u32 depth;
 };
-HASH(power_calls, __u64, struct power_call, 64);
+HASH_MAP(power_calls, __u64, struct power_call, 64);
 /* The entry of the suspend that the driver is in (0: running). */
 __u64 suspended_since = 0;
 
@@ -144,7 +136,7 @@ struct p2p_state {
 	__u32 fn;
 	__u32 pad;
 };
-HASH(p2ps, __u64, struct p2p_state, MAX_INFLIGHT);
+HASH_MAP(p2ps, __u64, struct p2p_state, MAX_INFLIGHT);
 
 /* The last top half of each device (nv_linux_state_t *), for its bottom half. */
 struct top_half {
@@ -152,7 +144,7 @@ struct top_half {
 	__u32 kind;	/* enum nv_irq_kind */
 	__u32 pad;
 };
-HASH(top_halves, __u64, struct top_half, 64);
+HASH_MAP(top_halves, __u64, struct top_half, 64);
 
 /* nvidia_isr_msix calls nvidia_isr: set while in the former, per CPU. */
 struct {

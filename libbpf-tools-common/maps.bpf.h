@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Hash-map rows made on first sight, the one way every tool's kernel side
- * does it (libbpf-tools' bpf_map_lookup_or_try_init()), and the errno
- * values a BPF program compares helpers' results with (vmlinux.h has none).
+ * Hash maps declared in one line; their rows made on first sight, the one
+ * way every tool's kernel side does it (libbpf-tools'
+ * bpf_map_lookup_or_try_init()); and the errno values a BPF program
+ * compares helpers' results with (vmlinux.h has none).
  */
 #ifndef GPU_BPF_MAPS_BPF_H
 #define GPU_BPF_MAPS_BPF_H
@@ -13,6 +14,15 @@
 #ifndef EEXIST
 #define EEXIST	17	/* BPF_NOEXIST: another CPU inserted the key first */
 #endif
+
+/* A hash map of n rows, declared in one line. */
+#define HASH_MAP(name, key_t, value_t, n)		\
+	struct {					\
+		__uint(type, BPF_MAP_TYPE_HASH);	\
+		__uint(max_entries, n);			\
+		__type(key, key_t);			\
+		__type(value, value_t);			\
+	} name SEC(".maps")
 
 /*
  * The value of `key` in `map`, inserted as `init` when absent. NULL when
