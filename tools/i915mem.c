@@ -36,9 +36,11 @@
 #include "runtime.h"
 #include "tool.h"
 #include "tp_format.h"
+#include "i915mem/event_lines.h"
 #include "i915mem/leaks.h"
 #include "i915mem/names.h"
 #include "i915mem/prom.h"
+#include "i915mem/summary.h"
 #include "i915mem/timeline.h"
 #include "timeline.h"
 
@@ -58,11 +60,7 @@ static struct i915mem_bpf *skel;
 static bool records;		/* the record path: SEC("tracepoint") programs (--no-btf) */
 static bool xe_left_out;	/* ... which leaves xe out: said once attached */
 static unsigned long long start_ns;
-static long page_size;
 
-/* The counters at the previous summary: each summary prints what changed. */
-static struct map_snapshot prev_procs, prev_vms;
-static struct driver_stats prev_drivers[NR_DRIVERS];
 /* The drivers' counters now, their CPUs' summed (read_drivers()). */
 static struct driver_stats drivers[NR_DRIVERS];
 
@@ -345,218 +343,7 @@ static int attach_records(void)
 	return records_attach(tps, n) ?: records_count_skipped(skel->obj);
 }
 
-/* ---- summaries ---------------------------------------------------------- */
-
-/* The kernel side counts what was created and destroyed; what is alive is the difference. */
-static void procs_live(struct map_snapshot *procs)
-{
-	size_t i;
-
-	for (i = 0; i < procs->n; i++) {
-		struct proc_stats *p = (void *)((char *)procs->values + i * procs->value_size);
-
-		p->live = (__s64)(p->created - p->destroyed);
-		p->live_bytes = (__s64)(p->created_bytes - p->destroyed_bytes);
-	}
-}
-
-static int cmp_live_bytes(const void *a, const void *b)
-{
-	const struct proc_stats *pa = (const void *)((const char *)a + sizeof(struct proc_key));
-	const struct proc_stats *pb = (const void *)((const char *)b + sizeof(struct proc_key));
-	const struct proc_key *ka = a, *kb = b;
-
-	if (pa->live_bytes != pb->live_bytes)
-		return pa->live_bytes > pb->live_bytes ? -1 : 1;
-	return ka->pid < kb->pid ? -1 : ka->pid > kb->pid;
-}
-
-static const struct column memory_cols[] = {
-	{ "DRIVER", "driver", -6, 0 },
-	{ "PID", "pid", -7, 0 },
-	{ "COMM", "comm", -16, 0 },
-	{ "LIVE", "live", 8, 0 },
-	{ "LIVE_BYTES", "live_bytes", 12, 0 },
-	{ "PEAK_BYTES", "peak_bytes", 12, 0 },
-	{ "CREATED", "created", 8, 0 },
-	{ "CREATED_B", "created_bytes", 12, 0 },
-	{ "DESTROYED", "destroyed", 9, 0 },
-	{ "DESTROYED_B", "destroyed_bytes", 12, 0 },
-	CGROUP_COLUMN,
-};
-static const struct table memory_table = TABLE("memory", memory_cols);
-
-static void print_memory(FILE *f, const struct map_snapshot *s)
-{
-	bool header = false;
-	size_t i;
-
-	for (i = 0; i < s->n; i++) {
-		const struct proc_key *k = snapshot_key(s, i);
-		const struct proc_stats *p = snapshot_value(s, i);
-		const struct proc_stats *was = map_snapshot_find(&prev_procs, k);
-
-		if (!p->live && !DELTA(p, was, created) && !DELTA(p, was, destroyed))
-			continue;
-		if (!header) {
-			table_header(f, &memory_table);
-			header = true;
-		}
-		table_row(f, &memory_table, (struct cell[]){
-			CELL_S(driver_names[k->driver % NR_DRIVERS]), CELL_U(k->pid), CELL_S(p->comm),
-			CELL_I(p->live), CELL_I(p->live_bytes), CELL_I(p->peak_bytes),
-			CELL_U(DELTA(p, was, created)), CELL_U(DELTA(p, was, created_bytes)),
-			CELL_U(DELTA(p, was, destroyed)), CELL_U(DELTA(p, was, destroyed_bytes)),
-			cell_cgroup(p->cgroup_id) });
-	}
-	if (!header)
-		text_printf(f, "no objects created or alive\n");
-}
-
-static const struct column activity_cols[] = {
-	{ "DRIVER", "driver", -6, 0 },
-	{ "PID", "pid", -7, 0 },
-	{ "COMM", "comm", -16, 0 },
-	{ "BINDS", "binds", 7, 0 },
-	{ "UNBINDS", "unbinds", 7, 0 },
-	{ "REBINDS", "rebinds", 7, 0 },
-	{ "GTT_RD", "gtt_rd_faults", 7, 0 },
-	{ "GTT_WR", "gtt_wr_faults", 7, 0 },
-	{ "CPU_RD", "cpu_rd_faults", 7, 0 },
-	{ "CPU_WR", "cpu_wr_faults", 7, 0 },
-	{ "CPU_ANY", "cpu_any_faults", 7, 0 },
-	{ "GPU_PF", "gpu_faults", 7, 0 },
-	{ "PREAD_B", "pread_bytes", 12, 0 },
-	{ "PWRITE_B", "pwrite_bytes", 12, 0 },
-	{ "", "preads", 0, COL_JSON_ONLY },
-	{ "", "pwrites", 0, COL_JSON_ONLY },
-	CGROUP_COLUMN,
-};
-static const struct table activity_table = TABLE("activity", activity_cols);
-
-static void print_activity(FILE *f, const struct map_snapshot *s)
-{
-	bool header = false;
-	size_t i;
-
-	for (i = 0; i < s->n; i++) {
-		const struct proc_key *k = snapshot_key(s, i);
-		const struct proc_stats *p = snapshot_value(s, i);
-		const struct proc_stats *was = map_snapshot_find(&prev_procs, k);
-		unsigned long long faults[NR_FAULT_KINDS], any = 0;
-		int j;
-
-		for (j = 0; j < NR_FAULT_KINDS; j++)
-			any |= faults[j] = DELTA(p, was, faults[j]);
-		if (!DELTA(p, was, binds) && !DELTA(p, was, unbinds) && !any &&
-		    !DELTA(p, was, preads) && !DELTA(p, was, pwrites))
-			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &activity_table);
-			header = true;
-		}
-		table_row(f, &activity_table, (struct cell[]){
-			CELL_S(driver_names[k->driver % NR_DRIVERS]), CELL_U(k->pid), CELL_S(p->comm),
-			CELL_U(DELTA(p, was, binds)), CELL_U(DELTA(p, was, unbinds)),
-			CELL_U(DELTA(p, was, rebinds)), CELL_U(faults[FAULT_GTT]),
-			CELL_U(faults[FAULT_GTT | FAULT_WRITE]), CELL_U(faults[0]),
-			CELL_U(faults[FAULT_WRITE]), CELL_U(faults[FAULT_CPU_ANY]),
-			CELL_U(faults[FAULT_GPU]), CELL_U(DELTA(p, was, pread_bytes)),
-			CELL_U(DELTA(p, was, pwrite_bytes)), CELL_U(DELTA(p, was, preads)),
-			CELL_U(DELTA(p, was, pwrites)), cell_cgroup(p->cgroup_id) });
-	}
-}
-
-static int cmp_vm(const void *a, const void *b)
-{
-	const struct vm_stats *va = (const void *)((const char *)a + sizeof(__u64));
-	const struct vm_stats *vb = (const void *)((const char *)b + sizeof(__u64));
-
-	if (va->binds != vb->binds)
-		return va->binds > vb->binds ? -1 : 1;
-	return *(const __u64 *)a < *(const __u64 *)b ? -1 : *(const __u64 *)a > *(const __u64 *)b;
-}
-
-static const struct column vm_cols[] = {
-	{ "DRIVER", "driver", -6, 0 },
-	{ "ADDRESS_SPACE", "address_space", -18, 0 },
-	{ "PID", "pid", -7, 0 },		/* its creator (or first binder) */
-	{ "COMM", "comm", -16, 0 },
-	{ "BINDS", "binds", 7, 0 },
-	{ "UNBINDS", "unbinds", 7, 0 },
-	{ "REBINDS", "rebinds", 7, 0 },
-	{ "BOUND_B", "bound_bytes", 12, 0 },
-	{ "EVICTS", "", 7, COL_TEXT_ONLY },	/* "N", or "N (freed)" */
-	{ "", "evictions", 0, COL_JSON_ONLY },
-	{ "", "freed", 0, COL_JSON_ONLY },	/* true: released while tracing */
-	CGROUP_COLUMN,
-};
-static const struct table vm_table = TABLE("address_space", vm_cols);
-
-static void print_vms(FILE *f, const struct map_snapshot *s)
-{
-	bool header = false;
-	size_t i;
-
-	for (i = 0; i < s->n; i++) {
-		__u64 vm = *(__u64 *)snapshot_key(s, i);
-		const struct vm_stats *v = snapshot_value(s, i);
-		const struct vm_stats *was = map_snapshot_find(&prev_vms, &vm);
-		unsigned long long evictions;
-		char addr[24], evicts[40];
-
-		/* Another address space at the same address since: all its counts are new. */
-		if (was && was->generation != v->generation)
-			was = NULL;
-		evictions = DELTA(v, was, evictions);
-
-		if (!DELTA(v, was, binds) && !DELTA(v, was, unbinds) && !evictions)
-			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &vm_table);
-			header = true;
-		}
-		snprintf(evicts, sizeof(evicts), "%7llu%s", evictions, v->freed ? " (freed)" : "");
-		table_row(f, &vm_table, (struct cell[]){
-			CELL_S(driver_names[v->driver % NR_DRIVERS]), cell_hex(addr, sizeof(addr), vm),
-			CELL_U(v->pid), CELL_S(v->comm), CELL_U(DELTA(v, was, binds)),
-			CELL_U(DELTA(v, was, unbinds)), CELL_U(DELTA(v, was, rebinds)),
-			CELL_U(DELTA(v, was, bind_bytes)), CELL_S(evicts), CELL_U(evictions),
-			CELL_B(v->freed), cell_cgroup(v->cgroup_id) });
-	}
-}
-
-
-static const struct column evict_cols[] = {
-	PROSE,
-	FIELD("driver"),
-	FIELD("evictions"),		/* i915_gem_evict; xe: bindings evicted */
-	FIELD("evict_bytes"),		/* room asked for; xe: bytes of those bindings */
-	FIELD("range_evictions"),	/* i915_gem_evict_node (i915 only) */
-	FIELD("range_bytes"),
-	FIELD("vm_evictions"),		/* i915_gem_evict_vm (i915 only) */
-	FIELD("shrink_requests"),	/* i915_gem_shrink (i915 only) */
-	FIELD("shrink_target_pages"),
-	FIELD("shrink_target_bytes"),
-};
-static const struct table evict_table = TABLE("evictions", evict_cols);
-
-static const struct column move_cols[] = {
-	PROSE, FIELD("driver"), FIELD("moves"), FIELD("move_bytes"),
-};
-static const struct table move_table = TABLE("moves", move_cols);
-
-static const struct column untracked_cols[] = {
-	PROSE, FIELD("driver"), FIELD("objects"),
-};
-static const struct table untracked_table = TABLE("untracked_destroys", untracked_cols);
-
-static const struct column driver_hist_cols[] = {
-	{ "DRIVER", "driver", 0, 0 },
-};
-static const struct table driver_hist_table = TABLE("driver_hist", driver_hist_cols);
+/* ---- summaries (the tables: i915mem/summary.c) --------------------------- */
 
 _Static_assert(sizeof(struct driver_stats) % sizeof(__u64) == 0, "driver_stats: __u64 counters");
 
@@ -587,71 +374,6 @@ static int read_drivers(const struct map_snapshot *procs)
 	return err;
 }
 
-static void print_driver(FILE *f, int d)
-{
-	const struct driver_stats *now = &drivers[d], *was = &prev_drivers[d];
-	const char *name = driver_names[d];
-	unsigned long long ev[NR_EVENT_TYPES], pages, bytes, untracked;
-	__u32 sizes[MAX_SLOTS], lives[MAX_SLOTS];
-	char line[320], title[96];
-	int i;
-
-	for (i = 0; i < NR_EVENT_TYPES; i++)
-		ev[i] = now->events[i] - was->events[i];
-	pages = now->shrink_pages - was->shrink_pages;
-	bytes = now->evict_bytes - was->evict_bytes;
-	if (d == DRV_XE && ev[EV_EVICT]) {
-		snprintf(line, sizeof(line), "%s: evictions: %llu bindings evicted (%llu bytes)", name,
-			 ev[EV_EVICT], bytes);
-		text_printf(f, "\n");
-		table_row(f, &evict_table, (struct cell[]){
-			CELL_S(line), CELL_S(name), CELL_U(ev[EV_EVICT]), CELL_U(bytes), CELL_NONE,
-			CELL_NONE, CELL_NONE, CELL_NONE, CELL_NONE, CELL_NONE });
-	} else if (ev[EV_EVICT] || ev[EV_EVICT_NODE] || ev[EV_EVICT_VM] || ev[EV_SHRINK]) {
-		unsigned long long node_bytes = now->evict_node_bytes - was->evict_node_bytes;
-
-		snprintf(line, sizeof(line), "%s: evictions: %llu for room (%llu bytes asked), %llu of "
-			 "ranges (%llu bytes), %llu of whole address spaces; shrinker: %llu requests, "
-			 "target %llu pages (%llu bytes)", name, ev[EV_EVICT], bytes, ev[EV_EVICT_NODE],
-			 node_bytes, ev[EV_EVICT_VM], ev[EV_SHRINK], pages, pages * page_size);
-		text_printf(f, "\n");
-		table_row(f, &evict_table, (struct cell[]){
-			CELL_S(line), CELL_S(name), CELL_U(ev[EV_EVICT]), CELL_U(bytes),
-			CELL_U(ev[EV_EVICT_NODE]), CELL_U(node_bytes), CELL_U(ev[EV_EVICT_VM]),
-			CELL_U(ev[EV_SHRINK]), CELL_U(pages), CELL_U(pages * page_size) });
-	}
-	if (ev[EV_MOVE]) {
-		bytes = now->move_bytes - was->move_bytes;
-		snprintf(line, sizeof(line), "%s: %llu buffer moves between placements, %llu bytes",
-			 name, ev[EV_MOVE], bytes);
-		text_printf(f, "\n");
-		table_row(f, &move_table, (struct cell[]){
-			CELL_S(line), CELL_S(name), CELL_U(ev[EV_MOVE]), CELL_U(bytes) });
-	}
-	untracked = now->untracked_destroys - was->untracked_destroys;
-	if (untracked) {
-		snprintf(line, sizeof(line), "%s: %llu objects destroyed whose creation was not traced "
-			 "(created before tracing began, imported, or userptr)", name, untracked);
-		text_printf(f, "\n");
-		table_row(f, &untracked_table, (struct cell[]){
-			CELL_S(line), CELL_S(name), CELL_U(untracked) });
-	}
-	for (i = 0; i < MAX_SLOTS; i++) {
-		sizes[i] = now->size_slots[i] - was->size_slots[i];
-		lives[i] = now->life_slots[i] - was->life_slots[i];
-	}
-	if (ev[EV_CREATE]) {
-		snprintf(title, sizeof(title), "%s: sizes of the objects created:", name);
-		table_log2_hist(f, &driver_hist_table, (struct cell[]){ CELL_S(name) }, "size", title,
-				sizes, MAX_SLOTS, "bytes");
-	}
-	if (ev[EV_DESTROY]) {
-		snprintf(title, sizeof(title), "%s: lifetimes of the objects destroyed (create -> "
-			 "destroy):", name);
-		table_log2_hist(f, &driver_hist_table, (struct cell[]){ CELL_S(name) }, "lifetime",
-				title, lives, MAX_SLOTS, time_unit());
-	}
-}
 
 /*
  * The processes' rows into PROCS, with what the frontend derives from
@@ -673,7 +395,7 @@ static int print_summary(void *ctx)
 {
 	struct map_snapshot procs = {}, vms = {};
 	FILE *f = summary_stream();
-	int err, d;
+	int err;
 
 	(void)ctx;
 	err = read_counts(&procs) ?:
@@ -684,61 +406,16 @@ static int print_summary(void *ctx)
 		map_snapshot_free(&vms);
 		return err;
 	}
-	map_snapshot_sort(&procs, cmp_live_bytes);
-	map_snapshot_sort(&vms, cmp_vm);
-
 	summary_begin(f);
-	print_memory(f, &procs);
-	print_activity(f, &procs);
-	print_vms(f, &vms);
-	for (d = 0; d < NR_DRIVERS; d++)
-		print_driver(f, d);
+	print_tables(f, &procs, &vms, drivers);
 	if (env.leaks)
 		print_leaks(f, &procs, skel->maps.objects);
 	fflush(f);
-
-	map_snapshot_free(&prev_procs);
-	map_snapshot_free(&prev_vms);
-	prev_procs = procs;
-	prev_vms = vms;
-	memcpy(prev_drivers, drivers, sizeof(prev_drivers));
+	keep_tables(&procs, &vms, drivers);
 	return 0;
 }
 
-/* ---- -e ----------------------------------------------------------------- */
-
-/* Text: DETAIL says in words what JSON gives as fields (null where they do not apply). */
-enum {
-	EC_TIME, EC_DRIVER, EC_EVENT, EC_PID, EC_COMM, EC_OBJECT, EC_BYTES, EC_DETAIL,
-	EC_CREATOR, EC_LIFE, EC_VM, EC_OFFSET, EC_FLAGS, EC_REBIND, EC_FAULT, EC_INDEX,
-	EC_ADDRESS, EC_PLACEMENT, EC_FROM, EC_PAGES, EC_TARGET_BYTES, EC_CGROUP, NR_EC
-};
-
-static const struct column event_cols[NR_EC] = {
-	[EC_TIME] = { "TIME(s)", "time_s", -11, 0 },
-	[EC_DRIVER] = { "DRIVER", "driver", -6, 0 },
-	[EC_EVENT] = { "EVENT", "event", -10, 0 },
-	[EC_PID] = { "PID", "pid", -7, 0 },		/* the process on the CPU */
-	[EC_COMM] = { "COMM", "comm", -16, 0 },
-	[EC_OBJECT] = { "OBJECT", "object", -18, 0 },
-	[EC_BYTES] = { "BYTES", "bytes", 12, 0 },
-	[EC_DETAIL] = { "DETAIL", "", 0, COL_TEXT_ONLY },
-	[EC_CREATOR] = FIELD("creator"),		/* the object's creator, where known */
-	[EC_LIFE] = { "", "life", 0, COL_JSON_ONLY | COL_TIME },	/* DESTROY */
-	[EC_VM] = FIELD("vm"),				/* binds, evictions, VM_* */
-	[EC_OFFSET] = FIELD("offset"),			/* GPU address of a binding; pread/pwrite */
-	[EC_FLAGS] = FIELD("flags"),			/* BIND */
-	[EC_REBIND] = FIELD("rebind"),			/* BIND: true if it had been unbound */
-	[EC_FAULT] = FIELD("fault"),			/* FAULT: its kind */
-	[EC_INDEX] = FIELD("index"),			/* FAULT (i915): page index */
-	[EC_ADDRESS] = FIELD("address"),		/* FAULT (gpu): GPU address */
-	[EC_PLACEMENT] = FIELD("placement"),		/* MOVE */
-	[EC_FROM] = FIELD("from_placement"),
-	[EC_PAGES] = FIELD("target_pages"),		/* SHRINK */
-	[EC_TARGET_BYTES] = FIELD("target_bytes"),
-	[EC_CGROUP] = CGROUP_COLUMN,			/* of the process on the CPU */
-};
-static const struct table event_table = EVENT_TABLE("event", event_cols);
+/* ---- -e (the lines: i915mem/event_lines.c) ------------------------------ */
 
 /* --timeline: live bytes per process (i915mem/timeline.c), drawn from every record. */
 static void timeline_event(const struct i915mem_event *e)
@@ -749,92 +426,13 @@ static void timeline_event(const struct i915mem_event *e)
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct i915mem_event *e = data;
-	char obj[24], vm[24], detail[96] = "";
-	struct cell c[NR_EC];
-	int i;
 
 	(void)ctx;
 	if (size < sizeof(*e) || e->type >= NR_EVENT_TYPES)
 		return 0;
 	timeline_event(e);
-	if (!env.events)
-		return 0;
-	for (i = 0; i < NR_EC; i++)
-		c[i] = CELL_NONE;
-	c[EC_TIME] = CELL_F((e->ts_ns - start_ns) / 1e9, 6);
-	c[EC_DRIVER] = CELL_S(driver_names[e->driver % NR_DRIVERS]);
-	c[EC_EVENT] = CELL_S(event_names[e->type]);
-	c[EC_PID] = CELL_U(e->pid);
-	c[EC_COMM] = CELL_S(e->comm);
-	if (e->obj)
-		c[EC_OBJECT] = cell_hex(obj, sizeof(obj), e->obj);
-	c[EC_BYTES] = CELL_U_IF(e->size != SIZE_UNKNOWN, e->size);
-	c[EC_CREATOR] = CELL_U_IF(e->creator, e->creator);
-	c[EC_CGROUP] = cell_cgroup(e->cgroup_id);
-	switch (e->type) {
-	case EV_CREATE:
-		break;
-	case EV_DESTROY:
-		snprintf(detail, sizeof(detail), "creator=%u life=%llu%s", e->creator,
-			 (unsigned long long)e->arg, time_unit());
-		c[EC_LIFE] = CELL_U(e->arg);
-		break;
-	case EV_BIND:
-		snprintf(detail, sizeof(detail), "vm=0x%llx offset=0x%llx flags=0x%llx%s",
-			 (unsigned long long)e->vm, (unsigned long long)e->offset,
-			 (unsigned long long)e->arg, e->rebind ? " rebind" : "");
-		c[EC_VM] = cell_hex(vm, sizeof(vm), e->vm);
-		c[EC_OFFSET] = CELL_U(e->offset);
-		c[EC_FLAGS] = CELL_U(e->arg);
-		c[EC_REBIND] = CELL_B(e->rebind);
-		break;
-	case EV_UNBIND:
-		snprintf(detail, sizeof(detail), "vm=0x%llx offset=0x%llx", (unsigned long long)e->vm,
-			 (unsigned long long)e->offset);
-		c[EC_VM] = cell_hex(vm, sizeof(vm), e->vm);
-		c[EC_OFFSET] = CELL_U(e->offset);
-		break;
-	case EV_FAULT:
-		if (e->fault_kind < NR_FAULT_KINDS && fault_names[e->fault_kind])
-			c[EC_FAULT] = CELL_S(fault_names[e->fault_kind]);
-		if (e->fault_kind == FAULT_GPU) {
-			snprintf(detail, sizeof(detail), "gpu address=0x%llx",
-				 (unsigned long long)e->offset);
-			c[EC_ADDRESS] = CELL_U(e->offset);
-		} else if (e->fault_kind == FAULT_CPU_ANY) {
-			snprintf(detail, sizeof(detail), "cpu");
-		} else {
-			snprintf(detail, sizeof(detail), "%s %s index=%llu",
-				 e->fault_kind & FAULT_GTT ? "gtt" : "cpu",
-				 e->fault_kind & FAULT_WRITE ? "write" : "read",
-				 (unsigned long long)e->offset);
-			c[EC_INDEX] = CELL_U(e->offset);
-		}
-		break;
-	case EV_MOVE:
-		snprintf(detail, sizeof(detail), "placement=0x%llx from=0x%llx",
-			 (unsigned long long)(e->arg >> 32), (unsigned long long)(e->arg & 0xffffffff));
-		c[EC_PLACEMENT] = CELL_U(e->arg >> 32);
-		c[EC_FROM] = CELL_U(e->arg & 0xffffffff);
-		break;
-	case EV_PREAD:
-	case EV_PWRITE:
-		snprintf(detail, sizeof(detail), "offset=%llu", (unsigned long long)e->offset);
-		c[EC_OFFSET] = CELL_U(e->offset);
-		break;
-	case EV_SHRINK:
-		snprintf(detail, sizeof(detail), "target=%llu pages (%llu bytes)",
-			 (unsigned long long)e->arg, (unsigned long long)e->arg * page_size);
-		c[EC_PAGES] = CELL_U(e->arg);
-		c[EC_TARGET_BYTES] = CELL_U(e->arg * page_size);
-		break;
-	default:
-		snprintf(detail, sizeof(detail), "vm=0x%llx", (unsigned long long)e->vm);
-		c[EC_VM] = cell_hex(vm, sizeof(vm), e->vm);
-	}
-	if (detail[0])
-		c[EC_DETAIL] = CELL_S(detail);
-	table_event(stdout, &event_table, c, e->ts_ns);
+	if (env.events)
+		print_event(e, start_ns);
 	return 0;
 }
 
@@ -883,7 +481,6 @@ int main(int argc, char **argv)
 		return 1;
 	if (env.timeline && timeline_open(env.timeline))
 		return 1;
-	page_size = sysconf(_SC_PAGESIZE);
 
 	skel = i915mem_bpf__open();
 	if (!skel) {
@@ -932,8 +529,7 @@ int main(int argc, char **argv)
 	err = tool_close(&loop, err);
 cleanup:
 	records_detach();
-	map_snapshot_free(&prev_procs);
-	map_snapshot_free(&prev_vms);
+	free_tables();
 	i915mem_bpf__destroy(skel);
 	return err != 0;
 }
