@@ -21,15 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <linux/btf.h>
 
 #include "i915mem.h"
 #include "tp_field.h"
 #include "i915mem.skel.h"
 #include "btf_targets.h"
-#include "cgroup.h"
-#include "histogram.h"
 #include "maps.h"
 #include "output.h"
 #include "probe.h"
