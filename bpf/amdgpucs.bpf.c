@@ -24,12 +24,14 @@
 #include "sched_record.bpf.h"
 #include "spare.bpf.h"
 #include "maps.bpf.h"
+#include "rows.bpf.h"
 
 const volatile char targ_ring[RING_NAME_LEN] = {};
 
 __u64 dropped_jobs = 0;
 __u64 dropped_rows = 0;
 __u64 dropped_rings = 0;
+__u32 nr_rings = 0;		/* ring_infos[] rows handed out (may pass MAX_RINGS) */
 __u64 untracked_runs = 0;	/* run of a job submitted before tracing began */
 
 struct ring_info ring_infos[MAX_RINGS] = {};
@@ -42,7 +44,7 @@ struct {
 	__type(value, __u32);
 } ring_ids SEC(".maps");
 
-/* ring_infos[] indices handed out: a key is an index, claimed by its insertion. */
+/* ring_infos[] indices handed out before 5.12 (rows.bpf.h's row_next()). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, MAX_RINGS);
@@ -177,27 +179,14 @@ static __always_inline bool name_is(const char *name, const volatile char *want)
 	return true;
 }
 
-/*
- * A new ring's index; MAX_RINGS if all are taken. Claimed by inserting it
- * into ring_slots, which only one CPU can do: a counter's fetch-and-add
- * would do it in one instruction, but BPF before 5.12 has none. A global
- * function, not inlined: the verifier walks its loop once per program, not
- * once for each path of the callers' that leads to it.
- */
-__noinline __u32 ring_slot_new(void)
+/* A new ring's index; MAX_RINGS if all are taken (counted). */
+static __always_inline __u32 ring_slot_new(void)
 {
-	__u32 i, slot;
-	__u8 one = 1;
+	__u32 idx = row_next(&nr_rings, &ring_slots, MAX_RINGS);
 
-	/* The key a copy: the counter, its address taken, would lose its bounds on the stack. */
-#pragma clang loop unroll(disable)
-	for (i = 0; i < MAX_RINGS; i++) {
-		slot = i;
-		if (!bpf_map_update_elem(&ring_slots, &slot, &one, BPF_NOEXIST))
-			return i;
-	}
-	__sync_fetch_and_add(&dropped_rings, 1);
-	return MAX_RINGS;
+	if (idx >= MAX_RINGS)
+		__sync_fetch_and_add(&dropped_rings, 1);
+	return idx;
 }
 
 /* A new ring's name (ring_infos[idx].name, set) judged against -r. */

@@ -22,6 +22,7 @@
 #define EVENTS_RINGBUF_BYTES 4096	/* the frontend sizes it for -e */
 #include "tool.bpf.h"
 #include "maps.bpf.h"
+#include "rows.bpf.h"
 #include "drmsched.h"
 #include "tp_record.bpf.h"
 #include "sched_record.bpf.h"
@@ -57,11 +58,8 @@ __u64 dropped_deps = 0;		/* dependencies beyond MAX_DEPS rows */
 #include "job_slots.bpf.h"
 
 /*
- * The rows of ring_infos[] and proc_infos[] handed out: a row is someone's
- * once its index is in here. A hash map's BPF_NOEXIST insert is the one
- * arbiter between CPUs that tracing programs have on every kernel from
- * 5.10 (no compare-and-swap before 5.12, no bpf_spin_lock in tracing
- * programs); rows are named once per session.
+ * The rows of ring_infos[] and proc_infos[] handed out before 5.12
+ * (rows.bpf.h's row_next()); rows are named once per session.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -147,50 +145,10 @@ static __always_inline bool str_eq(const volatile char *want, const char *have, 
 	return true;
 }
 
-/*
- * A new row of a table of `max` rows, `*nr` of them in use: claimed in
- * `claims`, `max` if the table is full.  Rows are taken in order, so the
- * ones in use are always [0, *nr) (a CPU starts from *nr, which lags the
- * claims by at most the CPUs claiming at that moment, and takes the first
- * free row from there); more than ROW_CLAIM_TRIES CPUs claiming at once
- * makes the last ones count as a full table.
- */
-#define ROW_CLAIM_TRIES	64
-
-static __always_inline __u32 row_claim(void *claims, __u32 *nr, __u32 max)
-{
-	__u32 idx = *nr, i;
-	__u8 one = 1;
-
-	for (i = 0; i < ROW_CLAIM_TRIES; i++, idx++) {
-		if (idx >= max)
-			break;
-		if (!bpf_map_update_elem(claims, &idx, &one, BPF_NOEXIST)) {
-			__sync_fetch_and_add(nr, 1);	/* result unused: no BPF_FETCH */
-			return idx;
-		}
-	}
-	return max;
-}
-
-/*
- * Global functions, not inlined: the verifier walks row_claim()'s loop once
- * per program, not once for each path of the callers' that leads to it.
- */
-__noinline __u32 ring_claim(void)
-{
-	return row_claim(&ring_claims, &nr_rings, MAX_RINGS);
-}
-
-__noinline __u32 proc_claim(void)
-{
-	return row_claim(&proc_claims, &nr_procs, MAX_PROCS);
-}
-
 /* A new ring's slot, its histograms' min started high (they keep the smaller); MAX_RINGS if full. */
 static __always_inline __u32 ring_slot_new(void)
 {
-	__u32 idx = ring_claim();
+	__u32 idx = row_next(&nr_rings, &ring_claims, MAX_RINGS);
 
 	if (idx >= MAX_RINGS) {
 		__sync_fetch_and_add(&dropped_rings, 1);
@@ -252,7 +210,7 @@ static __always_inline __u32 proc_index(__u32 pid, __u32 ring, __u64 client_id)
 	found = bpf_map_lookup_elem(&proc_ids, &key);
 	if (found)
 		return *found;
-	idx = proc_claim();
+	idx = row_next(&nr_procs, &proc_claims, MAX_PROCS);
 	if (idx >= MAX_PROCS)
 		return NO_PROC;
 	pi = &proc_infos[idx];

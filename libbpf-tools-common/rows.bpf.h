@@ -230,4 +230,37 @@ static __always_inline void row_free(__u64 *row, void *claims, __u32 idx)
 
 #define ROWS_FREE(name, row, idx) row_free((__u64 *)(row), &name##_claims, (idx))
 
+/*
+ * Tables whose rows are handed out in order and kept for the session
+ * (rings, processes), the rows in use [0, *nr) (readers take *nr or max,
+ * the smaller): the next row's index, or max when all are taken. One
+ * fetch-and-add from 5.12. Before, where BPF has none, the first of the
+ * next ROW_CLAIM_TRIES rows whose index an insert into `claims` (sized 1
+ * elsewhere: tool_size_claims()) wins: a hash map's BPF_NOEXIST insert is
+ * the one arbiter between CPUs there. Inlined: in a global function the
+ * fetch-and-add would be out of tool_drop_cmpxchg()'s reach, and where it
+ * is live the verifier walks no loop.
+ */
+#define ROW_CLAIM_TRIES 64
+
+static __always_inline __u32 row_next(__u32 *nr, void *claims, __u32 max)
+{
+	__u32 idx = *nr, i;
+	__u8 one = 1;
+
+	if (idx >= max)		/* full: *nr no further from max than the CPUs at it */
+		return max;
+	if (has_atomic_fetch) {
+		idx = __sync_fetch_and_add(nr, 1);
+		return idx < max ? idx : max;
+	}
+	for (i = 0; i < ROW_CLAIM_TRIES && idx < max; i++, idx++) {
+		if (!bpf_map_update_elem(claims, &idx, &one, BPF_NOEXIST)) {
+			__sync_fetch_and_add(nr, 1);	/* result unused: no BPF_FETCH */
+			return idx;
+		}
+	}
+	return max;
+}
+
 #endif /* GPU_BPF_ROWS_BPF_H */

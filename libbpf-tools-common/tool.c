@@ -68,10 +68,18 @@ static int drop_cmpxchg(struct bpf_object *obj)
 							 .off = in->off };
 				continue;
 			}
+			if (BPF_CLASS(in->code) == BPF_STX && BPF_MODE(in->code) == BPF_ATOMIC &&
+			    in->imm == (BPF_ADD | BPF_FETCH)) {
+				/* src = fetch_add(dst + off, src) -> src = *(dst + off), same size */
+				*in = (struct bpf_insn){ .code = BPF_LDX | BPF_MEM | BPF_SIZE(in->code),
+							 .dst_reg = in->src_reg, .src_reg = in->dst_reg,
+							 .off = in->off };
+				continue;
+			}
 			/*
-			 * Any other atomic but a plain add (fetch, or, xchg) would be
-			 * refused at load, dead or not: say which program, before a
-			 * kernel that has them (GPU_BPF_PRETEND_MISSING) hides it.
+			 * Any other atomic but a plain add (or, xchg) would be refused at
+			 * load, dead or not: say which program, before a kernel that has
+			 * them (GPU_BPF_PRETEND_MISSING) hides it.
 			 */
 			if (BPF_CLASS(in->code) == BPF_STX && BPF_MODE(in->code) == BPF_ATOMIC &&
 			    in->imm != BPF_ADD && bpf_program__autoload(prog)) {

@@ -105,13 +105,13 @@ bool tool_uses_task_storage(struct bpf_object *obj);
 
 /*
  * Where the kernel lacks BPF_FETCH/BPF_CMPXCHG (before 5.12), it rejects a
- * program holding one anywhere, even in code the verifier would prune. For a
- * tool whose only compare-and-swap is histogram.bpf.h's (dead there, as
- * has_atomic_fetch is false): rewrite each into a load of the same word (a
- * compare-and-swap that never stores) in every program of `obj`, before
- * load. Nothing to do where the kernel has them. 0 or a negative errno, said
- * in one line (-EOPNOTSUPP: a program that loads holds another atomic the
- * kernel lacks, a fetch-and-add whose result is used, an atomic or).
+ * program holding one anywhere, even in code the verifier would prune. For
+ * the compare-and-swaps and fetch-and-adds of the library (dead there, as
+ * has_atomic_fetch is false): rewrite each into a load of the same word (an
+ * atomic that never stores) in every program of `obj`, before load.
+ * Nothing to do where the kernel has them. 0 or a negative errno, said in
+ * one line (-EOPNOTSUPP: a program that loads holds another atomic the
+ * kernel lacks, an atomic or or xchg).
  */
 int tool_drop_cmpxchg(struct bpf_object *obj);
 

@@ -785,11 +785,12 @@ int main(int argc, char **argv)
 		goto cleanup;
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 4096);
 	/*
-	 * Before 5.12 jobs take their slots through job_claims, and the
-	 * compare-and-swap that does it elsewhere (dead there) must go, as the
-	 * histograms' min/max's.
+	 * Before 5.12 jobs and rings take their slots through the claims
+	 * maps, and the compare-and-swap and fetch-and-add that do it
+	 * elsewhere (dead there) must go, as the histograms' min/max's.
 	 */
 	tool_size_claims(skel->maps.job_claims);
+	tool_size_claims(skel->maps.ring_slots);
 	err = tool_drop_cmpxchg(skel->obj);
 	if (err)
 		goto cleanup;

@@ -757,10 +757,13 @@ int main(int argc, char **argv)
 	 */
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 8 << 20 : 4096);
 	/*
-	 * Before 5.12 jobs take their slots through job_claims, and the
-	 * compare-and-swap that does it elsewhere (dead there) must go.
+	 * Before 5.12 jobs, rings and processes take their slots through the
+	 * claims maps, and the compare-and-swap and fetch-and-add that do it
+	 * elsewhere (dead there) must go.
 	 */
 	tool_size_claims(skel->maps.job_claims);
+	tool_size_claims(skel->maps.ring_claims);
+	tool_size_claims(skel->maps.proc_claims);
 	err = tool_drop_cmpxchg(skel->obj);
 	if (err)
 		goto cleanup;

@@ -4,7 +4,8 @@
  * calls of another function per key, in counters that only grow, as the
  * tools count: the frontend's interval differences must add up to them;
  * and again in rows by index (rows.bpf.h), in fewer slots than would
- * spare a key from probing past another's. */
+ * spare a key from probing past another's; and hands out rows in order to
+ * more callers than there are rows. */
 #include "kernel_types.bpf.h"
 #include <asm/ptrace.h>	/* struct pt_regs: the registers at a uprobe */
 #define EVENTS_RINGBUF_BYTES 4096
@@ -94,6 +95,26 @@ int BPF_KPROBE(on_addr, __u64 addr, int op)
 	if (r && op == 2)
 		ROWS_FREE(addr_rows, r, idx);
 	addr_idx = r ? (__s32)idx : -1;
+	return 0;
+}
+
+/* Rows handed out in order (rows.bpf.h's row_next()): 6 of them. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 6);
+	__type(key, __u32);
+	__type(value, __u8);
+} next_claims SEC(".maps");
+__u32 nr_next = 0;
+__u32 next_given[6 + 1] = {};	/* the calls given each row; the last: told it was full */
+
+SEC("uprobe")
+int BPF_KPROBE(on_next)
+{
+	__u32 idx = row_next(&nr_next, &next_claims, 6);
+
+	if (idx <= 6)
+		__sync_fetch_and_add(&next_given[idx], 1);
 	return 0;
 }
 

@@ -49,6 +49,13 @@ __attribute__((noinline, used)) int addr_call(unsigned long long addr, int op)
 	return op;
 }
 
+/* Handed the next row by on_next. */
+__attribute__((noinline, used)) int next_call(void)
+{
+	__asm__ volatile("" ::: "memory");
+	return 0;
+}
+
 static int on_event(void *ctx, void *data, size_t size)
 {
 	unsigned long long seq = *(unsigned long long *)data;
@@ -249,8 +256,16 @@ static struct loop_test_bpf *rows_test_open(bool has_fetch, const char *func,
 		CHECK("the test object opens", 0, "%s", strerror(errno));
 		return NULL;
 	}
-	prog = strcmp(func, "addr_call") ? skel->progs.on_counted : skel->progs.on_addr;
-	claims = strcmp(func, "addr_call") ? skel->maps.counted_rows_claims : skel->maps.addr_rows_claims;
+	if (!strcmp(func, "addr_call")) {
+		prog = skel->progs.on_addr;
+		claims = skel->maps.addr_rows_claims;
+	} else if (!strcmp(func, "next_call")) {
+		prog = skel->progs.on_next;
+		claims = skel->maps.next_claims;
+	} else {
+		prog = skel->progs.on_counted;
+		claims = skel->maps.counted_rows_claims;
+	}
 	skel->rodata->has_atomic_fetch = has_fetch;
 	if (has_fetch)
 		tool_size_claims(claims);
@@ -406,6 +421,51 @@ static void test_spares(void)
 	loop_test_bpf__destroy(skel);
 }
 
+#define NEXT_CALLS 20
+
+static void *call_next(void *arg)
+{
+	int i;
+
+	for (i = 0; i < NEXT_CALLS / 2; i++)
+		next_call();
+	return arg;
+}
+
+/*
+ * Rows handed out in order (rows.bpf.h's row_next()) to two threads at
+ * once, more calls than rows: each row given once, the other calls told
+ * the table is full, and the count handed out stopped at the table's size
+ * (by fetch-and-add: past it by no more than the threads at it).
+ */
+static void test_next_rows(bool has_fetch)
+{
+	const char *how = has_fetch ? "fetch-and-add" : "claims";
+	unsigned int once = 0, rows, i;
+	struct loop_test_bpf *skel;
+	struct bpf_link *link;
+	pthread_t threads[2];
+
+	skel = rows_test_open(has_fetch, "next_call", &link);
+	if (!skel)
+		return;
+	for (i = 0; i < 2; i++)
+		pthread_create(&threads[i], NULL, call_next, NULL);
+	for (i = 0; i < 2; i++)
+		pthread_join(threads[i], NULL);
+	bpf_link__destroy(link);
+	rows = sizeof(skel->bss->next_given) / sizeof(skel->bss->next_given[0]) - 1;
+	for (i = 0; i < rows; i++)
+		once += skel->bss->next_given[i] == 1;
+	CHECK("next rows: each row handed out once", once == rows, "%s: %u of %u", how, once, rows);
+	CHECK_U64("next rows: the other calls told the table is full", skel->bss->next_given[rows],
+		  NEXT_CALLS - rows);
+	CHECK("next rows: the count handed out stops at the table's size",
+	      has_fetch ? skel->bss->nr_next >= rows && skel->bss->nr_next <= rows + 2 :
+			  skel->bss->nr_next == rows, "%s: %u", how, skel->bss->nr_next);
+	loop_test_bpf__destroy(skel);
+}
+
 int main(void)
 {
 	struct loop_test_bpf *skel;
@@ -425,5 +485,7 @@ int main(void)
 	test_rows(false);
 	test_addr_rows(true);
 	test_addr_rows(false);
+	test_next_rows(true);
+	test_next_rows(false);
 	return check_failures ? 1 : 0;
 }
