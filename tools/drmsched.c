@@ -757,6 +757,13 @@ int main(int argc, char **argv)
 	 */
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 8 << 20 : 4096);
 	/*
+	 * Only the record path of kernels before 6.17 names a job by its id
+	 * (job_ids); elsewhere its 65536 entries, made at load, would cost
+	 * start-up time for nothing.
+	 */
+	if (!records || abi != ABI_PRE_6_17)
+		bpf_map__set_max_entries(skel->maps.job_ids, 1);
+	/*
 	 * Before 5.12 jobs, rings and processes take their slots through the
 	 * claims maps, and the compare-and-swap and fetch-and-add that do it
 	 * elsewhere (dead there) must go.
