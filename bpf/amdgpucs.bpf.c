@@ -15,7 +15,7 @@
  * without BTF (DKMS builds, Linux < 5.11); both paths share the counting
  * below. Neither uses an atomic that BPF before 5.12 lacks (a fetch-and-add
  * whose result is used, an atomic or): only the histograms' compare-and-swap,
- * which the frontend drops there (tool_drop_cmpxchg()).
+ * which the frontend drops there (tool_drop_fetch_atomics()).
  */
 #include "drm_types.bpf.h"
 #include "tool.bpf.h"

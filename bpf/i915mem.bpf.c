@@ -319,7 +319,7 @@ static __always_inline void emit(__u8 type, __u8 driver, __u32 pid, __u64 obj, _
  * compare-and-swap rather than a fetch-and-add with a result: before 5.12
  * the kernel has neither and rejects a program holding one even where
  * has_atomic_fetch makes it dead, and the frontend rewrites
- * compare-and-swaps only (tool_drop_cmpxchg()). There, and after 4 lost
+ * compare-and-swaps only (tool_drop_fetch_atomics()). There, and after 4 lost
  * races, the sum is read back after the add: another CPU's update of the
  * same process may be in it (the peak may miss an extreme only when its
  * threads create at once, or count one object being destroyed meanwhile).

@@ -43,7 +43,7 @@ bool tool_choose_spares(struct bpf_object *obj)
 	return spares;
 }
 
-static int drop_cmpxchg(struct bpf_object *obj)
+static int drop_fetch_atomics(struct bpf_object *obj)
 {
 	struct bpf_program *prog;
 
@@ -99,9 +99,9 @@ static int drop_cmpxchg(struct bpf_object *obj)
 	return 0;
 }
 
-int tool_drop_cmpxchg(struct bpf_object *obj)
+int tool_drop_fetch_atomics(struct bpf_object *obj)
 {
-	int err = drop_cmpxchg(obj);
+	int err = drop_fetch_atomics(obj);
 
 	if (err && err != -EOPNOTSUPP)	/* (that one is said, naming the program) */
 		report_bpf_error("prepare the BPF programs", err);

@@ -16,7 +16,7 @@
  *	err = set_record_fields();                      the record path: one table for
  *	                                                records_get_fields() (records.h)
  *	... map sizes, tool_size_claims()
- *	err = tool_drop_cmpxchg(skel->obj);
+ *	err = tool_drop_fetch_atomics(skel->obj);
  *	err = tool_start(skel->skeleton, ...);          or tool_load() and the tool's
  *	                                                own attach; records_attach()
  *	records_announce();                             (a record-path tool)
@@ -113,7 +113,7 @@ bool tool_uses_task_storage(struct bpf_object *obj);
  * one line (-EOPNOTSUPP: a program that loads holds another atomic the
  * kernel lacks, an atomic or or xchg).
  */
-int tool_drop_cmpxchg(struct bpf_object *obj);
+int tool_drop_fetch_atomics(struct bpf_object *obj);
 
 /*
  * The claims maps (job_slots.bpf.h's job_claims, rows.bpf.h's NAME_claims)

@@ -791,7 +791,7 @@ int main(int argc, char **argv)
 	 */
 	tool_size_claims(skel->maps.job_claims);
 	tool_size_claims(skel->maps.ring_slots);
-	err = tool_drop_cmpxchg(skel->obj);
+	err = tool_drop_fetch_atomics(skel->obj);
 	if (err)
 		goto cleanup;
 

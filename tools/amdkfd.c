@@ -645,7 +645,7 @@ int main(int argc, char **argv)
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 256 << 10);
 	open_hooks(skel->obj);
 	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
-	err = tool_drop_cmpxchg(skel->obj);
+	err = tool_drop_fetch_atomics(skel->obj);
 	if (err)
 		goto cleanup;
 	err = tool_load(skel->skeleton, skel->maps.cgroup_map);

@@ -771,7 +771,7 @@ int main(int argc, char **argv)
 	tool_size_claims(skel->maps.job_claims);
 	tool_size_claims(skel->maps.ring_claims);
 	tool_size_claims(skel->maps.proc_claims);
-	err = tool_drop_cmpxchg(skel->obj);
+	err = tool_drop_fetch_atomics(skel->obj);
 	if (err)
 		goto cleanup;
 

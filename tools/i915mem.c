@@ -500,7 +500,7 @@ int main(int argc, char **argv)
 
 	tool_size_claims(skel->maps.objects_claims);
 	/* before 5.12: the peak's and the rows' compare-and-swaps (dead there) out of the programs */
-	err = tool_drop_cmpxchg(skel->obj);
+	err = tool_drop_fetch_atomics(skel->obj);
 	if (err)
 		goto cleanup;
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the i915/xe tracepoints");

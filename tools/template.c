@@ -227,7 +227,7 @@ int main(int argc, char **argv)
 	skel->rodata->nr_ioctl = SYS_ioctl;
 	choose_programs();
 	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
-	err = tool_drop_cmpxchg(skel->obj);
+	err = tool_drop_fetch_atomics(skel->obj);
 	if (err)
 		goto cleanup;
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, per_syscall ?

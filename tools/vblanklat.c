@@ -629,7 +629,7 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
-	err = tool_drop_cmpxchg(skel->obj);
+	err = tool_drop_fetch_atomics(skel->obj);
 	if (err)
 		goto cleanup;
 	open_commit_probes();

@@ -647,7 +647,7 @@ int apitrace_run(const struct apitrace_bpf *b)
 		bpf_map__set_max_entries(bpf->kernel_times, 1);
 	}
 	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
-	err = tool_drop_cmpxchg(bpf->obj);
+	err = tool_drop_fetch_atomics(bpf->obj);
 	if (err)
 		goto cleanup;
 	err = tool_load(bpf->skeleton, bpf->cgroup_map);
