@@ -238,6 +238,18 @@ static void test_interval_differences(struct loop_test_bpf *skel)
 	      (unsigned long long)sums[wrong], COUNTED_CALLS / NR_KEYS);
 }
 
+/* FN run by two threads at once, to their end. */
+static void in_two_threads(void *(*fn)(void *))
+{
+	pthread_t threads[2];
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		pthread_create(&threads[i], NULL, fn, NULL);
+	for (i = 0; i < 2; i++)
+		pthread_join(threads[i], NULL);
+}
+
 /*
  * The test object loaded for a rows test: the kernel's compare-and-swap
  * or (has_fetch false, as before 5.12) the claims map, and the program
@@ -295,17 +307,13 @@ static void test_rows(bool has_fetch)
 	struct map_snapshot s = {};
 	struct loop_test_bpf *skel;
 	struct bpf_link *link;
-	pthread_t threads[2];
 	int err;
 	size_t i;
 
 	skel = rows_test_open(has_fetch, "counted_call", &link);
 	if (!skel)
 		return;
-	for (i = 0; i < 2; i++)
-		pthread_create(&threads[i], NULL, call_counted, NULL);
-	for (i = 0; i < 2; i++)
-		pthread_join(threads[i], NULL);
+	in_two_threads(call_counted);
 	bpf_link__destroy(link);
 	/* The key: key and pad (8 bytes, as a hash map's struct key would be). */
 	err = map_snapshot(skel->maps.counted_rows, &s) ?: map_snapshot_rows(&s, 2 * sizeof(__u32));
@@ -444,15 +452,11 @@ static void test_next_rows(bool has_fetch)
 	unsigned int once = 0, rows, i;
 	struct loop_test_bpf *skel;
 	struct bpf_link *link;
-	pthread_t threads[2];
 
 	skel = rows_test_open(has_fetch, "next_call", &link);
 	if (!skel)
 		return;
-	for (i = 0; i < 2; i++)
-		pthread_create(&threads[i], NULL, call_next, NULL);
-	for (i = 0; i < 2; i++)
-		pthread_join(threads[i], NULL);
+	in_two_threads(call_next);
 	bpf_link__destroy(link);
 	rows = sizeof(skel->bss->next_given) / sizeof(skel->bss->next_given[0]) - 1;
 	for (i = 0; i < rows; i++)
