@@ -13,9 +13,9 @@
  * A second set of programs, the record path (SEC("tracepoint"), at the
  * end), reads the same events' trace records for an amdgpu or gpu_sched
  * without BTF (DKMS builds, Linux < 5.11); both paths share the counting
- * below. Neither uses an atomic that BPF before 5.12 lacks (a fetch-and-add
- * whose result is used, an atomic or): only the histograms' compare-and-swap,
- * which the frontend drops there (tool_drop_fetch_atomics()).
+ * below. The atomics BPF before 5.12 lacks, the histograms'
+ * compare-and-swap and the rings' fetch-and-add (row_next()), are dead
+ * code there, which the frontend rewrites (tool_drop_fetch_atomics()).
  */
 #include "drm_types.bpf.h"
 #include "tool.bpf.h"

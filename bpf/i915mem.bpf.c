@@ -315,14 +315,13 @@ static __always_inline void emit(__u8 type, __u8 driver, __u32 pid, __u64 obj, _
 /*
  * p->created_bytes += size; the sum, less the bytes destroyed, is the
  * process's live bytes, for the peak (the frontend takes live and
- * live_bytes the same way: two counters fewer per create and destroy). A
- * compare-and-swap rather than a fetch-and-add with a result: before 5.12
- * the kernel has neither and rejects a program holding one even where
- * has_atomic_fetch makes it dead, and the frontend rewrites
- * compare-and-swaps only (tool_drop_fetch_atomics()). There, and after 4 lost
- * races, the sum is read back after the add: another CPU's update of the
- * same process may be in it (the peak may miss an extreme only when its
- * threads create at once, or count one object being destroyed meanwhile).
+ * live_bytes the same way: two counters fewer per create and destroy). By
+ * compare-and-swap, which the kernel before 5.12 lacks and rejects even
+ * where has_atomic_fetch makes it dead: the frontend rewrites it there
+ * (tool_drop_fetch_atomics()). There, and after 4 lost races, the sum is
+ * read back after the add: another CPU's update of the same process may be
+ * in it (the peak may miss an extreme only when its threads create at
+ * once, or count one object being destroyed meanwhile).
  */
 static __always_inline __s64 created_add(struct proc_stats *p, __u64 size)
 {

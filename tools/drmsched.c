@@ -758,8 +758,8 @@ int main(int argc, char **argv)
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 8 << 20 : 4096);
 	/*
 	 * Only the record path of kernels before 6.17 names a job by its id
-	 * (job_ids); elsewhere its 65536 entries, made at load, would cost
-	 * start-up time for nothing.
+	 * (job_ids); elsewhere its 65536 entries, made at load, would be
+	 * about 5 MB of kernel memory for nothing.
 	 */
 	if (!records || abi != ABI_PRE_6_17)
 		bpf_map__set_max_entries(skel->maps.job_ids, 1);
