@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -88,6 +89,24 @@ static char *kallsyms_name(char *line)
 bool module_loaded(const char *name)
 {
 	return path_exists("%s/sys/module/%s%s", name, "");
+}
+
+int pci_driver_bound(const char *name)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	int bound = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/sys/bus/pci/drivers/%s", root, name);
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	/* Beside bind, unbind, new_id and module: a device, named DOMAIN:BUS:SLOT.FN. */
+	while (!bound && (e = readdir(dir)))
+		bound = strchr(e->d_name, ':') != NULL;
+	closedir(dir);
+	return bound;
 }
 
 bool btf_exists(const char *name)

@@ -32,6 +32,14 @@ bool tracepoint_exists(const char *category, const char *event);
 /* /sys/module/NAME exists: loaded as a module or built in with parameters. */
 bool module_loaded(const char *name);
 
+/*
+ * Whether the PCI driver NAME drives a device: 1 when one is bound to it,
+ * 0 when it is a PCI driver with none (udev loads every module whose ID
+ * table names a device, so a driver may sit beside the one that took the
+ * GPU), -1 when no PCI driver has that name.
+ */
+int pci_driver_bound(const char *name);
+
 /* /sys/kernel/btf/NAME exists ("vmlinux" for the kernel itself). */
 bool btf_exists(const char *name);
 

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <linux/btf.h>
 
 #include "i915mem.h"
@@ -85,7 +86,7 @@ enum { OPT_TIMELINE = 0x200 };
 static const struct argp_option opts[] = {
 	{ "events", 'e', NULL, 0, "Print one line per event", 0 },
 	{ "leaks", 'l', NULL, 0, "List the objects still alive at each summary", 0 },
-	{ "driver", 'D', "DRIVER", 0, "Only this driver: i915 or xe", 0 },
+	{ "driver", 'D', "DRIVER", 0, "Only this driver: i915 or xe (traced even when it drives no device)", 0 },
 	{ "timeline", OPT_TIMELINE, "FILE", 0,
 	  "Write live bytes per process to FILE as counters of a timeline (ui.perfetto.dev opens it)", 0 },
 	{},
@@ -217,6 +218,39 @@ static bool function_in_btf(const char *func)
 }
 
 /*
+ * Of the drivers whose events are there, those that may fire them: all but
+ * a PCI driver that drives no device. Since Tiger Lake both i915's and
+ * xe's ID tables name Intel's GPUs, so udev loads both and one of them
+ * takes the GPU; the other one's programs would only double the start-up.
+ * A driver playing one under another name (a test module) is no PCI
+ * driver, and kept. 0 when none is left (said why).
+ */
+static unsigned int drivers_in_use(unsigned int loaded)
+{
+	unsigned int idle = 0;
+	int d;
+
+	for (d = 0; d < NR_DRIVERS; d++) {
+		if (!(loaded & (1u << d)) || pci_driver_bound(driver_names[d]))
+			continue;
+		idle |= 1u << d;
+		if (common_env.verbose)
+			fprintf(stderr, "i915mem: %s drives no device: not traced (-D %s traces it)\n",
+				driver_names[d], driver_names[d]);
+	}
+	if (loaded & ~idle)
+		return loaded & ~idle;
+	if (idle == (1u << DRV_I915 | 1u << DRV_XE))
+		fprintf(stderr, "i915mem: i915 and xe are loaded but drive no device (no Intel GPU "
+			"bound to them): -D i915 or -D xe traces one anyway\n");
+	else
+		fprintf(stderr, "i915mem: %s is loaded but drives no device (no Intel GPU bound to "
+			"it): -D %s traces it anyway\n", driver_names[ffs(idle) - 1],
+			driver_names[ffs(idle) - 1]);
+	return 0;
+}
+
+/*
  * Load the programs of the drivers that are there (and wanted), of the
  * path chosen; of those, skip any event this kernel lacks, saying which.
  * The drivers traced: a bit per driver; 0 when there is nothing to trace
@@ -246,6 +280,8 @@ static unsigned int choose_hooks(void)
 	for (d = 0; d < NR_DRIVERS; d++)
 		if (env.driver >= 0 && env.driver != d)
 			loaded &= ~(1u << d);
+	if (env.driver < 0 && !(loaded = drivers_in_use(loaded)))
+		return 0;
 	loaded = choose_path(loaded);
 	if (!loaded)
 		return 0;

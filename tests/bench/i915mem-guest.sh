@@ -12,6 +12,9 @@
 # events. The classic tracepoints' record path (i915mem --no-btf) beside
 # the BTF path. Prints one "ROUND ..." line per tracer and round under the
 # kernel "KVER/i915mem" (tests/bench/summarize: a table of its own).
+# i915mem runs with -D i915, as on a machine whose GPU i915 drives: there
+# xe, loaded beside it or not at all, drives no device and is left out,
+# where gemgen, no PCI driver, has i915mem load both drivers' programs.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/bench/lib.sh
@@ -61,7 +64,7 @@ BENCH_UNITS=$events BENCH_UNIT=event BENCH_WANT=$OBJECTS
 # Its start-up's limit: empty programs on all the hooks i915mem loads
 # programs for here, named as its programs are (the kernel keeps 15
 # characters of a name). Its per-event limit is the four hot hooks' above.
-tracer_start hooks Tracing bin/i915mem || exit 1
+tracer_start hooks Tracing bin/i915mem -D i915 || exit 1
 loaded=$(bpftool prog show | sed -n 's/^[0-9]*: tracing  name \([^ ]*\) .*/\1/p')
 tracer_stop hooks
 all_hooks=()
@@ -79,8 +82,8 @@ for r in $(seq 1 "$ROUNDS"); do
 	bench_one empty ready "" "${BENCH_BESIDE[@]}"
 	bench_one "empty, all its hooks" ready "" "$BENCH_BIN/empty" "$BENCH_BIN/empty_i915mem.bpf.o" \
 		"${all_hooks[@]}"
-	bench_one i915mem Tracing summary bin/i915mem
-	bench_one "i915mem --no-btf" Tracing summary bin/i915mem --no-btf
-	bench_one "i915mem -e" "TIME(s)" " CREATE " bin/i915mem -e
+	bench_one i915mem Tracing summary bin/i915mem -D i915
+	bench_one "i915mem --no-btf" Tracing summary bin/i915mem -D i915 --no-btf
+	bench_one "i915mem -e" "TIME(s)" " CREATE " bin/i915mem -D i915 -e
 	bench_one "bpftrace (the script replaced)" ready " CREATE " bpftrace "$BENCH_OUT/seed-i915.bt"
 done

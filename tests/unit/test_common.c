@@ -206,6 +206,16 @@ static void test_probe(void)
 	CHECK("module_lacks_btf: module with BTF", !module_lacks_btf("drm"), "wrong");
 	CHECK("module_lacks_btf: built-in code", !module_lacks_btf("i915"), "wrong");
 	CHECK("btf_exists", btf_exists("drm") && !btf_exists("vmlinux"), "wrong");
+	put_file("sys/bus/pci/drivers/i915/0000:00:02.0/vendor", "0x8086\n");
+	put_file("sys/bus/pci/drivers/i915/bind", "");
+	put_file("sys/bus/pci/drivers/xe/bind", "");
+	put_file("sys/bus/pci/drivers/xe/new_id", "");
+	CHECK("pci_driver_bound: a device bound", pci_driver_bound("i915") == 1, "%d",
+	      pci_driver_bound("i915"));
+	CHECK("pci_driver_bound: a PCI driver with no device", pci_driver_bound("xe") == 0, "%d",
+	      pci_driver_bound("xe"));
+	CHECK("pci_driver_bound: no such PCI driver", pci_driver_bound("gemgen") == -1, "%d",
+	      pci_driver_bound("gemgen"));
 
 	probe_set_root(NULL);
 	{
