@@ -155,6 +155,11 @@ pair_stop INT
 out=$S/sum.txt j=$S/sum.json
 a=$(pid_of gemuser1) b=$(pid_of gemuser2)
 check_eq "$P summary: exit status 0 on Ctrl-C (text, -j)" "$txt_status $json_status" "0 0"
+# gemgen is no PCI driver: every driver it plays is traced, both at once where it plays xe.
+drivers=i915
+[ -e $trace/events/xe ] && [ "$rec" = 0 ] && drivers="i915, xe"
+check "$P summary: traces every driver gemgen plays ($drivers)" \
+	grep -qxF "Tracing Intel GPU memory ($drivers)... Hit Ctrl-C to end." "$out"
 check_eq "$P gemuser1: 4 live, 262144 bytes, peak 655360, 10 created, 6 destroyed" \
 	"$(mem_json "$j" "$a")" "4 262144 655360 10 655360 6 393216"
 check_eq "$P gemuser2 (exited): 3 live, 3 MiB, created 3" \
