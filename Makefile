@@ -104,7 +104,7 @@ $(foreach t,$(TOOLS) $(TEMPLATE_TOOLS),$(eval $(call tool_link,$(t))))
 # Host unit tests of the common library (tests/unit): test_NAME.c, with an
 # optional NAME_test.bpf.c whose skeleton it includes.
 UNIT_TESTS := test_common test_loop test_tp_format test_records test_metrics test_timeline \
-	test_nvidia_names test_kfd_names test_btf_targets
+	test_nvidia_names test_kfd_names test_btf_targets test_core_btf
 UNIT_BINS := $(addprefix $(OUTPUT)/tests/,$(UNIT_TESTS))
 
 $(OUTPUT)/tests:
@@ -119,6 +119,7 @@ $(OUTPUT)/tests/%.skel.h: $(OUTPUT)/tests/%.bpf.o
 $(OUTPUT)/tests/test_loop: $(OUTPUT)/tests/loop_test.skel.h
 $(OUTPUT)/tests/test_records: $(OUTPUT)/tests/records_test.skel.h
 $(OUTPUT)/tests/test_btf_targets: $(OUTPUT)/tests/targets_test.skel.h
+$(OUTPUT)/tests/test_core_btf: $(OUTPUT)/tests/core_test.skel.h
 
 # nvdrv's name tables: the test includes nvidia_names.c (its tables are static).
 $(OUTPUT)/tests/test_nvidia_names: tests/unit/test_nvidia_names.c tests/unit/check.h \
@@ -260,8 +261,8 @@ $(OUTPUT)/tests/vblflip: tests/vblank/vblflip.c | $(OUTPUT)/tests
 # What a tool's BPF reads through CO-RE, resolved in a module's BTF (the VM
 # tests compare the test modules that play drivers with the real drivers).
 TEST_PROGS += $(OUTPUT)/tests/corepaths
-$(OUTPUT)/tests/corepaths: tests/btf/corepaths.c | $(OUTPUT)/tests
-	$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
+$(OUTPUT)/tests/corepaths: tests/btf/corepaths.c $(OUTPUT)/libcommon.a | $(OUTPUT)/tests
+	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
 # A client of NVIDIA's real driver (tests/nvidia): nvdrv's workload.
 TEST_PROGS += $(OUTPUT)/tests/nvctl

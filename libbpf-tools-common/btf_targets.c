@@ -14,19 +14,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "btf_files.h"
 #include "btf_targets.h"
 #include "probe.h"
-
-/* One BTF file of /sys/kernel/btf as read, and the kernel's object of it. */
-struct btf_file {
-	char name[64];
-	char *data;
-	size_t size;
-	bool mapped;		/* data mmap()ed, not read */
-	const struct btf_header *hdr;
-	const char *strs;
-	int kernel_fd;		/* 0: not looked up yet */
-};
 
 static struct btf_file vmlinux;
 static struct btf_file *modules;
@@ -131,6 +121,24 @@ static void read_modules(void)
 	closedir(dp);
 }
 
+const struct btf_file *btf_file_vmlinux(void)
+{
+	int err = read_vmlinux();
+
+	if (err) {
+		errno = -err;
+		return NULL;
+	}
+	return &vmlinux;
+}
+
+const struct btf_file *btf_file_modules(int *n)
+{
+	read_modules();
+	*n = nr_modules;
+	return modules;
+}
+
 /* The offset of string S in F's string section, or -1. */
 static long string_offset(const struct btf_file *f, const char *s)
 {
@@ -146,8 +154,7 @@ static long string_offset(const struct btf_file *f, const char *s)
 	return -1;
 }
 
-/* The bytes a type takes in the type section, or -1 for a kind not known here. */
-static long type_size(const struct btf_type *t)
+long btf_file_type_size(const struct btf_type *t)
 {
 	long vlen = BTF_INFO_VLEN(t->info);
 
@@ -199,7 +206,7 @@ static long walk_types(const struct btf_file *f, int kind, long a, long b)
 	for (i = 0; p + sizeof(struct btf_type) <= end; i++, p += size) {
 		const struct btf_type *t = (const void *)p;
 
-		if ((size = type_size(t)) < 0)
+		if ((size = btf_file_type_size(t)) < 0)
 			return -EPROTO;
 		if ((int)BTF_INFO_KIND(t->info) == kind && (t->name_off == a || t->name_off == b))
 			return i;
@@ -337,12 +344,16 @@ static long section_kind(const struct bpf_program *prog)
 	return -1;
 }
 
-/* libbpf's prog_prepare_load_fn: the target found before load, else now. */
+/*
+ * libbpf's prog_prepare_load_fn: the target found before load, else now.
+ * No program of these attaches to another program (resolved_mark()).
+ */
 static int prepare_load(struct bpf_program *prog, struct bpf_prog_load_opts *opts, long kind)
 {
 	__u32 id;
 	int i, err, fd;
 
+	opts->attach_prog_fd = 0;
 	for (i = 0; i < nr_resolved; i++) {
 		if (resolved[i].prog == prog) {
 			opts->attach_btf_obj_fd = resolved[i].fd;
@@ -415,6 +426,19 @@ static void release_files(void)
 	vmlinux_types = -1;
 }
 
+/*
+ * libbpf (1.1) reads and parses vmlinux's BTF, 150 to 200 ms under TCG,
+ * for any tracing program that does not attach to another program, only to
+ * find its target: already found here. An attach_prog_fd tells it there is
+ * nothing to find: any open fd, since prepare_load() clears it before the
+ * kernel sees it. The CO-RE relocations, libbpf's other reason to read
+ * vmlinux's BTF, have their own (core_btf.h).
+ */
+static void resolved_mark(struct bpf_program *prog, int fd)
+{
+	bpf_program__set_attach_target(prog, fd > 0 ? fd : STDERR_FILENO, NULL);
+}
+
 int btf_targets_resolve(struct bpf_object *obj)
 {
 	struct bpf_program *prog;
@@ -432,6 +456,7 @@ int btf_targets_resolve(struct bpf_object *obj)
 		resolved[nr_resolved].prog = prog;
 		/* Not found: left to the load, which says so as before. */
 		if (!find_prog_target(prog, kind, &resolved[nr_resolved].fd, &resolved[nr_resolved].id)) {
+			resolved_mark(prog, resolved[nr_resolved].fd);
 			nr_resolved++;
 			n++;
 		}

@@ -8,6 +8,7 @@
 
 #include "btf_targets.h"
 #include "cgroup.h"
+#include "core_btf.h"
 #include "opts.h"
 #include "probe.h"
 #include "runtime.h"
@@ -237,6 +238,11 @@ static void ask_verifier_stats(struct bpf_object *obj)
 		bpf_program__set_log_level(prog, VERIFIER_LOG_STATS);
 }
 
+const struct bpf_object_open_opts *tool_open_opts(void)
+{
+	return core_btf_open_opts();
+}
+
 int tool_load(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map)
 {
 	int err;
@@ -246,6 +252,11 @@ int tool_load(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map)
 	err = fit_inflight(*s->obj);
 	if (err) {
 		report_bpf_error("size the BPF maps", err);
+		return err;
+	}
+	err = core_btf_write(s);
+	if (err) {
+		report_bpf_error("copy the kernel's BTF for CO-RE", err);
 		return err;
 	}
 	/* The programs' targets found, the BTF files read for them dropped, before libbpf's. */

@@ -8,7 +8,7 @@
  *		return 1;                               messages, privilege, BTF, tracefs
  *	... the tool's checks: which events or functions this kernel has,
  *	    records = records_wanted("MODULES"), timeline_open(env.timeline)
- *	skel = NAME_bpf__open();                        failed: report_bpf_error(
+ *	skel = NAME_bpf__open_opts(tool_open_opts());   failed: report_bpf_error(
  *	                                                "open BPF object", -errno), exit 1
  *	tool_set_rodata(skel, per_event);               then the tool's own rodata
  *	choose_programs(skel);                          set_autoload per path, and
@@ -132,6 +132,12 @@ void tool_size_claims(struct bpf_map *claims);
  * spares load, for spare.bpf.h's with_spares.
  */
 bool tool_choose_spares(struct bpf_object *obj);
+
+/*
+ * The options every skeleton is opened with: CO-RE's target BTF, which
+ * tool_load() writes (core_btf.h). NULL: libbpf's defaults.
+ */
+const struct bpf_object_open_opts *tool_open_opts(void);
 
 /*
  * Load the skeleton's programs (skel->skeleton), then put --cgroup's

@@ -771,7 +771,7 @@ int main(int argc, char **argv)
 	}
 	records = records_wanted("amdgpu gpu_sched");
 
-	skel = amdgpucs_bpf__open();
+	skel = amdgpucs_bpf__open_opts(tool_open_opts());
 	if (!skel) {
 		report_bpf_error("open BPF object", -errno);
 		return 1;

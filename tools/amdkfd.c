@@ -634,7 +634,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	skel = amdkfd_bpf__open();
+	skel = amdkfd_bpf__open_opts(tool_open_opts());
 	if (!skel) {
 		report_bpf_error("open BPF object", -errno);
 		return 1;

@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 
 	if (!apitrace_init(&argp, argc, argv, &cl_api))
 		return 1;
-	skel = cltrace_bpf__open();
+	skel = cltrace_bpf__open_opts(tool_open_opts());
 	if (!skel) {
 		err = -errno;
 		report_bpf_error("open BPF object", err);

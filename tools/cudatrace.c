@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 
 	if (!apitrace_init(&argp, argc, argv, &cuda_api))
 		return 1;
-	skel = cudatrace_bpf__open();
+	skel = cudatrace_bpf__open_opts(tool_open_opts());
 	if (!skel) {
 		err = -errno;
 		report_bpf_error("open BPF object", err);

@@ -737,7 +737,7 @@ int main(int argc, char **argv)
 		return 1;
 	records = records_wanted("gpu_sched");
 
-	skel = drmsched_bpf__open();
+	skel = drmsched_bpf__open_opts(tool_open_opts());
 	if (!skel) {
 		report_bpf_error("open BPF object", -errno);
 		return 1;

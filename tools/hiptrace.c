@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 
 	if (!apitrace_init(&argp, argc, argv, &hip_api))
 		return 1;
-	skel = hiptrace_bpf__open();
+	skel = hiptrace_bpf__open_opts(tool_open_opts());
 	if (!skel) {
 		err = -errno;
 		report_bpf_error("open BPF object", err);

@@ -515,7 +515,7 @@ int main(int argc, char **argv)
 	if (env.timeline && timeline_open(env.timeline))
 		return 1;
 
-	skel = i915mem_bpf__open();
+	skel = i915mem_bpf__open_opts(tool_open_opts());
 	if (!skel) {
 		report_bpf_error("open BPF object", -errno);
 		return 1;

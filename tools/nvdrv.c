@@ -762,7 +762,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	skel = nvdrv_bpf__open();
+	skel = nvdrv_bpf__open_opts(tool_open_opts());
 	if (!skel) {
 		report_bpf_error("open BPF object", -errno);
 		return 1;

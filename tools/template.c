@@ -218,7 +218,7 @@ int main(int argc, char **argv)
 	if (!check_events())
 		return 1;
 
-	skel = template_bpf__open();
+	skel = template_bpf__open_opts(tool_open_opts());
 	if (!skel) {
 		report_bpf_error("open BPF object", -errno);
 		return 1;

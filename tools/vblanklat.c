@@ -616,7 +616,7 @@ int main(int argc, char **argv)
 	/* Only drm's types are read: a DKMS driver over an in-tree drm keeps the BTF path. */
 	records = records_wanted("drm");
 
-	skel = vblanklat_bpf__open();
+	skel = vblanklat_bpf__open_opts(tool_open_opts());
 	if (!skel) {
 		report_bpf_error("open BPF object", -errno);
 		return 1;

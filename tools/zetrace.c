@@ -53,7 +53,7 @@ int main(int argc, char **argv)
 
 	if (!apitrace_init(&argp, argc, argv, &ze_api))
 		return 1;
-	skel = zetrace_bpf__open();
+	skel = zetrace_bpf__open_opts(tool_open_opts());
 	if (!skel) {
 		err = -errno;
 		report_bpf_error("open BPF object", err);

@@ -25,26 +25,17 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
-/* .BTF.ext's header (libbpf's struct btf_ext_header, version 1). */
-struct btf_ext_hdr {
-	__u16 magic;
-	__u8 version;
-	__u8 flags;
-	__u32 hdr_len;
-	__u32 func_info_off, func_info_len;
-	__u32 line_info_off, line_info_len;
-	__u32 core_relo_off, core_relo_len;
-};
+#include "core_relos.h"
 
 #define MAX_LINES 1024
 
@@ -225,41 +216,36 @@ static void resolve(const struct btf *local, const struct bpf_core_relo *r, cons
 	add_line(line);
 }
 
-/* A copy of OBJ's .BTF.ext section (libbpf 1.1 has no public accessor). */
-static void *read_btf_ext(const char *path, size_t *size)
+/* OBJ's ELF file, mapped. */
+static void *map_file(const char *path, size_t *size)
 {
 	int fd = open(path, O_RDONLY);
-	Elf_Scn *scn = NULL;
-	void *copy = NULL;
-	size_t shstrndx;
-	Elf *elf;
+	struct stat st;
+	void *p;
 
 	if (fd < 0)
 		return NULL;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (elf && !elf_getshdrstrndx(elf, &shstrndx)) {
-		while ((scn = elf_nextscn(elf, scn))) {
-			GElf_Shdr sh;
-			Elf_Data *d;
-			const char *name;
-
-			if (!gelf_getshdr(scn, &sh))
-				continue;
-			name = elf_strptr(elf, shstrndx, sh.sh_name);
-			if (!name || strcmp(name, ".BTF.ext"))
-				continue;
-			d = elf_getdata(scn, NULL);
-			if (d && d->d_size && (copy = malloc(d->d_size))) {
-				memcpy(copy, d->d_buf, d->d_size);
-				*size = d->d_size;
-			}
-			break;
-		}
-	}
-	elf_end(elf);
+	p = fstat(fd, &st) || !st.st_size ? MAP_FAILED :
+	    mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	return copy;
+	*size = st.st_size;
+	return p == MAP_FAILED ? NULL : p;
+}
+
+struct targets {
+	const struct btf *local, *target;
+	int n;
+};
+
+/* Each field relocation's path. */
+static int resolve_relo(const struct bpf_core_relo *r, void *ctx)
+{
+	struct targets *t = ctx;
+
+	if (r->kind <= BPF_CORE_FIELD_RSHIFT_U64)
+		resolve(t->local, r, t->target);
+	t->n++;
+	return 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -269,21 +255,20 @@ static int cmp_str(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	struct btf *local, *base, *target;
-	const struct btf_ext_hdr *h;
-	const char *data, *end;
+	struct targets t = {};
+	struct btf *base;
 	size_t size = 0;
-	__u32 rec_size;
-	int i;
+	void *obj;
+	int i, err;
 
 	if (argc != 3 && argc != 4) {
 		fprintf(stderr, "usage: corepaths OBJ.bpf.o BASE_BTF [MODULE_BTF]\n");
 		return 1;
 	}
 	libbpf_set_print(NULL);
-	local = btf__parse_elf(argv[1], NULL);
-	h = read_btf_ext(argv[1], &size);
-	if (!local || !h) {
+	t.local = btf__parse_elf(argv[1], NULL);
+	obj = map_file(argv[1], &size);
+	if (!t.local || !obj) {
 		fprintf(stderr, "corepaths: %s: no BTF and .BTF.ext\n", argv[1]);
 		return 1;
 	}
@@ -292,30 +277,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "corepaths: %s: %s\n", argv[2], strerror(errno));
 		return 1;
 	}
-	target = argc == 4 ? btf__parse_split(argv[3], base) : base;
-	if (!target) {
+	t.target = argc == 4 ? btf__parse_split(argv[3], base) : base;
+	if (!t.target) {
 		fprintf(stderr, "corepaths: %s: %s\n", argv[3], strerror(errno));
 		return 1;
 	}
-
-	if (size < sizeof(*h) || h->hdr_len < sizeof(*h) || !h->core_relo_len) {
-		fprintf(stderr, "corepaths: %s: no CO-RE relocations\n", argv[1]);
+	err = core_relos_foreach(obj, size, resolve_relo, &t);
+	if (err || !t.n) {
+		fprintf(stderr, "corepaths: %s: %s\n", argv[1],
+			err ? strerror(-err) : "no CO-RE relocations");
 		return 1;
-	}
-	data = (const char *)h + h->hdr_len + h->core_relo_off;
-	end = data + h->core_relo_len;
-	rec_size = *(const __u32 *)data;
-	data += sizeof(__u32);
-	while (data + 2 * sizeof(__u32) <= end) {
-		__u32 nr = ((const __u32 *)data)[1];
-
-		data += 2 * sizeof(__u32);
-		for (i = 0; i < (int)nr && data + rec_size <= end; i++, data += rec_size) {
-			const struct bpf_core_relo *r = (const void *)data;
-
-			if (r->kind <= BPF_CORE_FIELD_RSHIFT_U64)
-				resolve(local, r, target);
-		}
 	}
 	qsort(lines, nr_lines, sizeof(lines[0]), cmp_str);
 	for (i = 0; i < nr_lines; i++)

@@ -14,25 +14,11 @@
 
 #include "btf_targets.h"
 #include "check.h"
+#include "fake_btf.h"
 #include "probe.h"
 #include "targets_test.skel.h"
 
 static char fake_root[] = "/tmp/gpu-bpf-btf.XXXXXX";
-
-static int write_btf(const struct btf *btf, const char *name)
-{
-	char path[PATH_MAX];
-	const void *data;
-	__u32 size;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/sys/kernel/btf/%s", fake_root, name);
-	data = btf__raw_data(btf, &size);
-	f = fopen(path, "w");
-	if (!data || !f || fwrite(data, 1, size, f) != size)
-		return -1;
-	return fclose(f);
-}
 
 /* This machine's vmlinux: the walk crosses every kind the kernel emits. */
 static void test_vmlinux(void)
@@ -89,9 +75,9 @@ static void test_modules(void)
 	btf__add_func_param(gem, "obj", i);
 	btf__add_func(gem, "gem_put", BTF_FUNC_GLOBAL, proto);
 	btf__add_typedef(gem, "btf_trace_gem_create", i);
-	if (!mkdtemp(fake_root) ||
-	    (snprintf(path, sizeof(path), "mkdir -p %s/sys/kernel/btf", fake_root), system(path)) ||
-	    write_btf(base, "vmlinux") || write_btf(other, "aaa_other") || write_btf(gem, "gemmod")) {
+	if (fake_btf_root(fake_root) ||
+	    fake_btf_write(fake_root, base, "vmlinux") || fake_btf_write(fake_root, other, "aaa_other") ||
+	    fake_btf_write(fake_root, gem, "gemmod")) {
 		CHECK("btf_targets: fake /sys/kernel/btf", 0, "%s", strerror(errno));
 		return;
 	}
@@ -129,9 +115,7 @@ static void test_modules(void)
 	btf__free(gem);
 	btf__free(other);
 	btf__free(base);
-	snprintf(path, sizeof(path), "rm -rf %s", fake_root);
-	if (system(path))
-		fprintf(stderr, "warning: could not remove %s\n", fake_root);
+	fake_btf_remove(fake_root);
 }
 
 /*
