@@ -39,6 +39,9 @@ static void free_btf(struct btf_file *f)
 	else
 		free(f->data);
 	f->data = NULL;
+	free(f->type_off);
+	f->type_off = NULL;
+	f->nr_types = 0;
 }
 
 /*
@@ -121,7 +124,7 @@ static void read_modules(void)
 	closedir(dp);
 }
 
-const struct btf_file *btf_file_vmlinux(void)
+struct btf_file *btf_file_vmlinux(void)
 {
 	int err = read_vmlinux();
 
@@ -132,11 +135,39 @@ const struct btf_file *btf_file_vmlinux(void)
 	return &vmlinux;
 }
 
-const struct btf_file *btf_file_modules(int *n)
+struct btf_file *btf_file_modules(int *n)
 {
 	read_modules();
 	*n = nr_modules;
 	return modules;
+}
+
+int btf_file_index(struct btf_file *f)
+{
+	const char *types = f->data + f->hdr->hdr_len + f->hdr->type_off, *p;
+	const char *end = types + f->hdr->type_len;
+	__u32 cap = 0;
+	long size;
+
+	if (f->type_off)
+		return 0;
+	for (p = types; p + sizeof(struct btf_type) <= end; p += size) {
+		__u32 *more = f->type_off;
+
+		if ((size = btf_file_type_size((const void *)p)) < 0 ||
+		    (f->nr_types == cap &&
+		     !(more = realloc(f->type_off, (cap = cap ? 2 * cap : 4096) * sizeof(*more))))) {
+			free(f->type_off);
+			f->type_off = NULL;
+			f->nr_types = 0;
+			return size < 0 ? -EPROTO : -ENOMEM;
+		}
+		f->type_off = more;
+		f->type_off[f->nr_types++] = p - types;
+	}
+	if (!f->type_off)	/* no types: an index of none */
+		f->type_off = malloc(sizeof(*f->type_off));
+	return f->type_off ? 0 : -ENOMEM;
 }
 
 /* The offset of string S in F's string section, or -1. */

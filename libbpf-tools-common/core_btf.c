@@ -18,17 +18,22 @@
 
 static int target_fd = -1;
 static char target_path[32];
+static bool in_use;	/* the last skeleton opened was given target_path */
 
 const struct bpf_object_open_opts *core_btf_open_opts(void)
 {
 	static struct bpf_object_open_opts opts;
+	struct btf_file *vmlinux = btf_file_vmlinux();
 
-	if (target_fd < 0) {
+	/* A kind of BTF not known here: libbpf's own search, which may know it. */
+	in_use = vmlinux && !btf_file_index(vmlinux);
+	if (in_use && target_fd < 0) {
 		target_fd = memfd_create("core-btf", MFD_CLOEXEC);
-		if (target_fd < 0)
-			return NULL;
+		in_use = target_fd >= 0;
 		snprintf(target_path, sizeof(target_path), "/proc/self/fd/%d", target_fd);
 	}
+	if (!in_use)
+		return NULL;
 	opts.sz = sizeof(opts);
 	opts.btf_custom_path = target_path;
 	return &opts;
@@ -114,7 +119,7 @@ static int find_roots(const struct bpf_object_skeleton *s, struct roots *roots)
 struct walked {
 	const struct btf_file *f;
 	const char *types;	/* its type section */
-	__u32 *off;		/* where its type i starts in it */
+	const __u32 *off;	/* where its type i starts in it (btf_file_index()) */
 	__u32 nr;
 	__u32 first_id;		/* the kernel's id of its type 0: 1 for vmlinux */
 	__u32 *deep;		/* each type's id where copied whole, or 0 */
@@ -122,7 +127,7 @@ struct walked {
 	bool *candidate;	/* a root's candidate: copied with its name */
 };
 
-static const struct btf_file *vmlinux_file;
+static struct btf_file *vmlinux_file;
 
 /* A type's name: a module's names follow vmlinux's strings. */
 static const char *type_name(const struct walked *w, __u32 name_off)
@@ -142,35 +147,21 @@ static bool name_is(const char *name, const struct root *root)
 	       (!name[root->len] || !strncmp(name + root->len, "___", 3));
 }
 
-/* Index W's types and mark the candidates of the roots not found before (in vmlinux). */
-static int walk(struct walked *w, const struct btf_file *f, __u32 first_id, struct roots *roots)
+/* W's types indexed, and the candidates of the roots not found before (in vmlinux) marked. */
+static int walk(struct walked *w, struct btf_file *f, __u32 first_id, struct roots *roots)
 {
-	const char *p, *end;
-	__u32 cap = 0;
-	long size;
-	int i;
+	int i, err = btf_file_index(f);
 
+	if (err)
+		return err;
 	w->f = f;
 	w->first_id = first_id;
 	w->types = f->data + f->hdr->hdr_len + f->hdr->type_off;
-	end = w->types + f->hdr->type_len;
-	for (p = w->types; p + sizeof(struct btf_type) <= end; p += size) {
-		const struct btf_type *t = (const void *)p;
-
-		if ((size = btf_file_type_size(t)) < 0)
-			return -EPROTO;
-		if (w->nr == cap) {
-			__u32 *more = realloc(w->off, (cap = cap ? 2 * cap : 4096) * sizeof(*more));
-
-			if (!more)
-				return -ENOMEM;
-			w->off = more;
-		}
-		w->off[w->nr++] = p - w->types;
-	}
-	w->deep = calloc(w->nr, sizeof(*w->deep));
-	w->shallow = calloc(w->nr, sizeof(*w->shallow));
-	w->candidate = calloc(w->nr, sizeof(*w->candidate));
+	w->off = f->type_off;
+	w->nr = f->nr_types;
+	w->deep = calloc(w->nr ?: 1, sizeof(*w->deep));
+	w->shallow = calloc(w->nr ?: 1, sizeof(*w->shallow));
+	w->candidate = calloc(w->nr ?: 1, sizeof(*w->candidate));
 	if (!w->deep || !w->shallow || !w->candidate)
 		return -ENOMEM;
 	for (__u32 id = 0; id < w->nr; id++) {
@@ -198,7 +189,6 @@ static int walk(struct walked *w, const struct btf_file *f, __u32 first_id, stru
 
 static void walked_free(struct walked *w)
 {
-	free(w->off);
 	free(w->deep);
 	free(w->shallow);
 	free(w->candidate);
@@ -445,11 +435,11 @@ int core_btf_write(const struct bpf_object_skeleton *s)
 	struct roots roots = {};
 	struct out o = { .strs = calloc(1, 1), .strs_len = 1, .strs_cap = 1 };
 	struct walked vml = {}, *mods = NULL;
-	const struct btf_file *modules;
+	struct btf_file *modules;
 	int err, m, nr_modules = 0;
 	bool all_found = true;
 
-	if (target_fd < 0)
+	if (!in_use)
 		return 0;
 	if (!o.strs)
 		return -ENOMEM;

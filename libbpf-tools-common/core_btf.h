@@ -22,7 +22,8 @@
 /*
  * Options for NAME_bpf__open_opts(): libbpf takes CO-RE's target BTF from
  * a file that core_btf_write() fills before load. NULL (libbpf's own
- * search) if that file cannot be made.
+ * search) if that file cannot be made, or vmlinux's BTF has a kind of
+ * type this code does not know (a newer libbpf may).
  */
 const struct bpf_object_open_opts *core_btf_open_opts(void);
 

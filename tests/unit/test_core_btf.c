@@ -179,9 +179,53 @@ out:
 	fake_btf_remove(fake_root);
 }
 
+/* A vmlinux BTF with a kind of type not known here: libbpf's own search instead. */
+static void test_unknown_kind(void)
+{
+	struct btf *base = btf__new_empty();
+	const struct btf_header *h;
+	struct btf_type *t;
+	__u32 size;
+	char *raw;
+	FILE *f;
+	char path[PATH_MAX];
+
+	strcpy(fake_root, "/tmp/gpu-bpf-core.XXXXXX");	/* test_candidates() had it */
+	btf__add_int(base, "int", 4, BTF_INT_SIGNED);
+	btf__add_struct(base, "gpu_bpf_new_kind", 0);
+	h = btf__raw_data(base, &size);
+	raw = malloc(size);
+	if (!h || !raw) {
+		CHECK("core_btf: a made-up BTF with a new kind", 0, "%s", strerror(errno));
+		return;
+	}
+	memcpy(raw, h, size);
+	h = (const void *)raw;
+	/* the struct, after the int's 16 bytes: kind 31 */
+	t = (void *)(raw + h->hdr_len + h->type_off + sizeof(*t) + sizeof(__u32));
+	t->info = (t->info & ~(0x1fU << 24)) | 31U << 24;
+	if (fake_btf_root(fake_root) ||
+	    (snprintf(path, sizeof(path), "%s/sys/kernel/btf/vmlinux", fake_root), !(f = fopen(path, "w"))) ||
+	    fwrite(raw, 1, size, f) != size || fclose(f)) {
+		CHECK("core_btf: fake /sys/kernel/btf", 0, "%s", strerror(errno));
+		return;
+	}
+	probe_set_root(fake_root);
+	btf_targets_reset();
+	CHECK("core_btf: a kind of BTF not known here: libbpf's own search",
+	      core_btf_open_opts() == NULL, "options given");
+	probe_set_root(NULL);
+	btf_targets_reset();
+	CHECK("core_btf: then this kernel's BTF again", core_btf_open_opts() != NULL, "none");
+	fake_btf_remove(fake_root);
+	free(raw);
+	btf__free(base);
+}
+
 int main(void)
 {
 	test_same_as_libbpf();
 	test_candidates();
+	test_unknown_kind();
 	return check_failures;
 }
