@@ -21,7 +21,6 @@
 static struct btf_file vmlinux;
 static struct btf_file *modules;
 static int nr_modules = -1;	/* -1: not listed yet */
-static long vmlinux_types = -1;	/* types in vmlinux: the modules' ids follow them */
 
 /* A program's target found before load (btf_targets_resolve()). */
 struct resolved {
@@ -224,25 +223,24 @@ long btf_file_type_size(const struct btf_type *t)
 }
 
 /*
- * F's types in order: the index (from 0) of the first of kind KIND whose
- * name is at name_off a or b; with KIND -1, how many types F has.
- * -ENOENT: none; -EPROTO: a kind this walk does not know.
+ * The index (from 0) of F's first type of kind KIND whose name is at
+ * name_off a or b. -ENOENT: none; -EPROTO: a kind not known here.
  */
-static long walk_types(const struct btf_file *f, int kind, long a, long b)
+static long find_type(struct btf_file *f, int kind, long a, long b)
 {
-	const char *p = f->data + f->hdr->hdr_len + f->hdr->type_off;
-	const char *end = p + f->hdr->type_len;
-	long i, size;
+	const char *types = f->data + f->hdr->hdr_len + f->hdr->type_off;
+	int err = btf_file_index(f);
+	__u32 i;
 
-	for (i = 0; p + sizeof(struct btf_type) <= end; i++, p += size) {
-		const struct btf_type *t = (const void *)p;
+	if (err)
+		return err;
+	for (i = 0; i < f->nr_types; i++) {
+		const struct btf_type *t = (const void *)(types + f->type_off[i]);
 
-		if ((size = btf_file_type_size(t)) < 0)
-			return -EPROTO;
 		if ((int)BTF_INFO_KIND(t->info) == kind && (t->name_off == a || t->name_off == b))
 			return i;
 	}
-	return kind < 0 ? i : -ENOENT;
+	return -ENOENT;
 }
 
 /* btf_target_find()'s search: the file that defines the type, in *file. */
@@ -257,7 +255,7 @@ static int find_target(const char *name, int kind, struct btf_file **file, __u32
 	/* vmlinux first, as libbpf: its id numbering starts at 1 (0 is void). */
 	in_base = string_offset(&vmlinux, name);
 	if (in_base >= 0) {
-		i = walk_types(&vmlinux, kind, in_base, -1);
+		i = find_type(&vmlinux, kind, in_base, -1);
 		if (i >= 0) {
 			*file = &vmlinux;
 			*id = i + 1;
@@ -276,15 +274,17 @@ static int find_target(const char *name, int kind, struct btf_file **file, __u32
 			continue;
 		if (in_mod >= 0)
 			in_mod += vmlinux.hdr->str_len;
-		i = walk_types(f, kind, in_base, in_mod);
+		i = find_type(f, kind, in_base, in_mod);
 		if (i == -ENOENT)
 			continue;
 		if (i < 0)
 			return i;
-		if (vmlinux_types < 0 && (vmlinux_types = walk_types(&vmlinux, -1, -1, -1)) < 0)
-			return vmlinux_types;
+		/* The modules' ids follow vmlinux's types. */
+		err = btf_file_index(&vmlinux);
+		if (err)
+			return err;
 		*file = f;
-		*id = vmlinux_types + 1 + i;
+		*id = vmlinux.nr_types + 1 + i;
 		return 0;
 	}
 	return -ENOENT;
@@ -454,7 +454,6 @@ static void release_files(void)
 	free(modules);
 	modules = NULL;
 	nr_modules = -1;
-	vmlinux_types = -1;
 }
 
 /*

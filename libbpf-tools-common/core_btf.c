@@ -118,9 +118,7 @@ static int find_roots(const struct bpf_object_skeleton *s, struct roots *roots)
 /* A BTF file of the kernel's with an index of its types. */
 struct walked {
 	const struct btf_file *f;
-	const char *types;	/* its type section */
-	const __u32 *off;	/* where its type i starts in it (btf_file_index()) */
-	__u32 nr;
+	const char *types;	/* its type section, indexed by f->type_off */
 	__u32 first_id;		/* the kernel's id of its type 0: 1 for vmlinux */
 	__u32 *deep;		/* each type's id where copied whole, or 0 */
 	__u32 *shallow;		/* ... where copied as pointed to */
@@ -157,15 +155,13 @@ static int walk(struct walked *w, struct btf_file *f, __u32 first_id, struct roo
 	w->f = f;
 	w->first_id = first_id;
 	w->types = f->data + f->hdr->hdr_len + f->hdr->type_off;
-	w->off = f->type_off;
-	w->nr = f->nr_types;
-	w->deep = calloc(w->nr ?: 1, sizeof(*w->deep));
-	w->shallow = calloc(w->nr ?: 1, sizeof(*w->shallow));
-	w->candidate = calloc(w->nr ?: 1, sizeof(*w->candidate));
+	w->deep = calloc(f->nr_types ?: 1, sizeof(*w->deep));
+	w->shallow = calloc(f->nr_types ?: 1, sizeof(*w->shallow));
+	w->candidate = calloc(f->nr_types ?: 1, sizeof(*w->candidate));
 	if (!w->deep || !w->shallow || !w->candidate)
 		return -ENOMEM;
-	for (__u32 id = 0; id < w->nr; id++) {
-		const struct btf_type *t = (const void *)(w->types + w->off[id]);
+	for (__u32 id = 0; id < f->nr_types; id++) {
+		const struct btf_type *t = (const void *)(w->types + f->type_off[id]);
 		const char *name;
 
 		if (!t->name_off)
@@ -302,7 +298,7 @@ static int standin(struct out *o, int kind, __u32 *new_id)
  */
 static int copy(struct out *o, struct walked *w, __u32 kernel_id, bool shallow, __u32 *new_id)
 {
-	struct walked *home = kernel_id < o->vmlinux->first_id + o->vmlinux->nr ? o->vmlinux : w;
+	struct walked *home = kernel_id < o->vmlinux->first_id + o->vmlinux->f->nr_types ? o->vmlinux : w;
 	const struct btf_type *t;
 	__u32 idx, *memo, i, vlen;
 	int kind, err = 0;
@@ -313,14 +309,14 @@ static int copy(struct out *o, struct walked *w, __u32 kernel_id, bool shallow, 
 		return 0;
 	}
 	idx = kernel_id - home->first_id;
-	if (kernel_id < home->first_id || idx >= home->nr)
+	if (kernel_id < home->first_id || idx >= home->f->nr_types)
 		return -EPROTO;
 	memo = shallow ? &home->shallow[idx] : &home->deep[idx];
 	if (*memo) {
 		*new_id = *memo;
 		return 0;
 	}
-	t = (const void *)(home->types + home->off[idx]);
+	t = (const void *)(home->types + home->f->type_off[idx]);
 	kind = BTF_INFO_KIND(t->info);
 	vlen = BTF_INFO_VLEN(t->info);
 	if (shallow && (kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION))
@@ -404,7 +400,7 @@ static int copy_candidates(struct out *o, struct walked *w)
 	__u32 idx, id;
 	int err = 0;
 
-	for (idx = 0; !err && idx < w->nr; idx++)
+	for (idx = 0; !err && idx < w->f->nr_types; idx++)
 		if (w->candidate[idx])
 			err = copy(o, w, w->first_id + idx, false, &id);
 	return err;
@@ -457,7 +453,7 @@ int core_btf_write(const struct bpf_object_skeleton *s)
 		mods = calloc(nr_modules ?: 1, sizeof(*mods));
 		err = mods ? 0 : -ENOMEM;
 		for (m = 0; !err && m < nr_modules; m++)
-			err = walk(&mods[m], &modules[m], vml.nr + 1, &roots) ?:
+			err = walk(&mods[m], &modules[m], vml.f->nr_types + 1, &roots) ?:
 			      copy_candidates(&o, &mods[m]);
 	}
 	err = err ?: write_target(&o);
