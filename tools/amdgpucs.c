@@ -783,7 +783,8 @@ int main(int argc, char **argv)
 	err = records ? set_record_fields() : 0;
 	if (err)
 		goto cleanup;
-	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 4096);
+	/* -e: three records a job; 8 MiB holds a burst of 30000 while the reader is away. */
+	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 8 << 20 : 4096);
 	/*
 	 * Before 5.12 jobs and rings take their slots through the claims
 	 * maps, and the compare-and-swap and fetch-and-add that do it
