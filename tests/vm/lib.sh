@@ -25,6 +25,25 @@ need_packages() {
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 }
 
+# step LABEL CMD...: one set-up step, said on stdout as it starts
+# ("setup: LABEL ...") and as it ends, with what it made (CMD's last line
+# on stdout) and its time ("setup: LABEL: RESULT, N s"). What else CMD
+# says goes to stderr. The status is CMD's; a failure ends the line with
+# "failed (status N)".
+step() {
+	local label=$1 t0=$SECONDS out status=0
+	shift
+	echo "setup: $label ..."
+	out=$("$@") || status=$?
+	out=${out##*$'\n'}
+	if [ "$status" -eq 0 ]; then
+		echo "setup: $label: ${out:-done}, $((SECONDS - t0)) s"
+	else
+		echo "setup: $label: failed (status $status), $((SECONDS - t0)) s"
+	fi
+	return "$status"
+}
+
 # Take an exclusive lock on FILE for the rest of the calling script (the
 # descriptor stays open until it exits): serializes concurrent fetches/builds.
 lock() {
@@ -95,8 +114,13 @@ archive_apt_opts() { # NAME
 # SECURITY-SUITE...: suites of this machine's security archive too (e.g.
 # bullseye-security), from its security source (debian_security_source).
 archive_apt_update() { # NAME "SUITE..." "COMPONENT..." ["SECURITY-SUITE..."]
-	local d=$CACHE/apt-$1 suites=$2 comps=$3 secsuites=${4:-} src sec="" f
+	local d=$CACHE/apt-$1 suites=$2 comps=$3 secsuites=${4:-} src sec="" f lockfd
 	mkdir -p "$d/empty" "$d/state/lists/partial" "$d/cache/archives/partial"
+	# One update at a time: tests/run's downloads run beside the builds,
+	# and both may refresh the same configuration (apt-get update would
+	# refuse a second time, as the lists are locked).
+	exec {lockfd}>"$d/.update.lock"
+	flock "$lockfd"
 	touch "$d/state/status"
 	src=$(debian_source)
 	if [ -n "$secsuites" ]; then
@@ -128,6 +152,7 @@ archive_apt_update() { # NAME "SUITE..." "COMPONENT..." ["SECURITY-SUITE..."]
 		# shellcheck disable=SC2046
 		apt-get $(archive_apt_opts "$1") update -qq
 	fi
+	exec {lockfd}>&-
 }
 
 # A deb822 stanza (stdin) with these suites and components.
