@@ -76,6 +76,23 @@ unsigned long long monotonic_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+static unsigned long long trace_start_ns;
+
+void trace_clock_start(void)
+{
+	trace_start_ns = monotonic_ns();
+}
+
+double seconds_since(unsigned long long ts_ns, unsigned long long now_ns)
+{
+	return now_ns > ts_ns ? (now_ns - ts_ns) / 1e9 : 0.0;
+}
+
+double trace_seconds(unsigned long long ts_ns)
+{
+	return seconds_since(trace_start_ns, ts_ns);
+}
+
 const char *errno_name(int err, char *buf, size_t size)
 {
 	const char *n = strerrorname_np(err);

@@ -38,4 +38,19 @@ void print_wallclock(FILE *f);
 /* Nanoseconds on the clock bpf_ktime_get_ns() uses. */
 unsigned long long monotonic_ns(void);
 
+/*
+ * The TIME(s) of an event line: seconds since tracing began. tool_load()
+ * starts that clock once the programs are loaded, before any is attached,
+ * so no event precedes it; a stamp before it reads 0, never a wrapped
+ * difference.
+ */
+void trace_clock_start(void);
+double trace_seconds(unsigned long long ts_ns);
+
+/*
+ * Seconds from the stamp `ts_ns` to `now_ns` (an age): 0 for a stamp made
+ * after `now_ns` was read (an allocation made while a summary is taken).
+ */
+double seconds_since(unsigned long long ts_ns, unsigned long long now_ns);
+
 #endif /* GPU_BPF_OUTPUT_H */

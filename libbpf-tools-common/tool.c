@@ -10,6 +10,7 @@
 #include "cgroup.h"
 #include "core_btf.h"
 #include "opts.h"
+#include "output.h"
 #include "probe.h"
 #include "runtime.h"
 #include "timeline.h"
@@ -271,6 +272,7 @@ int tool_load(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map)
 	}
 	if (!cgroup_filter_apply(cgroup_map, common_env.cgroup, common_env.cgroup_fd))
 		return -EINVAL;
+	trace_clock_start();
 	return 0;
 }
 

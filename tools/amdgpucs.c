@@ -50,7 +50,7 @@ static struct amdgpucs_bpf *skel;
 static bool records;
 /* The scheduler's done event: renamed in 6.17. */
 static const char *done_event;
-static unsigned long long start_ns, last_summary_ns;
+static unsigned long long last_summary_ns;
 
 /* The previous summary's counters: each summary prints what changed. */
 enum { S_ROWS, S_BOS, S_IVS, S_VMS, NR_SNAPS };
@@ -352,7 +352,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		c[F_VMID] = CELL_U(e->d);
 		c[F_PASID] = CELL_U(e->e);
 	}
-	c[0] = CELL_F((e->ts_ns - start_ns) / 1e9, 6);
+	c[0] = CELL_F(trace_seconds(e->ts_ns), 6);
 	c[1] = CELL_S(event_names[e->type]);
 	c[2] = e->ring < MAX_RINGS ? CELL_S(ring_name(e->ring)) : CELL_NONE;
 	c[3] = CELL_U_IF(e->pid, e->pid);
@@ -803,7 +803,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	/* Said once attached: a test waiting for the tool's first output sees it attached. */
 	records_announce();
-	start_ns = last_summary_ns = monotonic_ns();
+	last_summary_ns = monotonic_ns();
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;

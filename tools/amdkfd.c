@@ -43,7 +43,6 @@ static struct env {
 } env;
 
 static struct amdkfd_bpf *skel;
-static unsigned long long start_ns;
 
 /* The maps a summary reads, and the previous summary's: each prints what changed. */
 enum { S_CALLS, S_ERRS, S_MEM, S_QUEUES, S_PROCS, NR_SNAPS };
@@ -201,7 +200,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	who = e->pid ? proc_comm(e->pid, e->comm, comm, sizeof(comm)) : "-";
 	if (env.events)
 		table_event(stdout, &event_table, (struct cell[]){
-			CELL_F((e->ts_ns - start_ns) / 1e9, 6), CELL_U_IF(e->pid, e->pid),
+			CELL_F(trace_seconds(e->ts_ns), 6), CELL_U_IF(e->pid, e->pid),
 			CELL_S(who), CELL_S(event), ret, err, lat, CELL_S(detail),
 			cell_cgroup(e->cgroup_id) }, e->ts_ns);
 	amdkfd_timeline_event(e, who, event, detail);
@@ -652,7 +651,6 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 	/* Before attaching: an event that comes while the others attach is not before it. */
-	start_ns = monotonic_ns();
 	err = attach_hooks();
 	if (err)
 		goto cleanup;

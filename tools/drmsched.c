@@ -43,7 +43,6 @@ static enum sched_abi abi;
 /* The record path: classic tracepoints read through tracefs formats (no module BTF needed). */
 static bool records;
 static struct drmsched_bpf *skel;
-static unsigned long long start_ns;
 
 const char *argp_program_version = "drmsched 0.1";
 static const char doc[] =
@@ -690,7 +689,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		snprintf(dep, sizeof(dep), "%llu:%llu", (unsigned long long)e->dep_context,
 			 (unsigned long long)e->dep_seqno);
 	table_event(stdout, &event_table, (struct cell[]){
-		CELL_F((e->ts_ns - start_ns) / 1e9, 6), CELL_S(event_names[e->type]),
+		CELL_F(trace_seconds(e->ts_ns), 6), CELL_S(event_names[e->type]),
 		CELL_S(ring_dev(e->ring)), CELL_S(ring_info(e->ring)->name), CELL_S(job),
 		CELL_U(e->context), CELL_U(e->seqno), CELL_U(e->pid), CELL_S(proc_comm(e->proc)),
 		CELL_U_IF(has_lat, e->latency), CELL_S(dep), CELL_U_IF(has_dep, e->dep_context),
@@ -782,7 +781,6 @@ int main(int argc, char **argv)
 		goto cleanup;
 	/* Said once attached: a test waiting for the tool's first output sees it attached. */
 	records_announce();
-	start_ns = monotonic_ns();
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;

@@ -57,7 +57,6 @@ static const char *const driver_events[NR_DRIVERS] = {
 static struct i915mem_bpf *skel;
 static bool records;		/* the record path: SEC("tracepoint") programs (--no-btf) */
 static bool xe_left_out;	/* ... which leaves xe out: said once attached */
-static unsigned long long start_ns;
 
 /* The drivers' counters now, their CPUs' summed (read_drivers()). */
 static struct driver_stats drivers[NR_DRIVERS];
@@ -465,7 +464,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	timeline_event(e);
 	if (env.events)
-		print_event(e, start_ns);
+		print_event(e);
 	return 0;
 }
 
@@ -549,7 +548,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "i915mem: xe not traced: without its BTF (its trace records do not "
 			"name the buffer objects)\n");
 	records_announce();
-	start_ns = monotonic_ns();
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;

@@ -53,7 +53,7 @@ static struct env {
 } env;
 
 static struct nvdrv_bpf *skel;
-static unsigned long long start_ns, last_summary_ns;
+static unsigned long long last_summary_ns;
 
 /* The maps a summary reads, and the previous summary's: each prints what changed. */
 enum { S_CALLS, S_RM, S_ERRS, S_DEVS, S_IRQS, S_P2P, S_POWER, NR_SNAPS };
@@ -598,7 +598,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (is_xid_event(e->type) && !xid_event(e, &xr))
 		return 0;
 	if (env.events)
-		print_event(e, &xr, start_ns);
+		print_event(e, &xr);
 	timeline_event(e, &xr);
 	return 0;
 }
@@ -795,7 +795,7 @@ int main(int argc, char **argv)
 		}
 	}
 	/* Before attaching: an event that comes while the others attach is not before it. */
-	start_ns = last_summary_ns = monotonic_ns();
+	last_summary_ns = monotonic_ns();
 	err = attach_hooks();
 	if (!err && xid_tracepoint)
 		err = attach_xid_tracepoint();

@@ -28,7 +28,6 @@ static struct env {
 
 static struct template_bpf *skel;
 static bool per_syscall;	/* syscalls:sys_*_ioctl, else raw_syscalls:sys_* */
-static unsigned long long start_ns;
 /* The previous summary's rows: a summary prints what grew since. */
 static struct map_snapshot prev;
 
@@ -103,7 +102,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(*e))
 		return 0;
 	table_event(stdout, &event_table, (struct cell[]){
-		CELL_F((e->ts_ns - start_ns) / 1e9, 6), CELL_U(e->pid), CELL_S(e->comm),
+		CELL_F(trace_seconds(e->ts_ns), 6), CELL_U(e->pid), CELL_S(e->comm),
 		CELL_U(e->fd), cell_hex(cmd, sizeof(cmd), e->cmd), CELL_I(e->ret),
 		CELL_U(e->latency), cell_cgroup(e->cgroup_id) }, e->ts_ns);
 	return 0;
@@ -234,7 +233,6 @@ int main(int argc, char **argv)
 			 "syscalls:sys_enter_ioctl" : "raw_syscalls:sys_enter");
 	if (err)
 		goto cleanup;
-	start_ns = monotonic_ns();
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;

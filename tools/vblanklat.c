@@ -39,7 +39,6 @@ static struct env {
 
 static struct vblanklat_bpf *skel;
 static bool records;		/* the record path: drm without BTF, or --no-btf */
-static unsigned long long start_ns;
 static bool seen_vblank;
 
 /*
@@ -266,7 +265,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		flip_detail(e, detail, sizeof(detail));
 
 	table_event(stdout, &event_table, (struct cell[]){
-		CELL_F((e->ts_ns - start_ns) / 1e9, 6), CELL_S(event_names[e->type]),
+		CELL_F(trace_seconds(e->ts_ns), 6), CELL_S(event_names[e->type]),
 		CELL_I(e->crtc), CELL_U(e->seq), CELL_U_IF(e->pid, e->pid),
 		e->pid ? CELL_S(e->comm) : CELL_NONE,
 		CELL_U_IF(e->known_latency & 1, e->latency),
@@ -641,7 +640,6 @@ int main(int argc, char **argv)
 	attach_commit_probes();
 	/* Said once attached: a test waiting for the tool's first output sees it attached. */
 	records_announce();
-	start_ns = monotonic_ns();
 
 	/* Missed vblanks always come through the ring buffer. */
 	loop = TOOL_TRACE_LOOP(skel, handle_event);

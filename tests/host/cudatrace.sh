@@ -746,6 +746,25 @@ check_eq "cudatrace: ... a function not called in an interval has no row in its 
 check_eq "cudatrace: ... nothing reported lost or dropped" \
 	"$(grep -v -e ' functions: ' -e ' lacks: ' -e '^Tracing CUDA calls' $tmp/steady.err)" ""
 
+# Calls that return while the tracer still attaches (a uprobe per function,
+# one after another, as where there are no multi-uprobe links): their
+# TIME(s) counts from when tracing began, never from before it (an unsigned
+# difference read 18446744073.7 s).
+$D/workload steady 1000 >"$tmp/early.wl" 2>&1 &
+wl_pid=$!
+sleep 0.2
+GPU_BPF_PRETEND_MISSING=uprobe_multi $t -e -p $wl_pid >"$tmp/early.out" 2>"$tmp/early.err" &
+tool_pid=$!
+wait $wl_pid
+wl_pid=
+for _ in $(seq 1 300); do kill -0 "$tool_pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$tool_pid" 2>/dev/null && kill -INT "$tool_pid"
+wait "$tool_pid"
+check_ge "cudatrace: -e while attaching per function: calls traced" \
+	"$(awk '$5 ~ /^cu/' "$tmp/early.out" | wc -l)" 100
+check_eq "cudatrace: ... each TIME(s) from when tracing began, none before it" \
+	"$(awk '$5 ~ /^cu/ && !($1 >= 0 && $1 < 600)' "$tmp/early.out" | head -3)" ""
+
 # A process that never calls CUDA and exits mid-trace: the tracer ends with an empty summary.
 rm -f "$tmp/go"
 sh -c "echo waiting; while [ ! -e $tmp/go ]; do sleep 0.05; done" >"$tmp/quiet.wl" &

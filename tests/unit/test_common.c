@@ -250,6 +250,24 @@ static void test_reader_gone(void)
 	      "not noticed");
 }
 
+/* An event's TIME(s), an allocation's age: never a wrapped difference. */
+static void test_trace_seconds(void)
+{
+	unsigned long long before = monotonic_ns(), start;
+	double early, later;
+
+	trace_clock_start();
+	start = monotonic_ns();
+	early = trace_seconds(before);
+	later = trace_seconds(start + 2500000000ULL);
+	CHECK("trace_seconds: a stamp before the start is 0", early == 0.0, "got %f", early);
+	CHECK("trace_seconds: 2.5 s after the start", later >= 2.5 && later < 2.6, "got %f", later);
+	CHECK("seconds_since: an age", seconds_since(1000, 1500001000) == 1.5, "got %f",
+	      seconds_since(1000, 1500001000));
+	CHECK("seconds_since: a stamp made after now was read is 0",
+	      seconds_since(start + 1, start) == 0.0, "got %f", seconds_since(start + 1, start));
+}
+
 /* What `print` wrote to a FILE, as a string (static: valid until the next call). */
 static const char *printed(void (*print)(FILE *f, const void *arg), const void *arg)
 {
@@ -399,6 +417,7 @@ int main(void)
 	test_probe();
 	test_kernel_release();
 	test_reader_gone();
+	test_trace_seconds();
 	test_table_output();
 	test_untrusted_text();
 	test_proc_comm();

@@ -58,13 +58,14 @@ static bool exited(__u32 pid)
 
 void print_leaks(FILE *f, struct bpf_map *bos, const struct map_snapshot *calls)
 {
-	unsigned long long now = monotonic_ns();
+	unsigned long long now;
 	struct map_snapshot snap;
 	char handle[24], flags[128];
 	size_t i, j;
 
 	if (map_snapshot(bos, &snap))
 		return;
+	now = monotonic_ns();
 	/* Sorted by process, then age: key and value are adjacent in a snapshot. */
 	map_snapshot_sort(&snap, cmp_bo);
 	if (snap.n) {
@@ -100,7 +101,7 @@ void print_leaks(FILE *f, struct bpf_map *bos, const struct map_snapshot *calls)
 			kfd_alloc_flags_str(flags, sizeof(flags), bo->flags);
 			table_row(f, &leak_table, (struct cell[]){
 				CELL_U(pid), CELL_S(handle), CELL_U(bo->gpu_id), CELL_S(flags),
-				CELL_U(bo->size), CELL_F((now - bo->ts_ns) / 1e9, 3) });
+				CELL_U(bo->size), CELL_F(seconds_since(bo->ts_ns, now), 3) });
 		}
 		if (j - i > MAX_LEAKS_LISTED)
 			report_lost("leaks_listed", j - i - MAX_LEAKS_LISTED, MAX_LEAKS_LISTED,

@@ -217,7 +217,7 @@ int print_leaks(const struct leak_source *src, __u32 pid, const char *exit_comm,
 			table_row(f, lt, (struct cell[]){
 				CELL_U(v[i].k.pid), CELL_S(name), CELL_S(state), CELL_S(""),
 				CELL_S(addr), CELL_U(v[i].v.size),
-				CELL_F(now > v[i].v.ts ? (now - v[i].v.ts) / 1e9 : 0.0, 3),
+				CELL_F(seconds_since(v[i].v.ts, now), 3),
 				CELL_S(func_name(v[i].v.func)),
 				func_info(v[i].v.func) && func_info(v[i].v.func)->object ?
 					CELL_S(func_info(v[i].v.func)->object) : CELL_NONE,

@@ -49,7 +49,6 @@ static struct procs procs;	/* naming them, and their kernels */
 static struct leak_source leak_src;
 static struct ring_buffer *drain_rb;	/* call records only (-e, -E) */
 static struct ring_buffer *notices_rb;	/* the tracing loop's: notices (and records) */
-static unsigned long long start_ns;
 
 /*
  * The previous summary's copies of the statistics maps: the kernel side's
@@ -477,7 +476,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (func_launches(e->func))
 		name = kernel_name(&procs, e->pid, e->func, e->a.addr, kernel, sizeof(kernel));
 	if (apitrace_env.events || apitrace_env.errors)
-		print_call(stdout, e, (e->ts_ns - start_ns) / 1e9, name);
+		print_call(stdout, e, trace_seconds(e->ts_ns), name);
 	timeline_event(e, name);
 	return 0;
 }
@@ -668,7 +667,6 @@ int apitrace_run(const struct apitrace_bpf *b)
 		goto cleanup;
 	}
 	print_libs(&libs, common_env.verbose);
-	start_ns = monotonic_ns();
 
 	/* Its own ring buffers: notices and calls. */
 	loop = (struct trace_loop){ .obj = bpf->obj, .lost_events = bpf->lost_events,

@@ -64,7 +64,7 @@ void report_unfinished(struct bpf_map *inflight, __u32 pid, const char *comm, __
 		table_row(f, &unfinished_table, (struct cell[]){
 			CELL_U(pid), CELL_S(comm), CELL_S(ended), CELL_S(""), CELL_U(k->tid),
 			CELL_S(func_name(k->func)),
-			CELL_F(now > c->ts ? (now - c->ts) / 1e9 : 0.0, 3) });
+			CELL_F(seconds_since(c->ts, now), 3) });
 		bpf_map__delete_elem(inflight, k, sizeof(*k), 0);
 	}
 	map_snapshot_free(&s);

@@ -45,7 +45,7 @@ static const struct column event_cols[NR_EC] = {
 };
 const struct table event_table = EVENT_TABLE("event", event_cols);
 
-void print_event(const struct i915mem_event *e, unsigned long long start_ns)
+void print_event(const struct i915mem_event *e)
 {
 	char obj[24], vm[24], detail[96] = "";
 	unsigned long long bytes;
@@ -54,7 +54,7 @@ void print_event(const struct i915mem_event *e, unsigned long long start_ns)
 
 	for (i = 0; i < NR_EC; i++)
 		c[i] = CELL_NONE;
-	c[EC_TIME] = CELL_F((e->ts_ns - start_ns) / 1e9, 6);
+	c[EC_TIME] = CELL_F(trace_seconds(e->ts_ns), 6);
 	c[EC_DRIVER] = CELL_S(driver_names[e->driver % NR_DRIVERS]);
 	c[EC_EVENT] = CELL_S(event_names[e->type]);
 	c[EC_PID] = CELL_U(e->pid);

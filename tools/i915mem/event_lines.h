@@ -11,7 +11,7 @@
 
 extern const struct table event_table;
 
-/* The line of `e` on stdout, its time since `start_ns`. */
-void print_event(const struct i915mem_event *e, unsigned long long start_ns);
+/* The line of `e` on stdout, its time since tracing began. */
+void print_event(const struct i915mem_event *e);
 
 #endif /* I915MEM_EVENT_LINES_H */

@@ -138,7 +138,7 @@ void print_leaks(FILE *f, const struct map_snapshot *procs, struct bpf_map *obje
 			table_row(f, &leak_table, (struct cell[]){
 				CELL_S(""), cell_hex(addr, sizeof(addr), leaks[i].obj),
 				CELL_U(leaks[i].o.size), CELL_S("bytes"), CELL_S("age"),
-				CELL_F((now - leaks[i].o.created_ns) / 1e9, 3), CELL_S("s"), CELL_S(drv),
+				CELL_F(seconds_since(leaks[i].o.created_ns, now), 3), CELL_S("s"), CELL_S(drv),
 				CELL_U(o->pid), CELL_S(comm), cgroup });
 		if (j - first > MAX_LEAKS_LISTED) {
 			text_printf(f, "    (%zu more)\n", j - first - MAX_LEAKS_LISTED);

@@ -224,8 +224,7 @@ static void (*const line_of[NR_EVENT_TYPES])(struct line *, const struct nvdrv_e
 };
 
 /* The cells of e's line. */
-static void make_line(struct line *l, const struct nvdrv_event *e, const struct xid_report *xr,
-		      unsigned long long start_ns)
+static void make_line(struct line *l, const struct nvdrv_event *e, const struct xid_report *xr)
 {
 	int i;
 
@@ -234,19 +233,18 @@ static void make_line(struct line *l, const struct nvdrv_event *e, const struct 
 	l->detail[0] = '\0';
 	l->len = 0;
 	line_of[e->type](l, e, xr);
-	l->c[0] = CELL_F((e->ts_ns - start_ns) / 1e9, 6);
+	l->c[0] = CELL_F(trace_seconds(e->ts_ns), 6);
 	l->c[1] = CELL_S(event_names[e->type]);
 	l->c[2] = CELL_U(e->pid);
 	l->c[3] = CELL_S(e->comm);
 	l->c[4] = CELL_S(l->detail);
 }
 
-void print_event(const struct nvdrv_event *e, const struct xid_report *xr,
-		 unsigned long long start_ns)
+void print_event(const struct nvdrv_event *e, const struct xid_report *xr)
 {
 	struct line l;
 
-	make_line(&l, e, xr, start_ns);
+	make_line(&l, e, xr);
 	table_event(stdout, &event_table, l.c, e->ts_ns);
 }
 
@@ -318,7 +316,7 @@ void nvdrv_timeline_event(const struct nvdrv_event *e, const struct xid_report *
 
 	if (!timeline_on())
 		return;
-	make_line(&l, e, xr, 0);
+	make_line(&l, e, xr);
 	/* -j's fields of the event, those it has. */
 	for (i = F_DEVICE; i < NR_F; i++) {
 		if (l.c[i].kind == CELL_NA)

@@ -13,11 +13,10 @@
 extern const struct table event_table;
 
 /*
- * The line of `e` on stdout, its time since `start_ns`; `xr` the Xid of an
- * EV_XID_PRINT or EV_XID_LOG event (xid_event()'s).
+ * The line of `e` on stdout, its time since tracing began; `xr` the Xid
+ * of an EV_XID_PRINT or EV_XID_LOG event (xid_event()'s).
  */
-void print_event(const struct nvdrv_event *e, const struct xid_report *xr,
-		 unsigned long long start_ns);
+void print_event(const struct nvdrv_event *e, const struct xid_report *xr);
 
 /*
  * --timeline: e on the timeline. A process's ioctls, opens and mmaps are
