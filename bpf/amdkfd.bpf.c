@@ -82,7 +82,8 @@ HASH_MAP(pending, struct pending_key, __u64, MAX_PENDING);
 /*
  * The name of each process that called the KFD, as it was then: up to 6.12
  * the SMI events give a pid only, and the work they report runs in kernel
- * workers. Least recently used first out.
+ * workers. Only processes -p, -c and --cgroup let through are here, which
+ * is how those filters reach the SMI events. Least recently used first out.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -330,6 +331,9 @@ static __always_inline void call_returned(long ret)
 	dur_ns = bpf_ktime_get_ns() - c->start_ns;
 	latency = to_units(dur_ns);
 	key.op = c->op;
+	/* kfd_open returns an int: its errors come back with the upper half clear. */
+	if (key.op == OP_OPEN)
+		ret = (int)ret;
 	key.cmd = cmd = c->cmd;
 	arg = c->arg;
 	INFLIGHT_END(inflight, id, c);
@@ -424,8 +428,11 @@ int BPF_KPROBE(release_entry)
 
 /*
  * The process an SMI event is about: up to 6.12 the kernel passes its pid
- * (pid_t), later its task_struct (the lead thread). A kernel pointer has its
- * top 16 bits set; a pid, an int loaded with a 32-bit move, has them clear.
+ * (pid_t), later its task_struct (the lead thread). Every kernel address is
+ * above 4 GiB (the direct map starts at 0xffff8880... with 4-level paging,
+ * 0xff11... with x86's 5-level, 0xfff0... with arm64's 52-bit addresses);
+ * a pid, an int loaded with a 32-bit move, has its upper half clear. What
+ * cannot be read as a task is taken for a pid.
  * *comm: the task's name, or, given a pid, the name it called the KFD
  * with (names); empty for a process never seen calling it.
  */
@@ -433,11 +440,12 @@ static __always_inline __u32 smi_pid(unsigned long who, char *comm)
 {
 	struct task_struct *task = (void *)who;
 	__u32 pid = who;
+	int tgid;
 	char *name;
 
-	if (who >> 48 == 0xffff) {
+	if (who >> 32 && !bpf_core_read(&tgid, sizeof(tgid), &task->tgid)) {
 		bpf_probe_read_kernel_str(comm, TASK_COMM_LEN, &task->comm);
-		return BPF_CORE_READ(task, tgid);
+		return tgid;
 	}
 	name = bpf_map_lookup_elem(&names, &pid);
 	if (name)
@@ -447,15 +455,25 @@ static __always_inline __u32 smi_pid(unsigned long who, char *comm)
 	return pid;
 }
 
-/* -p and -c on the process concerned, not the kernel worker on the CPU. */
+/*
+ * -p, -c and --cgroup on the process concerned, not the kernel worker on
+ * the CPU. -c and --cgroup were decided at the process's own KFD calls:
+ * names holds the processes they let through (call_entered() follows no
+ * other), so the events of a process not seen calling the KFD are left out.
+ */
 static __always_inline bool smi_wanted(__u32 pid, const char *comm)
 {
 	int i;
 
 	if (targ_pid && pid != (__u32)targ_pid)
 		return false;
-	if (!targ_comm[0] || !comm[0])
-		return true;	/* without a name, only -p can choose */
+	if (!targ_comm[0] && !filter_cg)
+		return true;
+	if (!bpf_map_lookup_elem(&names, &pid))
+		return false;
+	if (!targ_comm[0])
+		return true;
+	/* The task's own name, where the kernel gives the task: it may have changed since. */
 	for (i = 0; i < TASK_COMM_LEN; i++) {
 		if (comm[i] != targ_comm[i])
 			return false;

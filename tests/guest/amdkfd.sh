@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # vm-kernels: 6.1 sid 5.10
+# vm-options: --la57
 # (Not on trixie's 6.12: its KFD answers as 6.1's, its SMI events take a
 # pid as 6.1's, and kfdmock's prototypes there, checked by hand
 # (tests/kmod/kfdmock-check.sh), are sid's but for the pid: CI's time is
@@ -16,16 +17,21 @@
 #     kprobes, the HIP program's last calls before its death in -e;
 #  3. sid's failing open of /dev/kfd (EINVAL) shown as such; 5.10's missing
 #     SMI events said in one line (on both, kfdclient's known results are
-#     the other view: bpftrace runs on 6.1);
+#     the other view: bpftrace runs on 6.1); on every kernel, an open of the
+#     KFD's device with minor 1: kfd_open's int -ENODEV, an error;
 #  4. amdgpu unloaded under a running amdkfd: it ends at Ctrl-C with its
 #     summary whole;
 #  5. kfdmock's workloads (see below): exact live bytes, leaks, failed
-#     allocations, queues, evict -> restore times, migrations and faults.
+#     allocations, queues, evict -> restore times, migrations and faults;
+#     -c and --cgroup applied to the SMI events as to the calls.
+# The guest runs with 5-level paging (--la57; 5.10 is built without): from
+# 6.13 the SMI events pass a task, whose address then starts 0xff11....
 #
 # Environment (tests/vm/run): VM_KERNEL, VM_SCRATCH, VM_MODPROBE, KFDMOCK_KO.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 guest_init amdkfd
+[ "$K" = 5.10 ] || check "$P the guest runs with 5-level paging" grep -qw la57 /proc/cpuinfo
 
 KC=$PWD/build/tests/kfdclient
 HC=$PWD/build/tests/hipclient
@@ -109,6 +115,10 @@ esac
 
 "$KC" -n 2 -p >"$S/kc.out" 2>"$S/kc.err"
 kc_status=$?
+# The KFD's device with minor 1: kfd_open refuses it first, an int -ENODEV.
+mknod "$S/kfd1" c "$(cut -d: -f1 /sys/class/kfd/kfd/dev)" 1
+cp /bin/dash "$S/kfdminor"
+"$S/kfdminor" -c ': <"$1"' sh "$S/kfd1" 2>/dev/null
 if [ "$K" = sid ]; then
 	check_eq "$P sid: kfdclient's open fails" "$kc_status $(cat "$S/kc.err")" \
 		"1 kfdclient: /dev/kfd: Invalid argument"
@@ -133,6 +143,12 @@ stop
 check_eq "$P -e: stopped, status 0" "$tool_status" 0
 
 kpid=$(jrows "$S/sum.json" call 'select(.comm == "kfdclient") | .pid' | head -1)
+check_eq "$P an open refused with an int errno: counted an error, in text" \
+	"$(awk '$2 == "kfdminor" && $3 == "open" { print $4, $5; exit }' "$S/sum.txt")" "1 1"
+check_eq "$P the same in -j, its errno" \
+	"$(jrows "$S/sum.json" error 'select(.comm == "kfdminor") | "\(.call) \(.errno) \(.count)"')" \
+	"open ENODEV 1"
+check "$P -e's line of it" grep -Eq "^[0-9.]+ +[0-9]+ +kfdminor +open +-19 ENODEV " "$S/ev.txt"
 # trow CALL: "CALLS ERRORS" of kfdclient's CALL in the text summary.
 trow() { awk -v p="$kpid" -v c="$1" '$1 == p && $3 == c { print $4, $5; exit }' "$S/sum.txt"; }
 jrow() { jrows "$S/sum.json" call "select(.pid == $kpid and .call == \"$1\") | \"\(.calls) \(.errors)\""; }
@@ -158,7 +174,7 @@ else
 	check_eq "$P kfdclient: its errnos" \
 		"$(jrows "$S/sum.json" error "select(.pid == $kpid) | \"\(.call) \(.errno) \(.count)\"" | sort)" \
 		"$(tr '|' '\n' <<<"$want" | sort)"
-	[ "$K" = 6.1 ] && same_view "kfdclient" kfdclient
+	[ "$K" = 6.1 ] && same_view "kfdclient" kfdclient && same_view "kfdminor" kfdminor
 	# -e: each call's line, what it asked and what the KFD answered.
 	ev() { grep -Ec "^[0-9.]+ +$kpid +kfdclient +$1" "$S/ev.txt"; }
 	check_eq "$P -e: a line per call, open and close" "$(grep -Ec "^[0-9.]+ +$kpid +kfdclient " "$S/ev.txt")" 42
@@ -210,17 +226,28 @@ if [ -e "$S/amdgpu.btf" ]; then
 		"$? $(grep -vc '^same ' "$S/mirror.out")" "0 0"
 fi
 GPU=19791
+smi=true
+[ "$K" = 5.10 ] && smi=false	# no queue, migration or fault events: only vmfault, reset
 pair_start "$S/mock" -l || exit 1
+# The filters on the SMI events: kfdwork runs in cgroup A; the shell, which
+# never calls the KFD, gets an eviction of its own.
+cg=/sys/fs/cgroup/amdkfd-test
+mkdir -p "$cg/A"
+if $smi; then
+	start "$S/flt-cg.json" -j --cgroup "$cg/A" || exit 1
+	flt_cg_pid=$tool_pid
+	start "$S/flt-c.json" -j -c kfdwork || exit 1
+	flt_c_pid=$tool_pid
+fi
 start "$S/mock.ev" -e --prometheus "$S/kfd.prom" --timeline "$S/kfd.tl" || exit 1
 mkfifo "$S/hold"
-"$KW" -w $GPU <"$S/hold" >"$S/kw.out" 2>&1 &
+sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" -w "$3"' sh "$cg/A" "$KW" $GPU \
+	<"$S/hold" >"$S/kw.out" 2>&1 &
 wp=$!
 exec 7>"$S/hold"
 for _ in $(seq 1 300); do grep -q ready "$S/kw.out" && break; nap 0.1; done
 check_eq "$P kfdwork: every call as the mock answers" "$(cat "$S/kw.out")" ready
 
-smi=true
-[ "$K" = 5.10 ] && smi=false	# no queue, migration or fault events: only vmfault, reset
 ctl() { printf '%s\n' "$1" >/proc/kfdmock || fail "$P /proc/kfdmock: $1"; }
 if $smi; then
 	for _ in 1 2 3; do ctl "evict_restore $wp 2 20"; done	# TTM, 20 ms
@@ -231,14 +258,23 @@ if $smi; then
 	ctl "migrate $wp 0x2000 0x2010 $GPU 0 3"			# 16 back, TTM_EVICTION
 	ctl "fault $wp 0x7f0000001000 1 1"
 	ctl "fault $wp 0x7f0000002000 0 0"
+	ctl "evict $$ 1"
+	ctl "restore $$"
 fi
 ctl "vmfault 42"
 ctl "reset"
 exec 7>&-
 wait $wp
 pair_stop
+mock_ev_pid=$tool_pid
+if $smi; then
+	for tool_pid in "$flt_cg_pid" "$flt_c_pid"; do stop; done
+	check_eq "$P mock: the filtered ones, status" "$tool_status" 0
+fi
+rmdir "$cg/A" "$cg"
 check_eq "$P mock: text, -j status" "$txt_status $json_status" "0 0"
-stop	# tool_pid: the -e one, started last
+tool_pid=$mock_ev_pid
+stop
 check_eq "$P mock: -e, status" "$tool_status" 0
 
 # mrow KIND: kfdwork's memory row of KIND, "ALLOCS BYTES FREES FREED FAILED LIVE LIVE_BYTES PEAK".
@@ -279,6 +315,13 @@ if $smi; then
 	check_eq "$P mock: evictions, restores, migrations, pages, faults, writes, migrated, triggers" \
 		"$(jrows "$S/mock.json" process "select(.pid == $wp) | \"\(.comm) \(.evictions) \(.restores) \(.migrations) \(.migrated_pages) \(.faults) \(.write_faults) \(.faults_migrated) \(.triggers)\"")" \
 		"kfdwork 4 4 2 272 2 1 1 USERPTR:1,TTM:3"
+	check_eq "$P mock: the shell's eviction and restore, unfiltered" \
+		"$(jrows "$S/mock.json" process "select(.pid == $$) | \"\(.evictions) \(.restores)\"")" "1 1"
+	for f in "cg --cgroup A" "c -c kfdwork"; do
+		check_eq "$P mock: ${f#* }: kfdwork's SMI events alone" \
+			"$(jrows "$S/flt-${f%% *}.json" process '"\(.pid) \(.comm) \(.evictions) \(.restores) \(.migrations) \(.faults)"')" \
+			"$wp kfdwork 4 4 2 2"
+	done
 	check_eq "$P mock: the same in text" \
 		"$(awk -v p="$wp" '$1 == p && NF == 11 { print $2, $3, $4, $6, $7, $8, $9, $10, $11 }' "$S/mock.txt")" \
 		"kfdwork 4 4 2 272 2 1 1 USERPTR:1,TTM:3"
