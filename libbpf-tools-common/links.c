@@ -1,21 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Kprobes of a tool's roles (links.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "links.h"
+#include "table.h"
 
 /* The kprobe PMU's type and its retprobe bit (sysfs), read once: -errno when absent. */
 static int kprobe_type = -ENOENT, retprobe_bit = -ENOENT;
 static pthread_once_t kprobe_pmu_once = PTHREAD_ONCE_INIT;
 
-static int read_pmu_value(const char *path, const char *fmt)
+static int read_value(const char *path, const char *fmt)
 {
 	FILE *f = fopen(path, "re");
 	int v, got;
@@ -29,8 +33,8 @@ static int read_pmu_value(const char *path, const char *fmt)
 
 static void read_kprobe_pmu(void)
 {
-	kprobe_type = read_pmu_value("/sys/bus/event_source/devices/kprobe/type", "%d");
-	retprobe_bit = read_pmu_value("/sys/bus/event_source/devices/kprobe/format/retprobe",
+	kprobe_type = read_value("/sys/bus/event_source/devices/kprobe/type", "%d");
+	retprobe_bit = read_value("/sys/bus/event_source/devices/kprobe/format/retprobe",
 				      "config:%d");
 }
 
@@ -49,6 +53,113 @@ static int kprobe_open(const char *fn, bool retprobe)
 	attr.config1 = (__u64)(unsigned long)fn;	/* the kernel looks the name up */
 	pfd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	return pfd >= 0 ? pfd : -errno;
+}
+
+/* ---- kretprobes through tracefs, sized (links.h) ---------------------------- */
+
+/* The events' group; each is "r" PID "_" N, so that a dead tool's are known. */
+#define KRETPROBE_GROUP "gpubpf"
+
+static const char *tracefs(void)
+{
+	return access("/sys/kernel/tracing/kprobe_events", W_OK) ? "/sys/kernel/debug/tracing"
+								  : "/sys/kernel/tracing";
+}
+
+static int kprobe_events_write(const char *line)
+{
+	char path[64];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "%s/kprobe_events", tracefs());
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, line, strlen(line)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static int kretprobe_instances(void)
+{
+	const char *env = getenv("GPU_BPF_KRETPROBE_INSTANCES");
+	long cpus = sysconf(_SC_NPROCESSORS_CONF), n = KRETPROBE_INSTANCES;
+
+	if (env && atoi(env) > 0)
+		return atoi(env);
+	if (2 * cpus > n)
+		n = 2 * cpus;
+	return n < 4096 ? n : 4096;	/* the kernel's most (KRETPROBE_MAXACTIVE_MAX) */
+}
+
+/* Events of this group left by tools that died before removing them. */
+static void remove_dead_kretprobes(void)
+{
+	char path[64], line[512], event[64], rm[80];
+	FILE *f;
+	int pid;
+
+	snprintf(path, sizeof(path), "%s/kprobe_events", tracefs());
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "r%*d:" KRETPROBE_GROUP "/%63s", event) == 1 &&
+		    sscanf(event, "r%d_", &pid) == 1 && kill(pid, 0) && errno == ESRCH) {
+			snprintf(rm, sizeof(rm), "-:" KRETPROBE_GROUP "/%s", event);
+			kprobe_events_write(rm);
+		}
+	fclose(f);
+}
+
+/* A kretprobe on fn of kretprobe_instances() as event `event` (set): its perf event, or -errno. */
+static int kretprobe_open_sized(const char *fn, char *event, size_t size)
+{
+	static atomic_int seq;
+	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_TRACEPOINT };
+	char line[256], path[160];
+	int id, pfd, err;
+
+	snprintf(event, size, "r%d_%d", getpid(), atomic_fetch_add(&seq, 1));
+	snprintf(line, sizeof(line), "r%d:" KRETPROBE_GROUP "/%s %s", kretprobe_instances(), event,
+		 fn);
+	err = kprobe_events_write(line);
+	if (err) {
+		event[0] = 0;
+		return err;
+	}
+	snprintf(path, sizeof(path), "%s/events/" KRETPROBE_GROUP "/%s/id", tracefs(), event);
+	id = read_value(path, "%d");
+	attr.config = id;
+	pfd = id < 0 ? id : syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0) {
+		err = id < 0 ? id : -errno;
+		snprintf(line, sizeof(line), "-:" KRETPROBE_GROUP "/%s", event);
+		kprobe_events_write(line);
+		event[0] = 0;
+		return err;
+	}
+	return pfd;
+}
+
+/* The returns event `event` missed (kprobe_profile's third column), or -1. */
+static long long kretprobe_missed(const char *event)
+{
+	char path[64], name[64];
+	unsigned long long hit, missed;
+	long long found = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/kprobe_profile", tracefs());
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (found < 0 && fscanf(f, "%63s %llu %llu", name, &hit, &missed) == 3)
+		if (!strcmp(name, event))
+			found = missed;
+	fclose(f);
+	return found;
 }
 
 /*
@@ -171,7 +282,9 @@ static void open_role(int i, void *roles)
 	r->pfd[0] = pfd;
 	if (!r->ret)
 		return;
-	pfd = kprobe_open(r->found, true);
+	pfd = kretprobe_open_sized(r->found, r->ret_event, sizeof(r->ret_event));
+	if (pfd < 0)
+		pfd = kprobe_open(r->found, true);
 	r->err = pfd < 0 ? pfd : 0;
 	r->pfd[1] = pfd;
 }
@@ -183,7 +296,9 @@ void kprobe_roles_open(struct kprobe_roles *r)
 	for (i = 0; i < r->n; i++) {
 		r->role[i].pfd[0] = r->role[i].pfd[1] = -1;
 		r->role[i].link[0] = r->role[i].link[1] = NULL;
+		r->role[i].ret_event[0] = 0;
 	}
+	remove_dead_kretprobes();
 	r->opened = true;
 	r->opening = links_parallel_start(r->n, open_role, r->role);
 }
@@ -222,6 +337,28 @@ static void destroy_role(int i, void *roles)
 		r->pfd[k] = -1;
 		bpf_link__destroy(r->link[k]);
 		r->link[k] = NULL;
+	}
+	if (r->ret_event[0]) {
+		char rm[64];
+
+		snprintf(rm, sizeof(rm), "-:" KRETPROBE_GROUP "/%s", r->ret_event);
+		kprobe_events_write(rm);
+		r->ret_event[0] = 0;
+	}
+}
+
+void kprobe_roles_report_missed(const struct kprobe_roles *r)
+{
+	int i;
+
+	for (i = 0; i < r->n; i++) {
+		const struct kprobe_role *role = &r->role[i];
+		long long missed = role->ret_event[0] ? kretprobe_missed(role->ret_event) : -1;
+
+		if (missed > 0)
+			report_lost("returns", missed, kretprobe_instances(),
+				    "%lld returns of %s missed (more than %d threads inside it at "
+				    "once): not counted", missed, role->found, kretprobe_instances());
 	}
 }
 

@@ -31,6 +31,14 @@ struct parallel_run;
  * background while the verifier checks them: nvdrv's start-up on sid under
  * TCG went from 2.4 s to 1.7 s (6.1's: 1.9 to 1.7 s, where loading and
  * patching contend more).
+ *
+ * A kretprobe holds one instance per thread inside its function, from a
+ * pool the kernel sizes max(10, 2 x CPUs) unless told otherwise: threads
+ * blocked in a call (amdkfd's WAIT_EVENTS) use them up, and the returns of
+ * further ones are missed. So a kretprobe is made through tracefs
+ * (kprobe_events' "rN:", which the kprobe PMU lacks) with
+ * KRETPROBE_INSTANCES, and tracefs counts what it missed (kprobe_profile);
+ * where tracefs refuses, by the kprobe PMU, its misses unknown.
  */
 struct kprobe_role {
 	const char *fns[3];
@@ -42,7 +50,11 @@ struct kprobe_role {
 	int err;			/* 0, -ENOENT: none of fns, else -errno */
 	int pfd[2];			/* the kprobe and kretprobe until attached, or -1 */
 	struct bpf_link *link[2];
+	char ret_event[32];		/* the kretprobe's tracefs event, or "" */
 };
+
+/* At least this many threads at once in a kretprobe's function (GPU_BPF_KRETPROBE_INSTANCES in tests). */
+#define KRETPROBE_INSTANCES 1024
 
 struct kprobe_roles {
 	struct kprobe_role *role;
@@ -55,6 +67,11 @@ struct kprobe_roles {
 void kprobe_roles_open(struct kprobe_roles *r);
 /* After loading: each role's programs on its kprobes. The roles attached. */
 int kprobe_roles_attach(struct kprobe_roles *r);
+/*
+ * The returns the roles' kretprobes missed, as report_lost("returns", ...)
+ * says what is lost (nothing when none was).
+ */
+void kprobe_roles_report_missed(const struct kprobe_roles *r);
 /* Detach and free all (also when loading failed between the two). */
 void kprobe_roles_destroy(struct kprobe_roles *r);
 

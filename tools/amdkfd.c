@@ -663,6 +663,7 @@ int main(int argc, char **argv)
 			 "Tracing amdgpu's KFD");
 	amdkfd_timeline_end(monotonic_ns());
 	report_dropped();
+	report_missed_returns();
 	err = tool_close(&loop, err);
 cleanup:
 	detach_hooks();

@@ -817,6 +817,7 @@ int main(int argc, char **argv)
 	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
 			 "Tracing nvidia.ko %s", driver_version());
 	report_dropped();
+	report_missed_returns();
 	err = tool_close(&loop, err);
 cleanup:
 	detach_hooks();

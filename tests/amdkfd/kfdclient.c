@@ -39,8 +39,11 @@
  * not created is still set, waited on and destroyed, as event 0), so a
  * tracer always sees 19 per round, 19 * N in all.
  *
- * Usage: kfdclient [-p] [-n N] | kfdclient -b N
+ * Usage: kfdclient [-p] [-n N] | kfdclient -b N | kfdclient -w N
  *   -b N  a burst instead: open, N GET_VERSION, close (tests/bench)
+ *   -w N  waiters instead: open, N CREATE_EVENT, then N threads each in a
+ *         WAIT_EVENTS on its own event (never set) at once, all timing out
+ *         after 2 s, close: N threads inside kfd_ioctl together
  *   -n N  N rounds (default 1)
  *   -p    one line per call on stdout: NAME RET ERRNO [OUTPUTS], RET what
  *         ioctl() returned, ERRNO its errno's name ("0" when it succeeded),
@@ -51,6 +54,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -269,13 +273,61 @@ static void unknown(int fd)
 	report(NULL);
 }
 
+static pthread_barrier_t all_waiting;
+static int waiters_fd;
+
+/* One waiter: its event's WAIT_EVENTS, entered with the others; NULL when it timed out. */
+static void *wait_together(void *event)
+{
+	struct kfd_event_data d = { .event_id = (__u32)(uintptr_t)event };
+	struct kfd_ioctl_wait_events_args w = {
+		.events_ptr = (uintptr_t)&d, .num_events = 1, .wait_for_all = 1, .timeout = 2000,
+	};
+
+	pthread_barrier_wait(&all_waiting);
+	if (ioctl(waiters_fd, AMDKFD_IOC_WAIT_EVENTS, &w) || w.wait_result != KFD_IOC_WAIT_RESULT_TIMEOUT)
+		return "WAIT_EVENTS did not time out";
+	return NULL;
+}
+
+static int waiters(long n)
+{
+	pthread_t *threads = calloc(n, sizeof(*threads));
+	const char *why = NULL;
+	void *res;
+	long i;
+
+	waiters_fd = open(KFD_DEVICE, O_RDWR | O_CLOEXEC);
+	if (waiters_fd < 0 || !threads) {
+		fprintf(stderr, "kfdclient: %s: %s\n", KFD_DEVICE, strerror(errno));
+		return 1;
+	}
+	pthread_barrier_init(&all_waiting, NULL, n);
+	for (i = 0; i < n; i++) {
+		__u32 id = create_event(waiters_fd);
+
+		if (last_ret || pthread_create(&threads[i], NULL, wait_together, (void *)(uintptr_t)id)) {
+			fprintf(stderr, "kfdclient: waiter %ld: no event or thread\n", i);
+			return 1;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (!pthread_join(threads[i], &res) && res)
+			why = res;
+	close(waiters_fd);
+	free(threads);
+	if (why)
+		fprintf(stderr, "kfdclient: %s\n", why);
+	return why != NULL;
+}
+
 int main(int argc, char **argv)
 {
-	long rounds = 1, burst = 0, i;
+	long rounds = 1, burst = 0, nwait = 0, i;
 	char *end;
 	int opt, fd;
 
-	while ((opt = getopt(argc, argv, "b:n:p")) != -1) {
+	while ((opt = getopt(argc, argv, "b:n:pw:")) != -1) {
 		switch (opt) {
 		case 'b':
 			burst = strtol(optarg, &end, 10);
@@ -294,15 +346,24 @@ int main(int argc, char **argv)
 		case 'p':
 			print = 1;
 			break;
+		case 'w':
+			nwait = strtol(optarg, &end, 10);
+			if (*end || nwait < 1) {
+				fprintf(stderr, "kfdclient: -w %s: not a count\n", optarg);
+				return 2;
+			}
+			break;
 		default:
-			fprintf(stderr, "usage: kfdclient [-p] [-n N] | kfdclient -b N\n");
+			fprintf(stderr, "usage: kfdclient [-p] [-n N] | kfdclient -b N | kfdclient -w N\n");
 			return 2;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "usage: kfdclient [-p] [-n N] | kfdclient -b N\n");
+		fprintf(stderr, "usage: kfdclient [-p] [-n N] | kfdclient -b N | kfdclient -w N\n");
 		return 2;
 	}
+	if (nwait)
+		return waiters(nwait);
 
 	if (burst) {
 		struct kfd_ioctl_get_version_args v;

@@ -18,7 +18,10 @@
 #  3. sid's failing open of /dev/kfd (EINVAL) shown as such; 5.10's missing
 #     SMI events said in one line (on both, kfdclient's known results are
 #     the other view: bpftrace runs on 6.1); on every kernel, an open of the
-#     KFD's device with minor 1: kfd_open's int -ENODEV, an error;
+#     KFD's device with minor 1: kfd_open's int -ENODEV, an error; and (not
+#     sid) 16 threads inside WAIT_EVENTS at once, more than the kernel's
+#     default kretprobe instances (10 on 2 CPUs): every return counted, and
+#     with 8 instances (GPU_BPF_KRETPROBE_INSTANCES) the 8 missed said;
 #  4. amdgpu unloaded under a running amdkfd: it ends at Ctrl-C with its
 #     summary whole;
 #  5. kfdmock's workloads (see below): exact live bytes, leaks, failed
@@ -97,6 +100,10 @@ cp /sys/kernel/btf/amdgpu "$S/amdgpu.btf" 2>/dev/null
 pair_start "$S/sum" -l || exit 1
 start "$S/ev.txt" -e || exit 1
 ev_pid=$tool_pid
+if [ "$K" != sid ]; then
+	GPU_BPF_KRETPROBE_INSTANCES=8 start "$S/few.json" -j || exit 1
+	few_pid=$tool_pid
+fi
 if [ "$K" = 6.1 ]; then
 	for _ in $(seq 1 600); do grep -q '^READY' "$S/bt.out" && break; nap 0.1; done
 	check "$P bpftrace attached" grep -q '^READY' "$S/bt.out"
@@ -119,6 +126,16 @@ kc_status=$?
 mknod "$S/kfd1" c "$(cut -d: -f1 /sys/class/kfd/kfd/dev)" 1
 cp /bin/dash "$S/kfdminor"
 "$S/kfdminor" -c ': <"$1"' sh "$S/kfd1" 2>/dev/null
+if [ "$K" != sid ]; then
+	cp "$KC" "$S/kfdwaiters"	# a name of its own: bpftrace's kretprobe misses some
+	"$S/kfdwaiters" -w 16
+	check_eq "$P kfdclient -w 16: every wait timed out" "$?" 0
+	tool_pid=$few_pid
+	stop
+	check_eq "$P 8 kretprobe instances: the 8 waits inside, the 8 missed said" \
+		"$(jrows "$S/few.json" call 'select(.comm == "kfdwaiters" and .call == "WAIT_EVENTS") | .calls') $(grep -c "^amdkfd: 8 returns of kfd_ioctl missed (more than 8 threads inside it at once): not counted$" "$S/few.json.err") $(jrows "$S/few.json" lost 'select(.what == "returns") | "\(.count) \(.limit)"')" \
+		"8 1 8 8"
+fi
 if [ "$K" = sid ]; then
 	check_eq "$P sid: kfdclient's open fails" "$kc_status $(cat "$S/kc.err")" \
 		"1 kfdclient: /dev/kfd: Invalid argument"
@@ -152,6 +169,7 @@ check "$P -e's line of it" grep -Eq "^[0-9.]+ +[0-9]+ +kfdminor +open +-19 ENODE
 # trow CALL: "CALLS ERRORS" of kfdclient's CALL in the text summary.
 trow() { awk -v p="$kpid" -v c="$1" '$1 == p && $3 == c { print $4, $5; exit }' "$S/sum.txt"; }
 jrow() { jrows "$S/sum.json" call "select(.pid == $kpid and .call == \"$1\") | \"\(.calls) \(.errors)\""; }
+jrow_of() { jrows "$S/sum.json" call "select(.comm == \"$1\" and .call == \"$2\") | \"\(.calls) \(.errors)\""; }
 if [ "$K" = sid ]; then
 	check_eq "$P sid: the failed open counted" "$(trow open)" "1 1"
 	check_eq "$P sid: its errno" "$(jrows "$S/sum.json" error "select(.pid == $kpid) | \"\(.call) \(.errno) \(.count)\"")" \
@@ -175,6 +193,8 @@ else
 		"$(jrows "$S/sum.json" error "select(.pid == $kpid) | \"\(.call) \(.errno) \(.count)\"" | sort)" \
 		"$(tr '|' '\n' <<<"$want" | sort)"
 	[ "$K" = 6.1 ] && same_view "kfdclient" kfdclient && same_view "kfdminor" kfdminor
+	check_eq "$P 16 threads inside WAIT_EVENTS at once: every return counted" \
+		"$(jrow_of kfdwaiters WAIT_EVENTS) $(jrow_of kfdwaiters CREATE_EVENT)" "16 0 16 0"
 	# -e: each call's line, what it asked and what the KFD answered.
 	ev() { grep -Ec "^[0-9.]+ +$kpid +kfdclient +$1" "$S/ev.txt"; }
 	check_eq "$P -e: a line per call, open and close" "$(grep -Ec "^[0-9.]+ +$kpid +kfdclient " "$S/ev.txt")" 42

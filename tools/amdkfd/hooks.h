@@ -25,6 +25,8 @@ int attach_hooks(void);
  */
 void say_missing_hooks(void);
 
+/* The returns of calls the kretprobes missed, said as every loss is (links.h). */
+void report_missed_returns(void);
 void detach_hooks(void);
 
 #endif /* AMDKFD_HOOKS_H */

@@ -183,6 +183,11 @@ void say_missing_hooks(void)
 		fprintf(stderr, "nvdrv: nvidia.ko has no %s: not shown: %s\n", missing, lost);
 }
 
+void report_missed_returns(void)
+{
+	kprobe_roles_report_missed(&kprobes);
+}
+
 void detach_hooks(void)
 {
 	kprobe_roles_destroy(&kprobes);

@@ -64,6 +64,9 @@ int attach_hooks(void);
  */
 void say_missing_hooks(void);
 
+/* The returns of calls the kretprobes missed, said as every loss is (links.h). */
+void report_missed_returns(void);
+
 /* Destroy what attach_hooks() attached. */
 void detach_hooks(void);
 
