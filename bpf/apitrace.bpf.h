@@ -27,9 +27,16 @@ const volatile bool capture_stacks = false;
 __u64 lost_notices = 0;		/* process notices that did not fit */
 __u64 dropped_allocs = 0;	/* allocations the table had no room for */
 __u64 dropped_rows = 0;		/* statistics rows the maps had no room for */
+__u64 dropped_calls = 0;	/* calls entered with MAX_INFLIGHT others in flight */
 
+/*
+ * Not an LRU: one takes free entries to each CPU's own list 128 at a time,
+ * and evicts a live call, silently, once the other CPUs hold the rest (on
+ * a host of 128 CPUs, from the first call in flight). The calls of a
+ * process that dies inside them are deleted at its exit (unfinished.c).
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, MAX_INFLIGHT);
 	__type(key, struct inflight_key);
 	__type(value, struct inflight);
@@ -439,7 +446,8 @@ static __always_inline int on_enter(struct pt_regs *ctx, __u64 cookie)
 	if (stream_arg)
 		c.a.stream = reg_arg(ctx, stream_arg - 1);
 
-	bpf_map_update_elem(&inflight, &key, &c, BPF_ANY);
+	if (bpf_map_update_elem(&inflight, &key, &c, BPF_ANY))
+		__sync_fetch_and_add(&dropped_calls, 1);
 	return 0;
 }
 

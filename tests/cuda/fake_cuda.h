@@ -9,6 +9,8 @@
  * The fakes add two things of their own:
  *   fake_cuda_script(FUNC, RESULT, DELAY_US)  the next call of FUNC sleeps
  *       DELAY_US and returns RESULT instead of doing its work;
+ *   fake_cuda_hold(N)  the next N calls of cuCtxSynchronize return only
+ *       once all N are inside it together (calls in flight at once);
  *   $FAKE_CUDA_LOG  a file that gets one line per call, with the
  *       arguments as the library received them (key=value, the same
  *       words cudatrace -e prints), for the tests to compare.
@@ -142,6 +144,7 @@ CUresult cuMemGetInfo(size_t *free, size_t *total);	/* an alias of cuMemGetInfo_
 CUresult cuCtxGetDevice(CUdevice *device);
 
 void fake_cuda_script(const char *func, CUresult result, unsigned int delay_us);
+void fake_cuda_hold(unsigned int n);
 
 /* cuda_runtime_api.h, driver_types.h, vector_types.h */
 typedef int cudaError_t;

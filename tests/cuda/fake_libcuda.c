@@ -34,6 +34,30 @@ EXPORT void fake_cuda_script(const char *func, CUresult result, unsigned int del
 	script_push(func, result, delay_us);
 }
 
+/* fake_cuda_hold(): calls of cuCtxSynchronize still to hold, and those inside. */
+static pthread_cond_t hold_cond = PTHREAD_COND_INITIALIZER;
+static unsigned int hold_n, hold_in;
+
+EXPORT void fake_cuda_hold(unsigned int n)
+{
+	pthread_mutex_lock(&lock);
+	hold_n = n;
+	hold_in = 0;
+	pthread_mutex_unlock(&lock);
+}
+
+static void held(void)
+{
+	pthread_mutex_lock(&lock);
+	if (hold_n && ++hold_in == hold_n) {
+		hold_n = 0;
+		pthread_cond_broadcast(&hold_cond);
+	}
+	while (hold_n)
+		pthread_cond_wait(&hold_cond, &lock);
+	pthread_mutex_unlock(&lock);
+}
+
 #define SCRIPTED()                                   \
 	do {                                         \
 		int r_;                              \
@@ -478,6 +502,7 @@ EXPORT CUresult cuStreamSynchronize_ptsz(CUstream hStream)
 EXPORT CUresult cuCtxSynchronize(void)
 {
 	SCRIPTED();
+	held();
 	fake_log(__func__, "result=0");
 	return CUDA_SUCCESS;
 }

@@ -46,6 +46,8 @@
  *               byte that is not UTF-8 and a terminal's clear-screen; it is
  *               looked up, launched once (1x1x1, 1x1x1) and 4096 bytes are
  *               allocated and never freed
+ * inflight N    N threads inside cuCtxSynchronize at once (fake_cuda_hold),
+ *               then all return
  * sleep MS      stay alive MS milliseconds
  *
  * Where a parameter is a 32-bit unsigned int, some calls go through a
@@ -53,6 +55,7 @@
  * the registers and stack slots, as the x86-64 ABI allows a caller to:
  * the callee (and a correct tracer) must read the low halves only.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,6 +259,33 @@ static void steady(int ms)
 	printf("steady %llu\n", rounds);
 }
 
+static void *synchronize(void *unused)
+{
+	CHECK(cuCtxSynchronize(), CUDA_SUCCESS);
+	return NULL;
+}
+
+static void inflight(int n)
+{
+	pthread_t *threads = calloc(n, sizeof(*threads));
+	pthread_attr_t attr;
+	int i;
+
+	if (!threads)
+		exit(1);
+	fake_cuda_hold(n);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 << 10);	/* thousands of threads */
+	for (i = 0; i < n; i++)
+		if (pthread_create(&threads[i], &attr, synchronize, NULL)) {
+			fprintf(stderr, "workload: inflight: thread %d of %d: no thread\n", i, n);
+			exit(1);
+		}
+	for (i = 0; i < n; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+}
+
 static void streams(void)
 {
 	CUstream s1, s2;
@@ -417,6 +447,9 @@ int main(int argc, char **argv)
 			extra();
 		} else if (!strcmp(p, "streams")) {
 			streams();
+		} else if (!strcmp(p, "inflight")) {
+			inflight(atoi(next));
+			i++;
 		} else if (!strcmp(p, "hostile")) {
 			hostile();
 		} else if (!strcmp(p, "steady")) {

@@ -340,7 +340,7 @@ if all_sections && prom_start; then
 	check_prom "cudatrace: --prometheus: nothing outstanding once the process exited" \
 		'absent(gpubpf_cudatrace_outstanding_bytes)' "" 1
 	check_prom "cudatrace: --prometheus: nothing dropped" \
-		'gpubpf_cudatrace_dropped_total' table "allocations 0;notices 0;statistics 0"
+		'gpubpf_cudatrace_dropped_total' table "allocations 0;inflight 0;notices 0;statistics 0"
 	check_prom "cudatrace: --prometheus: nothing lost, by reason" \
 		'gpubpf_cudatrace_events_lost_total' reason "recursion 0;ring_buffer_full 0;tracepoint_skipped 0"
 	check_prom "cudatrace: --prometheus: node_exporter parsed the file" 'node_textfile_scrape_error' "" "0"
@@ -656,6 +656,16 @@ traced evleak "-e -l" $D/workload leak
 check "cudatrace: -e --leaks: the exit report follows the process's last call" \
 	awk 'NR > 1 && $1 ~ /^[0-9.]+$/ { last = NR } / exited: / { ex = NR } END { exit !(last > 1 && ex > last) }' \
 	$tmp/evleak.out
+
+# ---- calls in flight: one more than the table holds ---------------------------
+
+# 16385 threads inside cuCtxSynchronize at once: 16384 followed to their
+# return, the one that found no room said (an LRU table evicted live
+# calls silently, 128 early on 2 CPUs).
+traced infl "-j" $D/workload inflight 16385
+check_eq "cudatrace: 16385 calls in flight: 16384 counted, 1 said not traced" \
+	"$traced_status $(jq -r 'select(.type == "function" and .function == "cuCtxSynchronize") | .calls' $tmp/infl.out) $(jq -r 'select(.type == "lost") | "\(.what) \(.count) \(.limit)"' $tmp/infl.out) $(grep -c '^cudatrace: 1 calls not traced (more than 16384 in flight)$' $tmp/infl.out.err)" \
+	"0 16384 inflight 1 16384 1"
 
 # ---- filters, intervals, signals, pipes --------------------------------------
 

@@ -155,9 +155,11 @@ int apitrace_metrics(struct metrics *m, const struct apitrace_metrics_in *in)
 
 	metrics_family(m, "dropped_total", METRIC_COUNTER,
 		       "What a full table had no room for, by table: calls not counted "
-		       "(statistics), allocations not tracked, process notices lost");
+		       "(statistics), allocations not tracked, calls not traced (inflight), "
+		       "process notices lost");
 	metrics_u64(m, LABELS({ "table", "statistics" }), in->dropped_rows);
 	metrics_u64(m, LABELS({ "table", "allocations" }), in->dropped_allocs);
+	metrics_u64(m, LABELS({ "table", "inflight" }), in->dropped_calls);
 	metrics_u64(m, LABELS({ "table", "notices" }), in->lost_notices);
 	return err;
 }

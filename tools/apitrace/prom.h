@@ -22,7 +22,7 @@ struct apitrace_metrics_in {
 	const struct map_snapshot *allocs;	/* struct alloc_key -> struct alloc_info */
 	const struct procs *procs;		/* names an allocation's process */
 	/* What a full table or ring had no room for (the kernel side's .bss). */
-	__u64 dropped_rows, dropped_allocs, lost_notices;
+	__u64 dropped_rows, dropped_allocs, dropped_calls, lost_notices;
 };
 
 int apitrace_metrics(struct metrics *m, const struct apitrace_metrics_in *in);

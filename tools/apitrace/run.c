@@ -566,6 +566,9 @@ static void report_dropped(void)
 	report_lost("calls", *bpf->dropped_rows, 0,
 		    "%llu calls not counted (statistics maps full)",
 		    (unsigned long long)*bpf->dropped_rows);
+	report_lost("inflight", *bpf->dropped_calls, MAX_INFLIGHT,
+		    "%llu calls not traced (more than %d in flight)",
+		    (unsigned long long)*bpf->dropped_calls, MAX_INFLIGHT);
 }
 
 /* --prometheus: prom.c's families, from snapshots of the statistics and allocations. */
@@ -583,7 +586,7 @@ static int write_metrics(struct metrics *m, void *ctx)
 	err = apitrace_metrics(m, &(struct apitrace_metrics_in){
 		.funcs = &s[0], .errors = &s[1], .allocs = &s[2], .procs = &procs,
 		.dropped_rows = *bpf->dropped_rows, .dropped_allocs = *bpf->dropped_allocs,
-		.lost_notices = *bpf->lost_notices });
+		.dropped_calls = *bpf->dropped_calls, .lost_notices = *bpf->lost_notices });
 	map_snapshot_free_all(s, 3);
 	return err;
 }

@@ -52,6 +52,7 @@ struct apitrace_bpf {
 	bool *errors_only, *capture_stacks;
 	__u64 *fallback_cookies;
 	__u64 *lost_events, *spare_rescues, *lost_notices, *dropped_allocs, *dropped_rows;
+	__u64 *dropped_calls;
 };
 
 #define APITRACE_BPF(skel)									\
@@ -74,7 +75,8 @@ struct apitrace_bpf {
 		.spare_rescues = &(skel)->bss->spare_rescues,					\
 		.lost_notices = &(skel)->bss->lost_notices,					\
 		.dropped_allocs = &(skel)->bss->dropped_allocs,				\
-		.dropped_rows = &(skel)->bss->dropped_rows })
+		.dropped_rows = &(skel)->bss->dropped_rows,				\
+		.dropped_calls = &(skel)->bss->dropped_calls })
 
 /*
  * Parse the command line (tool_init()), check -p's process, find the
