@@ -293,6 +293,45 @@ static __always_inline void note_process(__u32 pid, __u64 now)
 		notice(NOTICE_NEW, pid, pi.comm, pi.cgroup_id, now, 0);
 }
 
+/*
+ * Keep call *c (key: depth 0) until its return; false when there is no
+ * room. Inside a call of the same function, one level deeper: the outer
+ * call's entry stays for its own return.
+ */
+static __always_inline bool park_call(struct inflight_key *key, const struct inflight *c)
+{
+	struct inflight *outer;
+	long err;
+
+	err = bpf_map_update_elem(&inflight, key, c, BPF_NOEXIST);
+	if (err != -EEXIST)
+		return !err;
+	outer = bpf_map_lookup_elem(&inflight, key);
+	if (!outer || outer->nested >= MAX_NESTED)
+		return false;
+	key->depth = ++outer->nested;
+	if (!bpf_map_update_elem(&inflight, key, c, BPF_ANY))
+		return true;
+	outer->nested--;
+	return false;
+}
+
+/* The innermost call in flight of key's function on its thread: taken out into *c. */
+static __always_inline bool unpark_call(struct inflight_key *key, struct inflight *c)
+{
+	struct inflight *p = bpf_map_lookup_elem(&inflight, key), *outer = p;
+
+	if (p && outer->nested) {
+		key->depth = outer->nested--;
+		p = bpf_map_lookup_elem(&inflight, key);
+	}
+	if (!p)
+		return false;
+	*c = *p;
+	bpf_map_delete_elem(&inflight, key);
+	return true;
+}
+
 /* A call of the function `cookie` names begins: park its arguments. */
 static __always_inline int on_enter(struct pt_regs *ctx, __u64 cookie)
 {
@@ -446,7 +485,7 @@ static __always_inline int on_enter(struct pt_regs *ctx, __u64 cookie)
 	if (stream_arg)
 		c.a.stream = reg_arg(ctx, stream_arg - 1);
 
-	if (bpf_map_update_elem(&inflight, &key, &c, BPF_ANY))
+	if (!park_call(&key, &c))
 		__sync_fetch_and_add(&dropped_calls, 1);
 	return 0;
 }
@@ -669,16 +708,12 @@ static __always_inline int on_exit(struct pt_regs *ctx, long ret, __u64 cookie)
 	struct inflight_key key = { .tid = (__u32)id };
 	struct kname_key kk = {};
 	struct call_event *e;
-	struct inflight *p;
 	struct inflight c;
 
 	/* The same thread may be inside several functions (cudaMalloc -> cuMemAlloc). */
 	key.func = COOKIE_FUNC(cookie);
-	p = bpf_map_lookup_elem(&inflight, &key);
-	if (!p)
+	if (!unpark_call(&key, &c))
 		return 0;
-	c = *p;
-	bpf_map_delete_elem(&inflight, &key);
 
 	func = COOKIE_FUNC(c.cookie);
 	cls = COOKIE_CLASS(c.cookie);

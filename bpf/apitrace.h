@@ -115,11 +115,19 @@ struct call_args {
 	__u32 pad;
 };
 
-/* A call in flight, keyed by thread and function. */
+/*
+ * A call in flight, keyed by thread and function, and depth: a call of a
+ * function the thread is already inside (from a signal handler, a
+ * callback) is depth 1, 2, ... of it.
+ */
 struct inflight_key {
 	__u32 tid;
 	__u32 func;
+	__u32 depth;
 };
+
+/* Calls of one function one thread can be inside at once. */
+#define MAX_NESTED	8
 
 struct inflight {
 	__u64 ts;
@@ -128,7 +136,7 @@ struct inflight {
 	__u64 name;	/* user address of the kernel name (GET_FUNC) */
 	__u64 errcode;	/* user address of the error code out-argument (COOKIE_ERRCODE_ARG) */
 	__u32 pid;	/* a process that dies inside the call leaves this: its exit names it */
-	__u32 pad;
+	__u32 nested;	/* depth 0's: the calls of the same function inside it, on its thread */
 	struct call_args a;
 };
 

@@ -48,6 +48,10 @@
  *               allocated and never freed
  * inflight N    N threads inside cuCtxSynchronize at once (fake_cuda_hold),
  *               then all return
+ * nested        two allocations, A (4096 bytes) and B (8192); cuMemFree_v2
+ *               of A, scripted to take 500 ms, and 100 ms into it a signal
+ *               handler's cuMemFree_v2 of B: a call inside a call of the
+ *               same function on one thread; both freed
  * sleep MS      stay alive MS milliseconds
  *
  * Where a parameter is a 32-bit unsigned int, some calls go through a
@@ -56,10 +60,12 @@
  * the callee (and a correct tracer) must read the low halves only.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -286,6 +292,27 @@ static void inflight(int n)
 	free(threads);
 }
 
+static CUdeviceptr nested_b;
+
+static void free_b(int sig)
+{
+	CHECK(cuMemFree_v2(nested_b), CUDA_SUCCESS);
+}
+
+static void nested(void)
+{
+	struct itimerval in_100ms = { .it_value = { .tv_usec = 100000 } };
+	CUdeviceptr a;
+
+	CHECK(cuMemAlloc_v2(&a, 4096), CUDA_SUCCESS);
+	CHECK(cuMemAlloc_v2(&nested_b, 8192), CUDA_SUCCESS);
+	signal(SIGALRM, free_b);
+	fake_cuda_script("cuMemFree_v2", CUDA_SUCCESS, 500000);
+	setitimer(ITIMER_REAL, &in_100ms, NULL);
+	CHECK(cuMemFree_v2(a), CUDA_SUCCESS);
+	signal(SIGALRM, SIG_DFL);
+}
+
 static void streams(void)
 {
 	CUstream s1, s2;
@@ -447,6 +474,8 @@ int main(int argc, char **argv)
 			extra();
 		} else if (!strcmp(p, "streams")) {
 			streams();
+		} else if (!strcmp(p, "nested")) {
+			nested();
 		} else if (!strcmp(p, "inflight")) {
 			inflight(atoi(next));
 			i++;

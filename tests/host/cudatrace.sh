@@ -667,6 +667,15 @@ check_eq "cudatrace: 16385 calls in flight: 16384 counted, 1 said not traced" \
 	"$traced_status $(jq -r 'select(.type == "function" and .function == "cuCtxSynchronize") | .calls' $tmp/infl.out) $(jq -r 'select(.type == "lost") | "\(.what) \(.count) \(.limit)"' $tmp/infl.out) $(grep -c '^cudatrace: 1 calls not traced (more than 16384 in flight)$' $tmp/infl.out.err)" \
 	"0 16384 inflight 1 16384 1"
 
+# A free inside a free of the same function, on one thread (a signal
+# handler's): each call kept to its own return, so both allocations are
+# freed (one entry per thread and function left the outer free's return
+# unseen, its allocation a false leak).
+traced nest "-j" $D/workload nested
+check_eq "cudatrace: a call inside a call of the same function: both frees counted, with their bytes" \
+	"$traced_status $(jq -r 'select(.type == "function" and .function == "cuMemFree_v2") | "\(.calls) \(.bytes)"' $tmp/nest.out) $(grep -c 'scripted' $tmp/nest.log)" \
+	"0 2 12288 1"
+
 # ---- filters, intervals, signals, pipes --------------------------------------
 
 start_tool "$tmp/comm.out" $t -e -c workload -L $D/libcuda.so.1
