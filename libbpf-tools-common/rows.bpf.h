@@ -67,7 +67,7 @@
 		__uint(type, BPF_MAP_TYPE_HASH);				\
 		__uint(max_entries, 1 << (bits));				\
 		__type(key, __u32);						\
-		__type(value, __u8);						\
+		__type(value, __u64);	/* the key the row is taken for */	\
 	} name##_claims SEC(".maps");						\
 	enum { name##_bits = (bits) }
 
@@ -79,14 +79,31 @@
  */
 static __always_inline bool row_take(__u64 *row_key, void *claims, __u32 idx, __u64 key, bool cas)
 {
-	__u8 one = 1;
-
 	if (cas && has_atomic_fetch)
 		return __sync_val_compare_and_swap(row_key, 0, key) == 0;
-	if (bpf_map_update_elem(claims, &idx, &one, BPF_NOEXIST))
+	if (bpf_map_update_elem(claims, &idx, &key, BPF_NOEXIST))
 		return false;
 	*row_key = key;
 	return true;
+}
+
+/*
+ * Is row `idx`, which another CPU took first, taken for `key`? A
+ * compare-and-swap stored the key with the taking; a claim holds it from
+ * the moment it is won, before the winner stores it in the row, so that
+ * a loser of the same key does not go on to make a second row for it.
+ */
+static __always_inline bool row_taken_for(__u64 *row_key, void *claims, __u32 idx, __u64 key,
+					  bool cas)
+{
+	__u64 *claimed;
+
+	if (*row_key == key)
+		return true;
+	if (cas && has_atomic_fetch)
+		return false;
+	claimed = bpf_map_lookup_elem(claims, &idx);
+	return claimed && *claimed == key;
 }
 
 /*
@@ -118,7 +135,7 @@ static __always_inline void *row_get(void *rows, void *claims, __u32 bits, __u64
 			return row;
 		}
 		/* Another CPU took it: maybe for this key. */
-		if (*row == key)
+		if (row_taken_for(row, claims, idx, key, cas))
 			return row;
 	}
 	__sync_fetch_and_add(full, 1);

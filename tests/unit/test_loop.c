@@ -394,6 +394,38 @@ static void test_addr_rows(bool has_fetch)
 }
 
 /*
+ * The claims path's race, made to stand still: another CPU has claimed a
+ * key's first free slot and not yet stored its key there (the claim is
+ * in NAME_claims, the row still reads 0). A caller for the same key takes
+ * that row; for another key, the next slot. (Before, a caller for the
+ * same key made a second row for it.)
+ */
+static void test_claimed_rows(void)
+{
+	const unsigned long long a = 0x1000005040ULL, b = 0x2000005040ULL;
+	const unsigned int h = (((5u * 0x9E3779B1u) >> (32 - 4)) + 1) % 16;
+	struct loop_test_bpf *skel;
+	struct bpf_map *claims;
+	struct bpf_link *link;
+	int got[2];
+
+	skel = rows_test_open(false, "addr_call", &link);
+	if (!skel)
+		return;
+	claims = skel->maps.addr_rows_claims;
+	/* The winner's claim, its key as wide as the claims hold it. */
+	bpf_map__update_elem(claims, &h, sizeof(h), &a, bpf_map__value_size(claims), BPF_NOEXIST);
+	got[0] = addr_op(skel, a, ADDR_MAKE);
+	got[1] = addr_op(skel, b, ADDR_MAKE);
+	bpf_link__destroy(link);
+	CHECK("claimed rows: a row claimed for the key and not yet keyed is its row",
+	      got[0] == (int)h, "%d, want %u", got[0], h);
+	CHECK("claimed rows: another key goes past it", got[1] == (int)(h + 1) % 16,
+	      "%d, want %u", got[1], (h + 1) % 16);
+	loop_test_bpf__destroy(skel);
+}
+
+/*
  * Spare programs follow their primary (tool_choose_spares()), and the
  * misses reported are the primaries' less what the spares took: never
  * below zero, the spares' own never counted.
@@ -489,6 +521,7 @@ int main(void)
 	test_rows(false);
 	test_addr_rows(true);
 	test_addr_rows(false);
+	test_claimed_rows();
 	test_next_rows(true);
 	test_next_rows(false);
 	return check_failures ? 1 : 0;
