@@ -514,8 +514,13 @@ static __always_inline void pending_start(__u32 pid, __u32 kind, __u64 id)
 	struct pending_key key = { .pid = pid, .kind = kind, .id = id };
 	__u64 now = bpf_ktime_get_ns();
 
-	/* An eviction of a process already evicted keeps its first start. */
-	if (bpf_map_update_elem(&pending, &key, &now, BPF_NOEXIST) == -E2BIG)
+	/*
+	 * An eviction of a process already evicted keeps its first start. A
+	 * migration or fault that starts again where one never ended (its
+	 * migration failed: the KFD then sends no end) is a new one.
+	 */
+	if (bpf_map_update_elem(&pending, &key, &now,
+				kind == PENDING_EVICT ? BPF_NOEXIST : BPF_ANY) == -E2BIG)
 		__sync_fetch_and_add(&dropped_pending, 1);
 }
 

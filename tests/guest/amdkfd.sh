@@ -278,8 +278,12 @@ if $smi; then
 	ctl "migrate $wp 0x2000 0x2010 $GPU 0 3"			# 16 back, TTM_EVICTION
 	ctl "fault $wp 0x7f0000001000 1 1"
 	ctl "fault $wp 0x7f0000002000 0 0"
+	# And a fault of the shell's that never ends, then another at its
+	# address after the eviction: timed from its own start.
+	ctl "fault_start $$ 0x7f0000003000 1"
 	ctl "evict $$ 1"
 	ctl "restore $$"
+	ctl "fault $$ 0x7f0000003000 0 0"
 fi
 ctl "vmfault 42"
 ctl "reset"
@@ -335,8 +339,12 @@ if $smi; then
 	check_eq "$P mock: evictions, restores, migrations, pages, faults, writes, migrated, triggers" \
 		"$(jrows "$S/mock.json" process "select(.pid == $wp) | \"\(.comm) \(.evictions) \(.restores) \(.migrations) \(.migrated_pages) \(.faults) \(.write_faults) \(.faults_migrated) \(.triggers)\"")" \
 		"kfdwork 4 4 2 272 2 1 1 USERPTR:1,TTM:3"
-	check_eq "$P mock: the shell's eviction and restore, unfiltered" \
-		"$(jrows "$S/mock.json" process "select(.pid == $$) | \"\(.evictions) \(.restores)\"")" "1 1"
+	check_eq "$P mock: the shell's eviction, restore, faults, unfiltered" \
+		"$(jrows "$S/mock.json" process "select(.pid == $$) | \"\(.evictions) \(.restores) \(.faults) \(.write_faults)\"")" "1 1 2 1"
+	check_eq "$P mock: --timeline: a fault where one never ended starts after what came between" \
+		"$(jq -r "[.[] | select(.pid == $$ and .ph == \"X\")] | (map(select(.cat == \"fault\")) | length == 1) and
+			(map(select(.cat == \"fault\"))[0].ts >= (map(select(.cat == \"eviction\"))[0] | .ts + .dur))" \
+			"$S/kfd.tl")" true
 	for f in "cg --cgroup A" "c -c kfdwork"; do
 		check_eq "$P mock: ${f#* }: kfdwork's SMI events alone" \
 			"$(jrows "$S/flt-${f%% *}.json" process '"\(.pid) \(.comm) \(.evictions) \(.restores) \(.migrations) \(.faults)"')" \

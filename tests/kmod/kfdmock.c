@@ -71,6 +71,8 @@
  *                                kfd_smi_event_page_fault_start (WRITE: 0|1,
  *                                ts: ktime_get_boottime()) then _end
  *                                (MIGRATED: 0|1)
+ *   fault_start PID ADDR WRITE   _start alone: a fault that never ends (the
+ *                                KFD's when its migration fails)
  *   vmfault PASID                kfd_smi_event_update_vmfault (PASID < 65536)
  *   reset                        kfd_smi_event_update_gpu_reset, pre
  *                                (post_reset false) then post (true)
@@ -582,7 +584,7 @@ static int run_command(char *cmd)
 	char *verb = strsep(&args, " \t");
 	long long v[9] = { 0 };
 	int n = parse_numbers(args ? args : "", v, ARRAY_SIZE(v));
-	enum { EVICT, EVICT_RESTORE, RESTORE, MIGRATE, FAULT } op __maybe_unused;
+	enum { EVICT, EVICT_RESTORE, RESTORE, MIGRATE, FAULT, FAULT_START } op __maybe_unused;
 	kfdmock_who_t who;
 	bool ok;
 	int err, i;
@@ -629,6 +631,9 @@ static int run_command(char *cmd)
 		op = FAULT;
 		ok = n == 4 && between(v[1], 0, LONG_MAX) && between(v[2], 0, 1) &&
 		     between(v[3], 0, 1);
+	} else if (!strcmp(verb, "fault_start")) {
+		op = FAULT_START;
+		ok = n == 3 && between(v[1], 0, LONG_MAX) && between(v[2], 0, 1);
 	} else {
 		return -EINVAL;
 	}
@@ -661,8 +666,10 @@ static int run_command(char *cmd)
 #endif
 		break;
 	case FAULT:	/* PID ADDR WRITE MIGRATED */
+	case FAULT_START:	/* PID ADDR WRITE */
 		kfd_smi_event_page_fault_start(&mock_dev, who, v[1], v[2], ktime_get_boottime());
-		kfd_smi_event_page_fault_end(&mock_dev, who, v[1], v[3]);
+		if (op == FAULT)
+			kfd_smi_event_page_fault_end(&mock_dev, who, v[1], v[3]);
 		break;
 	}
 #endif
