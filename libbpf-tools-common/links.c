@@ -81,6 +81,14 @@ static int kprobe_events_write(const char *line)
 	return err;
 }
 
+static void kretprobe_remove(const char *event)
+{
+	char line[80];
+
+	snprintf(line, sizeof(line), "-:" KRETPROBE_GROUP "/%s", event);
+	kprobe_events_write(line);
+}
+
 static int kretprobe_instances(void)
 {
 	const char *env = getenv("GPU_BPF_KRETPROBE_INSTANCES");
@@ -96,7 +104,7 @@ static int kretprobe_instances(void)
 /* Events of this group left by tools that died before removing them. */
 static void remove_dead_kretprobes(void)
 {
-	char path[64], line[512], event[64], rm[80];
+	char path[64], line[512], event[64];
 	FILE *f;
 	int pid;
 
@@ -106,10 +114,8 @@ static void remove_dead_kretprobes(void)
 		return;
 	while (fgets(line, sizeof(line), f))
 		if (sscanf(line, "r%*d:" KRETPROBE_GROUP "/%63s", event) == 1 &&
-		    sscanf(event, "r%d_", &pid) == 1 && kill(pid, 0) && errno == ESRCH) {
-			snprintf(rm, sizeof(rm), "-:" KRETPROBE_GROUP "/%s", event);
-			kprobe_events_write(rm);
-		}
+		    sscanf(event, "r%d_", &pid) == 1 && kill(pid, 0) && errno == ESRCH)
+			kretprobe_remove(event);
 	fclose(f);
 }
 
@@ -135,8 +141,7 @@ static int kretprobe_open_sized(const char *fn, char *event, size_t size)
 	pfd = id < 0 ? id : syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	if (pfd < 0) {
 		err = id < 0 ? id : -errno;
-		snprintf(line, sizeof(line), "-:" KRETPROBE_GROUP "/%s", event);
-		kprobe_events_write(line);
+		kretprobe_remove(event);
 		event[0] = 0;
 		return err;
 	}
@@ -339,26 +344,23 @@ static void destroy_role(int i, void *roles)
 		r->link[k] = NULL;
 	}
 	if (r->ret_event[0]) {
-		char rm[64];
-
-		snprintf(rm, sizeof(rm), "-:" KRETPROBE_GROUP "/%s", r->ret_event);
-		kprobe_events_write(rm);
+		kretprobe_remove(r->ret_event);
 		r->ret_event[0] = 0;
 	}
 }
 
 void kprobe_roles_report_missed(const struct kprobe_roles *r)
 {
-	int i;
+	int i, instances = kretprobe_instances();
 
 	for (i = 0; i < r->n; i++) {
 		const struct kprobe_role *role = &r->role[i];
 		long long missed = role->ret_event[0] ? kretprobe_missed(role->ret_event) : -1;
 
 		if (missed > 0)
-			report_lost("returns", missed, kretprobe_instances(),
+			report_lost("returns", missed, instances,
 				    "%lld returns of %s missed (more than %d threads inside it at "
-				    "once): not counted", missed, role->found, kretprobe_instances());
+				    "once): not counted", missed, role->found, instances);
 	}
 }
 
