@@ -261,6 +261,7 @@ if $smi; then
 fi
 start "$S/mock.ev" -e --prometheus "$S/kfd.prom" --timeline "$S/kfd.tl" || exit 1
 mkfifo "$S/hold"
+# (Not in_cgroup: in the background its $! is a subshell's, not kfdwork's.)
 sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" -w "$3"' sh "$cg/A" "$KW" $GPU \
 	<"$S/hold" >"$S/kw.out" 2>&1 &
 wp=$!
