@@ -36,9 +36,16 @@ __u64 dropped_pending = 0;
 __u64 vm_faults = 0;
 __u64 gpu_resets = 0;
 
+struct signal_struct {
+	atomic_t live;
+} __core;
+
 struct task_struct {
 	int tgid;
 	char comm[TASK_COMM_LEN];
+	__u64 start_time;
+	struct task_struct *group_leader;
+	struct signal_struct *signal;
 } __core;
 
 /* A call in flight, per thread (inflight.bpf.h). */
@@ -49,13 +56,6 @@ struct call {
 	__u32 op;
 };
 
-/* An eviction, migration or fault not yet ended. */
-struct pending_key {
-	__u32 pid;
-	__u32 kind;	/* PENDING_* */
-	__u64 id;	/* the device (evictions), start page, faulting address */
-};
-enum { PENDING_EVICT, PENDING_MIGRATE, PENDING_FAULT };
 
 INFLIGHT(inflight, struct call, MAX_CALLS);
 HASH_MAP(calls, struct call_key, struct call_stats, MAX_ROWS);
@@ -80,17 +80,31 @@ HASH_MAP(procs, struct proc_key, struct proc_stats, MAX_PROCS);
 HASH_MAP(pending, struct pending_key, __u64, MAX_PENDING);
 
 /*
- * The name of each process that called the KFD, as it was then: up to 6.12
- * the SMI events give a pid only, and the work they report runs in kernel
- * workers. Only processes -p, -c and --cgroup let through are here, which
- * is how those filters reach the SMI events. Least recently used first out.
+ * Each process that called the KFD, by pid, until it exits: its name as it
+ * was then and when it started. Up to 6.12 the SMI events give a pid only,
+ * and the work they report runs in kernel workers. Only processes -p, -c
+ * and --cgroup let through are here, which is how those filters reach the
+ * SMI events. Least recently used first out.
  */
+struct kfd_proc {
+	__u64 started;
+	char comm[COMM_LEN];
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, MAX_PROCS);
 	__type(key, __u32);
-	__type(value, char[COMM_LEN]);
+	__type(value, struct kfd_proc);
 } names SEC(".maps");
+
+/* When the process on the CPU started: with its pid, who it is. */
+static __always_inline __u64 current_started(void)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+
+	return BPF_CORE_READ(task, group_leader, start_time);
+}
 
 /* ---- calls ---------------------------------------------------------------- */
 
@@ -127,9 +141,12 @@ static __always_inline void count_call(const struct call_key *key, long ret, __u
 	s = bpf_map_lookup_elem(&calls, key);
 	if (!s) {
 		/* A process's first call of this kind: its name, for the SMI events. */
+		struct kfd_proc proc = { .started = key->started };
+
 		bpf_get_current_comm(init.comm, sizeof(init.comm));
 		init.cgroup_id = bpf_get_current_cgroup_id();
-		bpf_map_update_elem(&names, &key->pid, init.comm, BPF_ANY);
+		__builtin_memcpy(proc.comm, init.comm, COMM_LEN);
+		bpf_map_update_elem(&names, &key->pid, &proc, BPF_ANY);
 		s = map_lookup_or_init(&calls, key, &init, &dropped_rows);
 	}
 	if (s) {
@@ -161,19 +178,22 @@ static __always_inline __u32 mem_kind(__u32 flags)
 	return KIND_OTHER;
 }
 
-static __always_inline struct mem_stats *mem_row(__u32 pid, __u32 gpu_id, __u32 flags)
+static __always_inline struct mem_stats *mem_row(__u32 pid, __u64 started, __u32 gpu_id,
+						 __u32 flags)
 {
-	struct mem_key key = { .pid = pid, .gpu_id = gpu_id, .kind = mem_kind(flags) };
+	struct mem_key key = { .pid = pid, .gpu_id = gpu_id, .kind = mem_kind(flags),
+			       .started = started };
 	struct mem_stats init = {};
 
 	return CURRENT_ROW(&mem, &key, &init, &dropped_rows);
 }
 
 /* ALLOC_MEMORY_OF_GPU returned: an allocation made (its handle), or refused. */
-static __always_inline void memory_allocated(__u32 pid, const struct kfd_alloc_args *a, long ret)
+static __always_inline void memory_allocated(__u32 pid, __u64 started,
+					    const struct kfd_alloc_args *a, long ret)
 {
-	struct mem_stats *m = mem_row(pid, a->gpu_id, a->flags);
-	struct bo_key key = { .pid = pid, .handle = a->handle };
+	struct mem_stats *m = mem_row(pid, started, a->gpu_id, a->flags);
+	struct bo_key key = { .pid = pid, .handle = a->handle, .started = started };
 	struct bo bo = { .size = a->size, .ts_ns = bpf_ktime_get_ns(), .gpu_id = a->gpu_id,
 			 .flags = a->flags };
 	__u64 live;
@@ -201,16 +221,16 @@ static __always_inline void memory_allocated(__u32 pid, const struct kfd_alloc_a
 }
 
 /* FREE_MEMORY_OF_GPU succeeded: the allocation of that handle, if seen made. */
-static __always_inline void memory_freed(__u32 pid, __u64 handle)
+static __always_inline void memory_freed(__u32 pid, __u64 started, __u64 handle)
 {
-	struct bo_key key = { .pid = pid, .handle = handle };
+	struct bo_key key = { .pid = pid, .handle = handle, .started = started };
 	struct mem_stats *m;
 	struct bo *bo;
 
 	bo = bpf_map_lookup_elem(&bos, &key);
 	if (!bo)
 		return;	/* allocated before tracing */
-	m = mem_row(pid, bo->gpu_id, bo->flags);
+	m = mem_row(pid, started, bo->gpu_id, bo->flags);
 	if (m) {
 		__sync_fetch_and_add(&m->frees, 1);
 		__sync_fetch_and_add(&m->freed_bytes, bo->size);
@@ -220,19 +240,20 @@ static __always_inline void memory_freed(__u32 pid, __u64 handle)
 	bpf_map_delete_elem(&bos, &key);
 }
 
-static __always_inline struct queue_stats *queue_row(__u32 pid, __u32 gpu_id, __u32 type)
+static __always_inline struct queue_stats *queue_row(__u32 pid, __u64 started, __u32 gpu_id,
+						     __u32 type)
 {
-	struct queue_key key = { .pid = pid, .gpu_id = gpu_id, .type = type };
+	struct queue_key key = { .pid = pid, .gpu_id = gpu_id, .type = type, .started = started };
 	struct queue_stats init = {};
 
 	return CURRENT_ROW(&queue_rows, &key, &init, &dropped_rows);
 }
 
-static __always_inline void queue_created(__u32 pid, const struct kfd_create_queue_args *a,
-					  long ret)
+static __always_inline void queue_created(__u32 pid, __u64 started,
+					  const struct kfd_create_queue_args *a, long ret)
 {
-	struct queue_stats *s = queue_row(pid, a->gpu_id, a->queue_type);
-	struct queue_id_key key = { .pid = pid, .queue_id = a->queue_id };
+	struct queue_stats *s = queue_row(pid, started, a->gpu_id, a->queue_type);
+	struct queue_id_key key = { .pid = pid, .queue_id = a->queue_id, .started = started };
 	struct queue q = { .gpu_id = a->gpu_id, .type = a->queue_type,
 			   .ts_ns = bpf_ktime_get_ns() };
 
@@ -250,16 +271,16 @@ static __always_inline void queue_created(__u32 pid, const struct kfd_create_que
 	__sync_fetch_and_add(&s->alive, 1);
 }
 
-static __always_inline void queue_destroyed(__u32 pid, __u32 queue_id)
+static __always_inline void queue_destroyed(__u32 pid, __u64 started, __u32 queue_id)
 {
-	struct queue_id_key key = { .pid = pid, .queue_id = queue_id };
+	struct queue_id_key key = { .pid = pid, .queue_id = queue_id, .started = started };
 	struct queue_stats *s;
 	struct queue *q;
 
 	q = bpf_map_lookup_elem(&queues, &key);
 	if (!q)
 		return;	/* created before tracing */
-	s = queue_row(pid, q->gpu_id, q->type);
+	s = queue_row(pid, started, q->gpu_id, q->type);
 	if (s) {
 		__sync_fetch_and_add(&s->destroyed, 1);
 		__sync_fetch_and_add(&s->alive, -1);
@@ -274,22 +295,23 @@ static __always_inline bool has_effects(__u32 nr)
 }
 
 /* What a returned ioctl did to the process's memory and queues. */
-static __always_inline void ioctl_effects(__u32 pid, __u32 nr, const void *args, long ret)
+static __always_inline void ioctl_effects(__u32 pid, __u64 started, __u32 nr, const void *args,
+					  long ret)
 {
 	switch (nr) {
 	case KFD_NR_ALLOC_MEMORY:
-		memory_allocated(pid, args, ret);
+		memory_allocated(pid, started, args, ret);
 		break;
 	case KFD_NR_FREE_MEMORY:
 		if (ret == 0)
-			memory_freed(pid, ((const struct kfd_handle_args *)args)->handle);
+			memory_freed(pid, started, ((const struct kfd_handle_args *)args)->handle);
 		break;
 	case KFD_NR_CREATE_QUEUE:
-		queue_created(pid, args, ret);
+		queue_created(pid, started, args, ret);
 		break;
 	case KFD_NR_DESTROY_QUEUE:
 		if (ret == 0)
-			queue_destroyed(pid, ((const struct kfd_id_args *)args)->id);
+			queue_destroyed(pid, started, ((const struct kfd_id_args *)args)->id);
 		break;
 	}
 }
@@ -329,6 +351,7 @@ static __always_inline void call_returned(long ret)
 	if (!c)
 		return;	/* entered before tracing, or not a process asked for */
 	dur_ns = bpf_ktime_get_ns() - c->start_ns;
+	key.started = current_started();
 	latency = to_units(dur_ns);
 	key.op = c->op;
 	/* kfd_open returns an int: its errors come back with the upper half clear. */
@@ -348,7 +371,8 @@ static __always_inline void call_returned(long ret)
 				if (size && bpf_probe_read_user(args, size, (void *)arg))
 					size = 0;
 				if (size == _IOC_SIZE(key.cmd) || size == ARGS_MAX)
-					ioctl_effects(pid, _IOC_NR(key.cmd), args, ret);
+					ioctl_effects(pid, key.started, _IOC_NR(key.cmd), args,
+						      ret);
 			}
 			key.cmd = _IOC_NR(key.cmd);
 		} else {
@@ -404,12 +428,12 @@ int BPF_KPROBE(release_entry)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct call_key key = { .pid = id >> 32, .op = OP_CLOSE };
-	struct amdkfd_event *e;
-
 	struct call_stats *s, init = { .lat = LAT_HIST_INIT };
+	struct amdkfd_event *e;
 
 	if (!current_wanted(key.pid))
 		return 0;
+	key.started = current_started();
 	/* Counted, not timed: it runs at the last close of a file, whoever closes it. */
 	s = CURRENT_ROW(&calls, &key, &init, &dropped_rows);
 	if (s)
@@ -433,26 +457,37 @@ int BPF_KPROBE(release_entry)
  * 0xff11... with x86's 5-level, 0xfff0... with arm64's 52-bit addresses);
  * a pid, an int loaded with a 32-bit move, has its upper half clear. What
  * cannot be read as a task is taken for a pid.
- * *comm: the task's name, or, given a pid, the name it called the KFD
- * with (names); empty for a process never seen calling it.
+ * Its name: the task's, or, given a pid, the one it called the KFD with
+ * (names); empty for a process never seen calling it, whose start is then
+ * unknown (0).
  */
-static __always_inline __u32 smi_pid(unsigned long who, char *comm)
+struct who {
+	__u32 pid;
+	__u64 started;
+	char comm[TASK_COMM_LEN];
+};
+
+static __always_inline void smi_who(unsigned long who, struct who *w)
 {
 	struct task_struct *task = (void *)who;
-	__u32 pid = who;
+	struct kfd_proc *proc;
 	int tgid;
-	char *name;
 
+	w->pid = who;
 	if (who >> 32 && !bpf_core_read(&tgid, sizeof(tgid), &task->tgid)) {
-		bpf_probe_read_kernel_str(comm, TASK_COMM_LEN, &task->comm);
-		return tgid;
+		w->pid = tgid;
+		w->started = BPF_CORE_READ(task, group_leader, start_time);
+		bpf_probe_read_kernel_str(w->comm, TASK_COMM_LEN, &task->comm);
+		return;
 	}
-	name = bpf_map_lookup_elem(&names, &pid);
-	if (name)
-		__builtin_memcpy(comm, name, TASK_COMM_LEN);
-	else
-		comm[0] = 0;
-	return pid;
+	proc = bpf_map_lookup_elem(&names, &w->pid);
+	if (proc) {
+		w->started = proc->started;
+		__builtin_memcpy(w->comm, proc->comm, TASK_COMM_LEN);
+	} else {
+		w->started = 0;
+		w->comm[0] = 0;
+	}
 }
 
 /*
@@ -461,15 +496,16 @@ static __always_inline __u32 smi_pid(unsigned long who, char *comm)
  * names holds the processes they let through (call_entered() follows no
  * other), so the events of a process not seen calling the KFD are left out.
  */
-static __always_inline bool smi_wanted(__u32 pid, const char *comm)
+static __always_inline bool smi_wanted(const struct who *w)
 {
+	const char *comm = w->comm;
 	int i;
 
-	if (targ_pid && pid != (__u32)targ_pid)
+	if (targ_pid && w->pid != (__u32)targ_pid)
 		return false;
 	if (!targ_comm[0] && !filter_cg)
 		return true;
-	if (!bpf_map_lookup_elem(&names, &pid))
+	if (!bpf_map_lookup_elem(&names, &w->pid))
 		return false;
 	if (!targ_comm[0])
 		return true;
@@ -491,9 +527,9 @@ struct {
 	__type(value, struct proc_stats);
 } proc_init SEC(".maps");
 
-static __always_inline struct proc_stats *proc_row(__u32 pid, const char *comm)
+static __always_inline struct proc_stats *proc_row(const struct who *w)
 {
-	struct proc_key key = { .pid = pid };
+	struct proc_key key = { .pid = w->pid, .started = w->started };
 	struct proc_stats *s, *init;
 	__u32 zero = 0;
 
@@ -505,13 +541,13 @@ static __always_inline struct proc_stats *proc_row(__u32 pid, const char *comm)
 	if (!init)
 		return NULL;
 	init->restore_lat.min = init->migrate_lat.min = init->fault_lat.min = ~0ULL;
-	__builtin_memcpy(init->comm, comm, COMM_LEN);
+	__builtin_memcpy(init->comm, w->comm, COMM_LEN);
 	return map_lookup_or_init(&procs, &key, init, &dropped_rows);
 }
 
-static __always_inline void pending_start(__u32 pid, __u32 kind, __u64 id)
+static __always_inline void pending_start(const struct who *w, __u32 kind, __u64 id)
 {
-	struct pending_key key = { .pid = pid, .kind = kind, .id = id };
+	struct pending_key key = { .pid = w->pid, .kind = kind, .id = id, .started = w->started };
 	__u64 now = bpf_ktime_get_ns();
 
 	/*
@@ -525,9 +561,9 @@ static __always_inline void pending_start(__u32 pid, __u32 kind, __u64 id)
 }
 
 /* The time since the start of `kind` `id`, in ns; -1 unknown. */
-static __always_inline __s64 pending_end(__u32 pid, __u32 kind, __u64 id)
+static __always_inline __s64 pending_end(const struct who *w, __u32 kind, __u64 id)
 {
-	struct pending_key key = { .pid = pid, .kind = kind, .id = id };
+	struct pending_key key = { .pid = w->pid, .kind = kind, .id = id, .started = w->started };
 	__u64 *start = bpf_map_lookup_elem(&pending, &key);
 	__s64 ns;
 
@@ -539,14 +575,14 @@ static __always_inline __s64 pending_end(__u32 pid, __u32 kind, __u64 id)
 }
 
 /* latency_ns: since the start of what ended, -1 when it was not seen. */
-static __always_inline void smi_event(__u32 type, __u32 pid, const char *comm, __s64 latency_ns,
+static __always_inline void smi_event(__u32 type, const struct who *w, __s64 latency_ns,
 				      __u64 v0, __u64 v1, __u64 v2, __u64 v3)
 {
 	struct amdkfd_event *e;
 
 	if (!emit_events)
 		return;
-	e = event_begin(type, pid);
+	e = event_begin(type, w->pid);
 	if (!e)
 		return;
 	if (latency_ns >= 0) {
@@ -559,7 +595,7 @@ static __always_inline void smi_event(__u32 type, __u32 pid, const char *comm, _
 	e->v[1] = v1;
 	e->v[2] = v2;
 	e->v[3] = v3;
-	__builtin_memcpy(e->comm, comm, COMM_LEN);
+	__builtin_memcpy(e->comm, w->comm, COMM_LEN);
 	event_submit(e);
 }
 
@@ -567,23 +603,24 @@ static __always_inline void smi_event(__u32 type, __u32 pid, const char *comm, _
 SEC("kprobe")
 int BPF_KPROBE(evict_entry, void *dev, unsigned long who, __u32 trigger)
 {
-	char comm[TASK_COMM_LEN];
-	__u32 pid = smi_pid(who, comm), t;
 	struct proc_stats *s;
+	struct who w;
+	__u32 t;
 
-	if (!smi_wanted(pid, comm))
+	smi_who(who, &w);
+	if (!smi_wanted(&w))
 		return 0;
 	/* Unknown triggers in the last slot. */
 	t = trigger < NR_TRIGGERS - 1 ? trigger : NR_TRIGGERS - 1;
 	/* A mask clang cannot fold away, so the verifier sees the index bounded. */
 	asm volatile("%[t] &= %[mask]" : [t] "+r"(t) : [mask] "i"(NR_TRIGGERS - 1));
-	s = proc_row(pid, comm);
+	s = proc_row(&w);
 	if (s) {
 		__sync_fetch_and_add(&s->evictions, 1);
 		__sync_fetch_and_add(&s->evictions_by[t], 1);
 	}
-	pending_start(pid, PENDING_EVICT, (__u64)dev);
-	smi_event(EV_EVICT, pid, comm, -1, trigger, 0, 0, 0);
+	pending_start(&w, PENDING_EVICT, (__u64)dev);
+	smi_event(EV_EVICT, &w, -1, trigger, 0, 0, 0);
 	return 0;
 }
 
@@ -591,21 +628,21 @@ int BPF_KPROBE(evict_entry, void *dev, unsigned long who, __u32 trigger)
 SEC("kprobe")
 int BPF_KPROBE(restore_entry, void *dev, unsigned long who)
 {
-	char comm[TASK_COMM_LEN];
-	__u32 pid = smi_pid(who, comm);
+	struct who w;
 	struct proc_stats *s;
 	__s64 lat;
 
-	if (!smi_wanted(pid, comm))
+	smi_who(who, &w);
+	if (!smi_wanted(&w))
 		return 0;
-	lat = pending_end(pid, PENDING_EVICT, (__u64)dev);
-	s = proc_row(pid, comm);
+	lat = pending_end(&w, PENDING_EVICT, (__u64)dev);
+	s = proc_row(&w);
 	if (s) {
 		__sync_fetch_and_add(&s->restores, 1);
 		if (lat >= 0)
 			lat_hist_add(&s->restore_lat, to_units(lat));
 	}
-	smi_event(EV_RESTORE, pid, comm, lat, 0, 0, 0, 0);
+	smi_event(EV_RESTORE, &w, lat, 0, 0, 0, 0);
 	return 0;
 }
 
@@ -617,11 +654,11 @@ int BPF_KPROBE(restore_entry, void *dev, unsigned long who)
 SEC("kprobe")
 int BPF_KPROBE(migrate_start_entry, void *dev, unsigned long who, unsigned long start)
 {
-	char comm[TASK_COMM_LEN];
-	__u32 pid = smi_pid(who, comm);
+	struct who w;
 
-	if (smi_wanted(pid, comm))
-		pending_start(pid, PENDING_MIGRATE, start);
+	smi_who(who, &w);
+	if (smi_wanted(&w))
+		pending_start(&w, PENDING_MIGRATE, start);
 	return 0;
 }
 
@@ -650,22 +687,22 @@ int migrate_end_entry(struct pt_regs *ctx)
 {
 	unsigned long start = PT_REGS_PARM3(ctx), end = PT_REGS_PARM4(ctx);
 	__u32 from = PT_REGS_PARM5(ctx), to = KPROBE_ARG6(ctx), trigger = kprobe_arg7(ctx);
-	char comm[TASK_COMM_LEN];
-	__u32 pid = smi_pid(PT_REGS_PARM2(ctx), comm);
 	struct proc_stats *s;
+	struct who w;
 	__s64 lat;
 
-	if (!smi_wanted(pid, comm))
+	smi_who(PT_REGS_PARM2(ctx), &w);
+	if (!smi_wanted(&w))
 		return 0;
-	lat = pending_end(pid, PENDING_MIGRATE, start);
-	s = proc_row(pid, comm);
+	lat = pending_end(&w, PENDING_MIGRATE, start);
+	s = proc_row(&w);
 	if (s) {
 		__sync_fetch_and_add(&s->migrations, 1);
 		__sync_fetch_and_add(&s->migrated_pages, end > start ? end - start : 0);
 		if (lat >= 0)
 			lat_hist_add(&s->migrate_lat, to_units(lat));
 	}
-	smi_event(EV_MIGRATE, pid, comm, lat, start, end, (__u64)from << 32 | to, trigger);
+	smi_event(EV_MIGRATE, &w, lat, start, end, (__u64)from << 32 | to, trigger);
 	return 0;
 }
 
@@ -674,19 +711,19 @@ SEC("kprobe")
 int BPF_KPROBE(fault_start_entry, void *dev, unsigned long who, unsigned long address,
 	       __u8 write_fault)
 {
-	char comm[TASK_COMM_LEN];
-	__u32 pid = smi_pid(who, comm);
+	struct who w;
 	struct proc_stats *s;
 
-	if (!smi_wanted(pid, comm))
+	smi_who(who, &w);
+	if (!smi_wanted(&w))
 		return 0;
-	s = proc_row(pid, comm);
+	s = proc_row(&w);
 	if (s) {
 		__sync_fetch_and_add(&s->faults, 1);
 		if (write_fault)
 			__sync_fetch_and_add(&s->write_faults, 1);
 	}
-	pending_start(pid, PENDING_FAULT, address);
+	pending_start(&w, PENDING_FAULT, address);
 	return 0;
 }
 
@@ -695,22 +732,22 @@ SEC("kprobe")
 int BPF_KPROBE(fault_end_entry, void *dev, unsigned long who, unsigned long address,
 	       __u8 migration)
 {
-	char comm[TASK_COMM_LEN];
-	__u32 pid = smi_pid(who, comm);
+	struct who w;
 	struct proc_stats *s;
 	__s64 lat;
 
-	if (!smi_wanted(pid, comm))
+	smi_who(who, &w);
+	if (!smi_wanted(&w))
 		return 0;
-	lat = pending_end(pid, PENDING_FAULT, address);
-	s = proc_row(pid, comm);
+	lat = pending_end(&w, PENDING_FAULT, address);
+	s = proc_row(&w);
 	if (s) {
 		if (migration)
 			__sync_fetch_and_add(&s->faults_migrated, 1);
 		if (lat >= 0)
 			lat_hist_add(&s->fault_lat, to_units(lat));
 	}
-	smi_event(EV_FAULT, pid, comm, lat, address, migration, 0, 0);
+	smi_event(EV_FAULT, &w, lat, address, migration, 0, 0);
 	return 0;
 }
 
@@ -718,10 +755,10 @@ int BPF_KPROBE(fault_end_entry, void *dev, unsigned long who, unsigned long addr
 SEC("kprobe")
 int BPF_KPROBE(vmfault_entry, void *dev, unsigned long pasid)
 {
-	char none[TASK_COMM_LEN] = {};
+	struct who none = {};
 
 	__sync_fetch_and_add(&vm_faults, 1);
-	smi_event(EV_VMFAULT, 0, none, -1, pasid & 0xffff, 0, 0, 0);
+	smi_event(EV_VMFAULT, &none, -1, pasid & 0xffff, 0, 0, 0);
 	return 0;
 }
 
@@ -729,11 +766,47 @@ int BPF_KPROBE(vmfault_entry, void *dev, unsigned long pasid)
 SEC("kprobe")
 int BPF_KPROBE(reset_entry, void *dev, __u8 post_reset)
 {
-	char none[TASK_COMM_LEN] = {};
+	struct who none = {};
 
 	if (!post_reset)
 		__sync_fetch_and_add(&gpu_resets, 1);
-	smi_event(EV_RESET, 0, none, -1, post_reset, 0, 0, 0);
+	smi_event(EV_RESET, &none, -1, post_reset, 0, 0, 0);
+	return 0;
+}
+
+/* ---- exits ---------------------------------------------------------------- */
+
+/*
+ * A process that called the KFD is gone, and the KFD has freed what it
+ * held (at the teardown of its memory, before this tracepoint): the
+ * frontend stops counting its memory and queues as live and forgets its
+ * allocations, queues and pending events. Its pid may serve another
+ * process at once, which has rows of its own (keys hold the start time).
+ */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(proc_exit, struct task_struct *task)
+{
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	struct amdkfd_event *e;
+	struct kfd_proc *proc;
+
+	/* Only the last thread: signal->live is already decremented for it. */
+	if (BPF_CORE_READ(task, signal, live.counter) != 0)
+		return 0;
+	proc = bpf_map_lookup_elem(&names, &pid);
+	if (!proc)
+		return 0;
+	e = event_reserve(sizeof(*e));
+	if (e) {
+		__builtin_memset(e, 0, sizeof(*e));
+		e->ts_ns = bpf_ktime_get_ns();
+		e->type = EV_EXIT;
+		e->pid = pid;
+		e->v[0] = proc->started;
+		__builtin_memcpy(e->comm, proc->comm, COMM_LEN);
+		event_submit(e);
+	}
+	bpf_map_delete_elem(&names, &pid);
 	return 0;
 }
 

@@ -133,11 +133,17 @@ enum mem_kind { KIND_VRAM, KIND_GTT, KIND_USERPTR, KIND_DOORBELL, KIND_MMIO, KIN
 
 enum call_op { OP_IOCTL, OP_OPEN, OP_CLOSE };
 
+/*
+ * Every key starts with a process: its pid, and when it started (the
+ * kernel's start_time, ns since boot; 0 for a process only ever named by
+ * an SMI event), which tells apart two processes the same pid served.
+ */
 struct call_key {
 	__u32 pid;
 	__u32 op;
 	__u32 cmd;	/* OP_IOCTL: _IOC_NR for the KFD's own type 'K', else the raw cmd */
 	__u32 raw;	/* 1: cmd is a raw command of another type */
+	__u64 started;
 };
 
 /* Per (process, call), since the start: counters only grow. */
@@ -168,6 +174,7 @@ struct mem_key {
 	__u32 gpu_id;
 	__u32 kind;	/* enum mem_kind */
 	__u32 pad;
+	__u64 started;
 };
 
 struct mem_stats {
@@ -185,6 +192,7 @@ struct bo_key {
 	__u32 pid;
 	__u32 pad;
 	__u64 handle;
+	__u64 started;
 };
 
 struct bo {
@@ -201,6 +209,7 @@ struct queue_key {
 	__u32 gpu_id;
 	__u32 type;	/* KFD_IOC_QUEUE_TYPE_* */
 	__u32 pad;
+	__u64 started;
 };
 
 struct queue_stats {
@@ -213,6 +222,7 @@ struct queue_stats {
 struct queue_id_key {
 	__u32 pid;
 	__u32 queue_id;
+	__u64 started;
 };
 
 struct queue {
@@ -227,6 +237,8 @@ struct queue {
 
 struct proc_key {
 	__u32 pid;
+	__u32 pad;
+	__u64 started;
 };
 
 /*
@@ -244,11 +256,21 @@ struct proc_stats {
 	char comm[COMM_LEN];
 };
 
+/* An eviction, migration or fault not yet ended; the value is its start. */
+struct pending_key {
+	__u32 pid;
+	__u32 kind;	/* PENDING_* */
+	__u64 id;	/* the device (evictions), start page, faulting address */
+	__u64 started;
+};
+enum { PENDING_EVICT, PENDING_MIGRATE, PENDING_FAULT };
+
 /* ---- -e records ----------------------------------------------------------- */
 
 enum event_type {
 	EV_IOCTL, EV_OPEN, EV_CLOSE,
 	EV_EVICT, EV_RESTORE, EV_MIGRATE, EV_FAULT, EV_VMFAULT, EV_RESET,
+	EV_EXIT,	/* a process followed exited (v[0]: its start time): no -e line */
 };
 
 struct amdkfd_event {

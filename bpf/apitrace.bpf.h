@@ -154,10 +154,6 @@ struct {
 } stats_init SEC(".maps");
 
 /* Minimal task types for the exit hook, relocated against the kernel's BTF. */
-typedef struct {
-	int counter;
-} atomic_t;
-
 struct signal_struct {
 	atomic_t live;
 } __core;

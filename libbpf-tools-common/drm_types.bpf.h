@@ -17,10 +17,6 @@ struct drm_sched_fence {
 	u64 drm_client_id;		/* Linux >= 6.17 */
 } __core;
 
-typedef struct {
-	int counter;
-} atomic_t;
-
 struct drm_gpu_scheduler {
 	const char *name;
 	struct device *dev;

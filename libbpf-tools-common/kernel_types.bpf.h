@@ -26,6 +26,10 @@ typedef __s64 s64;
 
 #define TASK_COMM_LEN 16
 
+typedef struct {
+	int counter;
+} atomic_t;
+
 struct kobject {
 	const char *name;
 } __core;

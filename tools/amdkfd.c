@@ -17,6 +17,7 @@
  * details (decode.c), -l's leaks (leaks.c) and --prometheus (prom.c).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@
 #include "amdkfd.h"
 #include "amdkfd.skel.h"
 #include "amdkfd/decode.h"
+#include "amdkfd/exits.h"
 #include "amdkfd/hooks.h"
 #include "amdkfd/kfd_names.h"
 #include "amdkfd/leaks.h"
@@ -43,6 +45,8 @@ static struct env {
 } env;
 
 static struct amdkfd_bpf *skel;
+static struct trace_loop loop;
+static struct bpf_link *exit_link;
 
 /* The maps a summary reads, and the previous summary's: each prints what changed. */
 enum { S_CALLS, S_ERRS, S_MEM, S_QUEUES, S_PROCS, NR_SNAPS };
@@ -173,6 +177,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*e))
 		return 0;
+	if (e->type == EV_EXIT)
+		return exits_add(e->pid, e->v[0]);
 	if (e->type <= EV_CLOSE) {
 		bool raw = _IOC_TYPE(e->cmd) != KFD_IOCTL_TYPE;
 
@@ -209,40 +215,47 @@ static int handle_event(void *ctx, void *data, size_t size)
 
 /* ---- the summary ---------------------------------------------------------- */
 
-static int cmp_u32_pairs(const void *a, const void *b, size_t n)
+/* Keys by their first n __u32s (the pid first), then the process's start. */
+static int cmp_keys(const void *a, const void *b, size_t n, size_t started_offset)
 {
 	const __u32 *x = a, *y = b;
+	__u64 sx, sy;
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		if (x[i] != y[i])
 			return x[i] < y[i] ? -1 : 1;
-	return 0;
+	memcpy(&sx, (const char *)a + started_offset, sizeof(sx));
+	memcpy(&sy, (const char *)b + started_offset, sizeof(sy));
+	return sx < sy ? -1 : sx > sy;
 }
 
 static int cmp_call(const void *a, const void *b)
 {
-	return cmp_u32_pairs(a, b, sizeof(struct call_key) / 4);
+	return cmp_keys(a, b, 4, offsetof(struct call_key, started));
 }
 
 static int cmp_err(const void *a, const void *b)
 {
-	return cmp_u32_pairs(a, b, sizeof(struct err_key) / 4);
+	int c = cmp_call(a, b);
+	const struct err_key *x = a, *y = b;
+
+	return c ? c : x->err < y->err ? -1 : x->err > y->err;
 }
 
 static int cmp_mem(const void *a, const void *b)
 {
-	return cmp_u32_pairs(a, b, 3);
+	return cmp_keys(a, b, 3, offsetof(struct mem_key, started));
 }
 
 static int cmp_queue(const void *a, const void *b)
 {
-	return cmp_u32_pairs(a, b, 3);
+	return cmp_keys(a, b, 3, offsetof(struct queue_key, started));
 }
 
 static int cmp_proc(const void *a, const void *b)
 {
-	return cmp_u32_pairs(a, b, 1);
+	return cmp_keys(a, b, 1, offsetof(struct proc_key, started));
 }
 
 static const struct column call_cols[] = {
@@ -325,17 +338,20 @@ static const struct table device_table = TABLE("device", device_cols);
  * evictions, migrations, faults: <= 6.12 gives no task): its calls' name,
  * else /proc's.
  */
-static const char *comm_of(__u32 pid, const char *comm, const struct map_snapshot *calls,
-			   char *buf, size_t size)
+static const char *comm_of(const struct proc_key *k, const char *comm,
+			   const struct map_snapshot *calls, char *buf, size_t size)
 {
 	size_t i;
 
 	if (comm[0])
 		return comm;
-	for (i = 0; i < calls->n; i++)
-		if (((const struct call_key *)snapshot_key(calls, i))->pid == pid)
+	for (i = 0; i < calls->n; i++) {
+		const struct call_key *c = snapshot_key(calls, i);
+
+		if (c->pid == k->pid && c->started == k->started)
 			return ((const struct call_stats *)snapshot_value(calls, i))->comm;
-	return proc_comm(pid, comm, buf, size);
+	}
+	return proc_comm(k->pid, comm, buf, size);
 }
 
 static void print_calls(FILE *f, const struct map_snapshot *now)
@@ -497,7 +513,7 @@ static void print_procs(FILE *f, const struct map_snapshot *now, const struct ma
 			const struct proc_key *k = snapshot_key(now, i);
 			const struct proc_stats *s = snapshot_value(now, i);
 			const struct proc_stats *p = map_snapshot_find(&prev[S_PROCS], k);
-			const char *name = comm_of(k->pid, s->comm, calls, comm, sizeof(comm));
+			const char *name = comm_of(k, s->comm, calls, comm, sizeof(comm));
 
 			d = *s;
 			d.evictions = DELTA(s, p, evictions);
@@ -538,6 +554,18 @@ static void print_procs(FILE *f, const struct map_snapshot *now, const struct ma
 	}
 }
 
+/*
+ * What the maps keep to follow the processes that exited: their
+ * allocations (-l lists them in the summaries), queues and pending events.
+ */
+static void forget_exited(bool summary)
+{
+	if (summary || !env.leaks)
+		exits_forget(skel->maps.bos, offsetof(struct bo_key, started));
+	exits_forget(skel->maps.queues, offsetof(struct queue_id_key, started));
+	exits_forget(skel->maps.pending, offsetof(struct pending_key, started));
+}
+
 static int print_summary(void *ctx)
 {
 	static __u64 last_vm_faults, last_resets;
@@ -550,6 +578,9 @@ static int print_summary(void *ctx)
 	__u64 vm_faults = skel->bss->vm_faults, resets = skel->bss->gpu_resets;
 	int err;
 
+	/* The exits not read yet: the summary says who is gone. */
+	if (loop.rb)
+		ring_buffer__consume(loop.rb);
 	err = tool_snapshot(maps, now, NR_SNAPS);
 	if (err)
 		return err;
@@ -577,6 +608,7 @@ static int print_summary(void *ctx)
 		print_leaks(f, skel->maps.bos, &now[S_CALLS]);
 	fflush(f);
 	map_snapshot_keep(prev, now, NR_SNAPS);
+	forget_exited(true);
 	return 0;
 }
 
@@ -597,6 +629,7 @@ static int write_metrics(struct metrics *m, void *ctx)
 		.dropped = skel->bss->dropped_rows + skel->bss->dropped_bos +
 			   skel->bss->dropped_queues });
 	map_snapshot_free_all(now, NR_SNAPS);
+	forget_exited(false);
 	return err;
 }
 
@@ -620,7 +653,6 @@ static void report_dropped(void)
 int main(int argc, char **argv)
 {
 	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
-	struct trace_loop loop = {};
 	int err;
 
 	if (!tool_init(&argp, argc, argv, 0))
@@ -654,6 +686,12 @@ int main(int argc, char **argv)
 	err = attach_hooks();
 	if (err)
 		goto cleanup;
+	exit_link = bpf_program__attach(skel->progs.proc_exit);
+	if (!exit_link) {
+		err = -errno;
+		report_bpf_error("attach to the sched_process_exit tracepoint", err);
+		goto cleanup;
+	}
 	/* All attached: the first line on stderr (a test's start_tool waits for one). */
 	say_missing_hooks();
 
@@ -666,7 +704,9 @@ int main(int argc, char **argv)
 	report_missed_returns();
 	err = tool_close(&loop, err);
 cleanup:
+	bpf_link__destroy(exit_link);
 	detach_hooks();
+	exits_free();
 	map_snapshot_free_all(prev, NR_SNAPS);
 	amdkfd_bpf__destroy(skel);
 	return err != 0;

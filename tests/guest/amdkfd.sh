@@ -25,8 +25,11 @@
 #  4. amdgpu unloaded under a running amdkfd: it ends at Ctrl-C with its
 #     summary whole;
 #  5. kfdmock's workloads (see below): exact live bytes, leaks, failed
-#     allocations, queues, evict -> restore times, migrations and faults;
-#     -c and --cgroup applied to the SMI events as to the calls.
+#     allocations, queues, evict -> restore times, migrations and
+#     faults; -c and --cgroup applied to
+#     the SMI events as to the calls;
+#  6. a pid served again at once: two processes, each with its own name,
+#     cgroup, calls and memory; the gauges of the one that exited at 0.
 # The guest runs with 5-level paging (--la57; 5.10 is built without): from
 # 6.13 the SMI events pass a task, whose address then starts 0xff11....
 #
@@ -372,9 +375,10 @@ if $smi; then
 fi
 # --prometheus: a valid file with the same numbers, per process name.
 check "$P mock: --prometheus: promtool accepts it" promtool check metrics <"$S/kfd.prom"
-check_eq "$P mock: --prometheus: live bytes per kind" \
+# (kfdwork has exited: the KFD freed what it held, part 6 has one alive.)
+check_eq "$P mock: --prometheus: live bytes per kind, none once it exited" \
 	"$(grep '^gpubpf_amdkfd_live_bytes{comm="kfdwork"' "$S/kfd.prom" | sort | paste -sd,)" \
-	"gpubpf_amdkfd_live_bytes{comm=\"kfdwork\",gpu=\"$GPU\",kind=\"DOORBELL\"} 8192,gpubpf_amdkfd_live_bytes{comm=\"kfdwork\",gpu=\"$GPU\",kind=\"GTT\"} 65536,gpubpf_amdkfd_live_bytes{comm=\"kfdwork\",gpu=\"$GPU\",kind=\"USERPTR\"} 4096,gpubpf_amdkfd_live_bytes{comm=\"kfdwork\",gpu=\"$GPU\",kind=\"VRAM\"} 1048576"
+	"gpubpf_amdkfd_live_bytes{comm=\"kfdwork\",gpu=\"$GPU\",kind=\"DOORBELL\"} 0,gpubpf_amdkfd_live_bytes{comm=\"kfdwork\",gpu=\"$GPU\",kind=\"GTT\"} 0,gpubpf_amdkfd_live_bytes{comm=\"kfdwork\",gpu=\"$GPU\",kind=\"USERPTR\"} 0,gpubpf_amdkfd_live_bytes{comm=\"kfdwork\",gpu=\"$GPU\",kind=\"VRAM\"} 0"
 if $smi; then
 	check_eq "$P mock: --prometheus: evictions per trigger, restores timed" \
 		"$(grep -E '^gpubpf_amdkfd_(evictions_total|restore_seconds_count)\{comm="kfdwork"' "$S/kfd.prom" | sort | paste -sd,)" \
@@ -399,3 +403,64 @@ if $smi; then
 		"$(tl ".pid == $wp and .cat == \"svm\"") $(tl ".pid == $wp and .cat == \"fault\"")" "2 2"
 fi
 check_eq "$P mock: nothing lost" "$(grep -h "lost\|not counted\|not followed\|not timed" "$S"/mock.txt.err "$S"/mock.ev.err)" ""
+
+# ---------------------------------------------------------------------------
+# 6. A pid served again: kfdwork (cgroup A) exits holding memory and queues,
+#    and its pid goes at once (ns_last_pid) to kfdwork2 (cgroup B), which
+#    asks the same and still runs when the tracer stops. Each is a process
+#    of its own: its name, cgroup, calls, memory; only the first exited.
+mkdir -p "$cg/A" "$cg/B"
+cp "$KW" "$S/kfdwork2"
+mkfifo "$S/hold2"
+start "$S/reuse.json" -j -l -C --prometheus "$S/reuse.prom" || exit 1
+sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" "$3"' sh "$cg/A" "$KW" $GPU >"$S/kw1.out" 2>&1 &
+wp1=$!
+wait $wp1
+check_eq "$P pid again: the first kfdwork ran" "$? $(cat "$S/kw1.out")" "0 ready"
+wp2=
+for _ in 1 2 3 4 5; do
+	echo $((wp1 - 1)) >/proc/sys/kernel/ns_last_pid
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" -w "$3"' sh "$cg/B" "$S/kfdwork2" $GPU \
+		<"$S/hold2" >"$S/kw2.out" 2>&1 &
+	wp2=$!
+	[ "$wp2" = "$wp1" ] && break
+	kill -KILL "$wp2"	# still opening the fifo: it called nothing
+	wait "$wp2" 2>/dev/null
+done
+check_eq "$P pid again: kfdwork2 got kfdwork's pid" "$wp2" "$wp1"
+exec 8>"$S/hold2"
+for _ in $(seq 1 300); do grep -q ready "$S/kw2.out" && break; nap 0.1; done
+check_eq "$P pid again: kfdwork2's calls as the mock answers" "$(cat "$S/kw2.out")" ready
+stop
+check_eq "$P pid again: status" "$tool_status" 0
+exec 8>&-
+wait "$wp2"
+rmdir "$cg/A" "$cg/B" "$cg"
+# pcalls FILE PID COMM: "CALL CALLS ERRORS" of COMM's calls.
+pcalls() { jrows "$1" call "select(.pid == $2 and .comm == \"$3\") | \"\(.call) \(.calls) \(.errors)\"" | sort | paste -sd,; }
+check_eq "$P pid again: two processes, each its cgroup" \
+	"$(jrows "$S/reuse.json" call "select(.pid == $wp1) | \"\(.comm) \(.cgroup)\"" | sort -u | paste -sd,)" \
+	"kfdwork /amdkfd-test/A,kfdwork2 /amdkfd-test/B"
+check_eq "$P pid again: kfdwork's calls, as in part 5" "$(pcalls "$S/reuse.json" "$wp1" kfdwork)" \
+	"$(pcalls "$S/mock.json" "$wp" kfdwork)"
+check_eq "$P pid again: kfdwork2's, the same but the close (it runs)" \
+	"$(pcalls "$S/reuse.json" "$wp1" kfdwork2)" "$(pcalls "$S/mock.json" "$wp" kfdwork | sed 's/close 1 0,//')"
+check_eq "$P pid again: each one's VRAM, its allocations alone" \
+	"$(jrows "$S/reuse.json" memory "select(.pid == $wp1 and .kind == \"VRAM\") | \"\(.comm) \(.allocs) \(.frees) \(.failed) \(.live) \(.live_bytes)\"" | sort | paste -sd,)" \
+	"kfdwork 3 2 2 1 1048576,kfdwork2 3 2 2 1 1048576"
+check_eq "$P pid again: -l: what each left, the first exited" \
+	"$(jrows "$S/reuse.json" leak_process "select(.pid == $wp1) | \"\(.comm) \(.exited) \(.allocs) \(.bytes)\"" | sort | paste -sd,)" \
+	"kfdwork true 4 1126400,kfdwork2 false 4 1126400"
+# gauge COMM FAMILY: COMM's series of gpubpf_amdkfd_FAMILY, "LABEL=VALUE ... N" sorted.
+gauge() {
+	grep "^gpubpf_amdkfd_$2{comm=\"$1\"" "$S/reuse.prom" |
+		sed -E 's/^[a-z_]+\{comm="[^"]*",gpu="[0-9]+",(kind|type)="([A-Z_]+)",cgroup="([^"]*)"\} /\2 \3 /' |
+		sort | paste -sd,
+}
+check_eq "$P pid again: --prometheus: the live bytes of kfdwork2 alone" \
+	"$(gauge kfdwork live_bytes) | $(gauge kfdwork2 live_bytes)" \
+	"DOORBELL /amdkfd-test/A 0,GTT /amdkfd-test/A 0,USERPTR /amdkfd-test/A 0,VRAM /amdkfd-test/A 0 | DOORBELL /amdkfd-test/B 8192,GTT /amdkfd-test/B 65536,USERPTR /amdkfd-test/B 4096,VRAM /amdkfd-test/B 1048576"
+check_eq "$P pid again: --prometheus: its queues alone alive" \
+	"$(gauge kfdwork queues_alive) | $(gauge kfdwork2 queues_alive)" \
+	"COMPUTE_AQL /amdkfd-test/A 0,SDMA /amdkfd-test/A 0 | COMPUTE_AQL /amdkfd-test/B 1,SDMA /amdkfd-test/B 1"
+check_eq "$P pid again: nothing lost" "$(grep -h "lost\|not counted\|not followed\|not timed" "$S/reuse.json.err")" ""

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "amdkfd.h"
+#include "exits.h"
 #include "kfd_names.h"
 #include "leaks.h"
 #include "output.h"
@@ -36,24 +37,35 @@ static int cmp_bo(const void *a, const void *b)
 
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
+	if (x->started != y->started)
+		return x->started < y->started ? -1 : 1;
 	if (bx->ts_ns != by->ts_ns)
 		return bx->ts_ns < by->ts_ns ? -1 : 1;
 	return x->handle < y->handle ? -1 : x->handle > y->handle;
 }
 
-static const char *name_of(__u32 pid, const struct map_snapshot *calls)
+static const char *name_of(const struct bo_key *k, const struct map_snapshot *calls)
 {
 	size_t i;
 
-	for (i = 0; i < calls->n; i++)
-		if (((const struct call_key *)snapshot_key(calls, i))->pid == pid)
+	for (i = 0; i < calls->n; i++) {
+		const struct call_key *c = snapshot_key(calls, i);
+
+		if (c->pid == k->pid && c->started == k->started)
 			return ((const struct call_stats *)snapshot_value(calls, i))->comm;
+	}
 	return "?";
 }
 
-static bool exited(__u32 pid)
+/* Its exit seen, or (a process the kernel side lost track of) its pid unused. */
+static bool exited(const struct bo_key *k)
 {
-	return kill(pid, 0) && errno == ESRCH;
+	return exits_has(k->pid, k->started) || (kill(k->pid, 0) && errno == ESRCH);
+}
+
+static bool same_proc(const struct bo_key *a, const struct bo_key *b)
+{
+	return a->pid == b->pid && a->started == b->started;
 }
 
 void print_leaks(FILE *f, struct bpf_map *bos, const struct map_snapshot *calls)
@@ -73,25 +85,24 @@ void print_leaks(FILE *f, struct bpf_map *bos, const struct map_snapshot *calls)
 		table_header(f, &process_table);
 	}
 	for (i = 0; i < snap.n; i = j) {
-		__u32 pid = ((const struct bo_key *)snapshot_key(&snap, i))->pid;
+		const struct bo_key *proc = snapshot_key(&snap, i);
 		unsigned long long bytes = 0;
 
-		for (j = i; j < snap.n && ((const struct bo_key *)snapshot_key(&snap, j))->pid == pid;
-		     j++)
+		for (j = i; j < snap.n && same_proc(snapshot_key(&snap, j), proc); j++)
 			bytes += ((const struct bo *)snapshot_value(&snap, j))->size;
 		table_row(f, &process_table, (struct cell[]){
-			CELL_U(pid), CELL_S(name_of(pid, calls)), CELL_B(exited(pid)), CELL_U(j - i),
-			CELL_U(bytes) });
+			CELL_U(proc->pid), CELL_S(name_of(proc, calls)), CELL_B(exited(proc)),
+			CELL_U(j - i), CELL_U(bytes) });
 	}
 	if (snap.n) {
 		text_printf(f, "\n");
 		table_header(f, &leak_table);
 	}
 	for (i = 0; i < snap.n; i = j) {
-		__u32 pid = ((const struct bo_key *)snapshot_key(&snap, i))->pid;
+		const struct bo_key *proc = snapshot_key(&snap, i);
+		__u32 pid = proc->pid;
 
-		for (j = i; j < snap.n && ((const struct bo_key *)snapshot_key(&snap, j))->pid == pid;
-		     j++) {
+		for (j = i; j < snap.n && same_proc(snapshot_key(&snap, j), proc); j++) {
 			const struct bo_key *k = snapshot_key(&snap, j);
 			const struct bo *bo = snapshot_value(&snap, j);
 

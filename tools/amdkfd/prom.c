@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "amdkfd/decode.h"
+#include "amdkfd/exits.h"
 #include "amdkfd/kfd_names.h"
 #include "amdkfd/prom.h"
 #include "output.h"
@@ -58,10 +59,14 @@ static int memory_metrics(struct metrics *m, const struct amdkfd_metrics_in *in)
 	for (i = 0; i < in->mem->n && !err; i++) {
 		const struct mem_key *k = snapshot_key(in->mem, i);
 		const struct mem_stats *s = snapshot_value(in->mem, i);
-		/* Below zero only by frees of what was allocated before tracing. */
+		/*
+		 * Below zero only by frees of what was allocated before tracing;
+		 * none when the process exited (the KFD freed it all).
+		 */
+		bool live = s->live_bytes > 0 && !exits_has(k->pid, k->started);
 		const unsigned long long v[NR_PM] = {
 			s->allocs, s->alloc_bytes, s->frees, s->freed_bytes, s->failed,
-			s->live_bytes > 0 ? s->live_bytes : 0,
+			live ? s->live_bytes : 0,
 		};
 
 		snprintf(gpu, sizeof(gpu), "%u", k->gpu_id);
@@ -72,7 +77,9 @@ static int memory_metrics(struct metrics *m, const struct amdkfd_metrics_in *in)
 	for (i = 0; i < in->queues->n && !err; i++) {
 		const struct queue_key *k = snapshot_key(in->queues, i);
 		const struct queue_stats *s = snapshot_value(in->queues, i);
-		const unsigned long long v[] = { s->created, s->failed, s->alive > 0 ? s->alive : 0 };
+		bool alive = s->alive > 0 && !exits_has(k->pid, k->started);
+		const unsigned long long v[] = { s->created, s->failed, alive ? s->alive : 0 };
+
 		snprintf(gpu, sizeof(gpu), "%u", k->gpu_id);
 		err = metrics_rows_add(&queues, (const char *const[]){
 			s->comm, gpu,
@@ -90,13 +97,13 @@ static int memory_metrics(struct metrics *m, const struct amdkfd_metrics_in *in)
 	metrics_rows_family(m, &mem, PM_FAILED, 1, "allocation_failures_total", METRIC_COUNTER,
 			    "Allocations the KFD refused");
 	metrics_rows_family(m, &mem, PM_LIVE_BYTES, 1, "live_bytes", METRIC_GAUGE,
-			    "Bytes allocated while tracing and not freed");
+			    "Bytes allocated while tracing and not freed, by processes alive");
 	metrics_rows_family(m, &queues, 0, 1, "queues_created_total", METRIC_COUNTER,
 			    "Compute and SDMA queues created, per process name, GPU and type");
 	metrics_rows_family(m, &queues, 1, 1, "queue_failures_total", METRIC_COUNTER,
 			    "Queue creations the KFD refused");
 	metrics_rows_family(m, &queues, 2, 1, "queues_alive", METRIC_GAUGE,
-			    "Queues created while tracing and not destroyed");
+			    "Queues created while tracing and not destroyed, by processes alive");
 	metrics_rows_free(&mem);
 	metrics_rows_free(&queues);
 	return err;
