@@ -300,6 +300,48 @@ int btf_target_find(const char *name, int kind, char *module, size_t len, __u32 
 	return err;
 }
 
+/* Type ID of the kernel's numbering: vmlinux's, or module F's after them. */
+static const struct btf_type *type_by_id(struct btf_file *f, __u32 id)
+{
+	struct btf_file *in = id <= vmlinux.nr_types ? &vmlinux : f;
+	__u32 i = id <= vmlinux.nr_types ? id - 1 : id - vmlinux.nr_types - 1;
+
+	if (!id || i >= in->nr_types)
+		return NULL;
+	return (const void *)(in->data + in->hdr->hdr_len + in->hdr->type_off + in->type_off[i]);
+}
+
+int btf_func_params(const char *module, const char *func)
+{
+	struct btf_file own = {}, *f = &own;
+	const struct btf_type *t;
+	long in_base, in_mod, i;
+	int err = read_vmlinux() ?: btf_file_index(&vmlinux);
+
+	if (err)
+		return err;
+	if (!strcmp(module, "vmlinux"))
+		f = &vmlinux;
+	else if ((err = read_btf(&own, module)))
+		return err;
+	in_base = string_offset(&vmlinux, func);
+	in_mod = f == &vmlinux ? -1 : string_offset(f, func);
+	if (in_mod >= 0)
+		in_mod += vmlinux.hdr->str_len;
+	i = in_base < 0 && in_mod < 0 ? -ENOENT : find_type(f, BTF_KIND_FUNC, in_base, in_mod);
+	if (i < 0) {
+		err = i;
+	} else {
+		t = (const void *)(f->data + f->hdr->hdr_len + f->hdr->type_off + f->type_off[i]);
+		t = type_by_id(f, t->type);
+		err = t && BTF_INFO_KIND(t->info) == BTF_KIND_FUNC_PROTO ? (int)BTF_INFO_VLEN(t->info)
+									: -EPROTO;
+	}
+	if (f == &own)
+		free_btf(&own);
+	return err;
+}
+
 bool tracepoint_btf_module(const char *event, char *module, size_t len)
 {
 	char name[256], found[64];

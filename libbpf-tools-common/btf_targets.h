@@ -26,6 +26,14 @@
 int btf_target_find(const char *name, int kind, char *module, size_t len, __u32 *id);
 
 /*
+ * How many parameters function FUNC takes, from the BTF of MODULE
+ * ("vmlinux" or a module's name): for a prototype that changed between
+ * versions of a driver. A negative errno when that BTF is not there
+ * (-ENOENT: a module built without it) or lacks the function.
+ */
+int btf_func_params(const char *module, const char *func);
+
+/*
  * The module whose BTF defines the trace event EVENT (its btf_trace_EVENT
  * typedef), into module[len]. false when no module's BTF has it (built
  * in, or a module without BTF).

@@ -74,6 +74,10 @@ static void test_modules(void)
 	proto = btf__add_func_proto(gem, i);
 	btf__add_func_param(gem, "obj", i);
 	btf__add_func(gem, "gem_put", BTF_FUNC_GLOBAL, proto);
+	proto = btf__add_func_proto(gem, i);
+	for (want = 0; want < 8; want++)
+		btf__add_func_param(gem, "arg", i);
+	btf__add_func(gem, "gem_end", BTF_FUNC_GLOBAL, proto);
 	btf__add_typedef(gem, "btf_trace_gem_create", i);
 	if (fake_btf_root(fake_root) ||
 	    fake_btf_write(fake_root, base, "vmlinux") || fake_btf_write(fake_root, other, "aaa_other") ||
@@ -108,6 +112,13 @@ static void test_modules(void)
 	      !tracepoint_btf_module("sched_switch", mod, sizeof(mod)), "found");
 	CHECK("tracepoint_btf_module: not for a name no typedef has",
 	      !tracepoint_btf_module("size", mod, sizeof(mod)), "found");
+	CHECK("btf_func_params: a module's functions, 1 and 8 parameters",
+	      btf_func_params("gemmod", "gem_put") == 1 && btf_func_params("gemmod", "gem_end") == 8,
+	      "%d, %d", btf_func_params("gemmod", "gem_put"), btf_func_params("gemmod", "gem_end"));
+	CHECK("btf_func_params: none in another module, none of a module without BTF",
+	      btf_func_params("aaa_other", "gem_end") == -ENOENT &&
+	      btf_func_params("nomod", "gem_end") == -ENOENT,
+	      "%d, %d", btf_func_params("aaa_other", "gem_end"), btf_func_params("nomod", "gem_end"));
 
 	probe_set_root(NULL);
 	btf_targets_reset();
