@@ -543,7 +543,16 @@ static __always_inline bool untrack_alloc(__u32 pid, __u64 addr, __u64 free_entr
 	/* Not if another thread got the same address back after this free began. */
 	if (!ai || ai->ts >= free_entry)
 		return false;
-	if (ai->refs) {
+	/*
+	 * Releases of one object at once each take a reference: the one that
+	 * found none left frees it. Without fetch atomics (< 5.12), two
+	 * releases may both see the last reference taken, and the object is
+	 * never freed here.
+	 */
+	if (has_atomic_fetch) {
+		if ((__s32)__sync_fetch_and_sub(&ai->refs, 1) > 0)
+			return true;
+	} else if (ai->refs) {
 		__sync_fetch_and_sub(&ai->refs, 1);
 		return true;
 	}
