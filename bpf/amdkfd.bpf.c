@@ -26,6 +26,9 @@
 #include "maps.bpf.h"
 #include "amdkfd.h"
 
+/* kfd_smi_event_migration_end takes an eighth parameter, the error (6.11 on). */
+const volatile bool migrate_end_error = false;
+
 /* What found its table full: counted, reported by the frontend. */
 __u64 dropped_rows = 0;
 __u64 dropped_calls = 0;
@@ -663,30 +666,37 @@ int BPF_KPROBE(migrate_start_entry, void *dev, unsigned long who, unsigned long 
 }
 
 /*
- * The sixth and seventh arguments, past what BPF_KPROBE reads: x86-64 passes
- * the sixth in r9 and the seventh on the stack above the return address;
- * arm64 both in registers.
+ * The sixth to eighth arguments, past what BPF_KPROBE reads: x86-64 passes
+ * the sixth in r9, the seventh and eighth on the stack above the return
+ * address; arm64 all in registers.
  */
 #if defined(__TARGET_ARCH_x86)
 #define KPROBE_ARG6(ctx) ((ctx)->r9)
-static __always_inline __u64 kprobe_arg7(struct pt_regs *ctx)
+static __always_inline __u64 kprobe_stack_arg(struct pt_regs *ctx, int n)
 {
 	__u64 v = 0;
 
-	bpf_probe_read_kernel(&v, sizeof(v), (void *)(ctx->rsp + 8));
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)(ctx->rsp + 8 * (n - 6)));
 	return v;
 }
+#define kprobe_arg7(ctx) kprobe_stack_arg(ctx, 7)
+#define kprobe_arg8(ctx) kprobe_stack_arg(ctx, 8)
 #elif defined(__TARGET_ARCH_arm64)
 #define KPROBE_ARG6(ctx) (((const struct user_pt_regs *)(ctx))->regs[5])
 #define kprobe_arg7(ctx) (((const struct user_pt_regs *)(ctx))->regs[6])
+#define kprobe_arg8(ctx) (((const struct user_pt_regs *)(ctx))->regs[7])
 #endif
 
-/* kfd_smi_event_migration_end(dev, pid or task, start, end, from, to, trigger[, error]) */
+/*
+ * kfd_smi_event_migration_end(dev, pid or task, start, end, from, to, trigger[, error]):
+ * a migration that failed (error, a negative errno) moved no pages.
+ */
 SEC("kprobe")
 int migrate_end_entry(struct pt_regs *ctx)
 {
 	unsigned long start = PT_REGS_PARM3(ctx), end = PT_REGS_PARM4(ctx);
 	__u32 from = PT_REGS_PARM5(ctx), to = KPROBE_ARG6(ctx), trigger = kprobe_arg7(ctx);
+	int error = migrate_end_error ? (int)kprobe_arg8(ctx) : 0;
 	struct proc_stats *s;
 	struct who w;
 	__s64 lat;
@@ -696,13 +706,16 @@ int migrate_end_entry(struct pt_regs *ctx)
 		return 0;
 	lat = pending_end(&w, PENDING_MIGRATE, start);
 	s = proc_row(&w);
-	if (s) {
+	if (s && error) {
+		__sync_fetch_and_add(&s->migrations_failed, 1);
+	} else if (s) {
 		__sync_fetch_and_add(&s->migrations, 1);
 		__sync_fetch_and_add(&s->migrated_pages, end > start ? end - start : 0);
 		if (lat >= 0)
 			lat_hist_add(&s->migrate_lat, to_units(lat));
 	}
-	smi_event(EV_MIGRATE, &w, lat, start, end, (__u64)from << 32 | to, trigger);
+	smi_event(EV_MIGRATE, &w, lat, start, end, (__u64)from << 32 | to,
+		  (__u64)(__u32)error << 32 | trigger);
 	return 0;
 }
 

@@ -249,7 +249,8 @@ struct proc_stats {
 	__u64 evictions, restores;
 	__u64 evictions_by[NR_TRIGGERS];
 	struct lat_hist restore_lat;	/* evict -> restore, in the -m unit */
-	__u64 migrations, migrated_pages;
+	__u64 migrations, migrated_pages;	/* those that succeeded */
+	__u64 migrations_failed;
 	struct lat_hist migrate_lat;	/* migration start -> end */
 	__u64 faults, write_faults, faults_migrated;
 	struct lat_hist fault_lat;	/* GPU page fault start -> end */

@@ -128,12 +128,23 @@ static void smi_detail(char *buf, size_t size, const struct amdkfd_event *e)
 		snprintf(buf, size, "trigger=%s",
 			 kfd_name_or_number(kfd_eviction_trigger_name(e->v[0]), e->v[0], t, sizeof(t)));
 		break;
-	case EV_MIGRATE:
-		snprintf(buf, size, "pages=0x%llx-0x%llx from=%u to=%u trigger=%s",
-			 (unsigned long long)e->v[0], (unsigned long long)e->v[1],
-			 (unsigned int)(e->v[2] >> 32), (unsigned int)e->v[2],
-			 kfd_name_or_number(kfd_migrate_trigger_name(e->v[3]), e->v[3], t, sizeof(t)));
+	case EV_MIGRATE: {
+		/* v[3]: the trigger, and above it the error of a migration that failed. */
+		__u32 trigger = e->v[3];
+		int error = e->v[3] >> 32;
+		char ebuf[16];
+		int n;
+
+		n = snprintf(buf, size, "pages=0x%llx-0x%llx from=%u to=%u trigger=%s",
+			     (unsigned long long)e->v[0], (unsigned long long)e->v[1],
+			     (unsigned int)(e->v[2] >> 32), (unsigned int)e->v[2],
+			     kfd_name_or_number(kfd_migrate_trigger_name(trigger), trigger, t,
+						sizeof(t)));
+		if (error && n > 0 && (size_t)n < size)
+			snprintf(buf + n, size - n, " error=%s",
+				 errno_name(error < 0 ? -error : error, ebuf, sizeof(ebuf)));
 		break;
+	}
 	case EV_FAULT:
 		snprintf(buf, size, "address=0x%llx migrated=%s", (unsigned long long)e->v[0],
 			 e->v[1] ? "yes" : "no");
@@ -323,6 +334,7 @@ static const struct column proc_cols[] = {
 	{ "WRITES", "write_faults", 6, 0 },
 	{ "MIGRATED", "faults_migrated", 8, 0 },
 	{ "TRIGGERS", "triggers", 0, 0 },
+	{ "", "migrations_failed", 0, COL_JSON_ONLY },
 };
 static const struct table proc_table = TABLE("process", proc_cols);
 static const struct table proc_hist_table = { "process_hist", proc_cols, 2, false };
@@ -520,11 +532,13 @@ static void print_procs(FILE *f, const struct map_snapshot *now, const struct ma
 			d.restores = DELTA(s, p, restores);
 			d.migrations = DELTA(s, p, migrations);
 			d.migrated_pages = DELTA(s, p, migrated_pages);
+			d.migrations_failed = DELTA(s, p, migrations_failed);
 			d.faults = DELTA(s, p, faults);
 			d.write_faults = DELTA(s, p, write_faults);
 			d.faults_migrated = DELTA(s, p, faults_migrated);
 			lat_hist_delta(&d.restore_lat, &s->restore_lat, p ? &p->restore_lat : NULL);
-			if (!d.evictions && !d.restores && !d.migrations && !d.faults)
+			if (!d.evictions && !d.restores && !d.migrations && !d.migrations_failed &&
+			    !d.faults)
 				continue;
 			if (pass) {
 				if (!d.restore_lat.count)
@@ -547,7 +561,8 @@ static void print_procs(FILE *f, const struct map_snapshot *now, const struct ma
 				CELL_U(d.migrations), CELL_U(d.migrated_pages), CELL_U(d.faults),
 				CELL_U(d.write_faults), CELL_U(d.faults_migrated),
 				CELL_S(triggers(trig, sizeof(trig), s->evictions_by,
-						p ? p->evictions_by : NULL)) });
+						p ? p->evictions_by : NULL)),
+				CELL_U(d.migrations_failed) });
 		}
 		if (header && !pass)
 			text_printf(f, "\n");
@@ -674,6 +689,7 @@ int main(int argc, char **argv)
 	tool_set_rodata(skel, env.events || env.timeline);
 	/* Records of ~220 bytes: room for a burst of ~19000 calls while the reader sleeps. */
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 256 << 10);
+	skel->rodata->migrate_end_error = migration_end_has_error();
 	open_hooks(skel->obj);
 	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
 	err = tool_drop_fetch_atomics(skel->obj);

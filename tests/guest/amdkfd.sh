@@ -25,8 +25,8 @@
 #  4. amdgpu unloaded under a running amdkfd: it ends at Ctrl-C with its
 #     summary whole;
 #  5. kfdmock's workloads (see below): exact live bytes, leaks, failed
-#     allocations, queues, evict -> restore times, migrations and
-#     faults; -c and --cgroup applied to
+#     allocations, queues, evict -> restore times, migrations (sid: one
+#     that failed, counted apart) and faults; -c and --cgroup applied to
 #     the SMI events as to the calls;
 #  6. a pid served again at once: two processes, each with its own name,
 #     cgroup, calls and memory; the gauges of the one that exited at 0.
@@ -288,6 +288,8 @@ if $smi; then
 	ctl "evict $$ 1"
 	ctl "restore $$"
 	ctl "fault $$ 0x7f0000003000 0 0"
+	# sid: a migration of the shell's that failed (migration_end's error).
+	[ "$K" = sid ] && ctl "migrate $$ 0x3000 0x3008 0 $GPU 0 0 0 -12"
 fi
 ctl "vmfault 42"
 ctl "reset"
@@ -345,6 +347,13 @@ if $smi; then
 		"kfdwork 4 4 2 272 2 1 1 USERPTR:1,TTM:3"
 	check_eq "$P mock: the shell's eviction, restore, faults, unfiltered" \
 		"$(jrows "$S/mock.json" process "select(.pid == $$) | \"\(.evictions) \(.restores) \(.faults) \(.write_faults)\"")" "1 1 2 1"
+	if [ "$K" = sid ]; then
+		check_eq "$P mock: a failed migration: counted apart, no pages" \
+			"$(jrows "$S/mock.json" process "select(.pid == $$) | \"\(.migrations) \(.migrated_pages) \(.migrations_failed)\"")" \
+			"0 0 1"
+		check "$P mock: -e: the failed migration's error" grep -Eq \
+			"^[0-9.]+ +$$ +[^ ]+ +migrate .* pages=0x3000-0x3008 from=0 to=$GPU trigger=PREFETCH error=ENOMEM$" "$S/mock.ev"
+	fi
 	check_eq "$P mock: --timeline: a fault where one never ended starts after what came between" \
 		"$(jq -r "[.[] | select(.pid == $$ and .ph == \"X\")] | (map(select(.cat == \"fault\")) | length == 1) and
 			(map(select(.cat == \"fault\"))[0].ts >= (map(select(.cat == \"eviction\"))[0] | .ts + .dur))" \

@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "btf_targets.h"
 #include "hooks.h"
 #include "links.h"
+#include "probe.h"
 
 /* One role: a kprobe on `fn`, maybe a kretprobe; `shows` what is lost without it. */
 static struct hook {
@@ -80,6 +82,13 @@ void say_missing_hooks(void)
 {
 	if (missing[0])
 		fprintf(stderr, "amdkfd: amdgpu has no %s: not shown: %s\n", missing, lost);
+}
+
+bool migration_end_has_error(void)
+{
+	int n = btf_func_params("amdgpu", "kfd_smi_event_migration_end");
+
+	return n >= 0 ? n >= 8 : kernel_release_at_least(6, 11);
 }
 
 void report_missed_returns(void)

@@ -26,6 +26,13 @@ int attach_hooks(void);
 void say_missing_hooks(void);
 
 /* The returns of calls the kretprobes missed, said as every loss is (links.h). */
+/*
+ * kfd_smi_event_migration_end takes the error of the migration as its eighth
+ * parameter: from amdgpu's BTF, or, for a module built without it, the
+ * kernel's release (upstream 6.11 added it).
+ */
+bool migration_end_has_error(void);
+
 void report_missed_returns(void);
 void detach_hooks(void);
 

@@ -122,7 +122,7 @@ static int eviction_metrics(struct metrics *m, const struct amdkfd_metrics_in *i
 		const struct proc_stats *s = snapshot_value(in->procs, i);
 		const char *comm = s->comm[0] ? s->comm : "?";
 		const unsigned long long v[] = { s->restores, s->migrations, s->migrated_pages,
-						 s->faults };
+						 s->faults, s->migrations_failed };
 
 		for (t = 0; t < NR_TRIGGERS && !err; t++) {
 			const char *name = t < NR_TRIGGERS - 1 ? kfd_eviction_trigger_name(t) : "OTHER";
@@ -134,7 +134,7 @@ static int eviction_metrics(struct metrics *m, const struct amdkfd_metrics_in *i
 				&s->evictions_by[t], 1);
 		}
 		if (!err)
-			err = metrics_rows_add(&other, (const char *const[]){ comm }, v, 4);
+			err = metrics_rows_add(&other, (const char *const[]){ comm }, v, 5);
 	}
 	metrics_rows_family(m, &evictions, 0, 1, "evictions_total", METRIC_COUNTER,
 			    "Queue evictions of a process on a GPU, per process name and trigger");
@@ -146,6 +146,8 @@ static int eviction_metrics(struct metrics *m, const struct amdkfd_metrics_in *i
 			    "Their pages");
 	metrics_rows_family(m, &other, 3, 1, "gpu_page_faults_total", METRIC_COUNTER,
 			    "GPU page faults (SVM, retry faults)");
+	metrics_rows_family(m, &other, 4, 1, "svm_migration_failures_total", METRIC_COUNTER,
+			    "SVM migrations that failed, their pages not moved");
 	metrics_rows_free(&evictions);
 	metrics_rows_free(&other);
 
