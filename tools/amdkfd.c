@@ -98,6 +98,38 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/* ---- exits ---------------------------------------------------------------- */
+
+/*
+ * What the maps keep to follow the processes that exited: their
+ * allocations (-l lists them in the summaries), queues and pending events.
+ */
+static void forget_exited(bool summary)
+{
+	if (summary || !env.leaks)
+		exits_forget(skel->maps.bos, offsetof(struct bo_key, started));
+	exits_forget(skel->maps.queues, offsetof(struct queue_id_key, started));
+	exits_forget(skel->maps.pending, offsetof(struct pending_key, started));
+}
+
+/*
+ * A process gone. What no summary shows is forgotten at once, but at most
+ * once a second (each time a read of three maps), the rest at a later exit
+ * or summary: without an interval there may be no summary before the end.
+ */
+static int process_exited(const struct amdkfd_event *e)
+{
+	static unsigned long long last;
+	unsigned long long now = monotonic_ns();
+	int err = exits_add(e->pid, e->v[0]);
+
+	if (!err && now - last >= 1000000000ULL) {
+		forget_exited(false);
+		last = now;
+	}
+	return err;
+}
+
 /* ---- -e ------------------------------------------------------------------- */
 
 static const struct column event_cols[] = {
@@ -189,7 +221,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(*e))
 		return 0;
 	if (e->type == EV_EXIT)
-		return exits_add(e->pid, e->v[0]);
+		return process_exited(e);
 	if (e->type <= EV_CLOSE) {
 		bool raw = _IOC_TYPE(e->cmd) != KFD_IOCTL_TYPE;
 
@@ -567,18 +599,6 @@ static void print_procs(FILE *f, const struct map_snapshot *now, const struct ma
 		if (header && !pass)
 			text_printf(f, "\n");
 	}
-}
-
-/*
- * What the maps keep to follow the processes that exited: their
- * allocations (-l lists them in the summaries), queues and pending events.
- */
-static void forget_exited(bool summary)
-{
-	if (summary || !env.leaks)
-		exits_forget(skel->maps.bos, offsetof(struct bo_key, started));
-	exits_forget(skel->maps.queues, offsetof(struct queue_id_key, started));
-	exits_forget(skel->maps.pending, offsetof(struct pending_key, started));
 }
 
 static int print_summary(void *ctx)

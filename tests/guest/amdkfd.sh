@@ -421,7 +421,8 @@ check_eq "$P mock: nothing lost" "$(grep -h "lost\|not counted\|not followed\|no
 mkdir -p "$cg/A" "$cg/B"
 cp "$KW" "$S/kfdwork2"
 mkfifo "$S/hold2"
-start "$S/reuse.json" -j -l -C --prometheus "$S/reuse.prom" || exit 1
+# (An interval of an hour: no summary nor metrics before the end forgets anything.)
+start "$S/reuse.json" -j -l -C --prometheus "$S/reuse.prom" 3600 || exit 1
 sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" "$3"' sh "$cg/A" "$KW" $GPU >"$S/kw1.out" 2>&1 &
 wp1=$!
 wait $wp1
@@ -440,6 +441,13 @@ check_eq "$P pid again: kfdwork2 got kfdwork's pid" "$wp2" "$wp1"
 exec 8>"$S/hold2"
 for _ in $(seq 1 300); do grep -q ready "$S/kw2.out" && break; nap 0.1; done
 check_eq "$P pid again: kfdwork2's calls as the mock answers" "$(cat "$S/kw2.out")" ready
+# The queues the tool followed: kfdwork's forgotten at its exit, kfdwork2's 2.
+for _ in $(seq 1 50); do
+	queues=$(bpftool -j map dump name queues | jq length)
+	[ "$queues" = 2 ] && break
+	nap 0.1
+done
+check_eq "$P pid again: the queues of the one gone forgotten" "$queues" 2
 stop
 check_eq "$P pid again: status" "$tool_status" 0
 exec 8>&-
