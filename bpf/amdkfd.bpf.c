@@ -28,6 +28,8 @@
 
 /* kfd_smi_event_migration_end takes an eighth parameter, the error (6.11 on). */
 const volatile bool migrate_end_error = false;
+/* bpf_get_current_task_btf() (5.11): the current task read as memory. */
+const volatile bool has_current_task_btf = false;
 
 /* What found its table full: counted, reported by the frontend. */
 __u64 dropped_rows = 0;
@@ -101,11 +103,20 @@ struct {
 	__type(value, struct kfd_proc);
 } names SEC(".maps");
 
-/* When the process on the CPU started: with its pid, who it is. */
+/*
+ * When the process on the CPU started: with its pid, who it is. Read at
+ * every call: as memory where the kernel allows it (a probe read costs
+ * about as much as a map lookup).
+ */
 static __always_inline __u64 current_started(void)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
+	struct task_struct *task;
 
+	if (has_current_task_btf) {
+		task = bpf_get_current_task_btf();
+		return task->group_leader->start_time;
+	}
+	task = (void *)bpf_get_current_task();
 	return BPF_CORE_READ(task, group_leader, start_time);
 }
 

@@ -204,6 +204,18 @@ bool kernel_has_task_storage(void)
 	return known;
 }
 
+bool kernel_has_current_task_btf(void)
+{
+	static int known = -1;
+
+	if (known < 0 && pretend_missing("current_task_btf"))
+		known = 0;
+	if (known < 0)
+		known = libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_current_task_btf,
+						NULL) == 1;
+	return known;
+}
+
 bool kernel_has_attach_cookie(void)
 {
 	static int known = -1;

@@ -79,6 +79,13 @@ bool kernel_release_at_least(unsigned int major, unsigned int minor);
 bool kernel_has_attach_cookie(void);
 
 /*
+ * bpf_get_current_task_btf() in kprobe programs (5.11): the task's fields
+ * read as memory, not one helper call each. GPU_BPF_PRETEND_MISSING
+ * "current_task_btf" answers no.
+ */
+bool kernel_has_current_task_btf(void);
+
+/*
  * Task local storage for tracing programs (BPF_MAP_TYPE_TASK_STORAGE,
  * bpf_task_storage_get(), bpf_get_current_task_btf(): 5.11), probed once
  * (GPU_BPF_PRETEND_MISSING: "task_storage").

@@ -710,6 +710,7 @@ int main(int argc, char **argv)
 	/* Records of ~220 bytes: room for a burst of ~19000 calls while the reader sleeps. */
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 256 << 10);
 	skel->rodata->migrate_end_error = migration_end_has_error();
+	skel->rodata->has_current_task_btf = kernel_has_current_task_btf();
 	open_hooks(skel->obj);
 	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
 	err = tool_drop_fetch_atomics(skel->obj);
