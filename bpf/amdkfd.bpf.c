@@ -92,7 +92,7 @@ HASH_MAP(pending, struct pending_key, __u64, MAX_PENDING);
  * SMI events. Least recently used first out.
  */
 struct kfd_proc {
-	__u64 started;
+	__u32 started;
 	char comm[COMM_LEN];
 };
 
@@ -108,16 +108,16 @@ struct {
  * every call: as memory where the kernel allows it (a probe read costs
  * about as much as a map lookup).
  */
-static __always_inline __u64 current_started(void)
+static __always_inline __u32 current_started(void)
 {
 	struct task_struct *task;
 
 	if (has_current_task_btf) {
 		task = bpf_get_current_task_btf();
-		return task->group_leader->start_time;
+		return STARTED(task->group_leader->start_time);
 	}
 	task = (void *)bpf_get_current_task();
-	return BPF_CORE_READ(task, group_leader, start_time);
+	return STARTED(BPF_CORE_READ(task, group_leader, start_time));
 }
 
 /* ---- calls ---------------------------------------------------------------- */
@@ -192,7 +192,7 @@ static __always_inline __u32 mem_kind(__u32 flags)
 	return KIND_OTHER;
 }
 
-static __always_inline struct mem_stats *mem_row(__u32 pid, __u64 started, __u32 gpu_id,
+static __always_inline struct mem_stats *mem_row(__u32 pid, __u32 started, __u32 gpu_id,
 						 __u32 flags)
 {
 	struct mem_key key = { .pid = pid, .gpu_id = gpu_id, .kind = mem_kind(flags),
@@ -203,7 +203,7 @@ static __always_inline struct mem_stats *mem_row(__u32 pid, __u64 started, __u32
 }
 
 /* ALLOC_MEMORY_OF_GPU returned: an allocation made (its handle), or refused. */
-static __always_inline void memory_allocated(__u32 pid, __u64 started,
+static __always_inline void memory_allocated(__u32 pid, __u32 started,
 					    const struct kfd_alloc_args *a, long ret)
 {
 	struct mem_stats *m = mem_row(pid, started, a->gpu_id, a->flags);
@@ -235,7 +235,7 @@ static __always_inline void memory_allocated(__u32 pid, __u64 started,
 }
 
 /* FREE_MEMORY_OF_GPU succeeded: the allocation of that handle, if seen made. */
-static __always_inline void memory_freed(__u32 pid, __u64 started, __u64 handle)
+static __always_inline void memory_freed(__u32 pid, __u32 started, __u64 handle)
 {
 	struct bo_key key = { .pid = pid, .handle = handle, .started = started };
 	struct mem_stats *m;
@@ -254,7 +254,7 @@ static __always_inline void memory_freed(__u32 pid, __u64 started, __u64 handle)
 	bpf_map_delete_elem(&bos, &key);
 }
 
-static __always_inline struct queue_stats *queue_row(__u32 pid, __u64 started, __u32 gpu_id,
+static __always_inline struct queue_stats *queue_row(__u32 pid, __u32 started, __u32 gpu_id,
 						     __u32 type)
 {
 	struct queue_key key = { .pid = pid, .gpu_id = gpu_id, .type = type, .started = started };
@@ -263,7 +263,7 @@ static __always_inline struct queue_stats *queue_row(__u32 pid, __u64 started, _
 	return CURRENT_ROW(&queue_rows, &key, &init, &dropped_rows);
 }
 
-static __always_inline void queue_created(__u32 pid, __u64 started,
+static __always_inline void queue_created(__u32 pid, __u32 started,
 					  const struct kfd_create_queue_args *a, long ret)
 {
 	struct queue_stats *s = queue_row(pid, started, a->gpu_id, a->queue_type);
@@ -285,7 +285,7 @@ static __always_inline void queue_created(__u32 pid, __u64 started,
 	__sync_fetch_and_add(&s->alive, 1);
 }
 
-static __always_inline void queue_destroyed(__u32 pid, __u64 started, __u32 queue_id)
+static __always_inline void queue_destroyed(__u32 pid, __u32 started, __u32 queue_id)
 {
 	struct queue_id_key key = { .pid = pid, .queue_id = queue_id, .started = started };
 	struct queue_stats *s;
@@ -309,7 +309,7 @@ static __always_inline bool has_effects(__u32 nr)
 }
 
 /* What a returned ioctl did to the process's memory and queues. */
-static __always_inline void ioctl_effects(__u32 pid, __u64 started, __u32 nr, const void *args,
+static __always_inline void ioctl_effects(__u32 pid, __u32 started, __u32 nr, const void *args,
 					  long ret)
 {
 	switch (nr) {
@@ -477,7 +477,7 @@ int BPF_KPROBE(release_entry)
  */
 struct who {
 	__u32 pid;
-	__u64 started;
+	__u32 started;
 	char comm[TASK_COMM_LEN];
 };
 
@@ -490,7 +490,7 @@ static __always_inline void smi_who(unsigned long who, struct who *w)
 	w->pid = who;
 	if (who >> 32 && !bpf_core_read(&tgid, sizeof(tgid), &task->tgid)) {
 		w->pid = tgid;
-		w->started = BPF_CORE_READ(task, group_leader, start_time);
+		w->started = STARTED(BPF_CORE_READ(task, group_leader, start_time));
 		bpf_probe_read_kernel_str(w->comm, TASK_COMM_LEN, &task->comm);
 		return;
 	}
@@ -810,12 +810,16 @@ int BPF_KPROBE(reset_entry, void *dev, __u8 post_reset)
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(proc_exit, struct task_struct *task)
 {
-	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	__u32 pid = task->tgid;
 	struct amdkfd_event *e;
 	struct kfd_proc *proc;
 
-	/* Only the last thread: signal->live is already decremented for it. */
-	if (BPF_CORE_READ(task, signal, live.counter) != 0)
+	/*
+	 * Only the last thread: signal->live is already decremented for it.
+	 * Read as memory (the tracepoint's task has BTF): every thread's exit
+	 * on the machine comes here.
+	 */
+	if (task->signal->live.counter != 0)
 		return 0;
 	proc = bpf_map_lookup_elem(&names, &pid);
 	if (!proc)

@@ -134,16 +134,19 @@ enum mem_kind { KIND_VRAM, KIND_GTT, KIND_USERPTR, KIND_DOORBELL, KIND_MMIO, KIN
 enum call_op { OP_IOCTL, OP_OPEN, OP_CLOSE };
 
 /*
- * Every key starts with a process: its pid, and when it started (the
- * kernel's start_time, ns since boot; 0 for a process only ever named by
- * an SMI event), which tells apart two processes the same pid served.
+ * Every key starts with a process: its pid, and when it started (STARTED()
+ * of the kernel's start_time; 0 for a process only ever named by an SMI
+ * event), which tells apart two processes the same pid served. 32 bits of
+ * microseconds, so that the keys of every call stay 16 bytes.
  */
+#define STARTED(start_time_ns) ((__u32)((start_time_ns) >> 10))
+
 struct call_key {
 	__u32 pid;
-	__u32 op;
+	__u16 op;
+	__u16 raw;	/* 1: cmd is a raw command of another type */
 	__u32 cmd;	/* OP_IOCTL: _IOC_NR for the KFD's own type 'K', else the raw cmd */
-	__u32 raw;	/* 1: cmd is a raw command of another type */
-	__u64 started;
+	__u32 started;
 };
 
 /* Per (process, call), since the start: counters only grow. */
@@ -173,8 +176,7 @@ struct mem_key {
 	__u32 pid;
 	__u32 gpu_id;
 	__u32 kind;	/* enum mem_kind */
-	__u32 pad;
-	__u64 started;
+	__u32 started;
 };
 
 struct mem_stats {
@@ -190,9 +192,8 @@ struct mem_stats {
 /* One allocation alive: by its handle, which the KFD gives per process. */
 struct bo_key {
 	__u32 pid;
-	__u32 pad;
+	__u32 started;
 	__u64 handle;
-	__u64 started;
 };
 
 struct bo {
@@ -208,8 +209,7 @@ struct queue_key {
 	__u32 pid;
 	__u32 gpu_id;
 	__u32 type;	/* KFD_IOC_QUEUE_TYPE_* */
-	__u32 pad;
-	__u64 started;
+	__u32 started;
 };
 
 struct queue_stats {
@@ -222,7 +222,7 @@ struct queue_stats {
 struct queue_id_key {
 	__u32 pid;
 	__u32 queue_id;
-	__u64 started;
+	__u32 started;
 };
 
 struct queue {
@@ -237,8 +237,7 @@ struct queue {
 
 struct proc_key {
 	__u32 pid;
-	__u32 pad;
-	__u64 started;
+	__u32 started;
 };
 
 /*
@@ -262,7 +261,8 @@ struct pending_key {
 	__u32 pid;
 	__u32 kind;	/* PENDING_* */
 	__u64 id;	/* the device (evictions), start page, faulting address */
-	__u64 started;
+	__u32 started;
+	__u32 pad;
 };
 enum { PENDING_EVICT, PENDING_MIGRATE, PENDING_FAULT };
 

@@ -258,47 +258,45 @@ static int handle_event(void *ctx, void *data, size_t size)
 
 /* ---- the summary ---------------------------------------------------------- */
 
-/* Keys by their first n __u32s (the pid first), then the process's start. */
-static int cmp_keys(const void *a, const void *b, size_t n, size_t started_offset)
+/* By the __u32s of a key, in order: the pid first, its start last. */
+static int cmp_u32s(const __u32 *x, const __u32 *y, size_t n)
 {
-	const __u32 *x = a, *y = b;
-	__u64 sx, sy;
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		if (x[i] != y[i])
 			return x[i] < y[i] ? -1 : 1;
-	memcpy(&sx, (const char *)a + started_offset, sizeof(sx));
-	memcpy(&sy, (const char *)b + started_offset, sizeof(sy));
-	return sx < sy ? -1 : sx > sy;
+	return 0;
 }
 
 static int cmp_call(const void *a, const void *b)
 {
-	return cmp_keys(a, b, 4, offsetof(struct call_key, started));
+	const struct call_key *x = a, *y = b;
+
+	return cmp_u32s((const __u32[]){ x->pid, x->op, x->cmd, x->raw, x->started },
+			(const __u32[]){ y->pid, y->op, y->cmd, y->raw, y->started }, 5);
 }
 
 static int cmp_err(const void *a, const void *b)
 {
-	int c = cmp_call(a, b);
 	const struct err_key *x = a, *y = b;
 
-	return c ? c : x->err < y->err ? -1 : x->err > y->err;
+	return cmp_call(a, b) ?: cmp_u32s(&x->err, &y->err, 1);
 }
 
 static int cmp_mem(const void *a, const void *b)
 {
-	return cmp_keys(a, b, 3, offsetof(struct mem_key, started));
+	return cmp_u32s(a, b, sizeof(struct mem_key) / 4);
 }
 
 static int cmp_queue(const void *a, const void *b)
 {
-	return cmp_keys(a, b, 3, offsetof(struct queue_key, started));
+	return cmp_u32s(a, b, sizeof(struct queue_key) / 4);
 }
 
 static int cmp_proc(const void *a, const void *b)
 {
-	return cmp_keys(a, b, 1, offsetof(struct proc_key, started));
+	return cmp_u32s(a, b, sizeof(struct proc_key) / 4);
 }
 
 static const struct column call_cols[] = {

@@ -9,7 +9,7 @@
 
 struct gone {
 	__u32 pid;
-	__u64 started;
+	__u32 started;
 };
 
 /* Sorted, for exits_has()'s search: summaries ask once per row. */
@@ -25,7 +25,7 @@ static int cmp_gone(const void *a, const void *b)
 	return x->started < y->started ? -1 : x->started > y->started;
 }
 
-int exits_add(__u32 pid, __u64 started)
+int exits_add(__u32 pid, __u32 started)
 {
 	struct gone g = { pid, started };
 	size_t i;
@@ -48,7 +48,7 @@ int exits_add(__u32 pid, __u64 started)
 	return 0;
 }
 
-bool exits_has(__u32 pid, __u64 started)
+bool exits_has(__u32 pid, __u32 started)
 {
 	struct gone g = { pid, started };
 
@@ -64,7 +64,7 @@ void exits_forget(struct bpf_map *map, size_t started_offset)
 		return;
 	for (i = 0; i < s.n; i++) {
 		const char *key = snapshot_key(&s, i);
-		__u64 started;
+		__u32 started;
 		__u32 pid;
 
 		memcpy(&pid, key, sizeof(pid));

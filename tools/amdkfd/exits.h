@@ -14,13 +14,13 @@
 #include <bpf/libbpf.h>
 
 /* A process gone (its EV_EXIT record). 0 or -ENOMEM. */
-int exits_add(__u32 pid, __u64 started);
+int exits_add(__u32 pid, __u32 started);
 
-bool exits_has(__u32 pid, __u64 started);
+bool exits_has(__u32 pid, __u32 started);
 
 /*
  * Delete from `map` the entries of the processes gone: keys that start with
- * the pid, the start time at `started_offset`.
+ * the pid, its start (32 bits) at `started_offset`.
  */
 void exits_forget(struct bpf_map *map, size_t started_offset);
 
