@@ -204,26 +204,26 @@ bool kernel_has_task_storage(void)
 	return known;
 }
 
+/* A helper of kprobe programs, probed once into *known (-1: not yet). */
+static bool kprobe_helper(int *known, const char *feature, enum bpf_func_id helper)
+{
+	if (*known < 0 && pretend_missing(feature))
+		*known = 0;
+	if (*known < 0)
+		*known = libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, helper, NULL) == 1;
+	return *known;
+}
+
 bool kernel_has_current_task_btf(void)
 {
 	static int known = -1;
 
-	if (known < 0 && pretend_missing("current_task_btf"))
-		known = 0;
-	if (known < 0)
-		known = libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_current_task_btf,
-						NULL) == 1;
-	return known;
+	return kprobe_helper(&known, "current_task_btf", BPF_FUNC_get_current_task_btf);
 }
 
 bool kernel_has_attach_cookie(void)
 {
 	static int known = -1;
 
-	if (known < 0 && pretend_missing("attach_cookie"))
-		known = 0;
-	if (known < 0)
-		known = libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_attach_cookie,
-						NULL) == 1;
-	return known;
+	return kprobe_helper(&known, "attach_cookie", BPF_FUNC_get_attach_cookie);
 }
