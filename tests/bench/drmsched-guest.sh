@@ -18,7 +18,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/bench/lib.sh
 JOBS=${JOBS:-20000}
 ROUNDS=${ROUNDS:-5}
-K=$VM_KVER
+K=$VM_KVER/drmsched
 $VM_MODPROBE gpu-sched
 insmod "${SCHEDGEN_KO:?}" rings=gfx credits=64 || exit 1
 bpf_stats_on
