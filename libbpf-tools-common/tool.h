@@ -152,19 +152,23 @@ int tool_attach(struct bpf_object_skeleton *s, const char *hooks);
 int tool_start(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map, const char *hooks);
 
 /*
- * A trace loop with what every tool sets the same way: the skeleton's
- * object (for its recursion misses), its ring buffer of records for
- * `on_event` (NULL: the tool reads it, or none, itself) and their lost
- * count, and the interval and count of the command line.
+ * A trace loop with what every tool sets the same way: the BPF object (for
+ * its recursion misses), the counters of records lost and of events a spare
+ * program took, its ring buffer of records for `on_event` (NULL: the tool
+ * reads it, or none, itself), and the interval and count of the command line.
  */
-#define TOOL_TRACE_LOOP(skel, on_event_)							\
-	((struct trace_loop){ .obj = (skel)->obj, .lost_events = &(skel)->bss->lost_events,	\
-			      .spare_rescues = &(skel)->bss->spare_rescues,			\
-			      .events = (skel)->maps.events,					\
+#define TRACE_LOOP_OF(obj_, lost_events_, spare_rescues_, events_, on_event_)			\
+	((struct trace_loop){ .obj = (obj_), .lost_events = (lost_events_),			\
+			      .spare_rescues = (spare_rescues_), .events = (events_),		\
 			      .on_event = (on_event_),						\
 			      .interval = common_env.interval, .count = common_env.count,	\
 			      .metrics_path = common_env.prometheus,				\
 			      .metrics_interval = common_env.interval ?: METRICS_DEFAULT_INTERVAL })
+
+/* The same for a skeleton: its .bss counters and its map "events". */
+#define TOOL_TRACE_LOOP(skel, on_event_)							\
+	TRACE_LOOP_OF((skel)->obj, &(skel)->bss->lost_events, &(skel)->bss->spare_rescues,	\
+		      (skel)->maps.events, on_event_)
 
 /*
  * A summary's snapshots of `maps` (map_snapshot_all()); a failure is said

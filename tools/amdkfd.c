@@ -37,6 +37,7 @@
 #include "runtime.h"
 #include "timeline.h"
 #include "tool.h"
+#include "untrusted.h"
 
 static struct env {
 	bool events;
@@ -195,20 +196,9 @@ static void smi_detail(char *buf, size_t size, const struct amdkfd_event *e)
 /* `comm`, or, when the kernel gave a pid only, /proc's name of it ("?": gone). */
 static const char *proc_comm(__u32 pid, const char *comm, char *buf, size_t size)
 {
-	char path[64];
-	FILE *f;
-
 	if (comm[0])
 		return comm;
-	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return "?";
-	if (!fgets(buf, size, f))
-		buf[0] = 0;
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	return buf[0] ? buf : "?";
+	return proc_comm_read(pid, buf, size) && buf[0] ? buf : "?";
 }
 
 static int handle_event(void *ctx, void *data, size_t size)

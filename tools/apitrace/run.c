@@ -672,11 +672,7 @@ int apitrace_run(const struct apitrace_bpf *b)
 	print_libs(&libs, common_env.verbose);
 
 	/* Its own ring buffers: notices and calls. */
-	loop = (struct trace_loop){ .obj = bpf->obj, .lost_events = bpf->lost_events,
-				    .spare_rescues = bpf->spare_rescues, .events = bpf->events,
-				    .interval = common_env.interval, .count = common_env.count,
-				    .metrics_path = common_env.prometheus,
-				    .metrics_interval = common_env.interval ?: METRICS_DEFAULT_INTERVAL };
+	loop = TRACE_LOOP_OF(bpf->obj, bpf->lost_events, bpf->spare_rescues, bpf->events, NULL);
 	loop.rb = notices_rb;
 	loop.write_metrics = write_metrics;
 	/* --leaks with -e or -E: the leaks every interval and at the end too. */
