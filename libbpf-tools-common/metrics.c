@@ -196,6 +196,17 @@ void metrics_rows_family(struct metrics *m, const struct metrics_rows *r, int id
 	}
 }
 
+void metrics_rows_families(struct metrics *m, const struct metrics_rows *r,
+			   const struct metrics_column *cols, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		metrics_rows_family(m, r, cols[i].idx,
+				    strstr(cols[i].name, "_seconds") ? metrics_time_unit() : 1,
+				    cols[i].name, cols[i].type, cols[i].help);
+}
+
 void metrics_rows_free(struct metrics_rows *r)
 {
 	free(r->rows);

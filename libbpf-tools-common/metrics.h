@@ -108,6 +108,23 @@ int metrics_rows_add(struct metrics_rows *r, const char *const *label_values,
 void metrics_rows_family(struct metrics *m, const struct metrics_rows *r, int idx, double scale,
 			 const char *name, const char *type, const char *help);
 
+/* One family of a table of them: value `idx` of each row. */
+struct metrics_column {
+	int idx;
+	const char *name, *type, *help;
+};
+
+/*
+ * The families of `cols`, n of them, in order (metrics_rows_family()). A
+ * family named in seconds ("..._seconds_total") holds a sum of times in the
+ * tool's unit, scaled by metrics_time_unit(): the unit is in the name, as
+ * Prometheus names it.
+ */
+void metrics_rows_families(struct metrics *m, const struct metrics_rows *r,
+			   const struct metrics_column *cols, size_t n);
+#define METRICS_ROWS_TABLE(m, r, cols)	\
+	metrics_rows_families((m), (r), (cols), sizeof(cols) / sizeof((cols)[0]))
+
 void metrics_rows_free(struct metrics_rows *r);
 
 /* What a tool writes: its families. 0 or a negative errno. */

@@ -65,6 +65,11 @@ static const char *lines_with(const char *text, const char *prefix)
 	return out;
 }
 
+static const struct metrics_column process_families[] = {
+	{ 0, "process_jobs_total", METRIC_COUNTER, "Per comm" },
+	{ 1, "process_wait_seconds_total", METRIC_COUNTER, "Per comm" },
+};
+
 static int write_sample(struct metrics *m, void *ctx)
 {
 	struct lat_hist h = { .count = 3, .sum = 7 };
@@ -85,9 +90,8 @@ static int write_sample(struct metrics *m, void *ctx)
 	metrics_rows_add(&rows, (const char *const[]){ "gfx", "worker" }, a, 2);
 	metrics_rows_add(&rows, (const char *const[]){ "gfx", "worker" }, b, 2);
 	metrics_rows_add(&rows, (const char *const[]){ "comp", "worker" }, c, 2);
-	metrics_rows_family(m, &rows, 0, 1, "process_jobs_total", METRIC_COUNTER, "Per comm");
-	metrics_rows_family(m, &rows, 1, 1e-6, "process_wait_seconds_total", METRIC_COUNTER,
-			    "Per comm");
+	/* A table of families: the one named in seconds is scaled (us here). */
+	METRICS_ROWS_TABLE(m, &rows, process_families);
 	metrics_rows_free(&rows);
 	return 0;
 }

@@ -10,6 +10,14 @@ static const char *ring_label(const struct amdgpucs_metrics_in *in, __u32 ring)
 	return ring < MAX_RINGS && in->rings[ring].name[0] ? in->rings[ring].name : "?";
 }
 
+static const struct metrics_column ring_families[] = {
+	{ 0, "submissions_total", METRIC_COUNTER,
+	  "Command submissions (CS ioctls), per ring and process name" },
+	{ 1, "ibs_total", METRIC_COUNTER, "Indirect buffers of those submissions" },
+	{ 2, "jobs_run_total", METRIC_COUNTER, "Submissions handed to the ring" },
+	{ 3, "jobs_done_total", METRIC_COUNTER, "Submissions whose fence signalled" },
+};
+
 static void ring_metrics(struct metrics *m, const struct amdgpucs_metrics_in *in, double unit)
 {
 	const struct map_snapshot *s = in->rows;
@@ -36,14 +44,7 @@ static void ring_metrics(struct metrics *m, const struct amdgpucs_metrics_in *in
 			seen[k->ring] = true;
 		}
 	}
-	metrics_rows_family(m, &subs, 0, 1, "submissions_total", METRIC_COUNTER,
-			    "Command submissions (CS ioctls), per ring and process name");
-	metrics_rows_family(m, &subs, 1, 1, "ibs_total", METRIC_COUNTER,
-			    "Indirect buffers of those submissions");
-	metrics_rows_family(m, &subs, 2, 1, "jobs_run_total", METRIC_COUNTER,
-			    "Submissions handed to the ring");
-	metrics_rows_family(m, &subs, 3, 1, "jobs_done_total", METRIC_COUNTER,
-			    "Submissions whose fence signalled");
+	METRICS_ROWS_TABLE(m, &subs, ring_families);
 	metrics_rows_free(&subs);
 	metrics_family(m, "submit_to_run_seconds", METRIC_HISTOGRAM,
 		       "Time from the CS ioctl to the job handed to the ring");
@@ -60,6 +61,27 @@ static void ring_metrics(struct metrics *m, const struct amdgpucs_metrics_in *in
 		if (in->rings[r].name[0])
 			metrics_u64(m, LABELS({ "ring", ring_label(in, r) }), in->rings[r].flushes);
 }
+
+static const struct metrics_column buffer_families[] = {
+	{ 0, "buffers_created_total", METRIC_COUNTER,
+	  "Buffer objects created, per process name and preferred domain" },
+	{ 1, "buffers_created_bytes_total", METRIC_COUNTER, "Their bytes" },
+	{ 2, "buffers_evicted_total", METRIC_COUNTER,
+	  "Evictions of those buffers from VRAM (to GTT or system)" },
+	{ 3, "buffers_evicted_bytes_total", METRIC_COUNTER, "Their bytes" },
+	{ 4, "buffers_cpu_visible_vram_bytes_total", METRIC_COUNTER,
+	  "Bytes of buffers created in VRAM with CPU access required" },
+	{ 5, "buffers_misplaced_total", METRIC_COUNTER,
+	  "Buffers created outside their preferred domain" },
+};
+
+static const struct metrics_column vm_families[] = {
+	{ 0, "vm_maps_total", METRIC_COUNTER, "amdgpu_vm_bo_map, per process name" },
+	{ 1, "vm_mapped_bytes_total", METRIC_COUNTER, "Their bytes" },
+	{ 2, "vm_unmaps_total", METRIC_COUNTER, "amdgpu_vm_bo_unmap" },
+	{ 3, "vm_unmapped_bytes_total", METRIC_COUNTER, "Their bytes" },
+	{ 4, "vm_updates_total", METRIC_COUNTER, "amdgpu_vm_bo_update: page-table updates" },
+};
 
 static void buffer_metrics(struct metrics *m, const struct map_snapshot *bos,
 			   const struct map_snapshot *vms)
@@ -79,18 +101,7 @@ static void buffer_metrics(struct metrics *m, const struct map_snapshot *bos,
 			st->comm, domain_str(k->domain, domain, sizeof(domain)),
 			metrics_cgroup(st->cgroup_id) }, v, 6);
 	}
-	metrics_rows_family(m, &rows, 0, 1, "buffers_created_total", METRIC_COUNTER,
-			    "Buffer objects created, per process name and preferred domain");
-	metrics_rows_family(m, &rows, 1, 1, "buffers_created_bytes_total", METRIC_COUNTER,
-			    "Their bytes");
-	metrics_rows_family(m, &rows, 2, 1, "buffers_evicted_total", METRIC_COUNTER,
-			    "Evictions of those buffers from VRAM (to GTT or system)");
-	metrics_rows_family(m, &rows, 3, 1, "buffers_evicted_bytes_total", METRIC_COUNTER,
-			    "Their bytes");
-	metrics_rows_family(m, &rows, 4, 1, "buffers_cpu_visible_vram_bytes_total", METRIC_COUNTER,
-			    "Bytes of buffers created in VRAM with CPU access required");
-	metrics_rows_family(m, &rows, 5, 1, "buffers_misplaced_total", METRIC_COUNTER,
-			    "Buffers created outside their preferred domain");
+	METRICS_ROWS_TABLE(m, &rows, buffer_families);
 	metrics_rows_free(&rows);
 	for (i = 0; i < vms->n; i++) {
 		const struct vm_stats *st = snapshot_value(vms, i);
@@ -100,13 +111,7 @@ static void buffer_metrics(struct metrics *m, const struct map_snapshot *bos,
 		metrics_rows_add(&vm, (const char *const[]){ st->comm, metrics_cgroup(st->cgroup_id) },
 				 v, 5);
 	}
-	metrics_rows_family(m, &vm, 0, 1, "vm_maps_total", METRIC_COUNTER,
-			    "amdgpu_vm_bo_map, per process name");
-	metrics_rows_family(m, &vm, 1, 1, "vm_mapped_bytes_total", METRIC_COUNTER, "Their bytes");
-	metrics_rows_family(m, &vm, 2, 1, "vm_unmaps_total", METRIC_COUNTER, "amdgpu_vm_bo_unmap");
-	metrics_rows_family(m, &vm, 3, 1, "vm_unmapped_bytes_total", METRIC_COUNTER, "Their bytes");
-	metrics_rows_family(m, &vm, 4, 1, "vm_updates_total", METRIC_COUNTER,
-			    "amdgpu_vm_bo_update: page-table updates");
+	METRICS_ROWS_TABLE(m, &vm, vm_families);
 	metrics_rows_free(&vm);
 }
 

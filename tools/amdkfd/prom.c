@@ -48,6 +48,25 @@ static int calls_metrics(struct metrics *m, const struct amdkfd_metrics_in *in)
 
 enum { PM_ALLOCS, PM_ALLOC_BYTES, PM_FREES, PM_FREED_BYTES, PM_FAILED, PM_LIVE_BYTES, NR_PM };
 
+static const struct metrics_column memory_families[] = {
+	{ PM_ALLOCS, "allocations_total", METRIC_COUNTER,
+	  "GPU memory allocations through the KFD, per process name, GPU and kind" },
+	{ PM_ALLOC_BYTES, "allocated_bytes_total", METRIC_COUNTER, "Their bytes" },
+	{ PM_FREES, "frees_total", METRIC_COUNTER, "Frees of allocations made while tracing" },
+	{ PM_FREED_BYTES, "freed_bytes_total", METRIC_COUNTER, "Their bytes" },
+	{ PM_FAILED, "allocation_failures_total", METRIC_COUNTER, "Allocations the KFD refused" },
+	{ PM_LIVE_BYTES, "live_bytes", METRIC_GAUGE,
+	  "Bytes allocated while tracing and not freed, by processes alive" },
+};
+
+static const struct metrics_column queue_families[] = {
+	{ 0, "queues_created_total", METRIC_COUNTER,
+	  "Compute and SDMA queues created, per process name, GPU and type" },
+	{ 1, "queue_failures_total", METRIC_COUNTER, "Queue creations the KFD refused" },
+	{ 2, "queues_alive", METRIC_GAUGE,
+	  "Queues created while tracing and not destroyed, by processes alive" },
+};
+
 static int memory_metrics(struct metrics *m, const struct amdkfd_metrics_in *in)
 {
 	struct metrics_rows mem = { .label_names = { "comm", "gpu", "kind", "cgroup" } };
@@ -86,28 +105,22 @@ static int memory_metrics(struct metrics *m, const struct amdkfd_metrics_in *in)
 			kfd_name_or_number(kfd_queue_type_name(k->type), k->type, type, sizeof(type)),
 			metrics_cgroup(s->cgroup_id) }, v, 3);
 	}
-	metrics_rows_family(m, &mem, PM_ALLOCS, 1, "allocations_total", METRIC_COUNTER,
-			    "GPU memory allocations through the KFD, per process name, GPU and kind");
-	metrics_rows_family(m, &mem, PM_ALLOC_BYTES, 1, "allocated_bytes_total", METRIC_COUNTER,
-			    "Their bytes");
-	metrics_rows_family(m, &mem, PM_FREES, 1, "frees_total", METRIC_COUNTER,
-			    "Frees of allocations made while tracing");
-	metrics_rows_family(m, &mem, PM_FREED_BYTES, 1, "freed_bytes_total", METRIC_COUNTER,
-			    "Their bytes");
-	metrics_rows_family(m, &mem, PM_FAILED, 1, "allocation_failures_total", METRIC_COUNTER,
-			    "Allocations the KFD refused");
-	metrics_rows_family(m, &mem, PM_LIVE_BYTES, 1, "live_bytes", METRIC_GAUGE,
-			    "Bytes allocated while tracing and not freed, by processes alive");
-	metrics_rows_family(m, &queues, 0, 1, "queues_created_total", METRIC_COUNTER,
-			    "Compute and SDMA queues created, per process name, GPU and type");
-	metrics_rows_family(m, &queues, 1, 1, "queue_failures_total", METRIC_COUNTER,
-			    "Queue creations the KFD refused");
-	metrics_rows_family(m, &queues, 2, 1, "queues_alive", METRIC_GAUGE,
-			    "Queues created while tracing and not destroyed, by processes alive");
+	METRICS_ROWS_TABLE(m, &mem, memory_families);
+	METRICS_ROWS_TABLE(m, &queues, queue_families);
 	metrics_rows_free(&mem);
 	metrics_rows_free(&queues);
 	return err;
 }
+
+static const struct metrics_column restore_families[] = {
+	{ 0, "restores_total", METRIC_COUNTER, "Queue restores after an eviction" },
+	{ 1, "svm_migrations_total", METRIC_COUNTER,
+	  "SVM range migrations between system memory and GPUs" },
+	{ 2, "svm_migrated_pages_total", METRIC_COUNTER, "Their pages" },
+	{ 3, "gpu_page_faults_total", METRIC_COUNTER, "GPU page faults (SVM, retry faults)" },
+	{ 4, "svm_migration_failures_total", METRIC_COUNTER,
+	  "SVM migrations that failed, their pages not moved" },
+};
 
 /* Evictions per comm and trigger; evict -> restore histograms per comm, merged. */
 static int eviction_metrics(struct metrics *m, const struct amdkfd_metrics_in *in)
@@ -138,16 +151,7 @@ static int eviction_metrics(struct metrics *m, const struct amdkfd_metrics_in *i
 	}
 	metrics_rows_family(m, &evictions, 0, 1, "evictions_total", METRIC_COUNTER,
 			    "Queue evictions of a process on a GPU, per process name and trigger");
-	metrics_rows_family(m, &other, 0, 1, "restores_total", METRIC_COUNTER,
-			    "Queue restores after an eviction");
-	metrics_rows_family(m, &other, 1, 1, "svm_migrations_total", METRIC_COUNTER,
-			    "SVM range migrations between system memory and GPUs");
-	metrics_rows_family(m, &other, 2, 1, "svm_migrated_pages_total", METRIC_COUNTER,
-			    "Their pages");
-	metrics_rows_family(m, &other, 3, 1, "gpu_page_faults_total", METRIC_COUNTER,
-			    "GPU page faults (SVM, retry faults)");
-	metrics_rows_family(m, &other, 4, 1, "svm_migration_failures_total", METRIC_COUNTER,
-			    "SVM migrations that failed, their pages not moved");
+	METRICS_ROWS_TABLE(m, &other, restore_families);
 	metrics_rows_free(&evictions);
 	metrics_rows_free(&other);
 

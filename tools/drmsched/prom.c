@@ -58,7 +58,17 @@ static void ring_metrics(struct metrics *m, const struct drmsched_metrics_in *in
 #undef RING_LABELS
 }
 
-static int proc_metrics(struct metrics *m, const struct drmsched_metrics_in *in, double unit)
+static const struct metrics_column process_families[] = {
+	{ 0, "process_jobs_queued_total", METRIC_COUNTER,
+	  "Jobs queued, per ring and process name" },
+	{ 1, "process_jobs_done_total", METRIC_COUNTER, "Jobs done, per ring and process name" },
+	{ 2, "process_queue_wait_seconds_total", METRIC_COUNTER,
+	  "Queue wait of the jobs done, summed, per ring and process name" },
+	{ 3, "process_execution_seconds_total", METRIC_COUNTER,
+	  "Execution of the jobs done, summed, per ring and process name" },
+};
+
+static int proc_metrics(struct metrics *m, const struct drmsched_metrics_in *in)
 {
 	struct metrics_rows procs = { .label_names = { "device", "ring", "comm", "cgroup" } };
 	int err = 0;
@@ -74,14 +84,7 @@ static int proc_metrics(struct metrics *m, const struct drmsched_metrics_in *in,
 		if (!ring_info(in, pi->ring)->excluded)
 			err = metrics_rows_add(&procs, labels, v, 4);
 	}
-	metrics_rows_family(m, &procs, 0, 1, "process_jobs_queued_total", METRIC_COUNTER,
-			    "Jobs queued, per ring and process name");
-	metrics_rows_family(m, &procs, 1, 1, "process_jobs_done_total", METRIC_COUNTER,
-			    "Jobs done, per ring and process name");
-	metrics_rows_family(m, &procs, 2, unit, "process_queue_wait_seconds_total", METRIC_COUNTER,
-			    "Queue wait of the jobs done, summed, per ring and process name");
-	metrics_rows_family(m, &procs, 3, unit, "process_execution_seconds_total", METRIC_COUNTER,
-			    "Execution of the jobs done, summed, per ring and process name");
+	METRICS_ROWS_TABLE(m, &procs, process_families);
 	metrics_rows_free(&procs);
 	return err;
 }
@@ -92,7 +95,7 @@ int drmsched_metrics(struct metrics *m, const struct drmsched_metrics_in *in)
 	int err;
 
 	ring_metrics(m, in, unit);
-	err = proc_metrics(m, in, unit);
+	err = proc_metrics(m, in);
 	metrics_family(m, "dropped_total", METRIC_COUNTER,
 		       "Events a full table of the tool had no room for, by table");
 	metrics_u64(m, LABELS({ "table", "jobs" }), in->dropped_jobs);

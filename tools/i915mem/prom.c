@@ -10,6 +10,22 @@
 enum { PM_CREATED, PM_CREATED_BYTES, PM_DESTROYED, PM_DESTROYED_BYTES, PM_LIVE, PM_LIVE_BYTES,
        PM_BINDS, PM_UNBINDS, PM_REBINDS, NR_PM };
 
+static const struct metrics_column process_families[] = {
+	{ PM_CREATED, "objects_created_total", METRIC_COUNTER,
+	  "GEM objects (xe: BOs) created, per driver and process name" },
+	{ PM_CREATED_BYTES, "objects_created_bytes_total", METRIC_COUNTER, "Their bytes" },
+	{ PM_DESTROYED, "objects_destroyed_total", METRIC_COUNTER,
+	  "Objects destroyed, charged to their creator" },
+	{ PM_DESTROYED_BYTES, "objects_destroyed_bytes_total", METRIC_COUNTER, "Their bytes" },
+	{ PM_LIVE, "live_objects", METRIC_GAUGE,
+	  "Objects created while tracing and not destroyed" },
+	{ PM_LIVE_BYTES, "live_bytes", METRIC_GAUGE, "Their bytes" },
+	{ PM_BINDS, "binds_total", METRIC_COUNTER, "Bindings into GPU address spaces" },
+	{ PM_UNBINDS, "unbinds_total", METRIC_COUNTER, "Unbindings" },
+	{ PM_REBINDS, "rebinds_total", METRIC_COUNTER,
+	  "Binds of objects that had been unbound before" },
+};
+
 int i915mem_metrics(struct metrics *m, const struct i915mem_metrics_in *in)
 {
 	const struct map_snapshot *snap = in->procs;
@@ -38,23 +54,7 @@ int i915mem_metrics(struct metrics *m, const struct i915mem_metrics_in *in)
 				err = metrics_rows_add(&faults, (const char *const[]){
 					drv, p->comm, fault_names[k] }, &p->faults[k], 1);
 	}
-	metrics_rows_family(m, &procs, PM_CREATED, 1, "objects_created_total", METRIC_COUNTER,
-			    "GEM objects (xe: BOs) created, per driver and process name");
-	metrics_rows_family(m, &procs, PM_CREATED_BYTES, 1, "objects_created_bytes_total",
-			    METRIC_COUNTER, "Their bytes");
-	metrics_rows_family(m, &procs, PM_DESTROYED, 1, "objects_destroyed_total", METRIC_COUNTER,
-			    "Objects destroyed, charged to their creator");
-	metrics_rows_family(m, &procs, PM_DESTROYED_BYTES, 1, "objects_destroyed_bytes_total",
-			    METRIC_COUNTER, "Their bytes");
-	metrics_rows_family(m, &procs, PM_LIVE, 1, "live_objects", METRIC_GAUGE,
-			    "Objects created while tracing and not destroyed");
-	metrics_rows_family(m, &procs, PM_LIVE_BYTES, 1, "live_bytes", METRIC_GAUGE,
-			    "Their bytes");
-	metrics_rows_family(m, &procs, PM_BINDS, 1, "binds_total", METRIC_COUNTER,
-			    "Bindings into GPU address spaces");
-	metrics_rows_family(m, &procs, PM_UNBINDS, 1, "unbinds_total", METRIC_COUNTER, "Unbindings");
-	metrics_rows_family(m, &procs, PM_REBINDS, 1, "rebinds_total", METRIC_COUNTER,
-			    "Binds of objects that had been unbound before");
+	METRICS_ROWS_TABLE(m, &procs, process_families);
 	metrics_rows_family(m, &faults, 0, 1, "faults_total", METRIC_COUNTER,
 			    "Page faults on the objects, by kind");
 	metrics_rows_free(&procs);

@@ -59,6 +59,24 @@ static int ioctl_metrics(struct metrics *m, const struct map_snapshot *calls,
 	return err;
 }
 
+static const struct metrics_column device_families[] = {
+	{ 0, "opens_total", METRIC_COUNTER,
+	  "Opens of NVIDIA's device nodes, per node and process name" },
+	{ 1, "open_errors_total", METRIC_COUNTER, "Failed opens" },
+	{ 2, "mmaps_total", METRIC_COUNTER, "mmaps of the nodes" },
+	{ 3, "mmap_bytes_total", METRIC_COUNTER, "Their bytes, mapped or not" },
+	{ 4, "mmap_errors_total", METRIC_COUNTER, "Failed mmaps" },
+	{ 5, "faults_total", METRIC_COUNTER, "Page faults on those mappings" },
+	{ 6, "polls_total", METRIC_COUNTER,
+	  "The driver's poll calls (a poll() that sleeps makes two)" },
+	{ 7, "polls_ready_total", METRIC_COUNTER, "Those that found events waiting" },
+	{ 8, "mappings_copied_total", METRIC_COUNTER,
+	  "Mappings the kernel copied (fork, split, mremap: nvidia_vma_open)" },
+	{ 9, "mappings_unmapped_total", METRIC_COUNTER,
+	  "Mappings unmapped (munmap, exit: nvidia_vma_release)" },
+	{ 10, "mappings_live", METRIC_GAUGE, "Mappings held now, made or copied while traced" },
+};
+
 /* From the dev_rows and irq_rows maps: device nodes, interrupts. */
 static int device_metrics(struct metrics *m, const struct map_snapshot *devs,
 			  const struct map_snapshot *irqs, double unit)
@@ -79,25 +97,7 @@ static int device_metrics(struct metrics *m, const struct map_snapshot *devs,
 		err = metrics_rows_add(&rows, (const char *const[]){
 			dev_name(k->dev, dev, sizeof(dev)), d->comm, metrics_cgroup(d->cgroup_id) }, v, 11);
 	}
-	metrics_rows_family(m, &rows, 0, 1, "opens_total", METRIC_COUNTER,
-			    "Opens of NVIDIA's device nodes, per node and process name");
-	metrics_rows_family(m, &rows, 1, 1, "open_errors_total", METRIC_COUNTER, "Failed opens");
-	metrics_rows_family(m, &rows, 2, 1, "mmaps_total", METRIC_COUNTER, "mmaps of the nodes");
-	metrics_rows_family(m, &rows, 3, 1, "mmap_bytes_total", METRIC_COUNTER,
-			    "Their bytes, mapped or not");
-	metrics_rows_family(m, &rows, 4, 1, "mmap_errors_total", METRIC_COUNTER, "Failed mmaps");
-	metrics_rows_family(m, &rows, 5, 1, "faults_total", METRIC_COUNTER,
-			    "Page faults on those mappings");
-	metrics_rows_family(m, &rows, 6, 1, "polls_total", METRIC_COUNTER,
-			    "The driver's poll calls (a poll() that sleeps makes two)");
-	metrics_rows_family(m, &rows, 7, 1, "polls_ready_total", METRIC_COUNTER,
-			    "Those that found events waiting");
-	metrics_rows_family(m, &rows, 8, 1, "mappings_copied_total", METRIC_COUNTER,
-			    "Mappings the kernel copied (fork, split, mremap: nvidia_vma_open)");
-	metrics_rows_family(m, &rows, 9, 1, "mappings_unmapped_total", METRIC_COUNTER,
-			    "Mappings unmapped (munmap, exit: nvidia_vma_release)");
-	metrics_rows_family(m, &rows, 10, 1, "mappings_live", METRIC_GAUGE,
-			    "Mappings held now, made or copied while traced");
+	METRICS_ROWS_TABLE(m, &rows, device_families);
 	metrics_rows_free(&rows);
 #define IRQ_FAMILY(name, type, help, put)						\
 	do {										\

@@ -380,6 +380,19 @@ void print_rm_memory(FILE *f, bool live_list)
 		rm_for_each_live(print_live_one, &p);
 }
 
+static const struct metrics_column rm_memory_families[] = {
+	{ 0, "rm_memory_allocations_total", METRIC_COUNTER,
+	  "RM_ALLOCs of memory classes the RM made, per class and process name" },
+	{ 1, "rm_memory_frees_total", METRIC_COUNTER,
+	  "Those freed (by RM_FREE, with a parent or client, or at the file's close)" },
+	{ 2, "rm_memory_allocation_failures_total", METRIC_COUNTER,
+	  "RM_ALLOCs of memory classes the RM refused" },
+	{ 3, "rm_memory_live_bytes", METRIC_GAUGE,
+	  "Bytes of memory objects held now, made while traced" },
+	{ 4, "rm_memory_peak_bytes", METRIC_GAUGE,
+	  "The most bytes held at once since tracing began" },
+};
+
 int rm_memory_metrics(struct metrics *m)
 {
 	struct metrics_rows rows = { .label_names = { "class", "comm", "cgroup" } };
@@ -393,16 +406,7 @@ int rm_memory_metrics(struct metrics *m)
 		err = metrics_rows_add(&rows, (const char *const[]){
 			class_label(r->cls, cls, sizeof(cls)), r->comm, metrics_cgroup(r->cgroup_id) }, v, 5);
 	}
-	metrics_rows_family(m, &rows, 0, 1, "rm_memory_allocations_total", METRIC_COUNTER,
-			    "RM_ALLOCs of memory classes the RM made, per class and process name");
-	metrics_rows_family(m, &rows, 1, 1, "rm_memory_frees_total", METRIC_COUNTER,
-			    "Those freed (by RM_FREE, with a parent or client, or at the file's close)");
-	metrics_rows_family(m, &rows, 2, 1, "rm_memory_allocation_failures_total", METRIC_COUNTER,
-			    "RM_ALLOCs of memory classes the RM refused");
-	metrics_rows_family(m, &rows, 3, 1, "rm_memory_live_bytes", METRIC_GAUGE,
-			    "Bytes of memory objects held now, made while traced");
-	metrics_rows_family(m, &rows, 4, 1, "rm_memory_peak_bytes", METRIC_GAUGE,
-			    "The most bytes held at once since tracing began");
+	METRICS_ROWS_TABLE(m, &rows, rm_memory_families);
 	metrics_rows_free(&rows);
 	return err;
 }

@@ -6,6 +6,14 @@
 
 enum { PM_CALLS, PM_ERRORS, PM_TIME, NR_PM };
 
+static const struct metrics_column ioctl_families[] = {
+	{ PM_CALLS, "ioctls_total", METRIC_COUNTER,
+	  "ioctl(2) calls returned, per process name and command" },
+	{ PM_ERRORS, "ioctl_errors_total", METRIC_COUNTER, "Those that returned an error" },
+	{ PM_TIME, "ioctl_seconds_total", METRIC_COUNTER,
+	  "Time spent in them, entry to return" },
+};
+
 /* Rows per process summed per comm: labels are never pids. */
 int template_metrics(struct metrics *m, const struct template_metrics_in *in)
 {
@@ -23,12 +31,7 @@ int template_metrics(struct metrics *m, const struct template_metrics_in *in)
 		err = metrics_rows_add(&rows, (const char *const[]){
 			s->comm, cmd, metrics_cgroup(s->cgroup_id) }, v, NR_PM);
 	}
-	metrics_rows_family(m, &rows, PM_CALLS, 1, "ioctls_total", METRIC_COUNTER,
-			    "ioctl(2) calls returned, per process name and command");
-	metrics_rows_family(m, &rows, PM_ERRORS, 1, "ioctl_errors_total", METRIC_COUNTER,
-			    "Those that returned an error");
-	metrics_rows_family(m, &rows, PM_TIME, metrics_time_unit(), "ioctl_seconds_total",
-			    METRIC_COUNTER, "Time spent in them, entry to return");
+	METRICS_ROWS_TABLE(m, &rows, ioctl_families);
 	metrics_rows_free(&rows);
 	metrics_family(m, "dropped_total", METRIC_COUNTER,
 		       "Calls not counted: the table of processes and commands was full");

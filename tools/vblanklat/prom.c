@@ -54,6 +54,17 @@ static void crtc_metrics(struct metrics *m, const struct map_snapshot *crtcs)
 #undef CRTC_FAMILY
 }
 
+static const struct metrics_column client_families[] = {
+	{ 0, "events_queued_total", METRIC_COUNTER,
+	  "Vblank events clients asked for, per process name" },
+	{ 1, "events_delivered_total", METRIC_COUNTER,
+	  "Vblank events delivered to the clients that asked" },
+	{ 2, "flips_total", METRIC_COUNTER, "Events delivered without a queued one: page flips" },
+	{ 3, "late_flips_total", METRIC_COUNTER,
+	  "Page flips that landed after the vblank they could have made" },
+	{ 4, "flip_missed_vblanks_total", METRIC_COUNTER, "The vblanks those page flips missed" },
+};
+
 static int client_metrics(struct metrics *m, const struct map_snapshot *files)
 {
 	struct metrics_rows clients = { .label_names = { "comm", "cgroup" } };
@@ -80,16 +91,7 @@ static int client_metrics(struct metrics *m, const struct map_snapshot *files)
 		lat_hist_merge(&h->vblank_lat, &fs->vblank_lat);
 		lat_hist_merge(&h->flip_lat, &fs->flip_lat);
 	}
-	metrics_rows_family(m, &clients, 0, 1, "events_queued_total", METRIC_COUNTER,
-			    "Vblank events clients asked for, per process name");
-	metrics_rows_family(m, &clients, 1, 1, "events_delivered_total", METRIC_COUNTER,
-			    "Vblank events delivered to the clients that asked");
-	metrics_rows_family(m, &clients, 2, 1, "flips_total", METRIC_COUNTER,
-			    "Events delivered without a queued one: page flips");
-	metrics_rows_family(m, &clients, 3, 1, "late_flips_total", METRIC_COUNTER,
-			    "Page flips that landed after the vblank they could have made");
-	metrics_rows_family(m, &clients, 4, 1, "flip_missed_vblanks_total", METRIC_COUNTER,
-			    "The vblanks those page flips missed");
+	METRICS_ROWS_TABLE(m, &clients, client_families);
 	metrics_rows_free(&clients);
 #define COMM_HIST(name, field, help)							\
 	do {										\
