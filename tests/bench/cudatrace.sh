@@ -16,8 +16,9 @@
 # tracer is attached, makes its calls and waits again, so the tracer's BPF
 # run time is read (tests/bench/lib.sh) before it is stopped. Every tracer
 # is attached to the functions cudatrace attaches for the workload (its
-# start-up line names them). Prints one "ROUND ..." line per tracer and
-# round, then tests/bench/summarize's table; asserts nothing.
+# start-up lines under -v name them: the ones whose arguments it reads,
+# then "also:" the ones it counts). Prints one "ROUND ..." line per tracer
+# and round, then tests/bench/summarize's table; asserts nothing.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/bench/lib.sh
@@ -64,12 +65,16 @@ start_workload() {
 }
 
 # What cudatrace attaches for this workload: its start-up line
-# "cudatrace: driver API in LIB: N functions: F...".
+# "cudatrace: driver API in LIB: N functions: F...[; M more counted]" and,
+# under -v, "cudatrace: LIB: also: F..." (the M).
 start_workload
-bin/cudatrace -p "$wl_pid" >/dev/null 2>"$BENCH_OUT/probe.err" &
+bin/cudatrace -v -p "$wl_pid" >/dev/null 2>"$BENCH_OUT/probe.err" &
 probe_pid=$!
 for _ in $(seq 1 300); do
-	grep -qs ' functions: ' "$BENCH_OUT/probe.err" && break
+	if grep -qs ' functions: ' "$BENCH_OUT/probe.err"; then
+		grep -qs ' functions: .* more counted' "$BENCH_OUT/probe.err" || break
+		grep -qs '^cudatrace: .*: also: ' "$BENCH_OUT/probe.err" && break
+	fi
 	kill -0 $probe_pid 2>/dev/null || break
 	sleep 0.1
 done
@@ -77,9 +82,16 @@ kill -INT $probe_pid 2>/dev/null
 wait $probe_pid
 stop_workload
 line=$(grep -m1 '^cudatrace: driver API in .*: [0-9]* functions: ' "$BENCH_OUT/probe.err")
-[ -n "$line" ] || die "cudatrace attached nothing: $(cat "$BENCH_OUT/probe.err")"
-lib=$(sed 's/^cudatrace: driver API in \(.*\): [0-9]* functions: .*$/\1/' <<<"$line")
-read -ra funcs <<<"$(sed 's/^.*: [0-9]* functions: //' <<<"$line")"
+re='^cudatrace: driver API in (.*): [0-9]+ functions: ([^;]*)'
+[[ $line =~ $re ]] || die "cudatrace attached nothing: $(grep -v '^libbpf: ' "$BENCH_OUT/probe.err")"
+lib=${BASH_REMATCH[1]}
+read -ra funcs <<<"${BASH_REMATCH[2]}"
+also=$(grep -m1 -F "cudatrace: $lib: also: " "$BENCH_OUT/probe.err" | sed 's/^.*: also: //')
+if [[ $line == *" more counted"* ]]; then
+	[ -n "$also" ] || die "cudatrace -v did not name the functions it counts: $line"
+	read -ra more <<<"$also"
+	funcs+=("${more[@]}")
+fi
 echo "bench: $ROUNDS rounds of $units calls; every tracer on the ${#funcs[@]} functions cudatrace probes in $lib" >&2
 
 empty_args=()
