@@ -30,7 +30,8 @@ api_init() {
 	api_tool=$1 api_workload=$2
 	ROUNDS=${ROUNDS:-5}
 	CALLS=${CALLS:-20000}
-	K=$(uname -r)
+	# Keyed by tool: each has its own empty programs, its own table.
+	K=$(uname -r)/$api_tool
 	[ "$(id -u)" = 0 ] || die "$api_tool.sh: run as root (BPF)"
 	for f in "bin/$api_tool" "$api_workload" "$BENCH_BIN/measure" "$BENCH_BIN/empty"; do
 		[ -x "$f" ] || die "$f is not built (make all unit-tests bench-progs)"
