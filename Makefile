@@ -48,8 +48,9 @@ COMMON_HDRS := $(wildcard $(COMMON)/*.h)
 tool_extra_objs = $(patsubst tools/%.c,$(OUTPUT)/%.o,$(wildcard tools/$(1)/*.c))
 TOOL_EXTRA_HDRS := $(wildcard tools/*/*.h)
 
-# The compute-API tracers' engine (tools/apitrace/, bpf/apitrace.bpf.h),
-# linked into each tool written on it.
+# The compute-API tracers' engine (tools/apitrace/) and their one BPF
+# object (bpf/apitrace.bpf.c), linked into each tool written on it: such a
+# tool has tools/NAME.c and tools/NAME/, no bpf/NAME.bpf.c.
 APITRACE_TOOLS := cudatrace cltrace hiptrace zetrace
 APITRACE_OBJS := $(call tool_extra_objs,apitrace)
 
@@ -83,6 +84,10 @@ $(OUTPUT)/common/%.o: $(COMMON)/%.c $(COMMON_HDRS) | $(OUTPUT)/common
 
 $(OUTPUT)/%.o: tools/%.c $(OUTPUT)/%.skel.h $(wildcard bpf/*.h) $(COMMON_HDRS) $(TOOL_EXTRA_HDRS) | $(OUTPUT)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+$(patsubst %,$(OUTPUT)/%.o,$(APITRACE_TOOLS)): $(OUTPUT)/%.o: tools/%.c $(COMMON_HDRS) $(TOOL_EXTRA_HDRS) | $(OUTPUT)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(OUTPUT)/apitrace/run.o: $(OUTPUT)/apitrace.skel.h
 
 # A tool's extra sources do not see its skeleton: they hold no BPF.
 $(foreach t,$(TOOLS) $(TEMPLATE_TOOLS),$(call tool_extra_objs,$(t))) $(APITRACE_OBJS): $(OUTPUT)/%.o: tools/%.c $(wildcard bpf/*.h) $(COMMON_HDRS) $(TOOL_EXTRA_HDRS)

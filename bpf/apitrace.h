@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The compute-API tracers: records and map layouts shared by apitrace.bpf.h and tools/apitrace/ */
+/* The compute-API tracers: records and map layouts shared by apitrace.bpf.c and tools/apitrace/ */
 #ifndef APITRACE_H
 #define APITRACE_H
 

@@ -147,9 +147,10 @@ int trace_loop_write_metrics(struct trace_loop *loop)
 
 	if (!loop->metrics_path || !loop->write_metrics)
 		return 0;
-	/* Named after the skeleton's object ("drmsched_bpf"), not the binary's file name. */
-	if (loop->obj)
-		snprintf(tool, sizeof(tool), "%s", bpf_object__name(loop->obj));
+	/* Named after the tool ("drmsched_bpf"'s), not the binary's file name. */
+	if (loop->metrics_tool || loop->obj)
+		snprintf(tool, sizeof(tool), "%s",
+			 loop->metrics_tool ?: bpf_object__name(loop->obj));
 	end = strstr(tool, "_bpf");
 	if (end)
 		*end = '\0';

@@ -10,14 +10,10 @@
  * cltrace/cl_api.c describes it to the compute-API tracers' engine
  * (apitrace/), which finds the library, probes it and reports.
  */
-#include <errno.h>
 #include <stdio.h>
 
 #include "apitrace/run.h"
-#include "cltrace.skel.h"
 #include "cltrace/cl_api.h"
-#include "runtime.h"
-#include "tool.h"
 
 const char *argp_program_version = "cltrace 0.1";
 static const char doc[] =
@@ -49,21 +45,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 int main(int argc, char **argv)
 {
 	static const struct argp argp = APITRACE_ARGP(opts, parse_arg, doc);
-	struct cltrace_bpf *skel;
-	int err;
 
-	if (!apitrace_init(&argp, argc, argv, &cl_api))
-		return 1;
-	skel = cltrace_bpf__open_opts(tool_open_opts());
-	if (!skel) {
-		err = -errno;
-		report_bpf_error("open BPF object", err);
-		return 1;
-	}
-	/* filter.bpf.h's -p, -c and --cgroup (comm: TASK_COMM_LEN bytes, as -c takes it). */
-	tool_set_rodata(skel, apitrace_call_records());
-	err = apitrace_run(&APITRACE_BPF(skel));
-	cltrace_bpf__destroy(skel);
-	apitrace_free();
-	return err != 0;
+	return apitrace_main(&argp, argc, argv, &cl_api);
 }

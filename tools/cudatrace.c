@@ -8,14 +8,10 @@
  * describes them to the compute-API tracers' engine (apitrace/), which
  * finds the libraries, probes them and reports.
  */
-#include <errno.h>
 #include <stdio.h>
 
 #include "apitrace/run.h"
-#include "cudatrace.skel.h"
 #include "cudatrace/cuda_api.h"
-#include "runtime.h"
-#include "tool.h"
 
 const char *argp_program_version = "cudatrace 0.1";
 static const char doc[] =
@@ -58,21 +54,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 int main(int argc, char **argv)
 {
 	static const struct argp argp = APITRACE_ARGP(opts, parse_arg, doc);
-	struct cudatrace_bpf *skel;
-	int err;
 
-	if (!apitrace_init(&argp, argc, argv, &cuda_api))
-		return 1;
-	skel = cudatrace_bpf__open_opts(tool_open_opts());
-	if (!skel) {
-		err = -errno;
-		report_bpf_error("open BPF object", err);
-		return 1;
-	}
-	/* filter.bpf.h's -p, -c and --cgroup (comm: TASK_COMM_LEN bytes, as -c takes it). */
-	tool_set_rodata(skel, apitrace_call_records());
-	err = apitrace_run(&APITRACE_BPF(skel));
-	cudatrace_bpf__destroy(skel);
-	apitrace_free();
-	return err != 0;
+	return apitrace_main(&argp, argc, argv, &cuda_api);
 }

@@ -6,7 +6,7 @@
 # guest's CPU). 5.10 has neither multi-uprobe links nor BPF cookies: a
 # small program per function, its cookie fixed at load, tail-calling one
 # shared program. The newer paths of the same BPF object
-# (bpf/apitrace.bpf.h) run cudatrace on the real libcuda in
+# (bpf/apitrace.bpf.c) run cudatrace on the real libcuda in
 # tests/guest/nvclients.sh: 6.1's (a uprobe per function, cookies) and
 # sid's (multi-uprobe links, as on the host, where cltrace runs whole).
 cd "$(dirname "$0")/../.." || exit 1

@@ -6,7 +6,7 @@
 # has seen SIGSEGV in hipGetDeviceCount), that call named as the one it
 # died in. On other kernels (run by hand) the checks of tests/host/hiptrace.sh
 # on the fake runtime (HIPTRACE_TESTS=kernel). CI does not run those on
-# 5.10: hiptrace's BPF object is cudatrace's and cltrace's (apitrace.bpf.h),
+# 5.10: hiptrace's BPF object is cudatrace's and cltrace's (apitrace.bpf.c),
 # attached the same way (a program per function, its decoding fixed at
 # load), and cudatrace.sh and cltrace.sh run it there; CI's time is
 # budgeted per kernel (tests/README.md).

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "apitrace.h"
+#include "apitrace.skel.h"
 #include "apitrace/builds.h"
 #include "apitrace/calls.h"
 #include "apitrace/funcs.h"
@@ -42,7 +43,7 @@
 struct apitrace_env apitrace_env;
 
 static struct api_libs libs;	/* the files probed, and their functions */
-static const struct apitrace_bpf *bpf;	/* the tool's skeleton */
+static struct apitrace_bpf *bpf;	/* the skeleton of bpf/apitrace.bpf.c */
 static struct probes probes;	/* on their functions */
 static struct bpf_link *exit_link;
 static struct procs procs;	/* naming them, and their kernels */
@@ -375,7 +376,8 @@ static void print_launches(FILE *f, const struct map_snapshot *s)
  */
 static void forget_exited(void)
 {
-	struct bpf_map *const maps[] = { bpf->launches, bpf->builds, bpf->kernel_times };
+	struct bpf_map *const maps[] = { bpf->maps.launches, bpf->maps.builds,
+					 bpf->maps.kernel_times };
 	size_t i, n;
 	int j;
 
@@ -403,7 +405,8 @@ static void forget_exited(void)
 static int print_summary(void *ctx)
 {
 	struct bpf_map *const maps[NR_SNAPS] = {
-		bpf->func_stats, bpf->errors, bpf->launches, bpf->builds, bpf->kernel_times,
+		bpf->maps.func_stats, bpf->maps.errors, bpf->maps.launches, bpf->maps.builds,
+		bpf->maps.kernel_times,
 	};
 	struct map_snapshot now[NR_SNAPS];
 	FILE *f = summary_stream();
@@ -452,8 +455,8 @@ static int on_interval(void *ctx)
 
 /* ---- Per-call lines (-e, -E), process notices --------------------------------- */
 
-/* A record per call: for -e, -E and --timeline. */
-bool apitrace_call_records(void)
+/* A record per call (-e, -E, --timeline): tool_set_rodata()'s per_event. */
+static bool apitrace_call_records(void)
 {
 	return apitrace_env.events || apitrace_env.errors || apitrace_env.timeline;
 }
@@ -498,7 +501,7 @@ static int handle_notice(void *ctx, void *data, size_t size)
 		return 0;
 	}
 	snprintf(comm, sizeof(comm), "%.*s", COMM_LEN - 1, n->comm);
-	report_unfinished(bpf->inflight, n->pid, comm, n->exit_code, n->ts_ns);
+	report_unfinished(bpf->maps.inflight, n->pid, comm, n->exit_code, n->ts_ns);
 	if (apitrace_env.leaks)
 		print_leaks(&leak_src, n->pid, comm, n->cgroup_id, n->ts_ns);
 	forget_allocs(&leak_src, n->pid);
@@ -519,7 +522,7 @@ static int handle_notice(void *ctx, void *data, size_t size)
  */
 static struct ring_buffer *open_ring_buffers(void)
 {
-	int events = bpf_map__fd(bpf->events), notices = bpf_map__fd(bpf->notices);
+	int events = bpf_map__fd(bpf->maps.events), notices = bpf_map__fd(bpf->maps.notices);
 	struct ring_buffer *rb;
 
 	if (!apitrace_call_records())
@@ -538,7 +541,7 @@ static int attach_bpf(void)
 {
 	int err;
 
-	exit_link = bpf_program__attach(bpf->proc_exit);
+	exit_link = bpf_program__attach(bpf->progs.api_proc_exit);
 	if (!exit_link) {
 		err = -errno;
 		report_bpf_error("attach to the sched_process_exit tracepoint", err);
@@ -557,24 +560,24 @@ static int attach_bpf(void)
  */
 static void report_dropped(void)
 {
-	report_lost("notices", *bpf->lost_notices, 0,
+	report_lost("notices", bpf->bss->lost_notices, 0,
 		    "%llu process notices lost (ring buffer full)",
-		    (unsigned long long)*bpf->lost_notices);
-	report_lost("allocations", *bpf->dropped_allocs, MAX_ALLOCS,
+		    (unsigned long long)bpf->bss->lost_notices);
+	report_lost("allocations", bpf->bss->dropped_allocs, MAX_ALLOCS,
 		    "%llu allocations not tracked (more than %d outstanding)",
-		    (unsigned long long)*bpf->dropped_allocs, MAX_ALLOCS);
-	report_lost("calls", *bpf->dropped_rows, 0,
+		    (unsigned long long)bpf->bss->dropped_allocs, MAX_ALLOCS);
+	report_lost("calls", bpf->bss->dropped_rows, 0,
 		    "%llu calls not counted (statistics maps full)",
-		    (unsigned long long)*bpf->dropped_rows);
-	report_lost("inflight", *bpf->dropped_calls, MAX_INFLIGHT,
+		    (unsigned long long)bpf->bss->dropped_rows);
+	report_lost("inflight", bpf->bss->dropped_calls, MAX_INFLIGHT,
 		    "%llu calls not traced (more than %d in flight)",
-		    (unsigned long long)*bpf->dropped_calls, MAX_INFLIGHT);
+		    (unsigned long long)bpf->bss->dropped_calls, MAX_INFLIGHT);
 }
 
 /* --prometheus: prom.c's families, from snapshots of the statistics and allocations. */
 static int write_metrics(struct metrics *m, void *ctx)
 {
-	struct bpf_map *const maps[] = { bpf->func_stats, bpf->errors, bpf->allocs };
+	struct bpf_map *const maps[] = { bpf->maps.func_stats, bpf->maps.errors, bpf->maps.allocs };
 	struct map_snapshot s[3];
 	int err;
 
@@ -585,13 +588,17 @@ static int write_metrics(struct metrics *m, void *ctx)
 		return err;
 	err = apitrace_metrics(m, &(struct apitrace_metrics_in){
 		.funcs = &s[0], .errors = &s[1], .allocs = &s[2], .procs = &procs,
-		.dropped_rows = *bpf->dropped_rows, .dropped_allocs = *bpf->dropped_allocs,
-		.dropped_calls = *bpf->dropped_calls, .lost_notices = *bpf->lost_notices });
+		.dropped_rows = bpf->bss->dropped_rows, .dropped_allocs = bpf->bss->dropped_allocs,
+		.dropped_calls = bpf->bss->dropped_calls, .lost_notices = bpf->bss->lost_notices });
 	map_snapshot_free_all(s, 3);
 	return err;
 }
 
-bool apitrace_init(const struct argp *argp, int argc, char **argv, const struct api_desc *desc)
+/*
+ * Parse the command line (tool_init()), check -p's process, find the
+ * family's libraries and their functions. false: said why; exit 1.
+ */
+static bool apitrace_init(const struct argp *argp, int argc, char **argv, const struct api_desc *desc)
 {
 	family = desc;
 	if (!tool_init(argp, argc, argv, 0))
@@ -620,46 +627,46 @@ static bool knows_class(__u8 cls)
 	return false;
 }
 
-int apitrace_run(const struct apitrace_bpf *b)
+/* Set the rest of the skeleton, load, attach, trace until the end, report. */
+static int run(void)
 {
 	bool per_call = apitrace_env.events || apitrace_env.errors;
 	struct trace_loop loop = {};
 	int err;
 
-	bpf = b;
-	*bpf->errors_only = apitrace_env.errors;
-	*bpf->capture_stacks = apitrace_env.stacks;
-	probes_init(&probes, bpf->obj, bpf->enter, bpf->exit, common_env.pid, &libs,
-		    bpf->fallback_cookies);
+	bpf->rodata->errors_only = apitrace_env.errors;
+	bpf->rodata->capture_stacks = apitrace_env.stacks;
+	probes_init(&probes, bpf->obj, bpf->progs.api_enter, bpf->progs.api_exit, common_env.pid,
+		    &libs, bpf->rodata->fallback_cookies);
 	/*
 	 * A program can make 100000 calls a second: room for a burst of 20000
 	 * (21000 records of 192 bytes) even if the reader fell behind (1 MiB
 	 * lost some under qemu). 8 MiB cost 20 MB more of RSS than this.
 	 */
-	bpf_map__set_max_entries(bpf->events, apitrace_call_records() ? 4 << 20 : 4096);
+	bpf_map__set_max_entries(bpf->maps.events, apitrace_call_records() ? 4 << 20 : 4096);
 	if (!apitrace_env.stacks)
-		bpf_map__set_max_entries(bpf->alloc_stacks, 1);
+		bpf_map__set_max_entries(bpf->maps.alloc_stacks, 1);
 	/* Builds and profiling times: only for a family that has them (OpenCL). */
 	if (!knows_class(CL_BUILD))
-		bpf_map__set_max_entries(bpf->builds, 1);
+		bpf_map__set_max_entries(bpf->maps.builds, 1);
 	if (!knows_class(CL_SET_GROUP))
-		bpf_map__set_max_entries(bpf->group_sizes, 1);
+		bpf_map__set_max_entries(bpf->maps.group_sizes, 1);
 	if (!knows_class(CL_PROFILE)) {
-		bpf_map__set_max_entries(bpf->prof_events, 1);
-		bpf_map__set_max_entries(bpf->kernel_times, 1);
+		bpf_map__set_max_entries(bpf->maps.prof_events, 1);
+		bpf_map__set_max_entries(bpf->maps.kernel_times, 1);
 	}
 	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
 	err = tool_drop_fetch_atomics(bpf->obj);
 	if (err)
 		goto cleanup;
-	err = tool_load(bpf->skeleton, bpf->cgroup_map);
+	err = tool_load(bpf->skeleton, bpf->maps.cgroup_map);
 	if (err)
 		goto cleanup;
-	err = procs_init(&procs, bpf->procs, bpf->knames);
+	err = procs_init(&procs, bpf->maps.procs, bpf->maps.knames);
 	if (err)
 		goto cleanup;
-	leak_src = (struct leak_source){ bpf->allocs, apitrace_env.stacks ? bpf->alloc_stacks : NULL,
-					 &procs };
+	leak_src = (struct leak_source){ bpf->maps.allocs,
+					 apitrace_env.stacks ? bpf->maps.alloc_stacks : NULL, &procs };
 	err = attach_bpf();
 	if (err)
 		goto cleanup;
@@ -672,9 +679,11 @@ int apitrace_run(const struct apitrace_bpf *b)
 	print_libs(&libs, common_env.verbose);
 
 	/* Its own ring buffers: notices and calls. */
-	loop = TRACE_LOOP_OF(bpf->obj, bpf->lost_events, bpf->spare_rescues, bpf->events, NULL);
+	loop = TOOL_TRACE_LOOP(bpf, NULL);
 	loop.rb = notices_rb;
 	loop.write_metrics = write_metrics;
+	/* One object for the four tools: each names its own families. */
+	loop.metrics_tool = family->tool;
 	/* --leaks with -e or -E: the leaks every interval and at the end too. */
 	loop.summary_with_events = apitrace_env.leaks;
 	err = tool_trace(&loop, per_call ? call_table() : NULL, on_interval, "Tracing %s %s",
@@ -688,9 +697,23 @@ cleanup:
 	return err;
 }
 
-void apitrace_free(void)
+int apitrace_main(const struct argp *argp, int argc, char **argv, const struct api_desc *desc)
 {
+	int err;
+
+	if (!apitrace_init(argp, argc, argv, desc))
+		return 1;
+	bpf = apitrace_bpf__open_opts(tool_open_opts());
+	if (!bpf) {
+		report_bpf_error("open BPF object", -errno);
+		return 1;
+	}
+	/* filter.bpf.h's -p, -c and --cgroup (comm: TASK_COMM_LEN bytes, as -c takes it). */
+	tool_set_rodata(bpf, apitrace_call_records());
+	err = run();
+	apitrace_bpf__destroy(bpf);
 	free_libs(&libs);
 	map_snapshot_free_all(prev, NR_SNAPS);
 	procs_free(&procs);
+	return err != 0;
 }

@@ -1,8 +1,8 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+// SPDX-License-Identifier: GPL-2.0
 /*
- * The compute-API tracers' kernel side (cudatrace, and the tools written
- * on its engine): the calls of an API's library, seen through uprobes. A
- * tool's bpf/NAME.bpf.c is this header, included once.
+ * The compute-API tracers' kernel side (cudatrace, hiptrace, zetrace and
+ * cltrace: one object for the four, tools/apitrace/): the calls of an
+ * API's library, seen through uprobes.
  *
  * One entry program and one return program serve every probed symbol: the
  * frontend attaches them to each function with a BPF cookie naming the
