@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <bpf/btf.h>
 
 #include "btf_targets.h"
 #include "cgroup.h"
@@ -101,13 +102,51 @@ static int drop_fetch_atomics(struct bpf_object *obj)
 	return 0;
 }
 
-int tool_drop_fetch_atomics(struct bpf_object *obj)
+/*
+ * Where the kernel lacks BPF_FETCH/BPF_CMPXCHG (before 5.12), it rejects a
+ * program holding one anywhere, even in code the verifier would prune. The
+ * library's compare-and-swaps and fetch-and-adds are dead there
+ * (has_atomic_fetch is false): each becomes a load of the same word, an
+ * atomic that never stores. 0 or a negative errno, said in one line
+ * (-EOPNOTSUPP: a program that loads holds another atomic the kernel lacks,
+ * an atomic or or xchg, said naming it).
+ */
+static int prepare_atomics(struct bpf_object *obj)
 {
 	int err = drop_fetch_atomics(obj);
 
-	if (err && err != -EOPNOTSUPP)	/* (that one is said, naming the program) */
+	if (err && err != -EOPNOTSUPP)
 		report_bpf_error("prepare the BPF programs", err);
 	return err;
+}
+
+void tool_set_rodata_bool(struct bpf_object *obj, const char *name, bool v)
+{
+	const struct btf *btf = bpf_object__btf(obj);
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *sec;
+	struct bpf_map *map;
+	const char *mname;
+	size_t size, len;
+	char *data;
+	int id, i;
+
+	id = btf ? btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC) : -1;
+	if (id < 0)
+		return;
+	sec = btf__type_by_id(btf, id);
+	bpf_object__for_each_map(map, obj) {
+		mname = bpf_map__name(map);
+		len = strlen(mname);
+		if (!bpf_map__is_internal(map) || len < 7 || strcmp(mname + len - 7, ".rodata"))
+			continue;
+		/* The skeleton's own view of it: writable until load (libbpf 1.1 says const). */
+		data = (char *)bpf_map__initial_value(map, &size);
+		for (i = 0, vs = btf_var_secinfos(sec); data && i < btf_vlen(sec); i++, vs++)
+			if (!strcmp(btf__name_by_offset(btf, btf__type_by_id(btf, vs->type)->name_off), name) &&
+			    vs->offset + sizeof(bool) <= size)
+				*(bool *)(data + vs->offset) = v;
+	}
 }
 
 /*
@@ -249,6 +288,11 @@ int tool_load(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map)
 	int err;
 
 	tool_phase("checks");
+	/* After the tool chose its programs: the spares follow their primaries. */
+	tool_set_rodata_bool(*s->obj, "with_spares", tool_choose_spares(*s->obj));
+	err = prepare_atomics(*s->obj);
+	if (err)
+		return err;
 	ask_verifier_stats(*s->obj);
 	err = fit_inflight(*s->obj);
 	if (err) {

@@ -11,12 +11,10 @@
  *	skel = NAME_bpf__open_opts(tool_open_opts());   failed: report_bpf_error(
  *	                                                "open BPF object", -errno), exit 1
  *	tool_set_rodata(skel, per_event);               then the tool's own rodata
- *	choose_programs(skel);                          set_autoload per path, and
- *	                                                tool_choose_spares() last
+ *	choose_programs(skel);                          set_autoload per path
  *	err = set_record_fields();                      the record path: one table for
  *	                                                records_get_fields() (records.h)
  *	... map sizes, tool_size_claims()
- *	err = tool_drop_fetch_atomics(skel->obj);
  *	err = tool_start(skel->skeleton, ...);          or tool_load() and the tool's
  *	                                                own attach; records_attach()
  *	records_announce();                             (a record-path tool)
@@ -103,17 +101,8 @@ bool tool_uses_task_storage(struct bpf_object *obj);
 		(skel)->rodata->has_task_storage = tool_uses_task_storage((skel)->obj);	\
 	} while (0)
 
-/*
- * Where the kernel lacks BPF_FETCH/BPF_CMPXCHG (before 5.12), it rejects a
- * program holding one anywhere, even in code the verifier would prune. For
- * the compare-and-swaps and fetch-and-adds of the library (dead there, as
- * has_atomic_fetch is false): rewrite each into a load of the same word (an
- * atomic that never stores) in every program of `obj`, before load.
- * Nothing to do where the kernel has them. 0 or a negative errno, said in
- * one line (-EOPNOTSUPP: a program that loads holds another atomic the
- * kernel lacks, an atomic or or xchg).
- */
-int tool_drop_fetch_atomics(struct bpf_object *obj);
+/* The BPF side's `const volatile bool name`, where it has one, set to v before load. */
+void tool_set_rodata_bool(struct bpf_object *obj, const char *name, bool v);
 
 /*
  * The claims maps (job_slots.bpf.h's job_claims, rows.bpf.h's NAME_claims)
@@ -123,13 +112,14 @@ int tool_drop_fetch_atomics(struct bpf_object *obj);
 void tool_size_claims(struct bpf_map *claims);
 
 /*
- * After the tool has chosen its programs: each spare (spare.bpf.h, a program
- * named PRIMARY_spare) loads where its primary does, on kernels whose
- * tracepoints call their programs preemptible (after 6.12; 7.2 is, 6.12
- * and 6.1 are not: there, not one miss in 100 bursts of 10000 jobs, and a
- * spare would only cost its runs). The spare is in the primary's section,
- * after it: attached after it, so the hook runs it second. Returns whether
- * spares load, for spare.bpf.h's with_spares.
+ * Each spare (spare.bpf.h, a program named PRIMARY_spare) loads where its
+ * primary does, on kernels whose tracepoints call their programs
+ * preemptible (after 6.12; 7.2 is, 6.12 and 6.1 are not: there, not one
+ * miss in 100 bursts of 10000 jobs, and a spare would only cost its runs).
+ * The spare is in the primary's section, after it: attached after it, so
+ * the hook runs it second. Returns whether spares load. tool_load() does
+ * it, once the tool has chosen its programs, and sets spare.bpf.h's
+ * with_spares.
  */
 bool tool_choose_spares(struct bpf_object *obj);
 
@@ -141,7 +131,11 @@ const struct bpf_object_open_opts *tool_open_opts(void);
 
 /*
  * Load the skeleton's programs (skel->skeleton), then put --cgroup's
- * directory in `cgroup_map`. Returns 0 or a negative errno, said on stderr.
+ * directory in `cgroup_map`. Before the load, what every object needs once
+ * its programs are chosen: the spares (tool_choose_spares()), and before
+ * 5.12, which rejects a program holding a fetch atomic or a
+ * compare-and-swap anywhere, the library's (dead there) rewritten into
+ * loads. Returns 0 or a negative errno, said on stderr.
  */
 int tool_load(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map);
 
@@ -152,23 +146,19 @@ int tool_attach(struct bpf_object_skeleton *s, const char *hooks);
 int tool_start(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map, const char *hooks);
 
 /*
- * A trace loop with what every tool sets the same way: the BPF object (for
- * its recursion misses), the counters of records lost and of events a spare
- * program took, its ring buffer of records for `on_event` (NULL: the tool
- * reads it, or none, itself), and the interval and count of the command line.
+ * A trace loop with what every tool sets the same way: the skeleton's
+ * object (for its recursion misses), its ring buffer of records for
+ * `on_event` (NULL: the tool reads it, or none, itself) and their lost
+ * count, and the interval and count of the command line.
  */
-#define TRACE_LOOP_OF(obj_, lost_events_, spare_rescues_, events_, on_event_)			\
-	((struct trace_loop){ .obj = (obj_), .lost_events = (lost_events_),			\
-			      .spare_rescues = (spare_rescues_), .events = (events_),		\
+#define TOOL_TRACE_LOOP(skel, on_event_)							\
+	((struct trace_loop){ .obj = (skel)->obj, .lost_events = &(skel)->bss->lost_events,	\
+			      .spare_rescues = &(skel)->bss->spare_rescues,			\
+			      .events = (skel)->maps.events,					\
 			      .on_event = (on_event_),						\
 			      .interval = common_env.interval, .count = common_env.count,	\
 			      .metrics_path = common_env.prometheus,				\
 			      .metrics_interval = common_env.interval ?: METRICS_DEFAULT_INTERVAL })
-
-/* The same for a skeleton: its .bss counters and its map "events". */
-#define TOOL_TRACE_LOOP(skel, on_event_)							\
-	TRACE_LOOP_OF((skel)->obj, &(skel)->bss->lost_events, &(skel)->bss->spare_rescues,	\
-		      (skel)->maps.events, on_event_)
 
 /*
  * A summary's snapshots of `maps` (map_snapshot_all()); a failure is said

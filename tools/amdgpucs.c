@@ -138,7 +138,6 @@ static void choose_programs(struct amdgpucs_bpf *obj)
 	bpf_program__set_autoload(obj->progs.done_old, !records && !new_done);
 	for (i = 0; i < sizeof(rec_progs) / sizeof(rec_progs[0]); i++)
 		bpf_program__set_autoload(rec_progs[i], records);
-	obj->rodata->with_spares = tool_choose_spares(obj->obj);
 }
 
 #define FIELD(ev, name, want, f) RECORD_FIELD(amdgpucs, "amdgpu", ev, name, want, f, NULL)
@@ -785,17 +784,9 @@ int main(int argc, char **argv)
 		goto cleanup;
 	/* -e: three records a job; 8 MiB holds a burst of 30000 while the reader is away. */
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 8 << 20 : 4096);
-	/*
-	 * Before 5.12 jobs and rings take their slots through the claims
-	 * maps, and the compare-and-swap and fetch-and-add that do it
-	 * elsewhere (dead there) must go, as the histograms' min/max's.
-	 */
+	/* Before 5.12 jobs and rings take their slots through the claims maps. */
 	tool_size_claims(skel->maps.job_claims);
 	tool_size_claims(skel->maps.ring_slots);
-	err = tool_drop_fetch_atomics(skel->obj);
-	if (err)
-		goto cleanup;
-
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the amdgpu tracepoints");
 	if (!err && records)
 		err = attach_records();

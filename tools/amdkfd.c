@@ -700,10 +700,6 @@ int main(int argc, char **argv)
 	skel->rodata->migrate_end_error = migration_end_has_error();
 	skel->rodata->has_current_task_btf = kernel_has_current_task_btf();
 	open_hooks(skel->obj);
-	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
-	err = tool_drop_fetch_atomics(skel->obj);
-	if (err)
-		goto cleanup;
 	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
 	if (err)
 		goto cleanup;

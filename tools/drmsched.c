@@ -138,7 +138,6 @@ static void choose_programs(struct drmsched_bpf *obj)
 	bpf_program__set_autoload(obj->progs.raw_done, records);
 	bpf_program__set_autoload(obj->progs.tp_dep, records);
 	bpf_program__set_autoload(obj->progs.tp_blocked, records && abi == ABI_6_17);
-	obj->rodata->with_spares = tool_choose_spares(obj->obj);
 }
 
 #define FIELD(event, names, want, field, missing) \
@@ -762,18 +761,10 @@ int main(int argc, char **argv)
 	 */
 	if (!records || abi != ABI_PRE_6_17)
 		bpf_map__set_max_entries(skel->maps.job_ids, 1);
-	/*
-	 * Before 5.12 jobs, rings and processes take their slots through the
-	 * claims maps, and the compare-and-swap and fetch-and-add that do it
-	 * elsewhere (dead there) must go.
-	 */
+	/* Before 5.12 jobs, rings and processes take their slots through the claims maps. */
 	tool_size_claims(skel->maps.job_claims);
 	tool_size_claims(skel->maps.ring_claims);
 	tool_size_claims(skel->maps.proc_claims);
-	err = tool_drop_fetch_atomics(skel->obj);
-	if (err)
-		goto cleanup;
-
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the gpu_scheduler tracepoints");
 	if (!err && records)
 		err = attach_records();

@@ -532,12 +532,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	/* Objects come and go by the thousand when a game loads a level. */
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 4096);
-
 	tool_size_claims(skel->maps.objects_claims);
-	/* before 5.12: the peak's and the rows' compare-and-swaps (dead there) out of the programs */
-	err = tool_drop_fetch_atomics(skel->obj);
-	if (err)
-		goto cleanup;
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the i915/xe tracepoints");
 	if (!err && records)
 		err = attach_records();

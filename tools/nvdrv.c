@@ -780,10 +780,6 @@ int main(int argc, char **argv)
 
 	tool_size_claims(skel->maps.calls_claims);
 	tool_size_claims(skel->maps.rm_rows_claims);
-	/* Its compare-and-swaps: the histograms' min/max, the rows' claims (before 5.12). */
-	err = tool_drop_fetch_atomics(skel->obj);
-	if (err)
-		goto cleanup;
 	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
 	if (err)
 		goto cleanup;

@@ -225,10 +225,6 @@ int main(int argc, char **argv)
 	tool_set_rodata(skel, env.events);
 	skel->rodata->nr_ioctl = SYS_ioctl;
 	choose_programs();
-	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
-	err = tool_drop_fetch_atomics(skel->obj);
-	if (err)
-		goto cleanup;
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, per_syscall ?
 			 "syscalls:sys_enter_ioctl" : "raw_syscalls:sys_enter");
 	if (err)

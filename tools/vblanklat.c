@@ -627,10 +627,6 @@ int main(int argc, char **argv)
 	err = records ? set_record_fields() : 0;
 	if (err)
 		goto cleanup;
-	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
-	err = tool_drop_fetch_atomics(skel->obj);
-	if (err)
-		goto cleanup;
 	open_commit_probes();
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the drm vblank tracepoints");
 	if (!err && records)

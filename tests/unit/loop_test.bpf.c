@@ -132,6 +132,14 @@ int BPF_KPROBE(on_call)
 	return 0;
 }
 
+/*
+ * Set by name before load, as tool_load() sets spare.bpf.h's
+ * (tool_set_rodata_bool()); its neighbours must not move.
+ */
+const volatile __u32 before_spares = 7;
+const volatile bool with_spares = false;
+const volatile bool after_spares = false;
+
 /* Spares (tool.bpf.h) by name only: tool_choose_spares() loads on_call_spare where on_call loads. */
 SEC("uprobe")
 int BPF_KPROBE(on_call_spare)

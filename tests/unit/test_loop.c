@@ -454,6 +454,11 @@ static void test_spares(void)
 	      "autoload %d, atomic fetch %d, >= 6.13 %d",
 	      bpf_program__autoload(skel->progs.on_call_spare), kernel_has_atomic_fetch(),
 	      kernel_release_at_least(6, 13));
+	tool_set_rodata_bool(skel->obj, "with_spares", true);
+	CHECK("a .rodata bool set by its name, its neighbours left",
+	      skel->rodata->with_spares && skel->rodata->before_spares == 7 &&
+	      !skel->rodata->after_spares, "%d, %u, %d", skel->rodata->with_spares,
+	      skel->rodata->before_spares, skel->rodata->after_spares);
 	loop.obj = skel->obj;
 	loop.spare_rescues = &rescues;
 	CHECK("rescues beyond the misses read report nothing lost", recursion_misses(&loop) == 0,

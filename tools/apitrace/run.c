@@ -655,10 +655,6 @@ static int run(void)
 		bpf_map__set_max_entries(bpf->maps.prof_events, 1);
 		bpf_map__set_max_entries(bpf->maps.kernel_times, 1);
 	}
-	/* Its only compare-and-swap is the histograms' min/max (before 5.12). */
-	err = tool_drop_fetch_atomics(bpf->obj);
-	if (err)
-		goto cleanup;
 	err = tool_load(bpf->skeleton, bpf->maps.cgroup_map);
 	if (err)
 		goto cleanup;
