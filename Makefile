@@ -147,6 +147,14 @@ $(OUTPUT)/tests/test_%: tests/unit/test_%.c tests/unit/check.h $(OUTPUT)/libcomm
 
 unit-tests: $(UNIT_BINS)
 
+# What the compute-API tracers' test programs share: the fakes' call log,
+# scripted results and memory (tests/fake); the workloads' command line
+# (PHASE...) and checked calls, and the real libraries' clients' dlopen and
+# report of a call that dies (tests/client); each waits for its tracer.
+FAKE_HDRS := tests/fake/fake_log.h tests/fake/fake_script.h tests/fake/fake_mem.h
+WORKLOAD_HDRS := tests/client/phases.h tests/client/check_call.h tests/client/wait.h
+REALLIB_HDRS := tests/client/reallib.h tests/client/wait.h
+
 # cudatrace's test programs (tests/cuda): a fake libcuda.so.1 and
 # libcudart.so.13 with the real symbol names, the workload driving them (and
 # workload_rt, the same linked to the runtime alone), a unit test of the
@@ -167,7 +175,7 @@ endif
 $(CUDA_TEST):
 	@mkdir -p $@
 
-$(CUDA_TEST)/libcuda.so.1: tests/cuda/fake_libcuda.c tests/cuda/fake_cuda.h tests/fake/fake_log.h tests/fake/fake_script.h | $(CUDA_TEST)
+$(CUDA_TEST)/libcuda.so.1: tests/cuda/fake_libcuda.c tests/cuda/fake_cuda.h $(FAKE_HDRS) | $(CUDA_TEST)
 	$(CC) $(CUDA_TEST_CFLAGS) -fPIC -shared -fvisibility=hidden -Wl,-soname,libcuda.so.1 $< -o $@
 
 # Not linked to libcuda.so.1: like the real runtime it loads the driver at
@@ -176,19 +184,21 @@ $(CUDA_TEST)/libcudart.so.13: tests/cuda/fake_libcudart.c tests/cuda/fake_cuda.h
 	$(CC) $(CUDA_TEST_CFLAGS) -fPIC -shared -fvisibility=hidden -Wl,-soname,libcudart.so.13 \
 		$< -Wl,-rpath,'$$ORIGIN' -ldl -o $@
 
-$(CUDA_TEST)/workload: tests/cuda/workload.c tests/cuda/fake_cuda.h $(CUDA_TEST)/libcuda.so.1 $(CUDA_TEST)/libcudart.so.13
+$(CUDA_TEST)/workload: tests/cuda/workload.c tests/cuda/fake_cuda.h $(WORKLOAD_HDRS) \
+		$(CUDA_TEST)/libcuda.so.1 $(CUDA_TEST)/libcudart.so.13
 	$(CC) $(CUDA_TEST_CFLAGS) $< $(CUDA_TEST)/libcuda.so.1 $(CUDA_TEST)/libcudart.so.13 \
 		-Wl,-rpath,'$$ORIGIN' -o $@
 
-$(CUDA_TEST)/workload_rt: tests/cuda/workload.c tests/cuda/fake_cuda.h $(CUDA_TEST)/libcudart.so.13
+$(CUDA_TEST)/workload_rt: tests/cuda/workload.c tests/cuda/fake_cuda.h $(WORKLOAD_HDRS) \
+		$(CUDA_TEST)/libcudart.so.13
 	$(CC) $(CUDA_TEST_CFLAGS) -DRUNTIME_ONLY $< $(CUDA_TEST)/libcudart.so.13 \
 		-Wl,-rpath,'$$ORIGIN' -o $@
 
-$(CUDA_TEST)/rt_workload: tests/cuda/rt_workload.c | $(CUDA_TEST)
+$(CUDA_TEST)/rt_workload: tests/cuda/rt_workload.c tests/client/wait.h | $(CUDA_TEST)
 	$(CC) $(CUDA_TEST_CFLAGS) -I$(CUDA_HOME)/include $< -L$(CUDA_HOME)/lib64 -lcudart -ldl \
 		-Wl,-rpath,$(CUDA_HOME)/lib64 -o $@
 
-$(CUDA_TEST)/rt_workload_static: tests/cuda/rt_workload.c | $(CUDA_TEST)
+$(CUDA_TEST)/rt_workload_static: tests/cuda/rt_workload.c tests/client/wait.h | $(CUDA_TEST)
 	$(CC) $(CUDA_TEST_CFLAGS) -I$(CUDA_HOME)/include $< $(CUDA_HOME)/lib64/libcudart_static.a \
 		-ldl -lpthread -lrt -o $@
 
@@ -208,15 +218,16 @@ HIP_TEST_PROGS := $(HIP_TEST)/libamdhip64.so.5 $(HIP_TEST)/hipwork $(HIP_TEST)/h
 $(HIP_TEST):
 	@mkdir -p $@
 
-$(HIP_TEST)/libamdhip64.so.5: tests/hip/fake_libamdhip64.c tests/hip/fake_hip.h tests/fake/fake_log.h tests/fake/fake_script.h \
+$(HIP_TEST)/libamdhip64.so.5: tests/hip/fake_libamdhip64.c tests/hip/fake_hip.h $(FAKE_HDRS) \
 		tests/hip/libamdhip64.map | $(HIP_TEST)
 	$(CC) $(CUDA_TEST_CFLAGS) -fPIC -shared -fvisibility=hidden -Wl,-soname,libamdhip64.so.5 \
 		-Wl,--version-script,tests/hip/libamdhip64.map $< -o $@
 
-$(HIP_TEST)/hipwork: tests/hip/hipwork.c tests/hip/fake_hip.h $(HIP_TEST)/libamdhip64.so.5
+$(HIP_TEST)/hipwork: tests/hip/hipwork.c tests/hip/fake_hip.h $(WORKLOAD_HDRS) \
+		tests/client/kill_soon.h $(HIP_TEST)/libamdhip64.so.5
 	$(CC) $(CUDA_TEST_CFLAGS) $< $(HIP_TEST)/libamdhip64.so.5 -Wl,-rpath,'$$ORIGIN' -pthread -o $@
 
-$(HIP_TEST)/hipreal: tests/hip/hipreal.c | $(HIP_TEST)
+$(HIP_TEST)/hipreal: tests/hip/hipreal.c $(REALLIB_HDRS) | $(HIP_TEST)
 	$(CC) $(CUDA_TEST_CFLAGS) $< -ldl -o $@
 
 unit-tests: $(HIP_TEST_PROGS) $(BIN)/hiptrace
@@ -231,13 +242,14 @@ ZE_TEST_PROGS := $(ZE_TEST)/libze_loader.so.1 $(ZE_TEST)/zework $(ZE_TEST)/zerea
 $(ZE_TEST):
 	@mkdir -p $@
 
-$(ZE_TEST)/libze_loader.so.1: tests/ze/fake_libze_loader.c tests/ze/fake_ze.h tests/fake/fake_log.h tests/fake/fake_script.h | $(ZE_TEST)
+$(ZE_TEST)/libze_loader.so.1: tests/ze/fake_libze_loader.c tests/ze/fake_ze.h $(FAKE_HDRS) | $(ZE_TEST)
 	$(CC) $(CUDA_TEST_CFLAGS) -fPIC -shared -fvisibility=hidden -Wl,-soname,libze_loader.so.1 $< -o $@
 
-$(ZE_TEST)/zework: tests/ze/zework.c tests/ze/fake_ze.h $(ZE_TEST)/libze_loader.so.1
+$(ZE_TEST)/zework: tests/ze/zework.c tests/ze/fake_ze.h $(WORKLOAD_HDRS) tests/client/kill_soon.h \
+		$(ZE_TEST)/libze_loader.so.1
 	$(CC) $(CUDA_TEST_CFLAGS) $< $(ZE_TEST)/libze_loader.so.1 -Wl,-rpath,'$$ORIGIN' -pthread -o $@
 
-$(ZE_TEST)/zereal: tests/ze/zereal.c | $(ZE_TEST)
+$(ZE_TEST)/zereal: tests/ze/zereal.c $(REALLIB_HDRS) | $(ZE_TEST)
 	$(CC) $(CUDA_TEST_CFLAGS) $< -ldl -o $@
 
 unit-tests: $(ZE_TEST_PROGS) $(BIN)/zetrace
@@ -332,7 +344,7 @@ BENCH_PROGS := $(BENCH)/measure $(BENCH)/empty \
 	$(patsubst tests/bench/%.bpf.c,$(BENCH)/%.bpf.o,$(wildcard tests/bench/empty_*.bpf.c))
 # cltrace's burst (tests/bench/cltrace.sh), built like clwork.
 BENCH_PROGS += $(OUTPUT)/tests/opencl/clbench
-$(OUTPUT)/tests/opencl/clbench: tests/opencl/clbench.c
+$(OUTPUT)/tests/opencl/clbench: tests/opencl/clbench.c tests/client/wait.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CUDA_TEST_CFLAGS) $< -lOpenCL -o $@
 

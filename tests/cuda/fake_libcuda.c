@@ -22,6 +22,8 @@
 #define FAKE_LOG_ENV "FAKE_CUDA_LOG"
 #include "fake/fake_log.h"
 #include "fake/fake_script.h"
+#define FAKE_MEM_ENV "FAKE_CUDA_MEM"
+#include "fake/fake_mem.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -67,91 +69,29 @@ static void held(void)
 
 /* ---- Memory ------------------------------------------------------------- */
 
-#define MAX_ALLOCS	256
 #define DEV_BASE	0x7e0000000000ULL	/* device pointers: unused by host mappings */
 #define DEV_BASE_V1	0x10000000ULL		/* CUdeviceptr_v1: below 4 GiB */
-#define DEV_ALIGN	0x200000ULL
 
-enum mem_kind { MEM_DEVICE, MEM_MANAGED, MEM_HOST };
-
-static struct alloc {
-	unsigned long long addr, size;
-	enum mem_kind kind;
-} live[MAX_ALLOCS];
-static int nr_live;
-
-static unsigned long long capacity(void)
-{
-	const char *s = getenv("FAKE_CUDA_MEM");
-
-	return s ? strtoull(s, NULL, 0) : 16ULL << 30;
-}
-
-/* First fit from base, in address order: a freed range is handed out again. */
-static CUresult dev_alloc(unsigned long long base, unsigned long long size, enum mem_kind kind,
+/* fake/fake_mem.h's allocator, in CUresults: a size of 0 is invalid. */
+static CUresult dev_alloc(unsigned long long base, unsigned long long size,
 			  unsigned long long *addr)
 {
-	unsigned long long used = 0, at = base, span = (size + DEV_ALIGN - 1) & ~(DEV_ALIGN - 1);
-	int i, again = 1;
-
 	if (!size)
 		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&lock);
-	for (i = 0; i < nr_live; i++)
-		if (live[i].kind != MEM_HOST)
-			used += live[i].size;
-	if (used + size > capacity() || nr_live == MAX_ALLOCS) {
-		pthread_mutex_unlock(&lock);
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	}
-	while (again) {
-		again = 0;
-		for (i = 0; i < nr_live; i++) {
-			unsigned long long end = live[i].addr + ((live[i].size + DEV_ALIGN - 1) & ~(DEV_ALIGN - 1));
-
-			if (live[i].kind != MEM_HOST && at < end && live[i].addr < at + span) {
-				at = end;
-				again = 1;
-			}
-		}
-	}
-	live[nr_live++] = (struct alloc){ at, size, kind };
-	pthread_mutex_unlock(&lock);
-	*addr = at;
-	return CUDA_SUCCESS;
-}
-
-static void host_track(void *p, unsigned long long size)
-{
-	pthread_mutex_lock(&lock);
-	if (nr_live < MAX_ALLOCS)
-		live[nr_live++] = (struct alloc){ (uintptr_t)p, size, MEM_HOST };
-	pthread_mutex_unlock(&lock);
+	return mem_alloc(base, size, 0, addr) ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
 }
 
 /* Forget a live allocation of that kind; CUDA_ERROR_INVALID_VALUE if there is none. */
 static CUresult untrack(unsigned long long addr, int host)
 {
-	CUresult r = CUDA_ERROR_INVALID_VALUE;
-	int i;
-
-	pthread_mutex_lock(&lock);
-	for (i = 0; i < nr_live; i++) {
-		if (live[i].addr == addr && (live[i].kind == MEM_HOST) == host) {
-			live[i] = live[--nr_live];
-			r = CUDA_SUCCESS;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&lock);
-	return r;
+	return mem_forget(addr, host) < 0 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
 
 static CUresult alloc_logged(const char *func, CUdeviceptr *dptr, unsigned long long size,
-			     unsigned long long base, enum mem_kind kind, CUstream s, int has_stream)
+			     unsigned long long base, CUstream s, int has_stream)
 {
 	unsigned long long addr = 0;
-	CUresult r = dev_alloc(base, size, kind, &addr);
+	CUresult r = dev_alloc(base, size, &addr);
 
 	if (!r)
 		*dptr = addr;
@@ -166,7 +106,7 @@ static CUresult alloc_logged(const char *func, CUdeviceptr *dptr, unsigned long 
 EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
 {
 	SCRIPTED();
-	return alloc_logged(__func__, dptr, bytesize, DEV_BASE, MEM_DEVICE, NULL, 0);
+	return alloc_logged(__func__, dptr, bytesize, DEV_BASE, NULL, 0);
 }
 
 EXPORT CUresult cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize)
@@ -175,7 +115,7 @@ EXPORT CUresult cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize)
 	CUresult r;
 
 	SCRIPTED();
-	r = alloc_logged(__func__, &p, bytesize, DEV_BASE_V1, MEM_DEVICE, NULL, 0);
+	r = alloc_logged(__func__, &p, bytesize, DEV_BASE_V1, NULL, 0);
 	if (!r)
 		*dptr = (CUdeviceptr_v1)p;
 	return r;
@@ -184,7 +124,7 @@ EXPORT CUresult cuMemAlloc(CUdeviceptr_v1 *dptr, unsigned int bytesize)
 EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
 {
 	SCRIPTED();
-	return alloc_logged(__func__, dptr, bytesize, DEV_BASE, MEM_MANAGED, NULL, 0);
+	return alloc_logged(__func__, dptr, bytesize, DEV_BASE, NULL, 0);
 }
 
 static CUresult host_alloc(const char *func, void **pp, unsigned long long size)
@@ -195,7 +135,7 @@ static CUresult host_alloc(const char *func, void **pp, unsigned long long size)
 		fake_log(func, "bytes=%llu ptr=0x0 result=%d", size, CUDA_ERROR_OUT_OF_MEMORY);
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
-	host_track(p, size);
+	mem_track_host(p, size);
 	*pp = p;
 	fake_log(func, "bytes=%llu ptr=0x%lx result=0", size, (unsigned long)(uintptr_t)p);
 	return CUDA_SUCCESS;
@@ -216,13 +156,13 @@ EXPORT CUresult cuMemAllocHost(void **pp, unsigned int bytesize)
 EXPORT CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
 {
 	SCRIPTED();
-	return alloc_logged(__func__, dptr, bytesize, DEV_BASE, MEM_DEVICE, hStream, 1);
+	return alloc_logged(__func__, dptr, bytesize, DEV_BASE, hStream, 1);
 }
 
 EXPORT CUresult cuMemAllocAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUstream hStream)
 {
 	SCRIPTED();
-	return alloc_logged(__func__, dptr, bytesize, DEV_BASE, MEM_DEVICE, hStream, 1);
+	return alloc_logged(__func__, dptr, bytesize, DEV_BASE, hStream, 1);
 }
 
 static CUresult free_logged(const char *func, unsigned long long addr, CUstream s, int has_stream)

@@ -16,10 +16,10 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <cuda_runtime_api.h>
+
+#include "client/wait.h"
 
 /* The kernel a launch names: a host stub, as nvcc emits one per kernel. */
 __attribute__((noinline, used)) void rt_kernel(void)
@@ -30,16 +30,6 @@ __attribute__((noinline, used)) void rt_kernel(void)
 static void report(const char *func, cudaError_t e)
 {
 	printf("%s %s\n", func, cudaGetErrorName(e));
-}
-
-static void wait_for(const char *path)
-{
-	struct timespec ts = { 0, 10 * 1000000L };
-	int i;
-
-	printf("waiting %d\n", (int)getpid());
-	for (i = 0; i < 6000 && access(path, F_OK); i++)
-		nanosleep(&ts, NULL);
 }
 
 int main(int argc, char **argv)

@@ -70,19 +70,12 @@
 #include <unistd.h>
 
 #include "fake_cuda.h"
+#define CLIENT_NAME "workload"
+#include "client/check_call.h"
+#include "client/wait.h"
 
 #define GiB (1ULL << 30)
 #define JUNK 0xdeadbeef00000000ULL	/* upper halves the callee must ignore */
-
-#define CHECK(call, want)                                                            \
-	do {                                                                         \
-		int r_ = (call);                                                     \
-		if (r_ != (want)) {                                                  \
-			fprintf(stderr, "workload: %s returned %d, want %d\n", #call, r_, \
-				(int)(want));                                        \
-			exit(1);                                                     \
-		}                                                                    \
-	} while (0)
 
 /* The kernel a runtime launch names: its host stub, as nvcc would emit one. */
 __attribute__((noinline, used)) void saxpy_kernel(float a, float *x, float *y)
@@ -433,17 +426,6 @@ static void nodriver(void)
 	      cudaErrorInsufficientDriver);
 	CHECK(cudaStreamSynchronize(NULL), cudaErrorInsufficientDriver);
 	CHECK(cudaDeviceSynchronize(), cudaErrorInsufficientDriver);
-}
-
-/* Say so (a tracer may attach now), then wait up to a minute for FILE. */
-static void wait_for(const char *path)
-{
-	struct timespec ts = { 0, 10 * 1000000L };
-	int i;
-
-	printf("waiting %d\n", (int)getpid());
-	for (i = 0; i < 6000 && access(path, F_OK); i++)
-		nanosleep(&ts, NULL);
 }
 
 int main(int argc, char **argv)

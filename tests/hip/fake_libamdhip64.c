@@ -59,6 +59,8 @@
 #define FAKE_LOG_ENV "FAKE_HIP_LOG"
 #include "fake/fake_log.h"
 #include "fake/fake_script.h"
+#define FAKE_MEM_ENV "FAKE_HIP_MEM"
+#include "fake/fake_mem.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -97,79 +99,20 @@ static unsigned long addr(const void *p)
 
 /* ---- Memory ------------------------------------------------------------- */
 
-#define MAX_ALLOCS	256
 #define DEV_BASE	0x7e8000000000ULL	/* device pointers: no host mapping there */
-#define DEV_ALIGN	0x200000ULL
 
 enum mem_kind { MEM_DEVICE, MEM_MANAGED, MEM_HOST };
-
-static struct alloc {
-	unsigned long long addr, size;
-	enum mem_kind kind;
-} live[MAX_ALLOCS];
-static int nr_live;
-
-static unsigned long long capacity(void)
-{
-	const char *s = getenv("FAKE_HIP_MEM");
-
-	return s ? strtoull(s, NULL, 0) : 16ULL << 30;
-}
-
-/* First fit from DEV_BASE, in address order: a freed range is handed out again. */
-static hipError_t dev_alloc(unsigned long long size, enum mem_kind kind, unsigned long long *at_out)
-{
-	unsigned long long used = 0, at = DEV_BASE, span = (size + DEV_ALIGN - 1) & ~(DEV_ALIGN - 1);
-	int i, again = 1;
-
-	pthread_mutex_lock(&lock);
-	for (i = 0; i < nr_live; i++)
-		if (live[i].kind != MEM_HOST)
-			used += live[i].size;
-	if (used + size > capacity() || used + size < used || nr_live == MAX_ALLOCS) {
-		pthread_mutex_unlock(&lock);
-		return hipErrorOutOfMemory;
-	}
-	while (again) {
-		again = 0;
-		for (i = 0; i < nr_live; i++) {
-			unsigned long long end = live[i].addr + ((live[i].size + DEV_ALIGN - 1) & ~(DEV_ALIGN - 1));
-
-			if (live[i].kind != MEM_HOST && at < end && live[i].addr < at + span) {
-				at = end;
-				again = 1;
-			}
-		}
-	}
-	live[nr_live++] = (struct alloc){ at, size, kind };
-	pthread_mutex_unlock(&lock);
-	*at_out = at;
-	return hipSuccess;
-}
 
 /* Forget a live allocation, host or not; hipErrorInvalidValue if there is none. */
 static hipError_t untrack(unsigned long long a, int host)
 {
-	hipError_t r = hipErrorInvalidValue;
-	int i;
-
-	pthread_mutex_lock(&lock);
-	for (i = 0; i < nr_live; i++) {
-		if (live[i].addr == a && (live[i].kind == MEM_HOST) == host) {
-			live[i] = live[--nr_live];
-			r = hipSuccess;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&lock);
-	return r;
+	return mem_forget(a, host) < 0 ? hipErrorInvalidValue : hipSuccess;
 }
 
 /* The allocation functions' common part: *ptr is written on success only. */
 static hipError_t alloc(void **ptr, unsigned long long size, enum mem_kind kind)
 {
 	unsigned long long a = 0;
-	hipError_t r;
 
 	if (!ptr)
 		return hipErrorInvalidValue;
@@ -182,17 +125,14 @@ static hipError_t alloc(void **ptr, unsigned long long size, enum mem_kind kind)
 
 		if (!p)
 			return hipErrorOutOfMemory;
-		pthread_mutex_lock(&lock);
-		if (nr_live < MAX_ALLOCS)
-			live[nr_live++] = (struct alloc){ (uintptr_t)p, size, MEM_HOST };
-		pthread_mutex_unlock(&lock);
+		mem_track_host(p, size);
 		*ptr = p;
 		return hipSuccess;
 	}
-	r = dev_alloc(size, kind, &a);
-	if (!r)
-		*ptr = (void *)(uintptr_t)a;
-	return r;
+	if (mem_alloc(DEV_BASE, size, 0, &a))
+		return hipErrorOutOfMemory;
+	*ptr = (void *)(uintptr_t)a;
+	return hipSuccess;
 }
 
 /* What the call gave: the pointer on success, 0 otherwise. */

@@ -51,13 +51,13 @@
  * is its own failure, not a report of hipMalloc's (it returns 101 as a
  * process's first call too, and again when called twice in a row).
  */
-#include <dlfcn.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
+
+#define CLIENT_NAME "hipreal"
+#include "client/reallib.h"
+#include "client/wait.h"
 
 typedef int (*hip_int_fn)(int *);
 typedef int (*hip_void_fn)(void);
@@ -66,7 +66,6 @@ typedef int (*hip_free_fn)(void *);
 typedef const char *(*hip_error_name_fn)(int);
 
 static hip_error_name_fn error_name;
-static const char *volatile current = "(none)";
 
 static void report(const char *function, int result, const char *value)
 {
@@ -79,44 +78,8 @@ static void report(const char *function, int result, const char *value)
 	       value ? value : "");
 }
 
-/* A call that does not return: say which, with what, and die of it. */
-static void died(int sig)
-{
-	const char *sig_name = sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" :
-			       sig == SIGABRT ? "SIGABRT" : sig == SIGILL ? "SIGILL" : "SIGFPE";
-	const char *parts[] = { "DIED ", current, " ", sig_name, "\n" };
-	size_t i;
-
-	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		if (write(1, parts[i], strlen(parts[i])) < 0)
-			break;
-	_exit(128 + sig);
-}
-
-static void wait_for(const char *path)
-{
-	struct timespec ts = { 0, 10 * 1000000L };
-	int i;
-
-	printf("waiting %d\n", (int)getpid());
-	for (i = 0; i < 6000 && access(path, F_OK); i++)
-		nanosleep(&ts, NULL);
-}
-
-static void *sym(void *lib, const char *name, int *missing)
-{
-	void *p = dlsym(lib, name);
-
-	if (!p) {
-		fprintf(stderr, "hipreal: no %s: %s\n", name, dlerror());
-		*missing = 1;
-	}
-	return p;
-}
-
 int main(int argc, char **argv)
 {
-	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE };
 	const char *path = "libamdhip64.so.5", *wait = NULL, *name;
 	int names = 0;
 	hip_int_fn device_count, driver_version, runtime_version;
@@ -141,11 +104,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	lib = dlopen(path, RTLD_NOW);
-	if (!lib) {
-		fprintf(stderr, "hipreal: %s\n", dlerror());
-		return 125;
-	}
+	lib = open_lib(path);
 	device_count = (hip_int_fn)sym(lib, "hipGetDeviceCount", &missing);
 	driver_version = (hip_int_fn)sym(lib, "hipDriverGetVersion", &missing);
 	runtime_version = (hip_int_fn)sym(lib, "hipRuntimeGetVersion", &missing);
@@ -165,8 +124,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
-	for (i = 0; i < (int)(sizeof(sigs) / sizeof(sigs[0])); i++)
-		signal(sigs[i], died);
+	report_deaths();
 	if (wait)
 		wait_for(wait);
 

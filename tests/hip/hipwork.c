@@ -91,30 +91,19 @@
  * and stack slots, as the x86-64 ABI allows a caller to: the callee (and a
  * correct tracer) must read the low halves only.
  */
-#include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "fake_hip.h"
+#define CLIENT_NAME "hipwork"
+#include "client/check_call.h"
+#include "client/kill_soon.h"
+#include "client/phases.h"
 
 #define GiB (1ULL << 30)
 #define MiB (1ULL << 20)
 #define JUNK 0xdeadbeef00000000ULL	/* upper halves the callee must ignore */
-
-#define CHECK(call, want)                                                            \
-	do {                                                                         \
-		int r_ = (call);                                                     \
-		if (r_ != (want)) {                                                  \
-			fprintf(stderr, "hipwork: %s returned %d, want %d\n", #call, r_, \
-				(int)(want));                                        \
-			exit(1);                                                     \
-		}                                                                    \
-	} while (0)
 
 /*
  * The kernel hipLaunchKernel names: its host stub, as hipcc would emit one.
@@ -294,73 +283,29 @@ static void setup(void)
 	CHECK(hipDeviceReset(), hipSuccess);
 }
 
-/* Say so (a tracer may attach now), then wait up to a minute for FILE. */
-static void wait_for(const char *path)
-{
-	struct timespec ts = { 0, 10 * 1000000L };
-	int i;
-
-	printf("waiting %d\n", (int)getpid());
-	for (i = 0; i < 6000 && access(path, F_OK); i++)
-		nanosleep(&ts, NULL);
-}
-
-static void *killer(void *arg)
-{
-	usleep(100000);
-	kill(getpid(), SIGKILL);
-	return arg;
-}
-
 /* Ends the process inside hipStreamSynchronize: no return. */
 static void die_in_call(void)
 {
-	pthread_t t;
-
 	fake_hip_script("hipStreamSynchronize", hipSuccess, 10000000);
-	if (pthread_create(&t, NULL, killer, NULL)) {
-		fprintf(stderr, "hipwork: pthread_create failed\n");
-		exit(1);
-	}
+	kill_soon();
 	hipStreamSynchronize(0);
 	fprintf(stderr, "hipwork: still alive after the kill\n");
 	exit(1);
 }
 
+static const struct phase phases[] = {
+	{ "batches", .run_n = batches },
+	{ "leak", .run = leak },
+	{ "errors", .run = errors },
+	{ "launch", .run = launch },
+	{ "copies", .run = copies },
+	{ "streams", .run = streams },
+	{ "setup", .run = setup },
+	{ "die", .run = die_in_call },
+};
+
 int main(int argc, char **argv)
 {
-	int i;
-
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	for (i = 1; i < argc; i++) {
-		const char *p = argv[i], *next = i + 1 < argc ? argv[i + 1] : "0";
-
-		if (!strcmp(p, "--wait") && i + 1 < argc) {
-			wait_for(argv[++i]);
-		} else if (!strcmp(p, "batches")) {
-			batches(atoi(next));
-			i++;
-		} else if (!strcmp(p, "leak")) {
-			leak();
-		} else if (!strcmp(p, "errors")) {
-			errors();
-		} else if (!strcmp(p, "launch")) {
-			launch();
-		} else if (!strcmp(p, "copies")) {
-			copies();
-		} else if (!strcmp(p, "streams")) {
-			streams();
-		} else if (!strcmp(p, "setup")) {
-			setup();
-		} else if (!strcmp(p, "die")) {
-			die_in_call();
-		} else if (!strcmp(p, "sleep")) {
-			usleep(atoi(next) * 1000);
-			i++;
-		} else {
-			fprintf(stderr, "hipwork: unknown phase '%s'\n", p);
-			return 2;
-		}
-	}
-	return 0;
+	return run_phases(phases, sizeof(phases) / sizeof(phases[0]), argc, argv);
 }

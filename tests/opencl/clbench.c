@@ -26,8 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "client/wait.h"
 
 #define CHECK(call)                                                              \
 	do {                                                                     \
@@ -74,16 +74,6 @@ static void batches(int n)
 			exit(1);
 		}
 	}
-}
-
-static void wait_for(const char *path)
-{
-	struct timespec ts = { 0, 10 * 1000000L };
-	int i;
-
-	printf("waiting %d\n", (int)getpid());
-	for (i = 0; i < 6000 && access(path, F_OK); i++)
-		nanosleep(&ts, NULL);
 }
 
 int main(int argc, char **argv)

@@ -85,6 +85,8 @@
 #define FAKE_LOG_ENV "FAKE_ZE_LOG"
 #include "fake/fake_log.h"
 #include "fake/fake_script.h"
+#define FAKE_MEM_ENV "FAKE_ZE_MEM"
+#include "fake/fake_mem.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -259,16 +261,6 @@ EXPORT ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCount,
 	fake_log(__func__, "driver=0x%lx count_in=%u count=%u device=0x%lx result=%d", addr(hDriver),
 		 count_in, !r ? *pCount : 0, (unsigned long)given, r);
 	return r;
-}
-
-#define MEM_BASE	0x7d8000000000ULL	/* device pointers: no host mapping there */
-#define MEM_ALIGN	0x200000ULL
-
-static unsigned long long capacity(void)
-{
-	const char *s = getenv("FAKE_ZE_MEM");
-
-	return s ? strtoull(s, NULL, 0) : 16ULL << 30;
 }
 
 EXPORT ze_result_t zeDeviceGetProperties(ze_device_handle_t hDevice,
@@ -550,59 +542,9 @@ EXPORT ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t hComma
 
 /* ---- Memory ---------------------------------------------------------------- */
 
-#define MAX_ALLOCS	256
+#define MEM_BASE	0x7d8000000000ULL	/* device pointers: no host mapping there */
 
 enum mem_kind { MEM_DEVICE, MEM_SHARED, MEM_HOST };
-
-static struct alloc {
-	unsigned long long addr, size;
-	enum mem_kind kind;
-} live[MAX_ALLOCS];
-static int nr_live;
-
-static unsigned long long span_of(unsigned long long size)
-{
-	return (size + MEM_ALIGN - 1) & ~(MEM_ALIGN - 1);
-}
-
-/*
- * First fit from MEM_BASE, in address order, at ALIGN (2 MiB at least): a
- * freed range is handed out again.  The size is known to be within the
- * capacity; what is left may not be.
- */
-static ze_result_t dev_alloc(unsigned long long size, unsigned long long align,
-			     enum mem_kind kind, unsigned long long *at_out)
-{
-	unsigned long long used = 0, at = MEM_BASE, span = span_of(size);
-	int i, again = 1;
-
-	if (align < MEM_ALIGN)
-		align = MEM_ALIGN;
-	pthread_mutex_lock(&lock);
-	for (i = 0; i < nr_live; i++)
-		if (live[i].kind != MEM_HOST)
-			used += live[i].size;
-	if (used + size > capacity() || nr_live == MAX_ALLOCS) {
-		pthread_mutex_unlock(&lock);
-		return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
-	}
-	while (again) {
-		again = 0;
-		at = (at + align - 1) & ~(align - 1);
-		for (i = 0; i < nr_live; i++) {
-			unsigned long long end = live[i].addr + span_of(live[i].size);
-
-			if (live[i].kind != MEM_HOST && at < end && live[i].addr < at + span) {
-				at = end;
-				again = 1;
-			}
-		}
-	}
-	live[nr_live++] = (struct alloc){ at, size, kind };
-	pthread_mutex_unlock(&lock);
-	*at_out = at;
-	return ZE_RESULT_SUCCESS;
-}
 
 /* The checks every allocation makes after its handles and pointers. */
 static ze_result_t size_checks(size_t size, size_t alignment)
@@ -620,7 +562,6 @@ static ze_result_t size_checks(size_t size, size_t alignment)
 static ze_result_t alloc(void **pptr, size_t size, size_t alignment, enum mem_kind kind)
 {
 	unsigned long long a = 0;
-	ze_result_t r;
 
 	if (kind == MEM_HOST) {
 		void *p = NULL;
@@ -628,17 +569,15 @@ static ze_result_t alloc(void **pptr, size_t size, size_t alignment, enum mem_ki
 		if (alignment > sizeof(void *) ? posix_memalign(&p, alignment, size) :
 						   !(p = malloc(size)))
 			return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-		pthread_mutex_lock(&lock);
-		if (nr_live < MAX_ALLOCS)
-			live[nr_live++] = (struct alloc){ (uintptr_t)p, size, MEM_HOST };
-		pthread_mutex_unlock(&lock);
+		mem_track_host(p, size);
 		*pptr = p;
 		return ZE_RESULT_SUCCESS;
 	}
-	r = dev_alloc(size, alignment, kind, &a);
-	if (!r)
-		*pptr = (void *)(uintptr_t)a;
-	return r;
+	/* Within the capacity (size_checks), but what is left may be less. */
+	if (mem_alloc(MEM_BASE, size, alignment, &a))
+		return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+	*pptr = (void *)(uintptr_t)a;
+	return ZE_RESULT_SUCCESS;
 }
 
 /* What the call gave: the pointer on success, 0 otherwise. */
@@ -718,26 +657,17 @@ EXPORT ze_result_t zeMemAllocShared(ze_context_handle_t hContext,
 
 EXPORT ze_result_t zeMemFree(ze_context_handle_t hContext, void *ptr)
 {
-	int i, host = 0, found = 0;
 	ze_result_t r;
+	int host;
 
 	SCRIPTED();
 	r = ready();
 	FAIL_IF(!obj_number(K_CONTEXT, hContext), ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
 	FAIL_IF(!ptr, ZE_RESULT_ERROR_INVALID_NULL_POINTER);
 	if (!r) {
-		pthread_mutex_lock(&lock);
-		for (i = 0; i < nr_live; i++) {
-			if (live[i].addr == (uintptr_t)ptr) {
-				host = live[i].kind == MEM_HOST;
-				live[i] = live[--nr_live];
-				found = 1;
-				break;
-			}
-		}
-		pthread_mutex_unlock(&lock);
-		FAIL_IF(!found, ZE_RESULT_ERROR_INVALID_ARGUMENT);
-		if (host)
+		host = mem_forget((uintptr_t)ptr, -1);	/* either kind: one free for all */
+		FAIL_IF(host < 0, ZE_RESULT_ERROR_INVALID_ARGUMENT);
+		if (host == 1)
 			free(ptr);
 	}
 	fake_log(__func__, "context=0x%lx ptr=0x%lx result=%d", addr(hContext), addr(ptr), r);

@@ -37,58 +37,20 @@
  * run on the fake (--lib build/tests/ze/libze_loader.so.1) prints 0,
  * "0 count=1" and 0.
  */
-#include <dlfcn.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
+
+#define CLIENT_NAME "zereal"
+#include "client/reallib.h"
+#include "client/wait.h"
 
 /* ze_result_t: an enum of unsigned int values; ze_init_flags_t: uint32_t. */
 typedef uint32_t (*ze_init_fn)(uint32_t flags);
 typedef uint32_t (*ze_driver_get_fn)(uint32_t *count, void **drivers);
 
-static const char *volatile current = "(none)";
-
-/* A call that does not return: say which, with what, and die of it. */
-static void died(int sig)
-{
-	const char *sig_name = sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" :
-			       sig == SIGABRT ? "SIGABRT" : sig == SIGILL ? "SIGILL" : "SIGFPE";
-	const char *parts[] = { "DIED ", current, " ", sig_name, "\n" };
-	size_t i;
-
-	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		if (write(1, parts[i], strlen(parts[i])) < 0)
-			break;
-	_exit(128 + sig);
-}
-
-static void wait_for(const char *path)
-{
-	struct timespec ts = { 0, 10 * 1000000L };
-	int i;
-
-	printf("waiting %d\n", (int)getpid());
-	for (i = 0; i < 6000 && access(path, F_OK); i++)
-		nanosleep(&ts, NULL);
-}
-
-static void *sym(void *lib, const char *name, int *missing)
-{
-	void *p = dlsym(lib, name);
-
-	if (!p) {
-		fprintf(stderr, "zereal: no %s: %s\n", name, dlerror());
-		*missing = 1;
-	}
-	return p;
-}
-
 int main(int argc, char **argv)
 {
-	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE };
 	const char *path = "libze_loader.so.1", *wait = NULL;
 	ze_driver_get_fn driver_get;
 	ze_init_fn init;
@@ -108,18 +70,13 @@ int main(int argc, char **argv)
 		}
 	}
 
-	lib = dlopen(path, RTLD_NOW);
-	if (!lib) {
-		fprintf(stderr, "zereal: %s\n", dlerror());
-		return 125;
-	}
+	lib = open_lib(path);
 	init = (ze_init_fn)sym(lib, "zeInit", &missing);
 	driver_get = (ze_driver_get_fn)sym(lib, "zeDriverGet", &missing);
 	if (missing)
 		return 125;
 
-	for (i = 0; i < (int)(sizeof(sigs) / sizeof(sigs[0])); i++)
-		signal(sigs[i], died);
+	report_deaths();
 	if (wait)
 		wait_for(wait);
 

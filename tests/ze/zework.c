@@ -126,31 +126,22 @@
  * as the x86-64 ABI allows a caller to: the callee (and a correct tracer)
  * must read the low halves only.
  */
-#include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "fake_ze.h"
+#define CLIENT_NAME "zework"
+#define CHECK_HEX
+#include "client/check_call.h"
+#include "client/kill_soon.h"
+#include "client/phases.h"
 
 #define GiB (1ULL << 30)
 #define MiB (1ULL << 20)
 #define JUNK 0xdeadbeef00000000ULL	/* upper halves the callee must ignore */
 #define FOREVER UINT64_MAX		/* a synchronize's timeout: until done */
-
-#define CHECK(call, want)                                                            \
-	do {                                                                         \
-		ze_result_t r_ = (call);                                             \
-		if (r_ != (want)) {                                                  \
-			fprintf(stderr, "zework: %s returned 0x%x, want 0x%x\n", #call, \
-				(unsigned int)r_, (unsigned int)(want));             \
-			exit(1);                                                     \
-		}                                                                    \
-	} while (0)
 
 /*
  * The same functions declared with 64-bit parameters (asm labels name the
@@ -399,75 +390,35 @@ static void copies(void)
 	CHECK(zeEventHostSynchronize(ev, FOREVER), ZE_RESULT_SUCCESS);
 }
 
-/* Say so (a tracer may attach now), then wait up to a minute for FILE. */
-static void wait_for(const char *path)
-{
-	struct timespec ts = { 0, 10 * 1000000L };
-	int i;
-
-	printf("waiting %d\n", (int)getpid());
-	for (i = 0; i < 6000 && access(path, F_OK); i++)
-		nanosleep(&ts, NULL);
-}
-
-static void *killer(void *arg)
-{
-	usleep(100000);
-	kill(getpid(), SIGKILL);
-	return arg;
-}
-
 /* Ends the process inside zeCommandQueueSynchronize: no return. */
 static void die_in_call(void)
 {
-	pthread_t t;
-
 	need_setup();
 	fake_ze_script("zeCommandQueueSynchronize", ZE_RESULT_SUCCESS, 10000000);
-	if (pthread_create(&t, NULL, killer, NULL)) {
-		fprintf(stderr, "zework: pthread_create failed\n");
-		exit(1);
-	}
+	kill_soon();
 	zeCommandQueueSynchronize(queue, FOREVER);
 	fprintf(stderr, "zework: still alive after the kill\n");
 	exit(1);
 }
 
+static const struct phase phases[] = {
+	{ "setup", .run = setup },
+	{ "teardown", .run = teardown },
+	{ "batches", .run_n = batches },
+	{ "leak", .run = leak },
+	{ "errors", .run = errors },
+	{ "launch", .run = launch },
+	{ "copies", .run = copies },
+	{ "die", .run = die_in_call },
+};
+
 int main(int argc, char **argv)
 {
-	int i;
+	int r;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	for (i = 1; i < argc; i++) {
-		const char *p = argv[i], *next = i + 1 < argc ? argv[i + 1] : "0";
-
-		if (!strcmp(p, "--wait") && i + 1 < argc) {
-			wait_for(argv[++i]);
-		} else if (!strcmp(p, "setup")) {
-			setup();
-		} else if (!strcmp(p, "teardown")) {
-			teardown();
-		} else if (!strcmp(p, "batches")) {
-			batches(atoi(next));
-			i++;
-		} else if (!strcmp(p, "leak")) {
-			leak();
-		} else if (!strcmp(p, "errors")) {
-			errors();
-		} else if (!strcmp(p, "launch")) {
-			launch();
-		} else if (!strcmp(p, "copies")) {
-			copies();
-		} else if (!strcmp(p, "die")) {
-			die_in_call();
-		} else if (!strcmp(p, "sleep")) {
-			usleep(atoi(next) * 1000);
-			i++;
-		} else {
-			fprintf(stderr, "zework: unknown phase '%s'\n", p);
-			return 2;
-		}
-	}
-	teardown();
-	return 0;
+	r = run_phases(phases, sizeof(phases) / sizeof(phases[0]), argc, argv);
+	if (!r)		/* after the last phase, not after a word that is none */
+		teardown();
+	return r;
 }
