@@ -15,7 +15,7 @@
  * without BTF (DKMS builds, Linux < 5.11); both paths share the counting
  * below. The atomics BPF before 5.12 lacks, the histograms'
  * compare-and-swap and the rings' fetch-and-add (row_next()), are dead
- * code there, which the frontend rewrites (tool_drop_fetch_atomics()).
+ * code there, which the frontend rewrites (tool_load()).
  */
 #include "drm_types.bpf.h"
 #include "tool.bpf.h"

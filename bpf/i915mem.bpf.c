@@ -318,7 +318,7 @@ static __always_inline void emit(__u8 type, __u8 driver, __u32 pid, __u64 obj, _
  * live_bytes the same way: two counters fewer per create and destroy). By
  * compare-and-swap, which the kernel before 5.12 lacks and rejects even
  * where has_atomic_fetch makes it dead: the frontend rewrites it there
- * (tool_drop_fetch_atomics()). There, and after 4 lost races, the sum is
+ * (tool_load()). There, and after 4 lost races, the sum is
  * read back after the add: another CPU's update of the same process may be
  * in it (the peak may miss an extreme only when its threads create at
  * once, or count one object being destroyed meanwhile).

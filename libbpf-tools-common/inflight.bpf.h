@@ -72,7 +72,7 @@ const volatile bool has_task_storage = false;
  * Keep *val as this thread's call (id: bpf_get_current_pid_tgid()): 0, or
  * -1 when there is no room (the caller counts it). The slot is taken by
  * compare-and-swap (dead code before 5.12, rewritten by
- * tool_drop_fetch_atomics()).
+ * tool_load()).
  */
 #define INFLIGHT_SAVE(name, id, val)						\
 	({									\

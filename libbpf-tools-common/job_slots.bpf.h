@@ -96,7 +96,7 @@ static __always_inline struct job_slot *job_find(__u64 context, __u64 seqno)
  * Take the free slot `idx` for `context`, unless another CPU takes it first:
  * by compare-and-swap, or, before 5.12, by its index in job_claims (the
  * compare-and-swap is dead code there, rewritten by
- * tool_drop_fetch_atomics()).
+ * tool_load()).
  */
 static __always_inline bool job_slot_take(struct job_slot *slot, __u32 idx, __u64 context)
 {

@@ -75,7 +75,7 @@
  * Take the free row `idx` for `key`, unless another CPU takes it first: by
  * compare-and-swap, or by its index in the claims before 5.12 (the
  * compare-and-swap is dead code there, rewritten by
- * tool_drop_fetch_atomics()) and wherever `cas` is false (ROWS_GET_CLAIMED).
+ * tool_load()) and wherever `cas` is false (ROWS_GET_CLAIMED).
  */
 static __always_inline bool row_take(__u64 *row_key, void *claims, __u32 idx, __u64 key, bool cas)
 {
@@ -188,7 +188,7 @@ static __always_inline __u64 addr_value(__u64 addr)
  * ROWS_GET and ROWS_GET_ADDR taking free rows through NAME_claims on every
  * kernel (sized in full: no tool_size_claims()), for a global function:
  * libbpf appends a global function's code to a program at load, out of
- * tool_drop_fetch_atomics()'s reach. For tables whose rows are made rarely
+ * the reach of tool_load()'s rewrite. For tables whose rows are made rarely
  * (one per process, one per address space).
  */
 #define ROWS_GET_CLAIMED(name, key, idx, made, full) \
@@ -255,7 +255,7 @@ static __always_inline void row_free(__u64 *row, void *claims, __u32 idx)
  * next ROW_CLAIM_TRIES rows whose index an insert into `claims` (sized 1
  * elsewhere: tool_size_claims()) wins: a hash map's BPF_NOEXIST insert is
  * the one arbiter between CPUs there. Inlined: in a global function the
- * fetch-and-add would be out of tool_drop_fetch_atomics()'s reach, and
+ * fetch-and-add would be out of the reach of tool_load()'s rewrite, and
  * where it is live the verifier walks no loop.
  */
 #define ROW_CLAIM_TRIES 64
