@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <argp.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -143,17 +144,15 @@ int trace_loop_write_metrics(struct trace_loop *loop)
 	unsigned long long lost[] = { trace_loop_lost(loop), recursion_misses(loop),
 				      records_skipped() };
 	char tool[64] = "";
-	char *end;
 
 	if (!loop->metrics_path || !loop->write_metrics)
 		return 0;
-	/* Named after the tool ("drmsched_bpf"'s), not the binary's file name. */
-	if (loop->metrics_tool || loop->obj)
-		snprintf(tool, sizeof(tool), "%s",
-			 loop->metrics_tool ?: bpf_object__name(loop->obj));
-	end = strstr(tool, "_bpf");
-	if (end)
-		*end = '\0';
+	/*
+	 * Named after the tool, its -V's first word ("drmsched 0.1"), not the
+	 * binary's file name: the four API tracers share one BPF object.
+	 */
+	if (argp_program_version)
+		sscanf(argp_program_version, "%63s", tool);
 	return metrics_write_file(loop->metrics_path, tool[0] ? tool : program_invocation_short_name,
 				  loop->write_metrics, loop->ctx, reasons, lost);
 }

@@ -47,8 +47,6 @@ struct trace_loop {
 	metrics_fn write_metrics;
 	const char *metrics_path;
 	long metrics_interval;
-	/* The families' gpubpf_TOOL_ prefix: NULL, the object's ("drmsched_bpf"). */
-	const char *metrics_tool;
 	/* Filled in by trace_loop_run(). */
 	struct ring_buffer *rb;
 	bool count_reached;	/* stopped after `count` intervals were printed */

@@ -678,8 +678,6 @@ static int run(void)
 	loop = TOOL_TRACE_LOOP(bpf, NULL);
 	loop.rb = notices_rb;
 	loop.write_metrics = write_metrics;
-	/* One object for the four tools: each names its own families. */
-	loop.metrics_tool = family->tool;
 	/* --leaks with -e or -E: the leaks every interval and at the end too. */
 	loop.summary_with_events = apitrace_env.leaks;
 	err = tool_trace(&loop, per_call ? call_table() : NULL, on_interval, "Tracing %s %s",
