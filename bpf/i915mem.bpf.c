@@ -42,9 +42,9 @@ struct {
  * Every event counts in its process's row and finds its object's, by
  * index, no hash map (rows.bpf.h); an object's row is freed at its destroy.
  */
-ROWS(objects, struct obj_slot, OBJ_ROW_BITS);
-ROWS(procs, struct proc_slot, PROC_ROW_BITS);
-ROWS(vms, struct vm_slot, VM_ROW_BITS);
+ROWS(objects, __u64, struct gem_obj, OBJ_ROW_BITS);	/* key: the address */
+ROWS_CLAIMED(procs, struct proc_key, struct proc_stats, PROC_ROW_BITS);
+ROWS_CLAIMED(vms, __u64, struct vm_stats, VM_ROW_BITS);	/* key: the address */
 
 /* ---- the drivers' types: only the members read ------------------------- */
 
@@ -119,16 +119,15 @@ struct xe_vm {
  */
 __noinline __u32 proc_index(__u32 pid, __u32 driver)
 {
-	struct proc_slot *p;
+	struct proc_key key = { .pid = pid, .driver = driver };
+	struct procs_row *p;
 	bool made;
 	__u32 idx;
 
-	p = ROWS_GET_CLAIMED(procs, (__u64)pid << 32 | (driver + 1), &idx, &made, &dropped_procs);
+	p = ROWS_GET_CLAIMED(procs, key, &idx, &made, &dropped_procs);
 	if (!p)
 		return NO_PROC;
 	if (made) {
-		p->key.pid = pid;
-		p->key.driver = driver;
 		bpf_get_current_comm(p->s.comm, sizeof(p->s.comm));
 		p->s.cgroup_id = bpf_get_current_cgroup_id();
 	}
@@ -145,9 +144,9 @@ __noinline __u32 obj_index(__u64 obj)
 }
 
 /* The row of object `obj`, its index in *idx; NULL when not tracked. */
-static __always_inline struct obj_slot *obj_find(__u64 obj, __u32 *idx)
+static __always_inline struct objects_row *obj_find(__u64 obj, __u32 *idx)
 {
-	struct obj_slot *s;
+	struct objects_row *s;
 
 	if (!obj)
 		return NULL;
@@ -167,23 +166,23 @@ static __always_inline struct obj_slot *obj_find(__u64 obj, __u32 *idx)
  * past the free slot taken, where lookups, probing in the same order,
  * find the new row first.
  */
-static __always_inline struct obj_slot *obj_new(__u64 obj, __u32 *idx)
+static __always_inline struct objects_row *obj_new(__u64 obj, __u32 *idx)
 {
-	struct obj_slot *s;
+	struct objects_row *s;
 	bool made;
 
 	s = ROWS_GET_ADDR(objects, obj, idx, &made, &dropped_objects);
 	if (!s)
 		return NULL;
-	s->obj = obj;
-	s->o = (struct gem_obj){};
+	s->key = obj;
+	s->s = (struct gem_obj){};
 	return s;
 }
 
 /* The row at `idx` (a gem_obj's proc). */
 static __always_inline struct proc_stats *proc_at(__u32 idx)
 {
-	struct proc_slot *p = bpf_map_lookup_elem(&procs, &idx);
+	struct procs_row *p = bpf_map_lookup_elem(&procs, &idx);
 
 	return p && p->match ? &p->s : NULL;
 }
@@ -215,7 +214,7 @@ static __always_inline struct proc_stats *actor_row(const struct gem_obj *o, __u
  */
 __noinline __u32 vm_index(__u64 vm, __u32 driver, __u32 pid)
 {
-	struct vm_slot *v;
+	struct vms_row *v;
 	bool made;
 	__u32 idx;
 
@@ -223,7 +222,7 @@ __noinline __u32 vm_index(__u64 vm, __u32 driver, __u32 pid)
 	if (!v)
 		return NO_ROW;
 	if (made) {
-		v->vm = vm;
+		v->key = vm;
 		v->s.pid = pid;
 		v->s.driver = driver;
 		bpf_get_current_comm(v->s.comm, sizeof(v->s.comm));
@@ -233,9 +232,9 @@ __noinline __u32 vm_index(__u64 vm, __u32 driver, __u32 pid)
 }
 
 /* Address space `vm`'s row, made on first sight by the current process. */
-static __always_inline struct vm_slot *vm_row(__u64 vm, __u32 driver, __u32 pid)
+static __always_inline struct vms_row *vm_row(__u64 vm, __u32 driver, __u32 pid)
 {
-	struct vm_slot *v;
+	struct vms_row *v;
 	__u32 idx;
 
 	if (!vm)
@@ -248,7 +247,7 @@ static __always_inline struct vm_slot *vm_row(__u64 vm, __u32 driver, __u32 pid)
 }
 
 /* Address space `vm`'s row if it has one. */
-static __always_inline struct vm_slot *vm_find(__u64 vm)
+static __always_inline struct vms_row *vm_find(__u64 vm)
 {
 	__u32 idx;
 
@@ -342,7 +341,7 @@ static __always_inline void on_create(__u32 driver, __u64 obj, __u64 size)
 	__u32 pid = bpf_get_current_pid_tgid() >> 32, idx, proc;
 	struct driver_stats *d;
 	struct proc_stats *p;
-	struct obj_slot *s;
+	struct objects_row *s;
 	__s64 live;
 	int i;
 
@@ -352,11 +351,11 @@ static __always_inline void on_create(__u32 driver, __u64 obj, __u64 size)
 	if (!s)
 		return;
 	p = proc_row(pid, driver, &proc);
-	s->o.size = size;
-	s->o.created_ns = bpf_ktime_get_ns();
-	s->o.pid = pid;
-	s->o.driver = driver;
-	s->o.proc = p ? proc : NO_PROC;
+	s->s.size = size;
+	s->s.created_ns = bpf_ktime_get_ns();
+	s->s.pid = pid;
+	s->s.driver = driver;
+	s->s.proc = p ? proc : NO_PROC;
 	d = count(driver, EV_CREATE);
 	if (d)
 		d->size_slots[log2_slot(size)]++;
@@ -379,7 +378,7 @@ static __always_inline void on_destroy(__u32 driver, __u64 obj)
 {
 	struct driver_stats *d;
 	struct proc_stats *p;
-	struct obj_slot *s;
+	struct objects_row *s;
 	struct gem_obj *o;
 	__u64 size, life;
 	__u32 creator, idx;
@@ -387,14 +386,14 @@ static __always_inline void on_destroy(__u32 driver, __u64 obj)
 	if (!obj || !driver_wanted(driver))
 		return;
 	s = obj_find(obj, &idx);
-	if (!s || s->o.preexisting) {
+	if (!s || s->s.preexisting) {
 		if (!process_filtered() && (d = driver_stats(driver)))
 			d->untracked_destroys++;
 		if (s)
 			ROWS_FREE(objects, s, idx);
 		return;
 	}
-	o = &s->o;
+	o = &s->s;
 	size = o->size;
 	creator = o->pid;
 	life = to_units(bpf_ktime_get_ns() - o->created_ns);
@@ -414,10 +413,10 @@ static __always_inline void on_bind(__u32 driver, __u64 obj, __u64 vm, __u64 off
 				    __u64 flags, bool is_rebind)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32, idx;
-	struct obj_slot *s = obj_find(obj, &idx);
-	struct gem_obj *o = s ? &s->o : NULL;
+	struct objects_row *s = obj_find(obj, &idx);
+	struct gem_obj *o = s ? &s->s : NULL;
 	struct proc_stats *p;
-	struct vm_slot *v;
+	struct vms_row *v;
 	bool rebind;
 
 	if (!driver_wanted(driver) || (!o && !current_wanted(pid)))
@@ -446,10 +445,10 @@ static __always_inline void on_unbind(__u32 driver, __u64 obj, __u64 vm, __u64 o
 				      __u64 obj_size)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32, idx;
-	struct obj_slot *s = obj_find(obj, &idx);
-	struct gem_obj *o = s ? &s->o : NULL;
+	struct objects_row *s = obj_find(obj, &idx);
+	struct gem_obj *o = s ? &s->s : NULL;
 	struct proc_stats *p;
-	struct vm_slot *v;
+	struct vms_row *v;
 
 	if (!driver_wanted(driver) || (!o && !current_wanted(pid)))
 		return;
@@ -457,11 +456,11 @@ static __always_inline void on_unbind(__u32 driver, __u64 obj, __u64 vm, __u64 o
 		o->unbound = 1;
 	} else if (obj && (s = obj_new(obj, &idx))) {
 		/* Created before tracing: remember it was unbound, to know a rebind. */
-		s->o.size = obj_size;
-		s->o.proc = NO_PROC;
-		s->o.driver = driver;
-		s->o.preexisting = 1;
-		s->o.unbound = 1;
+		s->s.size = obj_size;
+		s->s.proc = NO_PROC;
+		s->s.driver = driver;
+		s->s.preexisting = 1;
+		s->s.unbound = 1;
 	}
 	p = actor_row(o, pid, driver);
 	if (p)
@@ -477,20 +476,20 @@ static __always_inline void on_unbind(__u32 driver, __u64 obj, __u64 vm, __u64 o
 static __always_inline void on_fault(__u32 driver, __u64 obj, __u64 index, __u8 kind)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32, who = pid, idx, creator = 0, proc = NO_PROC;
-	struct obj_slot *s = obj_find(obj, &idx);
+	struct objects_row *s = obj_find(obj, &idx);
 	struct proc_stats *p;
 	__u64 size = 0;
 
 	/* The object's values copied once: the verifier need not follow s's NULL test further. */
 	if (s) {
-		size = s->o.size;
-		creator = s->o.pid;
-		proc = s->o.proc;
+		size = s->s.size;
+		creator = s->s.pid;
+		proc = s->s.proc;
 		/*
 		 * A GPU page fault is handled by a kernel worker (xe): charge it to
 		 * the object's creator, where known, rather than to the worker.
 		 */
-		if (kind == FAULT_GPU && !s->o.preexisting)
+		if (kind == FAULT_GPU && !s->s.preexisting)
 			who = creator;
 	}
 	if (!driver_wanted(driver) || (who == pid && !current_wanted(pid)))
@@ -525,7 +524,7 @@ static __always_inline void on_evict(__u8 type, __u32 driver, __u64 vm, __u64 by
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
 	struct driver_stats *d;
-	struct vm_slot *v;
+	struct vms_row *v;
 
 	if (!driver_wanted(driver))
 		return;
@@ -555,7 +554,7 @@ static __always_inline void on_shrink(__u64 target)
 static __always_inline void on_vm(__u8 type, __u32 driver, __u64 vm)
 {
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
-	struct vm_slot *v;
+	struct vms_row *v;
 
 	if (!vm || !driver_wanted(driver))
 		return;

@@ -64,13 +64,6 @@ struct gem_obj {
 	__u8 pad[5];
 };
 
-/* An object's row in `objects` (rows.bpf.h), by its address: freed when it is destroyed. */
-struct obj_slot {
-	__u64 match;	/* the object's address; 0: free */
-	__u64 obj;	/* the same, as map_snapshot_rows()'s key */
-	struct gem_obj o;
-};
-
 struct proc_key {
 	__u32 pid;
 	__u32 driver;
@@ -101,13 +94,6 @@ struct proc_stats {
 	__u64 pwrites, pwrite_bytes;
 };
 
-/* A slot of the kernel side's procs, by index (rows.bpf.h; map_snapshot_rows()). */
-struct proc_slot {
-	__u64 match;
-	struct proc_key key;
-	struct proc_stats s;
-};
-
 /* Per address space (i915_address_space, xe_vm). */
 struct vm_stats {
 	char comm[COMM_LEN];	/* who created it (or first bound into it) */
@@ -123,13 +109,6 @@ struct vm_stats {
 	__u8 freed;		/* its release was traced */
 	__u16 pad;
 	__u32 generation;	/* address spaces created at this address before it */
-};
-
-/* An address space's row in `vms` (rows.bpf.h), by its address. */
-struct vm_slot {
-	__u64 match;	/* the address space's address; 0: free */
-	__u64 vm;	/* the same, as map_snapshot_rows()'s key */
-	struct vm_stats s;
 };
 
 /* Per driver, for the whole session (the frontend prints differences). */

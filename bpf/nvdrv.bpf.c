@@ -67,14 +67,13 @@ struct vm_fault {
 
 /* ---- maps ----------------------------------------------------------------- */
 
-/* Every ioctl counts in one of each: rows by index, no hash map (rows.bpf.h). */
-ROWS(calls, struct call_slot, CALL_ROW_BITS);
-ROWS(rm_rows, struct rm_slot, RM_ROW_BITS);
-HASH_MAP(err_rows, struct err_key, struct err_stats, MAX_ERR_ROWS);
-HASH_MAP(dev_rows, struct dev_key, struct dev_stats, MAX_DEV_ROWS);
-HASH_MAP(irq_rows, struct irq_key, struct irq_stats, MAX_IRQ_ROWS);
-HASH_MAP(p2p_rows, struct p2p_key, struct p2p_stats, MAX_P2P_ROWS);
-HASH_MAP(power_rows, __u32, struct power_stats, MAX_POWER_ROWS);
+ROWS(calls, struct call_key, struct call_stats, CALL_ROW_BITS);
+ROWS(rm_rows, struct rm_key, struct rm_stats, RM_ROW_BITS);
+ROWS(err_rows, struct err_key, struct err_stats, ERR_ROW_BITS);
+ROWS(dev_rows, struct dev_key, struct dev_stats, DEV_ROW_BITS);
+ROWS(irq_rows, struct irq_key, struct irq_stats, IRQ_ROW_BITS);
+ROWS(p2p_rows, struct p2p_key, struct p2p_stats, P2P_ROW_BITS);
+ROWS(power_rows, __u32, struct power_stats, POWER_ROW_BITS);
 
 /* An ioctl between its entry and its return, per thread (inflight.bpf.h). */
 struct ioctl_state {
@@ -183,26 +182,15 @@ static __always_inline __u32 nv_gpu(void *nv)
 	return domain << 16 | (__u32)bus << 8 | slot;
 }
 
-/* A new row's comm and cgroup_id: the process it counts for, as it is now. */
-static __always_inline void row_named(char *comm, __u64 *cgroup_id)
-{
-	bpf_get_current_comm(comm, COMM_LEN);
-	*cgroup_id = bpf_get_current_cgroup_id();
-}
-
-/*
- * A row of a map whose value starts with comm and cgroup_id, made on first
- * sight with `init` (zeroed but for those): NULL when the table is full.
- */
-static __always_inline void *row_of(void *map, const void *key, void *init)
-{
-	void *r = bpf_map_lookup_elem(map, key);
-
-	if (r)
-		return r;
-	row_named(init, init + COMM_LEN);
-	return map_lookup_or_init(map, key, init, &dropped_rows);
-}
+/* The stats of `key`'s row in `rows`, named when made. NULL: no room (counted). */
+#define NAMED_ROW(rows, key) ({							\
+	struct rows##_row *__r;							\
+	bool __made;								\
+	__u32 __idx;								\
+										\
+	__r = ROWS_GET_NAMED(rows, key, &__idx, &__made, &dropped_rows);	\
+	__r ? &__r->s : NULL;							\
+})
 
 static __always_inline struct nvdrv_event *event_new(__u32 type, bool always)
 {
@@ -261,9 +249,8 @@ static __always_inline int rm_status_offset(__u32 esc, __u32 size)
 static __always_inline struct dev_stats *dev_row(__u32 pid, __u32 dev)
 {
 	struct dev_key key = { .pid = pid, .dev = dev };
-	struct dev_stats init = {};
 
-	return row_of(&dev_rows, &key, &init);
+	return NAMED_ROW(dev_rows, key);
 }
 
 static __always_inline void file_event(__u32 type, __u32 dev, __s32 ret, __u64 bytes, __u64 lat_ns)
@@ -721,10 +708,11 @@ SEC("kretprobe")
 int BPF_KRETPROBE(ioctl_return, long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid(), lat_ns, lat;
-	__u32 pid = id >> 32, status = 0, call_idx = 0, rm_idx;
+	__u32 pid = id >> 32, status = 0, call_idx = 0;
 	struct ioctl_state *st = INFLIGHT_GET(ioctls, id);
 	struct nvdrv_event *e;
-	struct call_slot *c;
+	struct calls_row *c;
+	struct call_key ck;
 	bool has_status = false, made;
 	int off;
 
@@ -732,13 +720,11 @@ int BPF_KRETPROBE(ioctl_return, long ret)
 		return 0;
 	lat_ns = bpf_ktime_get_ns() - st->start_ns;
 	lat = to_units(lat_ns);
-	c = ROWS_GET(calls, (__u64)pid << 32 | st->esc, &call_idx, &made, &dropped_rows);
-	if (c && made) {
-		c->key.pid = pid;
-		c->key.esc = st->esc;
-		row_named(c->s.comm, &c->s.cgroup_id);
+	ck.pid = pid;
+	ck.esc = st->esc;
+	c = ROWS_GET_NAMED(calls, ck, &call_idx, &made, &dropped_rows);
+	if (c && made)
 		c->s.lat.min = ~0ULL;
-	}
 	if (c) {
 		if (ret < 0)
 			__sync_fetch_and_add(&c->s.errors, 1);
@@ -748,7 +734,7 @@ int BPF_KRETPROBE(ioctl_return, long ret)
 	}
 	if (ret < 0) {
 		struct err_key ek = { .pid = pid, .esc = st->esc, .err = (__u32)-ret };
-		struct err_stats ei = {}, *er = row_of(&err_rows, &ek, &ei);
+		struct err_stats *er = NAMED_ROW(err_rows, ek);
 
 		if (er)
 			__sync_fetch_and_add(&er->count, 1);
@@ -774,24 +760,16 @@ int BPF_KRETPROBE(ioctl_return, long ret)
 		has_status = true;
 	}
 	if (has_status) {
-		/* Its call row's index stands for (pid, escape) in the key. */
-		if (c) {
-			__u32 kept = status < RM_STATUS_KEPT ? status : RM_STATUS_KEPT;
-			__u64 match = (__u64)(call_idx + 1) << 51 | (__u64)kept << 32 | st->obj;
-			struct rm_slot *rr = ROWS_GET(rm_rows, match, &rm_idx, &made, &dropped_rows);
+		struct rm_key rk = {
+			.pid = pid,
+			.esc = st->esc,
+			.obj = st->obj,
+			.status = status < RM_STATUS_KEPT ? status : RM_STATUS_KEPT,
+		};
+		struct rm_stats *rr = NAMED_ROW(rm_rows, rk);
 
-			if (rr && made) {
-				rr->key.pid = pid;
-				rr->key.esc = st->esc;
-				rr->key.obj = st->obj;
-				rr->key.status = kept;
-				row_named(rr->s.comm, &rr->s.cgroup_id);
-			}
-			if (rr)
-				__sync_fetch_and_add(&rr->s.count, 1);
-		} else {
-			__sync_fetch_and_add(&dropped_rows, 1);
-		}
+		if (rr)
+			__sync_fetch_and_add(&rr->count, 1);
 	}
 	if (has_status && (st->esc == NV_ESC_RM_ALLOC || st->esc == NV_ESC_RM_FREE))
 		rm_object_event(st, status);
@@ -818,9 +796,14 @@ int BPF_KRETPROBE(ioctl_return, long ret)
 static __always_inline struct irq_stats *irq_row(__u32 gpu, __u32 kind)
 {
 	struct irq_key key = { .gpu = gpu, .kind = kind };
-	struct irq_stats init = { .top_bottom = LAT_HIST_INIT };
+	struct irq_rows_row *r;
+	bool made;
+	__u32 idx;
 
-	return map_lookup_or_init(&irq_rows, &key, &init, &dropped_rows);
+	r = ROWS_GET(irq_rows, key, &idx, &made, &dropped_rows);
+	if (r && made)
+		r->s.top_bottom.min = ~0ULL;
+	return r ? &r->s : NULL;
 }
 
 static __always_inline void irq_event(__u32 type, __u32 gpu, __u32 kind, __u32 irq, __u64 lat_ns)
@@ -1020,15 +1003,15 @@ int BPF_KRETPROBE(p2p_return, int ret)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct p2p_state *st = bpf_map_lookup_elem(&p2ps, &id);
-	struct p2p_stats init = {}, *s;
 	struct nvdrv_event *e;
+	struct p2p_stats *s;
 	struct p2p_key key;
 
 	if (!st)
 		return 0;
 	key.pid = id >> 32;
 	key.fn = st->fn;
-	s = row_of(&p2p_rows, &key, &init);
+	s = NAMED_ROW(p2p_rows, key);
 	if (s) {
 		__sync_fetch_and_add(&s->calls, 1);
 		if (ret)
@@ -1143,9 +1126,14 @@ int dev_xid(void *ctx)
 
 static __always_inline struct power_stats *power_row(__u32 row)
 {
-	struct power_stats init = { .lat = LAT_HIST_INIT };
+	struct power_rows_row *r;
+	bool made;
+	__u32 idx;
 
-	return map_lookup_or_init(&power_rows, &row, &init, &dropped_rows);
+	r = ROWS_GET(power_rows, row, &idx, &made, &dropped_rows);
+	if (r && made)
+		r->s.lat.min = ~0ULL;
+	return r ? &r->s : NULL;
 }
 
 /*

@@ -6,13 +6,14 @@
 #include "histogram.h"
 
 #define COMM_LEN	16
-#define CALL_ROW_BITS	12	/* 4096 (process, escape) rows, for the whole session */
+/* Rows for the whole session (rows.bpf.h: a table of 1 << bits fills before its last slot) */
+#define CALL_ROW_BITS	12	/* 4096 (process, escape) rows */
 #define RM_ROW_BITS	12	/* 4096 (process, escape, class/cmd, status) rows */
-#define MAX_ERR_ROWS	1024	/* (process, escape, errno) rows */
-#define MAX_DEV_ROWS	1024	/* (process, device node) rows */
-#define MAX_IRQ_ROWS	64	/* (GPU, interrupt kind) rows */
-#define MAX_P2P_ROWS	256	/* (process, p2p function) rows */
-#define MAX_POWER_ROWS	8	/* power_row: the driver's states and the cycles */
+#define ERR_ROW_BITS	11	/* (process, escape, errno) rows */
+#define DEV_ROW_BITS	11	/* (process, device node) rows */
+#define IRQ_ROW_BITS	7	/* (GPU, interrupt kind) rows */
+#define P2P_ROW_BITS	9	/* (process, p2p function) rows */
+#define POWER_ROW_BITS	4	/* power_row: the driver's states and the cycles */
 #define MAX_INFLIGHT	16384	/* calls between entry and return */
 #define MAX_LIVE_VMAS	16384	/* mappings of the driver's files alive */
 #define XID_STR_LEN	48	/* pid, name, message strings of an Xid report */
@@ -99,17 +100,6 @@ struct call_stats {
 	struct lat_hist lat;	/* its count: the calls */
 };
 
-/*
- * The kernel side keeps the (process, escape) and RM rows by index
- * (rows.bpf.h): each array slot is its match word, then the key and the
- * counters the frontend reads as a hash map's (map_snapshot_rows()).
- */
-struct call_slot {
-	__u64 match;
-	struct call_key key;
-	struct call_stats s;
-};
-
 /* Per (process, RM escape, class or control command, RM status). */
 struct rm_key {
 	__u32 pid;
@@ -122,12 +112,6 @@ struct rm_stats {
 	char comm[COMM_LEN];
 	__u64 cgroup_id;
 	__u64 count;
-};
-
-struct rm_slot {
-	__u64 match;
-	struct rm_key key;
-	struct rm_stats s;
 };
 
 /* An RM row keeps statuses below this exactly (NV_STATUS codes are under 0x10000), the rest as it. */

@@ -13,8 +13,8 @@
  *	JOB_SLOT_FIELDS			what the tool keeps per job: the
  *					members of struct job_slot after
  *					its fence and index
- * The frontend sizes job_claims to 1 where the kernel has compare-and-swap
- * (tool.h's tool_size_claims()).
+ * tool_load() sizes job_claims to 1 where the kernel has compare-and-swap
+ * (tool.h).
  */
 #ifndef GPU_BPF_JOB_SLOTS_BPF_H
 #define GPU_BPF_JOB_SLOTS_BPF_H

@@ -1,11 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 
 #include "maps.h"
+#include "rows.h"
+
+static const struct btf *rows_btf;
+
+void map_snapshot_use_btf(const struct btf *btf)
+{
+	rows_btf = btf;
+}
+
+/*
+ * Where a rows.bpf.h table's rows hold their key and what follows it, from
+ * the BTF of its value type: a struct whose first member is `match`.
+ * False for any other map.
+ */
+static bool rows_layout(const struct bpf_map *map, size_t *key_size, size_t *value_offset)
+{
+	const struct btf_member *m;
+	const struct btf_type *t;
+	__s64 size;
+	__u32 id;
+
+	if (!rows_btf || bpf_map__type(map) != BPF_MAP_TYPE_ARRAY)
+		return false;
+	id = bpf_map__btf_value_type_id(map);
+	t = id ? btf__type_by_id(rows_btf, btf__resolve_type(rows_btf, id)) : NULL;
+	if (!t || !btf_is_struct(t) || btf_vlen(t) < 3)
+		return false;
+	m = btf_members(t);
+	if (strcmp(btf__name_by_offset(rows_btf, m[0].name_off), "match") ||
+	    btf_member_bit_offset(t, 1) != 64)
+		return false;
+	size = btf__resolve_size(rows_btf, m[1].type);
+	if (size <= 0)
+		return false;
+	*key_size = size;
+	*value_offset = btf_member_bit_offset(t, 2) / 8;
+	return true;
+}
 
 /* An array's every entry in one call (a lookup each would be a syscall each). */
 static int array_snapshot(struct bpf_map *map, struct map_snapshot *snap)
@@ -39,7 +79,11 @@ int map_snapshot(struct bpf_map *map, struct map_snapshot *snap)
 		return -ENOMEM;
 	}
 	if (bpf_map__type(map) == BPF_MAP_TYPE_ARRAY) {
+		size_t key_size, value_offset;
+
 		err = array_snapshot(map, snap);
+		if (!err && rows_layout(map, &key_size, &value_offset))
+			err = map_snapshot_rows(snap, key_size, value_offset);
 		if (err)
 			map_snapshot_free(snap);
 		return err;
@@ -70,9 +114,24 @@ int map_snapshot(struct bpf_map *map, struct map_snapshot *snap)
 	return 0;
 }
 
-int map_snapshot_rows(struct map_snapshot *s, size_t key_size)
+/*
+ * Is this row made: its match word set, and its key in (the key's hash,
+ * row_key_match(); or, for an address's row, the address)?
+ */
+static bool row_made(const char *row, size_t key_size)
 {
-	size_t vs = s->value_size - sizeof(__u64) - key_size, i, n = 0;
+	__u64 match = *(const __u64 *)row, w[8] = {};
+
+	if (!match || key_size > sizeof(w))
+		return match != 0;
+	memcpy(w, row + sizeof(__u64), key_size);
+	return match == row_key_match(w, (key_size + 7) / 8) ||
+	       (key_size == sizeof(__u64) && match == w[0]);
+}
+
+int map_snapshot_rows(struct map_snapshot *s, size_t key_size, size_t value_offset)
+{
+	size_t vs = s->value_size - value_offset, i, n = 0;
 	char *keys = calloc(s->n + 1, key_size), *values = calloc(s->n + 1, vs);
 
 	if (!keys || !values) {
@@ -83,10 +142,10 @@ int map_snapshot_rows(struct map_snapshot *s, size_t key_size)
 	for (i = 0; i < s->n; i++) {
 		const char *row = snapshot_value(s, i);
 
-		if (!*(const __u64 *)row)
+		if (!row_made(row, key_size))
 			continue;
 		memcpy(keys + n * key_size, row + sizeof(__u64), key_size);
-		memcpy(values + n * vs, row + sizeof(__u64) + key_size, vs);
+		memcpy(values + n * vs, row + value_offset, vs);
 		n++;
 	}
 	free(s->keys);

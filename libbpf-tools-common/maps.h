@@ -17,18 +17,25 @@ struct map_snapshot {
 
 /*
  * Copy every entry of `map` (hash, LRU hash, or array: read in one batch).
- * Returns 0 or a negative errno. Free with map_snapshot_free().
+ * A rows.bpf.h table (an array whose value type starts with `match`, known
+ * by the BTF given to map_snapshot_use_btf()) is read as a hash map of its
+ * rows in use would be: each keyed by its key member, valued by what
+ * follows. Returns 0 or a negative errno. Free with map_snapshot_free().
  */
 int map_snapshot(struct bpf_map *map, struct map_snapshot *snap);
 void map_snapshot_free(struct map_snapshot *snap);
 
+/* The BPF object's BTF, where map_snapshot() finds the rows tables (tool_load() gives it). */
+struct btf;
+void map_snapshot_use_btf(const struct btf *btf);
+
 /*
- * A map_snapshot() of a rows.bpf.h array turned, in place, into what a
- * hash map's would be: the rows in use (a nonzero match word), each keyed
- * by the `key_size` bytes after its match word, valued by the rest. 0 or
- * -ENOMEM.
+ * A map_snapshot() of a rows.bpf.h array turned, in place, into its rows
+ * in use: each keyed by the `key_size` bytes after its match word, valued
+ * by the rest from `value_offset`. A row whose key is not yet in (made on
+ * another CPU this moment) is left for the next snapshot. 0 or -ENOMEM.
  */
-int map_snapshot_rows(struct map_snapshot *snap, size_t key_size);
+int map_snapshot_rows(struct map_snapshot *snap, size_t key_size, size_t value_offset);
 
 /*
  * A summary's snapshots: map_snapshot() of maps[0..n) into snaps[0..n),

@@ -1,23 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Rows kept for the whole session (per process and call, say) in the
- * slots of an array, found by hashing their key: open addressing with
- * linear probing, a row never freed. Finding an event's row is then array
- * lookups the verifier inlines and a compare, where a hash map's lookup
- * hashes the key (jhash) and walks a bucket, and its insert takes the
- * bucket's lock and an element off a free list: on the hot path of a tool
- * that counts every call, most of its cost (job_slots.bpf.h does the same
- * for the jobs in flight, which are freed).
+ * The one store of per-key state on the kernel side: rows kept for the
+ * session (per process and call, say) in the slots of an array, found by
+ * hashing their key: open addressing with linear probing. Finding an
+ * event's row is then array lookups the verifier inlines and a compare,
+ * where a hash map's lookup hashes the key (jhash) and walks a bucket, and
+ * its insert takes the bucket's lock and an element off a free list: on the
+ * hot path of a tool that counts every call, most of its cost. And a row is
+ * made in place, where a hash map's insert copies a whole initial value
+ * (a scratch map's, when it is too big for the stack). job_slots.bpf.h does
+ * the same for the jobs in flight.
  *
- * A row type starts with its key, a nonzero __u64 (rows.h's ROW_KEY()),
- * then what the frontend reads: its struct key and its counters.
+ * A row is three members, struct NAME_row: `match` (0 while the row is
+ * free), the key, and what the frontend reads, s:
  *
- *	ROWS(calls, struct call_slot, 12);	array calls of 1 << 12 rows, and
+ *	ROWS(calls, struct call_key, struct call_stats, 12);
+ *						array calls of 1 << 12 rows of
+ *						struct calls_row, and
  *						calls_claims (before 5.12)
- *	r = ROWS_GET(calls, key, &idx, &made, &full);	NULL: no room (*full
- *						counted); idx: the row's index
- *	if (made) ...				the first of its key: set what
- *						is not zero (a histogram's min)
+ *	r = ROWS_GET(calls, key, &idx, &made, &full);	the row of `key`,
+ *						a struct call_key; NULL: no room
+ *						(*full counted); idx: the row's
+ *						index
+ *	if (made) ...				the first of its key, its key
+ *						copied in: set what is not zero
+ *						(a histogram's min)
+ *	r = ROWS_GET_NAMED(calls, ...);		the same, and the stats' comm
+ *						and cgroup_id set when made
+ *	r = ROWS_FIND(calls, key, &idx);	NULL: no row (none is made)
+ *
+ * The frontend reads such an array as a hash map of key and stats
+ * (map_snapshot(): its rows in use).
  *
  * Rows that end (an object destroyed) are freed, and leave holes that a
  * key's row may sit beyond: such tables find a key with ROWS_FIND_ADDR,
@@ -36,19 +49,20 @@
  *	r = ROWS_FIRST_ADDR(objects, obj, &idx);	NULL: not in its first probe
  *	idx = obj_index(addr_value(obj));	a global function's ROWS_FIND_ADDR
  *
- * The _ADDR forms take a kernel address as the key, a pointer the program
- * was given (a tracepoint's object): the verifier allows no arithmetic on
- * it, but lets a privileged program copy its low 32 bits, which is what
- * they hash (slab addresses differ there), and compare and store the whole.
+ * The _ADDR forms take a kernel address as the key (the key member a
+ * __u64, the address again), a pointer the program was given (a
+ * tracepoint's object): the verifier allows no arithmetic on it, but lets
+ * a privileged program copy its low 32 bits, which is what they hash (slab
+ * addresses differ there), and compare and store the whole.
  *
- * The frontend sizes NAME_claims to 1 where the kernel has compare-and-swap
- * (tool_size_claims()), but for tables whose rows ROWS_GET_CLAIMED makes,
- * and reads the rows in use as a hash map's entries (map_snapshot_rows()).
+ * tool_load() sizes NAME_claims to 1 where the kernel has compare-and-swap,
+ * but for tables declared ROWS_CLAIMED, whose rows ROWS_GET_CLAIMED makes.
  */
 #ifndef GPU_BPF_ROWS_BPF_H
 #define GPU_BPF_ROWS_BPF_H
 
 #include "histogram.bpf.h"	/* has_atomic_fetch */
+#include "rows.h"
 
 /* Slots a key tries before the table counts as full. */
 #define ROW_PROBES 8
@@ -56,20 +70,38 @@
 /* The index no row has: a global function's "none" (a lookup of it finds NULL). */
 #define NO_ROW 0xffffffffu
 
-#define ROWS(name, row_t, bits)							\
+#define ROWS_TABLE(name, key_t, value_t, bits, claim_t)				\
+	struct name##_row {							\
+		__u64 match;							\
+		key_t key;							\
+		value_t s;							\
+	};									\
 	struct {								\
 		__uint(type, BPF_MAP_TYPE_ARRAY);				\
 		__uint(max_entries, 1 << (bits));				\
 		__type(key, __u32);						\
-		__type(value, row_t);						\
+		__type(value, struct name##_row);				\
 	} name SEC(".maps");							\
 	struct {								\
 		__uint(type, BPF_MAP_TYPE_HASH);				\
 		__uint(max_entries, 1 << (bits));				\
 		__type(key, __u32);						\
-		__type(value, __u64);	/* the key the row is taken for */	\
+		__type(value, claim_t);	/* the match the row is taken for */	\
 	} name##_claims SEC(".maps");						\
 	enum { name##_bits = (bits) }
+
+/*
+ * A claim's value: a plain __u64 where the claims are needed only before
+ * 5.12 (tool_load() sizes the map to one entry elsewhere); this struct for
+ * a table whose rows ROWS_GET_CLAIMED makes, which needs them on every kernel.
+ */
+struct row_claim {
+	__u64 match;
+};
+
+#define ROWS(name, key_t, value_t, bits) ROWS_TABLE(name, key_t, value_t, bits, __u64)
+#define ROWS_CLAIMED(name, key_t, value_t, bits) \
+	ROWS_TABLE(name, key_t, value_t, bits, struct row_claim)
 
 /*
  * Take the free row `idx` for `key`, unless another CPU takes it first: by
@@ -178,22 +210,56 @@ static __always_inline __u64 addr_value(__u64 addr)
 	return addr;
 }
 
-#define ROWS_GET(name, key, idx, made, full) \
-	row_get(&name, &name##_claims, name##_bits, (key), row_hash((key), name##_bits), \
-		(idx), (made), (full), true)
+/*
+ * The row of `kv`, a value of the table's key type, made with its key
+ * copied in. Its match word is a hash of the key, read as words from a
+ * zeroed copy: words aligned there, as the verifier wants the stack's, and
+ * the tail past a key of 12 or 20 bytes zero. A key with holes names them
+ * (a pad member) and zeroes them, as a hash map's would.
+ */
+#define ROWS_KEY_GET(name, kv, idx, made, full, cas) ({					\
+	union {											\
+		typeof(((struct name##_row *)0)->key) k;					\
+		__u64 w[(sizeof(((struct name##_row *)0)->key) + 7) / 8];			\
+	} __rk = {};										\
+	void *__r;										\
+	__u64 __m;										\
+												\
+	__rk.k = (kv);										\
+	__m = row_key_match(__rk.w, sizeof(__rk.w) / 8);					\
+	__r = row_get(&name, &name##_claims, name##_bits, __m, row_hash(__m, name##_bits),	\
+		      (idx), (made), (full), (cas));						\
+	if (__r && *(made))									\
+		((struct name##_row *)__r)->key = __rk.k;					\
+	__r;											\
+})
+
+#define ROWS_GET(name, kv, idx, made, full) ROWS_KEY_GET(name, kv, idx, made, full, true)
+
+/*
+ * ROWS_GET for rows that name their process, as most tools' do: the
+ * stats' comm and cgroup_id, the current task's when the row is made.
+ */
+#define ROWS_GET_NAMED(name, kv, idx, made, full) ({				\
+	struct name##_row *__nr = ROWS_GET(name, kv, idx, made, full);		\
+										\
+	if (__nr && *(made)) {							\
+		bpf_get_current_comm(__nr->s.comm, sizeof(__nr->s.comm));	\
+		__nr->s.cgroup_id = bpf_get_current_cgroup_id();		\
+	}									\
+	__nr;									\
+})
 #define ROWS_GET_ADDR(name, addr, idx, made, full) \
 	row_get(&name, &name##_claims, name##_bits, (addr), row_hash_addr((addr), name##_bits), \
 		(idx), (made), (full), true)
 /*
  * ROWS_GET and ROWS_GET_ADDR taking free rows through NAME_claims on every
- * kernel (sized in full: no tool_size_claims()), for a global function:
+ * kernel (a table declared ROWS_CLAIMED), for a global function:
  * libbpf appends a global function's code to a program at load, out of
  * the reach of tool_load()'s rewrite. For tables whose rows are made rarely
  * (one per process, one per address space).
  */
-#define ROWS_GET_CLAIMED(name, key, idx, made, full) \
-	row_get(&name, &name##_claims, name##_bits, (key), row_hash((key), name##_bits), \
-		(idx), (made), (full), false)
+#define ROWS_GET_CLAIMED(name, kv, idx, made, full) ROWS_KEY_GET(name, kv, idx, made, full, false)
 #define ROWS_GET_ADDR_CLAIMED(name, addr, idx, made, full) \
 	row_get(&name, &name##_claims, name##_bits, (addr), row_hash_addr((addr), name##_bits), \
 		(idx), (made), (full), false)
@@ -214,6 +280,19 @@ static __always_inline void *row_find(void *rows, __u32 bits, __u64 key, __u32 h
 	}
 	return NULL;
 }
+
+/* The row of `kv` (ROWS_GET's), its index in *idx; NULL: it has none. */
+#define ROWS_FIND(name, kv, idx) ({							\
+	union {										\
+		typeof(((struct name##_row *)0)->key) k;				\
+		__u64 w[(sizeof(((struct name##_row *)0)->key) + 7) / 8];		\
+	} __fk = {};									\
+	__u64 __fm;									\
+											\
+	__fk.k = (kv);									\
+	__fm = row_key_match(__fk.w, sizeof(__fk.w) / 8);				\
+	row_find(&name, name##_bits, __fm, row_hash(__fm, name##_bits), (idx));	\
+})
 
 #define ROWS_FIND_ADDR(name, addr, idx) \
 	row_find(&name, name##_bits, (addr), row_hash_addr((addr), name##_bits), (idx))

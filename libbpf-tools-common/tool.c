@@ -9,6 +9,7 @@
 
 #include "btf_targets.h"
 #include "cgroup.h"
+#include "maps.h"
 #include "core_btf.h"
 #include "opts.h"
 #include "output.h"
@@ -21,6 +22,32 @@ void tool_size_claims(struct bpf_map *claims)
 {
 	if (kernel_has_atomic_fetch())
 		bpf_map__set_max_entries(claims, 1);
+}
+
+/*
+ * Every claims map (named NAME_claims) whose value is a plain integer: the
+ * ones only kernels without compare-and-swap use. A struct value
+ * (rows.bpf.h's ROWS_CLAIMED) marks claims needed everywhere.
+ */
+static void size_claims(struct bpf_object *obj)
+{
+	const struct btf *btf = bpf_object__btf(obj);
+	const struct btf_type *t;
+	struct bpf_map *map;
+	const char *name;
+	size_t len;
+	__u32 id;
+
+	bpf_object__for_each_map(map, obj) {
+		name = bpf_map__name(map);
+		len = strlen(name);
+		id = bpf_map__btf_value_type_id(map);
+		if (len < 7 || strcmp(name + len - 7, "_claims") || !btf || !id)
+			continue;
+		t = btf__type_by_id(btf, btf__resolve_type(btf, id));
+		if (t && btf_is_int(t))
+			tool_size_claims(map);
+	}
 }
 
 bool tool_choose_spares(struct bpf_object *obj)
@@ -290,6 +317,7 @@ int tool_load(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map)
 	tool_phase("checks");
 	/* After the tool chose its programs: the spares follow their primaries. */
 	tool_set_rodata_bool(*s->obj, "with_spares", tool_choose_spares(*s->obj));
+	size_claims(*s->obj);
 	err = prepare_atomics(*s->obj);
 	if (err)
 		return err;
@@ -314,6 +342,7 @@ int tool_load(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map)
 		report_bpf_error("load BPF programs", err);
 		return err;
 	}
+	map_snapshot_use_btf(bpf_object__btf(*s->obj));
 	if (!cgroup_filter_apply(cgroup_map, common_env.cgroup, common_env.cgroup_fd))
 		return -EINVAL;
 	trace_clock_start();

@@ -14,7 +14,7 @@
  *	choose_programs(skel);                          set_autoload per path
  *	err = set_record_fields();                      the record path: one table for
  *	                                                records_get_fields() (records.h)
- *	... map sizes, tool_size_claims()
+ *	... map sizes
  *	err = tool_start(skel->skeleton, ...);          or tool_load() and the tool's
  *	                                                own attach; records_attach()
  *	records_announce();                             (a record-path tool)
@@ -105,9 +105,10 @@ bool tool_uses_task_storage(struct bpf_object *obj);
 void tool_set_rodata_bool(struct bpf_object *obj, const char *name, bool v);
 
 /*
- * The claims maps (job_slots.bpf.h's job_claims, rows.bpf.h's NAME_claims)
- * arbitrate free slots only before 5.12, where there is no
- * compare-and-swap: one entry elsewhere. Before load.
+ * A claims map (job_slots.bpf.h's job_claims, rows.bpf.h's NAME_claims)
+ * arbitrates free slots only before 5.12, where there is no
+ * compare-and-swap: one entry elsewhere. Before load; tool_load() does it
+ * for every map named NAME_claims whose value is an integer.
  */
 void tool_size_claims(struct bpf_map *claims);
 

@@ -784,9 +784,6 @@ int main(int argc, char **argv)
 		goto cleanup;
 	/* -e: three records a job; 8 MiB holds a burst of 30000 while the reader is away. */
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 8 << 20 : 4096);
-	/* Before 5.12 jobs and rings take their slots through the claims maps. */
-	tool_size_claims(skel->maps.job_claims);
-	tool_size_claims(skel->maps.ring_slots);
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the amdgpu tracepoints");
 	if (!err && records)
 		err = attach_records();

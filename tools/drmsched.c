@@ -761,10 +761,6 @@ int main(int argc, char **argv)
 	 */
 	if (!records || abi != ABI_PRE_6_17)
 		bpf_map__set_max_entries(skel->maps.job_ids, 1);
-	/* Before 5.12 jobs, rings and processes take their slots through the claims maps. */
-	tool_size_claims(skel->maps.job_claims);
-	tool_size_claims(skel->maps.ring_claims);
-	tool_size_claims(skel->maps.proc_claims);
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the gpu_scheduler tracepoints");
 	if (!err && records)
 		err = attach_records();

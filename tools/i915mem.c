@@ -414,8 +414,7 @@ static int read_drivers(const struct map_snapshot *procs)
  */
 static int read_counts(struct map_snapshot *procs)
 {
-	int err = map_snapshot(skel->maps.procs, procs) ?:
-		  map_snapshot_rows(procs, sizeof(struct proc_key));
+	int err = map_snapshot(skel->maps.procs, procs);
 
 	if (err)
 		return err;
@@ -431,7 +430,7 @@ static int print_summary(void *ctx)
 
 	(void)ctx;
 	err = read_counts(&procs) ?:
-	      map_snapshot(skel->maps.vms, &vms) ?: map_snapshot_rows(&vms, sizeof(__u64));
+	      map_snapshot(skel->maps.vms, &vms);
 	if (err) {
 		fprintf(stderr, "i915mem: failed to read maps: %s\n", strerror(-err));
 		map_snapshot_free(&procs);
@@ -532,7 +531,6 @@ int main(int argc, char **argv)
 		goto cleanup;
 	/* Objects come and go by the thousand when a game loads a level. */
 	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 4096);
-	tool_size_claims(skel->maps.objects_claims);
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the i915/xe tracepoints");
 	if (!err && records)
 		err = attach_records();

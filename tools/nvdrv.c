@@ -490,27 +490,15 @@ static void print_xids(FILE *f)
 	}
 }
 
-/*
- * The maps a summary reads, the two kept by index (rows.bpf.h) as their
- * keys and counters: 0, or the error said (nothing kept).
- */
+/* The maps a summary reads: 0, or the error said (nothing kept). */
 static int read_maps(struct map_snapshot *now)
 {
 	struct bpf_map *const maps[NR_SNAPS] = {
 		skel->maps.calls, skel->maps.rm_rows, skel->maps.err_rows, skel->maps.dev_rows,
 		skel->maps.irq_rows, skel->maps.p2p_rows, skel->maps.power_rows,
 	};
-	int err = tool_snapshot(maps, now, NR_SNAPS);
 
-	if (err)
-		return err;
-	err = map_snapshot_rows(&now[S_CALLS], sizeof(struct call_key)) ?:
-	      map_snapshot_rows(&now[S_RM], sizeof(struct rm_key));
-	if (err) {
-		fprintf(stderr, "nvdrv: failed to read maps: %s\n", strerror(-err));
-		map_snapshot_free_all(now, NR_SNAPS);
-	}
-	return err;
+	return tool_snapshot(maps, now, NR_SNAPS);
 }
 
 static int print_summary(void *ctx)
@@ -778,8 +766,6 @@ int main(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.fork_mappings,
 				  bpf_program__autoload(skel->progs.vma_open_entry));
 
-	tool_size_claims(skel->maps.calls_claims);
-	tool_size_claims(skel->maps.rm_rows_claims);
 	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
 	if (err)
 		goto cleanup;

@@ -34,30 +34,27 @@ struct {
 	__type(value, struct lat_hist);
 } counts SEC(".maps");
 
-struct counted_slot {
-	__u64 match;
+struct counted_key {
 	__u32 key;
 	__u32 pad;
-	struct lat_hist h;
 };
-ROWS(counted_rows, struct counted_slot, 4);
+ROWS(counted_rows, struct counted_key, struct lat_hist, 4);
 __u64 rows_full = 0;
 
 SEC("uprobe")
 int BPF_KPROBE(on_counted, __u32 key)
 {
+	struct counted_key ck = { .key = key };
 	struct lat_hist *h, init = LAT_HIST_INIT;
-	struct counted_slot *r;
+	struct counted_rows_row *r;
 	bool made;
 	__u32 idx;
 
-	r = ROWS_GET(counted_rows, key + 1, &idx, &made, &rows_full);
-	if (r && made) {
-		r->key = key;
-		r->h.min = ~0ULL;
-	}
+	r = ROWS_GET(counted_rows, ck, &idx, &made, &rows_full);
+	if (r && made)
+		r->s.min = ~0ULL;
 	if (r)
-		lat_hist_add(&r->h, key + 1);
+		lat_hist_add(&r->s, key + 1);
 
 	h = bpf_map_lookup_elem(&counts, &key);
 	if (!h) {
@@ -71,18 +68,14 @@ int BPF_KPROBE(on_counted, __u32 key)
 }
 
 /* Rows freed and found by address (rows.bpf.h's _ADDR forms), in 16 slots. */
-struct addr_slot {
-	__u64 match;
-	__u64 addr;
-};
-ROWS(addr_rows, struct addr_slot, 4);
+ROWS(addr_rows, __u64, __u64, 4);	/* the address, and nothing */
 __s32 addr_idx = -1;	/* the last call's row, -1: none */
 
 /* op 0: make addr's row; 1: find it; 2: find it and free it. */
 SEC("uprobe")
 int BPF_KPROBE(on_addr, __u64 addr, int op)
 {
-	struct addr_slot *r;
+	struct addr_rows_row *r;
 	__u32 idx = 0;
 	bool made;
 
@@ -91,7 +84,7 @@ int BPF_KPROBE(on_addr, __u64 addr, int op)
 	else
 		r = ROWS_FIND_ADDR(addr_rows, addr, &idx);
 	if (r && op == 0)
-		r->addr = addr;
+		r->key = addr;
 	if (r && op == 2)
 		ROWS_FREE(addr_rows, r, idx);
 	addr_idx = r ? (__s32)idx : -1;

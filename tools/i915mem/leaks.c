@@ -98,7 +98,7 @@ void print_leaks(FILE *f, const struct map_snapshot *procs, struct bpf_map *obje
 	size_t i, j, n = 0, first;
 	int err;
 
-	err = map_snapshot(objects, &objs) ?: map_snapshot_rows(&objs, sizeof(__u64));
+	err = map_snapshot(objects, &objs);
 	if (err) {
 		fprintf(stderr, "i915mem: failed to read the objects: %s\n", strerror(-err));
 		return;
