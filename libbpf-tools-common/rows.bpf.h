@@ -62,7 +62,6 @@
 #define GPU_BPF_ROWS_BPF_H
 
 #include "histogram.bpf.h"	/* has_atomic_fetch */
-#include "rows.h"
 
 /* Slots a key tries before the table counts as full. */
 #define ROW_PROBES 8
@@ -209,6 +208,10 @@ static __always_inline __u64 addr_value(__u64 addr)
 	asm volatile("%[a] = -%[a]; %[a] = -%[a]" : [a] "+r"(addr));
 	return addr;
 }
+
+/* A key's words hashed as numbers: a key may hold a kernel address (a tracepoint's drm_file). */
+#define ROW_KEY_WORD(w) addr_value(w)
+#include "rows.h"
 
 /*
  * The row of `kv`, a value of the table's key type, made with its key

@@ -14,6 +14,11 @@
 #endif
 #endif
 
+/* A key's word as a number (rows.bpf.h: a kernel address in a key is a pointer there). */
+#ifndef ROW_KEY_WORD
+#define ROW_KEY_WORD(w) (w)
+#endif
+
 /*
  * The match word of a key of `words` 64-bit words: a hash of them, never 0
  * (a free row's). Two keys that hash alike would share a row: at 2^-63 a
@@ -25,7 +30,7 @@ static __always_inline __u64 row_key_match(const __u64 *w, unsigned int words)
 	unsigned int i;
 
 	for (i = 0; i < words; i++) {
-		h = (h ^ w[i]) * 0x9E3779B97F4A7C15ULL;
+		h = (h ^ ROW_KEY_WORD(w[i])) * 0x9E3779B97F4A7C15ULL;
 		h ^= h >> 29;
 	}
 	return h | 1;

@@ -39,6 +39,8 @@ struct counted_key {
 	__u32 pad;
 };
 ROWS(counted_rows, struct counted_key, struct lat_hist, 4);
+/* The same calls counted by their row's address: a key holding a pointer. */
+ROWS(row_addrs, __u64, __u64, 4);
 __u64 rows_full = 0;
 
 SEC("uprobe")
@@ -53,8 +55,14 @@ int BPF_KPROBE(on_counted, __u32 key)
 	r = ROWS_GET(counted_rows, ck, &idx, &made, &rows_full);
 	if (r && made)
 		r->s.min = ~0ULL;
-	if (r)
+	if (r) {
+		struct row_addrs_row *a;
+
 		lat_hist_add(&r->s, key + 1);
+		a = ROWS_GET(row_addrs, (__u64)r, &idx, &made, &rows_full);
+		if (a)
+			__sync_fetch_and_add(&a->s, 1);
+	}
 
 	h = bpf_map_lookup_elem(&counts, &key);
 	if (!h) {
