@@ -50,30 +50,23 @@ struct {
 	__uint(max_entries, MAX_RINGS);
 	__type(key, __u32);
 	__type(value, __u8);
-} ring_slots SEC(".maps");
+} ring_claims SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_ROWS);
-	__type(key, struct row_key);
-	__type(value, struct row_stats);
-} rows SEC(".maps");
+ROWS(rows, struct row_key, struct row_stats, ROW_BITS);
 
 /* What a CS ioctl's job in flight keeps, from its submission to its done. */
 #define JOB_SLOT_FIELDS		\
 	struct row_key row;	\
+	__u32 row_idx;		\
+	__u32 pad;		\
 	__u64 submit_ns;	\
 	__u64 run_ns;
 
 #include "job_slots.bpf.h"
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_BO_ROWS);
-	__type(key, struct bo_key);
-	__type(value, struct bo_stats);
-} bo_rows SEC(".maps");
+ROWS(bo_rows, struct bo_key, struct bo_stats, BO_ROW_BITS);
 
+/* An LRU: a buffer's creator; frees are not traced, so the least recent go. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, MAX_BOS);
@@ -81,19 +74,8 @@ struct {
 	__type(value, struct bo_owner);
 } bo_owners SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_IV_ROWS);
-	__type(key, struct iv_key);
-	__type(value, __u64);
-} ivs SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_ROWS);
-	__type(key, __u32);	/* pid */
-	__type(value, struct vm_stats);
-} vm_rows SEC(".maps");
+ROWS(ivs, struct iv_key, __u64, IV_ROW_BITS);	/* interrupts per source */
+ROWS(vm_rows, __u32, struct vm_stats, ROW_BITS);	/* per pid */
 
 /* pasid -> the process that submitted with it (interrupts name a pasid). */
 struct {
@@ -102,14 +84,6 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } pasid_pids SEC(".maps");
-
-/* Scratch for a new row, too large for the BPF stack. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct row_stats);
-} row_init SEC(".maps");
 
 /* ---- amdgpu's types: only the members read ------------------------------ */
 
@@ -182,7 +156,7 @@ static __always_inline bool name_is(const char *name, const volatile char *want)
 /* A new ring's index; MAX_RINGS if all are taken (counted). */
 static __always_inline __u32 ring_slot_new(void)
 {
-	__u32 idx = row_next(&nr_rings, &ring_slots, MAX_RINGS);
+	__u32 idx = row_next(&nr_rings, &ring_claims, MAX_RINGS);
 
 	if (idx >= MAX_RINGS)
 		__sync_fetch_and_add(&dropped_rings, 1);
@@ -224,24 +198,21 @@ static __always_inline bool ring_excluded(__u32 ring)
 	return ring >= MAX_RINGS || ring_infos[ring].excluded;
 }
 
-static __always_inline struct row_stats *row_of(struct row_key *key)
+/* The row of `key`, its index in *idx (NO_ROW: none, the table full). */
+static __always_inline struct row_stats *row_of(struct row_key *key, __u32 *idx)
 {
-	struct row_stats *r, *init;
-	__u32 zero = 0;
+	struct rows_row *r;
+	bool made;
 
-	/* A row's first sight only builds its first value: most events find it. */
-	r = bpf_map_lookup_elem(&rows, key);
-	if (r)
-		return r;
-	init = bpf_map_lookup_elem(&row_init, &zero);
-	if (!init)
+	*idx = NO_ROW;
+	r = ROWS_GET_NAMED(rows, *key, idx, &made, &dropped_rows);
+	if (!r)
 		return NULL;
-	__builtin_memset(init, 0, sizeof(*init));
-	init->submit_run.min = ~0ULL;
-	init->run_done.min = ~0ULL;
-	bpf_get_current_comm(init->comm, sizeof(init->comm));
-	init->cgroup_id = bpf_get_current_cgroup_id();
-	return map_lookup_or_init(&rows, key, init, &dropped_rows);
+	if (made) {
+		r->s.submit_run.min = ~0ULL;
+		r->s.run_done.min = ~0ULL;
+	}
+	return &r->s;
 }
 
 /*
@@ -281,6 +252,14 @@ static __always_inline void emit(__u32 type, __u32 ring, __u32 pid, __u64 contex
 
 /* ---- submissions -------------------------------------------------------- */
 
+/* The row at `idx` (a job's, from its submission); NULL for NO_ROW. */
+static __always_inline struct row_stats *row_at(__u32 idx)
+{
+	struct rows_row *r = bpf_map_lookup_elem(&rows, &idx);
+
+	return r ? &r->s : NULL;
+}
+
 /* A CS ioctl's job, by its finished fence, on `ring`, from the current process. */
 static __always_inline void on_submit(__u32 pid, __u32 ring, __u64 context, __u64 seqno,
 				      __u32 num_ibs, __u32 pasid)
@@ -288,18 +267,20 @@ static __always_inline void on_submit(__u32 pid, __u32 ring, __u64 context, __u6
 	struct row_key row = { .ring = ring, .pid = pid };
 	struct job_slot *job;
 	struct row_stats *r;
+	__u32 row_idx;
 
 	if (ring_excluded(ring))
 		return;
+	r = row_of(&row, &row_idx);
 	job = job_claim(context, seqno);
 	if (job) {
 		job->row = row;
+		job->row_idx = row_idx;
 		job->submit_ns = bpf_ktime_get_ns();
 		job->run_ns = 0;
 	} else {
 		__sync_fetch_and_add(&dropped_jobs, 1);
 	}
-	r = row_of(&row);
 	if (r) {
 		__sync_fetch_and_add(&r->submits, 1);
 		__sync_fetch_and_add(&r->ibs, num_ibs);
@@ -329,7 +310,7 @@ static __always_inline void on_run(__u64 context, __u64 seqno, bool spare)
 	now = bpf_ktime_get_ns();
 	st->run_ns = now;
 	lat = to_units(now - st->submit_ns);
-	r = bpf_map_lookup_elem(&rows, &st->row);
+	r = row_at(st->row_idx);
 	if (r) {
 		__sync_fetch_and_add(&r->runs, 1);
 		lat_hist_add(&r->submit_run, lat);
@@ -352,7 +333,7 @@ static __always_inline void on_done(__u64 context, __u64 seqno, bool spare)
 		return;
 	if (spare)
 		spare_takes(true);
-	r = bpf_map_lookup_elem(&rows, &st->row);
+	r = row_at(st->row_idx);
 	if (st->run_ns)
 		lat = to_units(bpf_ktime_get_ns() - st->run_ns);
 	if (r) {
@@ -469,16 +450,14 @@ static __always_inline void on_bo_create(__u32 pid, __u64 addr, __u32 domain, __
 {
 	struct bo_owner owner = { .pid = pid, .domain = domain, .size = size };
 	struct bo_key key = { .pid = pid, .domain = domain };
-	struct bo_stats *s, init = {};
+	struct bo_rows_row *r;
+	struct bo_stats *s;
+	bool made;
+	__u32 idx;
 
 	bpf_map_update_elem(&bo_owners, &addr, &owner, BPF_ANY);
-	s = bpf_map_lookup_elem(&bo_rows, &key);
-	if (!s) {
-		bpf_get_current_comm(init.comm, sizeof(init.comm));
-		init.cgroup_id = bpf_get_current_cgroup_id();
-		init.allowed = allowed;
-		s = map_lookup_or_init(&bo_rows, &key, &init, &dropped_rows);
-	}
+	r = ROWS_GET_NAMED(bo_rows, key, &idx, &made, &dropped_rows);
+	s = r ? &r->s : NULL;
 	if (s) {
 		__sync_fetch_and_add(&s->count, 1);
 		__sync_fetch_and_add(&s->bytes, size);
@@ -502,8 +481,10 @@ static __always_inline void on_bo_move(__u64 addr, __u64 size, __u32 new_placeme
 				       __u32 old_placement)
 {
 	struct bo_owner *owner;
+	struct bo_rows_row *r;
 	struct bo_stats *s;
 	struct bo_key key;
+	__u32 idx;
 
 	owner = bpf_map_lookup_elem(&bo_owners, &addr);
 	/* With -p or -c, only the buffers of the processes traced. */
@@ -525,7 +506,8 @@ static __always_inline void on_bo_move(__u64 addr, __u64 size, __u32 new_placeme
 	    (new_placement == TTM_PL_TT || new_placement == TTM_PL_SYSTEM)) {
 		key.pid = owner->pid;
 		key.domain = owner->domain;
-		s = bpf_map_lookup_elem(&bo_rows, &key);
+		r = ROWS_FIND(bo_rows, key, &idx);
+		s = r ? &r->s : NULL;
 		if (s) {
 			__sync_fetch_and_add(&s->evictions, 1);
 			__sync_fetch_and_add(&s->evicted_bytes, size);
@@ -577,11 +559,13 @@ static __always_inline void on_vm_flush(__u32 idx, __u32 vmid, __u64 pd_addr)
 
 static __always_inline void on_iv(struct iv_key *key)
 {
-	__u64 zero = 0, *n;
+	struct ivs_row *r;
+	bool made;
+	__u32 idx;
 
-	n = map_lookup_or_init(&ivs, key, &zero, &dropped_rows);
-	if (n)
-		__sync_fetch_and_add(n, 1);
+	r = ROWS_GET(ivs, *key, &idx, &made, &dropped_rows);
+	if (r)
+		__sync_fetch_and_add(&r->s, 1);
 	emit(EV_IV, MAX_RINGS, 0, 0, 0, 0, key->client_id, key->src_id, key->ring_id, key->vmid,
 	     key->pasid, NULL);
 }
@@ -614,14 +598,12 @@ int BPF_PROG(iv, unsigned int ih, struct amdgpu_iv_entry *entry)
 
 static __always_inline struct vm_stats *vm_row(__u32 pid)
 {
-	struct vm_stats *v, init = {};
+	struct vm_rows_row *r;
+	bool made;
+	__u32 idx;
 
-	v = bpf_map_lookup_elem(&vm_rows, &pid);
-	if (v)
-		return v;
-	bpf_get_current_comm(init.comm, sizeof(init.comm));
-	init.cgroup_id = bpf_get_current_cgroup_id();
-	return map_lookup_or_init(&vm_rows, &pid, &init, &dropped_rows);
+	r = ROWS_GET_NAMED(vm_rows, pid, &idx, &made, &dropped_rows);
+	return r ? &r->s : NULL;
 }
 
 /* A mapping of GPU pages start..last (inclusive) made or removed by `pid`. */

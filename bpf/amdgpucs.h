@@ -10,10 +10,14 @@
 #define JOB_SLOT_BITS	16
 #define MAX_JOBS	(1 << JOB_SLOT_BITS)	/* submissions between their CS ioctl and their fence */
 #define JOB_PROBES	16	/* slots tried per job (open addressing) */
-#define MAX_ROWS	4096	/* (ring, process) rows, for the whole session */
+/* Rows for the whole session, in tables of twice as many (rows.bpf.h: probes to spare) */
+#define MAX_ROWS	4096	/* (ring, process) rows; as many process rows */
+#define ROW_BITS	13
 #define MAX_BO_ROWS	1024	/* (process, domain) rows */
+#define BO_ROW_BITS	11
 #define MAX_BOS		65536	/* buffers whose creator is remembered (least recent go) */
 #define MAX_IV_ROWS	1024	/* interrupt sources */
+#define IV_ROW_BITS	11
 #define MAX_RINGS	64
 #define NR_PLACEMENTS	8	/* TTM placements amdgpu uses: system, tt, vram, priv, gds, gws, oa, doorbell */
 

@@ -24,6 +24,7 @@
 #include <asm/ptrace.h>	/* struct pt_regs: the registers at a kprobe */
 #include "tool.bpf.h"
 #include "maps.bpf.h"
+#include "rows.bpf.h"
 #include "amdkfd.h"
 
 /* kfd_smi_event_migration_end takes an eighth parameter, the error (6.11 on). */
@@ -61,16 +62,22 @@ struct call {
 	__u32 op;
 };
 
-
 INFLIGHT(inflight, struct call, MAX_CALLS);
-HASH_MAP(calls, struct call_key, struct call_stats, MAX_ROWS);
-HASH_MAP(errs, struct err_key, struct err_stats, MAX_ROWS);
-HASH_MAP(mem, struct mem_key, struct mem_stats, MAX_PROCS);
+ROWS(calls, struct call_key, struct call_stats, ROW_BITS);
+ROWS(errs, struct err_key, struct err_stats, ROW_BITS);
+ROWS(mem, struct mem_key, struct mem_stats, PROC_ROW_BITS);
+ROWS(queue_rows, struct queue_key, struct queue_stats, PROC_ROW_BITS);
+ROWS(procs, struct proc_key, struct proc_stats, PROC_ROW_BITS);
+
 /*
- * Allocated as BOs are, not preallocated: room for MAX_BOS is about 12 MB
- * of kernel memory, and 80 ms of start-up under qemu's TCG, for a table
- * most processes fill a few hundred rows of. An element's allocation is
- * cheap beside the GPU memory allocation that makes it.
+ * Hash maps: what is alive (buffers, queues, evictions and faults not yet
+ * ended) goes at its end, and at its process's exit from user space
+ * (tools/amdkfd/exits.c).
+ *
+ * Buffers allocated as BOs are, not preallocated: room for MAX_BOS is
+ * about 12 MB of kernel memory, and 80 ms of start-up under qemu's TCG,
+ * for a table most processes fill a few hundred rows of. An element's
+ * allocation is cheap beside the GPU memory allocation that makes it.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -79,9 +86,7 @@ struct {
 	__type(key, struct bo_key);
 	__type(value, struct bo);
 } bos SEC(".maps");
-HASH_MAP(queue_rows, struct queue_key, struct queue_stats, MAX_PROCS);
 HASH_MAP(queues, struct queue_id_key, struct queue, MAX_QUEUES);
-HASH_MAP(procs, struct proc_key, struct proc_stats, MAX_PROCS);
 HASH_MAP(pending, struct pending_key, __u64, MAX_PENDING);
 
 /*
@@ -134,35 +139,41 @@ static __always_inline void call_entered(__u32 op, __u32 cmd, __u64 arg)
 		__sync_fetch_and_add(&dropped_calls, 1);
 }
 
-/* A row named (comm, cgroup) by the process on the CPU, when it is made. */
-#define CURRENT_ROW(map, key, init, full)					\
-	({									\
-		void *__v = bpf_map_lookup_elem(map, key);			\
-		if (!__v) {							\
-			bpf_get_current_comm((init)->comm, sizeof((init)->comm));	\
-			(init)->cgroup_id = bpf_get_current_cgroup_id();	\
-			__v = map_lookup_or_init(map, key, init, full);		\
-		}								\
-		__v;								\
-	})
+/* The stats of `key`'s row in `rows`, named by the process on the CPU when made. */
+#define CURRENT_ROW(rows, key) ({						\
+	struct rows##_row *__r;							\
+	bool __made;								\
+	__u32 __idx;								\
+										\
+	__r = ROWS_GET_NAMED(rows, key, &__idx, &__made, &dropped_rows);	\
+	__r ? &__r->s : NULL;							\
+})
+
+/* The row of (process, call) `key`. A process's first call of a kind also names it for the SMI events. */
+static __always_inline struct call_stats *call_row(const struct call_key *key)
+{
+	struct calls_row *r;
+	bool made;
+	__u32 idx;
+
+	r = ROWS_GET_NAMED(calls, *key, &idx, &made, &dropped_rows);
+	if (!r || made) {
+		struct kfd_proc proc = { .started = key->started };
+
+		bpf_get_current_comm(proc.comm, sizeof(proc.comm));
+		bpf_map_update_elem(&names, &key->pid, &proc, BPF_ANY);
+	}
+	if (r && made)
+		r->s.lat.min = ~0ULL;
+	return r ? &r->s : NULL;
+}
 
 static __always_inline void count_call(const struct call_key *key, long ret, __u64 latency)
 {
-	struct call_stats *s, init = { .lat = LAT_HIST_INIT };
-	struct err_stats *e, einit = {};
 	struct err_key ek = { .call = *key };
+	struct call_stats *s = call_row(key);
+	struct err_stats *e;
 
-	s = bpf_map_lookup_elem(&calls, key);
-	if (!s) {
-		/* A process's first call of this kind: its name, for the SMI events. */
-		struct kfd_proc proc = { .started = key->started };
-
-		bpf_get_current_comm(init.comm, sizeof(init.comm));
-		init.cgroup_id = bpf_get_current_cgroup_id();
-		__builtin_memcpy(proc.comm, init.comm, COMM_LEN);
-		bpf_map_update_elem(&names, &key->pid, &proc, BPF_ANY);
-		s = map_lookup_or_init(&calls, key, &init, &dropped_rows);
-	}
 	if (s) {
 		__sync_fetch_and_add(&s->calls, 1);
 		if (ret < 0)
@@ -172,7 +183,7 @@ static __always_inline void count_call(const struct call_key *key, long ret, __u
 	if (ret >= 0)
 		return;
 	ek.err = -ret;
-	e = CURRENT_ROW(&errs, &ek, &einit, &dropped_rows);
+	e = CURRENT_ROW(errs, ek);
 	if (e)
 		__sync_fetch_and_add(&e->count, 1);
 }
@@ -197,9 +208,8 @@ static __always_inline struct mem_stats *mem_row(__u32 pid, __u32 started, __u32
 {
 	struct mem_key key = { .pid = pid, .gpu_id = gpu_id, .kind = mem_kind(flags),
 			       .started = started };
-	struct mem_stats init = {};
 
-	return CURRENT_ROW(&mem, &key, &init, &dropped_rows);
+	return CURRENT_ROW(mem, key);
 }
 
 /* ALLOC_MEMORY_OF_GPU returned: an allocation made (its handle), or refused. */
@@ -258,9 +268,8 @@ static __always_inline struct queue_stats *queue_row(__u32 pid, __u32 started, _
 						     __u32 type)
 {
 	struct queue_key key = { .pid = pid, .gpu_id = gpu_id, .type = type, .started = started };
-	struct queue_stats init = {};
 
-	return CURRENT_ROW(&queue_rows, &key, &init, &dropped_rows);
+	return CURRENT_ROW(queue_rows, key);
 }
 
 static __always_inline void queue_created(__u32 pid, __u32 started,
@@ -442,14 +451,14 @@ int BPF_KPROBE(release_entry)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct call_key key = { .pid = id >> 32, .op = OP_CLOSE };
-	struct call_stats *s, init = { .lat = LAT_HIST_INIT };
 	struct amdkfd_event *e;
+	struct call_stats *s;
 
 	if (!current_wanted(key.pid))
 		return 0;
 	key.started = current_started();
 	/* Counted, not timed: it runs at the last close of a file, whoever closes it. */
-	s = CURRENT_ROW(&calls, &key, &init, &dropped_rows);
+	s = call_row(&key);
 	if (s)
 		__sync_fetch_and_add(&s->calls, 1);
 	if (!emit_events)
@@ -533,30 +542,21 @@ static __always_inline bool smi_wanted(const struct who *w)
 	return true;
 }
 
-/* A process row's first value: too large for the BPF stack, built per CPU. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct proc_stats);
-} proc_init SEC(".maps");
-
 static __always_inline struct proc_stats *proc_row(const struct who *w)
 {
 	struct proc_key key = { .pid = w->pid, .started = w->started };
-	struct proc_stats *s, *init;
-	__u32 zero = 0;
+	struct procs_row *r;
+	bool made;
+	__u32 idx;
 
-	s = bpf_map_lookup_elem(&procs, &key);
-	if (s)
-		return s;
-	/* Only its names and minima are ever written: the counters stay 0. */
-	init = bpf_map_lookup_elem(&proc_init, &zero);
-	if (!init)
+	r = ROWS_GET(procs, key, &idx, &made, &dropped_rows);
+	if (!r)
 		return NULL;
-	init->restore_lat.min = init->migrate_lat.min = init->fault_lat.min = ~0ULL;
-	__builtin_memcpy(init->comm, w->comm, COMM_LEN);
-	return map_lookup_or_init(&procs, &key, init, &dropped_rows);
+	if (made) {
+		r->s.restore_lat.min = r->s.migrate_lat.min = r->s.fault_lat.min = ~0ULL;
+		__builtin_memcpy(r->s.comm, w->comm, COMM_LEN);
+	}
+	return &r->s;
 }
 
 static __always_inline void pending_start(const struct who *w, __u32 kind, __u64 id)

@@ -7,7 +7,9 @@
 
 #define COMM_LEN	16
 #define MAX_ROWS	10240	/* (process, call) pairs; also errno rows */
+#define ROW_BITS	14	/* their tables (rows.bpf.h): room, probes to spare */
 #define MAX_PROCS	4096	/* processes with memory, queues, evictions or faults */
+#define PROC_ROW_BITS	13
 #define MAX_CALLS	10240	/* calls in flight: one per thread at most */
 #define MAX_BOS		131072	/* allocations alive at once */
 #define MAX_QUEUES	16384	/* queues alive at once */

@@ -18,6 +18,7 @@
 #include <asm/ptrace.h>	/* struct pt_regs: the registers at a uprobe */
 #include "tool.bpf.h"
 #include "maps.bpf.h"
+#include "rows.bpf.h"
 #include "apitrace.h"
 
 const volatile bool errors_only = false;
@@ -42,20 +43,10 @@ struct {
 	__type(value, struct inflight);
 } inflight SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_FUNCS);
-	__type(key, __u32);
-	__type(value, struct func_stats);
-} func_stats SEC(".maps");
+ROWS(func_stats, __u32, struct func_stats, FUNC_ROW_BITS);
+ROWS(errors, struct err_key, __u64, ERR_ROW_BITS);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_ERR_ROWS);
-	__type(key, struct err_key);
-	__type(value, __u64);
-} errors SEC(".maps");
-
+/* A hash map: an entry goes at its free, and at its process's exit (leaks.c). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, MAX_ALLOCS);
@@ -63,6 +54,7 @@ struct {
 	__type(value, struct alloc_info);
 } allocs SEC(".maps");
 
+/* Hash maps: a process's rows go at its exit (procs.c), here and in builds and kernel_times. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, MAX_LAUNCH_ROWS);
@@ -70,6 +62,7 @@ struct {
 	__type(value, struct launch_stats);
 } launches SEC(".maps");
 
+/* An LRU: kernels' names, as long as a process keeps making new ones. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, MAX_KNAMES);
@@ -85,6 +78,7 @@ struct {
 	__type(value, struct build_info);
 } builds SEC(".maps");
 
+/* A build's first value: too large for the BPF stack. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -115,6 +109,7 @@ struct {
 	__type(value, struct kernel_time);
 } kernel_times SEC(".maps");
 
+/* A hash map: a process's entry goes at its exit (exit hook below). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, MAX_PROCS);
@@ -133,6 +128,7 @@ struct {
 	__type(value, struct alloc_stack);
 } alloc_stacks SEC(".maps");
 
+/* A stack as it is read: too large for the BPF stack. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -144,14 +140,6 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 64 * 1024);
 } notices SEC(".maps");
-
-/* Scratch for a fresh func_stats: too large for the BPF stack next to the rest. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct func_stats);
-} stats_init SEC(".maps");
 
 /* Minimal task types for the exit hook, relocated against the kernel's BTF. */
 struct signal_struct {
@@ -666,22 +654,19 @@ static __always_inline void count_launch(__u32 pid, __u32 func, const struct cal
 static __always_inline void count_call(__u32 func, __u32 cls, __u32 result, __u64 lat_ns,
 				       __u64 size)
 {
-	struct func_stats *st;
 	struct err_key ek = { .func = func, .result = result };
-	__u64 *n, init = 0;
-	__u32 zero = 0;
+	struct func_stats_row *r;
+	struct errors_row *er;
+	struct func_stats *st;
+	bool made;
+	__u32 idx;
 
-	st = bpf_map_lookup_elem(&func_stats, &func);
-	if (!st) {
-		st = bpf_map_lookup_elem(&stats_init, &zero);
-		if (!st)
-			return;
-		__builtin_memset(st, 0, sizeof(*st));
+	r = ROWS_GET(func_stats, func, &idx, &made, &dropped_rows);
+	if (!r)
+		return;
+	st = &r->s;
+	if (made)
 		st->lat.min = ~0ULL;
-		st = map_lookup_or_init(&func_stats, &func, st, &dropped_rows);
-		if (!st)
-			return;
-	}
 	__sync_fetch_and_add(&st->calls, 1);
 	__sync_fetch_and_add(&st->total_ns, lat_ns);
 	lat_hist_add(&st->lat, to_units(lat_ns));
@@ -691,9 +676,9 @@ static __always_inline void count_call(__u32 func, __u32 cls, __u32 result, __u6
 		return;
 	}
 	__sync_fetch_and_add(&st->errors, 1);
-	n = map_lookup_or_init(&errors, &ek, &init, &dropped_rows);
-	if (n)
-		__sync_fetch_and_add(n, 1);
+	er = ROWS_GET(errors, ek, &idx, &made, &dropped_rows);
+	if (er)
+		__sync_fetch_and_add(&er->s, 1);
 }
 
 /* cuModuleGetFunction / cuLibraryGetKernel returned a handle: keep its name. */

@@ -18,6 +18,8 @@
 #define MAX_KNAMES	16384	/* (process, CUfunction) -> name */
 #define MAX_PROCS	4096	/* processes seen calling the API */
 #define MAX_ERR_ROWS	1024	/* (function, result) rows since tracing began */
+#define ERR_ROW_BITS	11	/* their table (rows.bpf.h): room, probes to spare */
+#define FUNC_ROW_BITS	11	/* a row per function id below MAX_FUNCS */
 #define MAX_STACKS	16384	/* allocations with a recorded stack (--stack) */
 #define STACK_DEPTH	32
 #define LOG_LEN		256	/* the start of a failed build's log */

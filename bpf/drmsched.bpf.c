@@ -21,7 +21,6 @@
 #include "drm_types.bpf.h"
 #define EVENTS_RINGBUF_BYTES 4096	/* the frontend sizes it for -e */
 #include "tool.bpf.h"
-#include "maps.bpf.h"
 #include "rows.bpf.h"
 #include "drmsched.h"
 #include "tp_record.bpf.h"
@@ -97,12 +96,7 @@ struct {
 	__type(value, __u32);
 } proc_ids SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_DEPS);
-	__type(key, struct dep_key);
-	__type(value, struct dep_stats);
-} deps SEC(".maps");
+ROWS(deps, struct dep_key, struct dep_stats, DEP_ROW_BITS);
 
 /* Fence context -> ring index: whose fences a context numbers, to name what others wait on. */
 struct {
@@ -419,10 +413,12 @@ static __always_inline bool job_finished(__u64 context, __u64 seqno, bool spare)
 static __always_inline void job_dep(__u64 context, __u64 seqno, __u64 dep_context,
 				    __u64 dep_seqno, bool blocked)
 {
-	struct dep_stats *ds, ds_init = {};
 	struct dep_key dk = {};
 	struct job_slot *job;
 	struct ring_stats *st;
+	struct deps_row *ds;
+	bool made;
+	__u32 idx;
 
 	job = job_find(context, seqno);
 	if (!job)
@@ -432,10 +428,10 @@ static __always_inline void job_dep(__u64 context, __u64 seqno, __u64 dep_contex
 	st = &ring_stats[dk.ring];
 	__sync_fetch_and_add(blocked ? &st->blocked : &st->deps, 1);
 
-	ds = map_lookup_or_init(&deps, &dk, &ds_init, &dropped_deps);
+	ds = ROWS_GET(deps, dk, &idx, &made, &dropped_deps);
 	if (ds) {
-		__sync_fetch_and_add(blocked ? &ds->blocked : &ds->deps, 1);
-		ds->last_seqno = dep_seqno;
+		__sync_fetch_and_add(blocked ? &ds->s.blocked : &ds->s.deps, 1);
+		ds->s.last_seqno = dep_seqno;
 	}
 	emit_job(blocked ? EV_BLOCKED : EV_DEP, job, context, seqno, dep_context, dep_seqno, 0,
 		 bpf_ktime_get_ns());

@@ -15,6 +15,7 @@
 #define MAX_RINGS	256	/* schedulers, for the whole session */
 #define MAX_PROCS	4096	/* (pid, ring, client) rows, for the whole session */
 #define MAX_DEPS	1024	/* (ring, fence context) rows, for the whole session */
+#define DEP_ROW_BITS	11	/* their table (rows.bpf.h): room, probes to spare */
 #define MAX_CONTEXTS	1024	/* fence context -> ring, to name what a job waited on */
 #define NO_PROC		0xffffffffu	/* the process table was full */
 

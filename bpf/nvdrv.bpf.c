@@ -90,7 +90,10 @@ struct ioctl_state {
 };
 INFLIGHT(ioctls, struct ioctl_state, MAX_INFLIGHT);
 
-/* An open or mmap between entry and return, per thread. */
+/*
+ * An open, mmap or poll between entry and return, per thread: hash maps by
+ * thread id, these calls being rare beside ioctls (INFLIGHT() is for those).
+ */
 struct file_state {
 	__u64 start_ns;
 	__u64 bytes;
@@ -119,7 +122,7 @@ struct fork_copies {
 };
 HASH_MAP(fork_pending, __u64, struct fork_copies, 256);
 
-/* A power transition between its entry and return, per thread. */
+/* A power transition between its entry and return, per thread (a hash map, as opens). */
 struct power_call {
 	__u64 start_ns;
 	__u32 state;
@@ -129,6 +132,7 @@ HASH_MAP(power_calls, __u64, struct power_call, 64);
 /* The entry of the suspend that the driver is in (0: running). */
 __u64 suspended_since = 0;
 
+/* A p2p call between its entry and return, per thread (a hash map, as opens). */
 struct p2p_state {
 	__u64 bytes;
 	__u64 va;

@@ -16,7 +16,7 @@
  */
 #include "kernel_types.bpf.h"
 #include "tool.bpf.h"
-#include "maps.bpf.h"
+#include "rows.bpf.h"
 #include "template.h"
 
 /* ioctl's system call number on this architecture: the frontend's SYS_ioctl. */
@@ -34,12 +34,7 @@ struct call {
 };
 INFLIGHT(calls, struct call, MAX_CALLS);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_ROWS);
-	__type(key, struct ioctl_key);
-	__type(value, struct ioctl_stats);
-} stats SEC(".maps");
+ROWS(stats, struct ioctl_key, struct ioctl_stats, ROW_BITS);
 
 /*
  * The records of both paths' events: the syscall events' format is the
@@ -72,16 +67,16 @@ static __always_inline int ioctl_entered(unsigned long fd, unsigned long cmd)
 }
 
 /* The row of `key`, named (comm, cgroup) only when it is made, as every tool's rows are. */
-static __always_inline struct ioctl_stats *row_of(const struct ioctl_key *key)
+static __always_inline struct ioctl_stats *row_of(struct ioctl_key key)
 {
-	struct ioctl_stats *s, init = { .lat = LAT_HIST_INIT };
+	struct stats_row *r;
+	bool made;
+	__u32 idx;
 
-	s = bpf_map_lookup_elem(&stats, key);
-	if (s)
-		return s;
-	bpf_get_current_comm(init.comm, sizeof(init.comm));
-	init.cgroup_id = bpf_get_current_cgroup_id();
-	return map_lookup_or_init(&stats, key, &init, &dropped_rows);
+	r = ROWS_GET_NAMED(stats, key, &idx, &made, &dropped_rows);
+	if (r && made)
+		r->s.lat.min = ~0ULL;
+	return r ? &r->s : NULL;
 }
 
 static __always_inline int ioctl_returned(long ret)
@@ -102,7 +97,7 @@ static __always_inline int ioctl_returned(long ret)
 	fd = c->fd;
 	INFLIGHT_END(calls, id, c);
 
-	s = row_of(&key);
+	s = row_of(key);
 	if (s) {
 		__sync_fetch_and_add(&s->calls, 1);
 		if (ret < 0)

@@ -7,6 +7,7 @@
 
 #define COMM_LEN	16
 #define MAX_ROWS	10240	/* (process, command) pairs over a run */
+#define ROW_BITS	14	/* their table: room for MAX_ROWS, probes to spare */
 #define MAX_CALLS	10240	/* ioctls in flight: one per thread at most */
 
 struct ioctl_key {

@@ -24,7 +24,7 @@
 #include "drm_types.bpf.h"
 #include <asm/ptrace.h>	/* struct pt_regs: the registers at a kprobe */
 #include "tool.bpf.h"
-#include "maps.bpf.h"
+#include "rows.bpf.h"
 #include "tp_record.bpf.h"
 #include "vblanklat.h"
 
@@ -46,13 +46,9 @@ struct {
 	__type(value, struct crtc_last);
 } crtc_last SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_CRTCS);
-	__type(key, __u32);
-	__type(value, struct crtc_stats);
-} crtc_stats SEC(".maps");
+ROWS(crtc_stats, __u32, struct crtc_stats, CRTC_ROW_BITS);
 
+/* A hash map: an event queued goes at its delivery. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, MAX_PENDING);
@@ -60,6 +56,7 @@ struct {
 	__type(value, __u64);
 } pending SEC(".maps");
 
+/* An LRU: a file's owner, kept while it is used; closed files' fall out. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, MAX_FILES);
@@ -67,20 +64,7 @@ struct {
 	__type(value, struct file_owner);
 } owners SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_FILES);
-	__type(key, struct client_key);
-	__type(value, struct file_stats);
-} file_stats SEC(".maps");
-
-/* Scratch to build a file_stats, too large for the BPF stack. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct file_stats);
-} file_stats_init SEC(".maps");
+ROWS(file_stats, struct client_key, struct file_stats, FILE_ROW_BITS);
 
 static __always_inline struct vblanklat_event *new_event(__u32 type, int crtc, __u32 seq)
 {
@@ -98,12 +82,13 @@ static __always_inline struct vblanklat_event *new_event(__u32 type, int crtc, _
 
 static __always_inline int on_vblank(int crtc, __u32 seq, __u64 time, bool high_prec)
 {
-	__u32 key = crtc;
-	struct crtc_stats *st, init = { .first_time = time, .first_seq = seq };
+	__u32 key = crtc, idx;
+	struct crtc_stats_row *r;
+	struct crtc_stats *st;
 	struct crtc_last *last;
 	struct vblanklat_event *e;
 	__u32 skipped = 0;
-	bool idle = false;
+	bool idle = false, made;
 
 	if (crtc < 0 || crtc >= MAX_CRTCS || (targ_crtc >= 0 && crtc != targ_crtc))
 		return 0;
@@ -116,9 +101,14 @@ static __always_inline int on_vblank(int crtc, __u32 seq, __u64 time, bool high_
 	}
 
 	/* A row per CRTC below MAX_CRTCS: never full. */
-	st = map_lookup_or_init(&crtc_stats, &key, &init, &dropped);
-	if (!st)
+	r = ROWS_GET(crtc_stats, key, &idx, &made, &dropped);
+	if (!r)
 		return 0;
+	st = &r->s;
+	if (made) {
+		st->first_time = time;
+		st->first_seq = seq;
+	}
 	__sync_fetch_and_add(&st->vblanks, 1);
 	if (high_prec)
 		__sync_fetch_and_add(&st->high_prec, 1);
@@ -155,26 +145,26 @@ static __always_inline int on_vblank(int crtc, __u32 seq, __u64 time, bool high_
 static __always_inline struct file_stats *stats_of(__u64 file, struct file_owner *owner)
 {
 	struct client_key key = { .file = file, .pid = owner ? owner->pid : 0 };
-	struct file_stats *fs, *init;
-	__u32 zero = 0;
+	struct file_stats_row *r;
+	struct file_stats *fs;
+	bool made;
+	__u32 idx;
 
-	/* A client's first sight only builds its first value: most events find it. */
-	fs = bpf_map_lookup_elem(&file_stats, &key);
-	if (fs)
-		return fs;
-	init = bpf_map_lookup_elem(&file_stats_init, &zero);
-	if (!init)
+	r = ROWS_GET(file_stats, key, &idx, &made, &dropped);
+	if (!r)
 		return NULL;
-	__builtin_memset(init, 0, sizeof(*init));
-	init->queue_lat.min = ~0ULL;
-	init->vblank_lat.min = ~0ULL;
-	init->flip_lat.min = ~0ULL;
-	if (owner) {
-		init->pid = owner->pid;
-		init->cgroup_id = owner->cgroup_id;
-		__builtin_memcpy(init->comm, owner->comm, sizeof(init->comm));
+	fs = &r->s;
+	if (made) {
+		fs->queue_lat.min = ~0ULL;
+		fs->vblank_lat.min = ~0ULL;
+		fs->flip_lat.min = ~0ULL;
+		if (owner) {
+			fs->pid = owner->pid;
+			fs->cgroup_id = owner->cgroup_id;
+			__builtin_memcpy(fs->comm, owner->comm, sizeof(fs->comm));
+		}
 	}
-	return map_lookup_or_init(&file_stats, &key, init, &dropped);
+	return fs;
 }
 
 /*

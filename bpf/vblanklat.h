@@ -7,7 +7,9 @@
 
 #define COMM_LEN	16
 #define MAX_CRTCS	16	/* pipes per device; more are ignored */
+#define CRTC_ROW_BITS	5	/* their rows: MAX_CRTCS, probes to spare */
 #define MAX_FILES	1024	/* DRM clients (struct drm_file) over a run */
+#define FILE_ROW_BITS	11	/* their rows */
 #define MAX_PENDING	4096	/* queued vblank events not yet delivered */
 #define MAX_LOOKBACK	8	/* vblanks a delivery may come after its request */
 
