@@ -62,6 +62,56 @@ static int array_snapshot(struct bpf_map *map, struct map_snapshot *snap)
 	return 0;
 }
 
+/*
+ * Is this row made: its match word set, and its key in (the key's hash,
+ * row_key_match(); or, for an address's row, the address)?
+ */
+static bool row_made(const char *row, size_t key_size)
+{
+	__u64 match = *(const __u64 *)row, w[8] = {};
+
+	if (!match || key_size > sizeof(w))
+		return match != 0;
+	memcpy(w, row + sizeof(__u64), key_size);
+	return match == row_key_match(w, (key_size + 7) / 8) ||
+	       (key_size == sizeof(__u64) && match == w[0]);
+}
+
+/*
+ * A snapshot of a rows.bpf.h array turned, in place, into its rows in use:
+ * each keyed by the `key_size` bytes after its match word, valued by the
+ * rest from `value_offset`. A row whose key is not yet in (made on another
+ * CPU this moment) is left for the next snapshot. 0 or -ENOMEM.
+ */
+static int map_snapshot_rows(struct map_snapshot *s, size_t key_size, size_t value_offset)
+{
+	size_t vs = s->value_size - value_offset, i, n = 0;
+	char *keys = calloc(s->n + 1, key_size), *values = calloc(s->n + 1, vs);
+
+	if (!keys || !values) {
+		free(keys);
+		free(values);
+		return -ENOMEM;
+	}
+	for (i = 0; i < s->n; i++) {
+		const char *row = snapshot_value(s, i);
+
+		if (!row_made(row, key_size))
+			continue;
+		memcpy(keys + n * key_size, row + sizeof(__u64), key_size);
+		memcpy(values + n * vs, row + value_offset, vs);
+		n++;
+	}
+	free(s->keys);
+	free(s->values);
+	s->keys = keys;
+	s->values = values;
+	s->key_size = key_size;
+	s->value_size = vs;
+	s->n = n;
+	return 0;
+}
+
 int map_snapshot(struct bpf_map *map, struct map_snapshot *snap)
 {
 	size_t cap = bpf_map__max_entries(map), ks = bpf_map__key_size(map),
@@ -111,50 +161,6 @@ int map_snapshot(struct bpf_map *map, struct map_snapshot *snap)
 		}
 		i++;
 	}
-	return 0;
-}
-
-/*
- * Is this row made: its match word set, and its key in (the key's hash,
- * row_key_match(); or, for an address's row, the address)?
- */
-static bool row_made(const char *row, size_t key_size)
-{
-	__u64 match = *(const __u64 *)row, w[8] = {};
-
-	if (!match || key_size > sizeof(w))
-		return match != 0;
-	memcpy(w, row + sizeof(__u64), key_size);
-	return match == row_key_match(w, (key_size + 7) / 8) ||
-	       (key_size == sizeof(__u64) && match == w[0]);
-}
-
-int map_snapshot_rows(struct map_snapshot *s, size_t key_size, size_t value_offset)
-{
-	size_t vs = s->value_size - value_offset, i, n = 0;
-	char *keys = calloc(s->n + 1, key_size), *values = calloc(s->n + 1, vs);
-
-	if (!keys || !values) {
-		free(keys);
-		free(values);
-		return -ENOMEM;
-	}
-	for (i = 0; i < s->n; i++) {
-		const char *row = snapshot_value(s, i);
-
-		if (!row_made(row, key_size))
-			continue;
-		memcpy(keys + n * key_size, row + sizeof(__u64), key_size);
-		memcpy(values + n * vs, row + value_offset, vs);
-		n++;
-	}
-	free(s->keys);
-	free(s->values);
-	s->keys = keys;
-	s->values = values;
-	s->key_size = key_size;
-	s->value_size = vs;
-	s->n = n;
 	return 0;
 }
 

@@ -30,14 +30,6 @@ struct btf;
 void map_snapshot_use_btf(const struct btf *btf);
 
 /*
- * A map_snapshot() of a rows.bpf.h array turned, in place, into its rows
- * in use: each keyed by the `key_size` bytes after its match word, valued
- * by the rest from `value_offset`. A row whose key is not yet in (made on
- * another CPU this moment) is left for the next snapshot. 0 or -ENOMEM.
- */
-int map_snapshot_rows(struct map_snapshot *snap, size_t key_size, size_t value_offset);
-
-/*
  * A summary's snapshots: map_snapshot() of maps[0..n) into snaps[0..n),
  * all or none: on an error every one is freed and the
  * error returned.

@@ -335,7 +335,7 @@ static __always_inline void row_free(__u64 *row, void *claims, __u32 idx)
  * the smaller): the next row's index, or max when all are taken. One
  * fetch-and-add from 5.12. Before, where BPF has none, the first of the
  * next ROW_CLAIM_TRIES rows whose index an insert into `claims` (sized 1
- * elsewhere: tool_size_claims()) wins: a hash map's BPF_NOEXIST insert is
+ * elsewhere: tool_load()) wins: a hash map's BPF_NOEXIST insert is
  * the one arbiter between CPUs there. Inlined: in a global function the
  * fetch-and-add would be out of the reach of tool_load()'s rewrite, and
  * where it is live the verifier walks no loop.
