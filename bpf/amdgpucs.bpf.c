@@ -450,14 +450,10 @@ static __always_inline void on_bo_create(__u32 pid, __u64 addr, __u32 domain, __
 {
 	struct bo_owner owner = { .pid = pid, .domain = domain, .size = size };
 	struct bo_key key = { .pid = pid, .domain = domain };
-	struct bo_rows_row *r;
 	struct bo_stats *s;
-	bool made;
-	__u32 idx;
 
 	bpf_map_update_elem(&bo_owners, &addr, &owner, BPF_ANY);
-	r = ROWS_GET_NAMED(bo_rows, key, &idx, &made, &dropped_rows);
-	s = r ? &r->s : NULL;
+	s = ROWS_STATS(bo_rows, key, &dropped_rows);
 	if (s) {
 		__sync_fetch_and_add(&s->count, 1);
 		__sync_fetch_and_add(&s->bytes, size);
@@ -598,12 +594,7 @@ int BPF_PROG(iv, unsigned int ih, struct amdgpu_iv_entry *entry)
 
 static __always_inline struct vm_stats *vm_row(__u32 pid)
 {
-	struct vm_rows_row *r;
-	bool made;
-	__u32 idx;
-
-	r = ROWS_GET_NAMED(vm_rows, pid, &idx, &made, &dropped_rows);
-	return r ? &r->s : NULL;
+	return ROWS_STATS(vm_rows, pid, &dropped_rows);
 }
 
 /* A mapping of GPU pages start..last (inclusive) made or removed by `pid`. */

@@ -139,16 +139,6 @@ static __always_inline void call_entered(__u32 op, __u32 cmd, __u64 arg)
 		__sync_fetch_and_add(&dropped_calls, 1);
 }
 
-/* The stats of `key`'s row in `rows`, named by the process on the CPU when made. */
-#define CURRENT_ROW(rows, key) ({						\
-	struct rows##_row *__r;							\
-	bool __made;								\
-	__u32 __idx;								\
-										\
-	__r = ROWS_GET_NAMED(rows, key, &__idx, &__made, &dropped_rows);	\
-	__r ? &__r->s : NULL;							\
-})
-
 /* The row of (process, call) `key`. A process's first call of a kind also names it for the SMI events. */
 static __always_inline struct call_stats *call_row(const struct call_key *key)
 {
@@ -183,7 +173,7 @@ static __always_inline void count_call(const struct call_key *key, long ret, __u
 	if (ret >= 0)
 		return;
 	ek.err = -ret;
-	e = CURRENT_ROW(errs, ek);
+	e = ROWS_STATS(errs, ek, &dropped_rows);
 	if (e)
 		__sync_fetch_and_add(&e->count, 1);
 }
@@ -209,7 +199,7 @@ static __always_inline struct mem_stats *mem_row(__u32 pid, __u32 started, __u32
 	struct mem_key key = { .pid = pid, .gpu_id = gpu_id, .kind = mem_kind(flags),
 			       .started = started };
 
-	return CURRENT_ROW(mem, key);
+	return ROWS_STATS(mem, key, &dropped_rows);
 }
 
 /* ALLOC_MEMORY_OF_GPU returned: an allocation made (its handle), or refused. */
@@ -269,7 +259,7 @@ static __always_inline struct queue_stats *queue_row(__u32 pid, __u32 started, _
 {
 	struct queue_key key = { .pid = pid, .gpu_id = gpu_id, .type = type, .started = started };
 
-	return CURRENT_ROW(queue_rows, key);
+	return ROWS_STATS(queue_rows, key, &dropped_rows);
 }
 
 static __always_inline void queue_created(__u32 pid, __u32 started,

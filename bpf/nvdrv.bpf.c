@@ -186,16 +186,6 @@ static __always_inline __u32 nv_gpu(void *nv)
 	return domain << 16 | (__u32)bus << 8 | slot;
 }
 
-/* The stats of `key`'s row in `rows`, named when made. NULL: no room (counted). */
-#define NAMED_ROW(rows, key) ({							\
-	struct rows##_row *__r;							\
-	bool __made;								\
-	__u32 __idx;								\
-										\
-	__r = ROWS_GET_NAMED(rows, key, &__idx, &__made, &dropped_rows);	\
-	__r ? &__r->s : NULL;							\
-})
-
 static __always_inline struct nvdrv_event *event_new(__u32 type, bool always)
 {
 	struct nvdrv_event *e;
@@ -254,7 +244,7 @@ static __always_inline struct dev_stats *dev_row(__u32 pid, __u32 dev)
 {
 	struct dev_key key = { .pid = pid, .dev = dev };
 
-	return NAMED_ROW(dev_rows, key);
+	return ROWS_STATS(dev_rows, key, &dropped_rows);
 }
 
 static __always_inline void file_event(__u32 type, __u32 dev, __s32 ret, __u64 bytes, __u64 lat_ns)
@@ -738,7 +728,7 @@ int BPF_KRETPROBE(ioctl_return, long ret)
 	}
 	if (ret < 0) {
 		struct err_key ek = { .pid = pid, .esc = st->esc, .err = (__u32)-ret };
-		struct err_stats *er = NAMED_ROW(err_rows, ek);
+		struct err_stats *er = ROWS_STATS(err_rows, ek, &dropped_rows);
 
 		if (er)
 			__sync_fetch_and_add(&er->count, 1);
@@ -770,7 +760,7 @@ int BPF_KRETPROBE(ioctl_return, long ret)
 			.obj = st->obj,
 			.status = status < RM_STATUS_KEPT ? status : RM_STATUS_KEPT,
 		};
-		struct rm_stats *rr = NAMED_ROW(rm_rows, rk);
+		struct rm_stats *rr = ROWS_STATS(rm_rows, rk, &dropped_rows);
 
 		if (rr)
 			__sync_fetch_and_add(&rr->count, 1);
@@ -1015,7 +1005,7 @@ int BPF_KRETPROBE(p2p_return, int ret)
 		return 0;
 	key.pid = id >> 32;
 	key.fn = st->fn;
-	s = NAMED_ROW(p2p_rows, key);
+	s = ROWS_STATS(p2p_rows, key, &dropped_rows);
 	if (s) {
 		__sync_fetch_and_add(&s->calls, 1);
 		if (ret)

@@ -27,6 +27,7 @@
  *						(a histogram's min)
  *	r = ROWS_GET_NAMED(calls, ...);		the same, and the stats' comm
  *						and cgroup_id set when made
+ *	s = ROWS_STATS(calls, key, &full);	&r->s of ROWS_GET_NAMED's row
  *	r = ROWS_FIND(calls, key, &idx);	NULL: no row (none is made)
  *
  * The frontend reads such an array as a hash map of key and stats
@@ -251,6 +252,16 @@ static __always_inline __u64 addr_value(__u64 addr)
 		__nr->s.cgroup_id = bpf_get_current_cgroup_id();		\
 	}									\
 	__nr;									\
+})
+
+/* The stats of `kv`'s row, named when made (ROWS_GET_NAMED); NULL: no room (*full counted). */
+#define ROWS_STATS(name, kv, full) ({						\
+	struct name##_row *__sr;						\
+	bool __sm;								\
+	__u32 __si;								\
+										\
+	__sr = ROWS_GET_NAMED(name, kv, &__si, &__sm, full);			\
+	__sr ? &__sr->s : NULL;							\
 })
 #define ROWS_GET_ADDR(name, addr, idx, made, full) \
 	row_get(&name, &name##_claims, name##_bits, (addr), row_hash_addr((addr), name##_bits), \
