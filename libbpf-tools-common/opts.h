@@ -2,9 +2,10 @@
 /*
  * Options every tool shares, and number parsing with range checks.
  *
- * A tool adds `common_argp_child` to its argp children to get -v, -T,
- * -m, -p PID, -c COMM, -j, --cgroup PATH, -C, -h and the positional
- * `interval [count]`. A letter means the same in every tool.
+ * Every tool has them (tool_init() adds `common_argp_child` to its argp):
+ * -v, -T, -m, -p PID, -c COMM, -j, --cgroup PATH, -C, --prometheus, -h
+ * and the positional `interval [count]`; -e and --timeline where its
+ * description asks (tool.h). A letter means the same in every tool.
  */
 #ifndef GPU_BPF_OPTS_H
 #define GPU_BPF_OPTS_H
@@ -24,6 +25,8 @@ struct common_env {
 	int cgroup_fd;		/* ... opened (valid when cgroup is set) */
 	bool show_cgroup;	/* -C: a CGROUP column where work is per process */
 	const char *prometheus;	/* --prometheus: the metrics file (metrics.h) */
+	bool events;		/* -e: a line per event (the tools that have it: tool.h) */
+	const char *timeline;	/* --timeline FILE (the tools that draw one: tool.h) */
 	long interval;		/* seconds between summaries (0: at exit) */
 	long count;		/* summaries to print (0: until Ctrl-C) */
 	int nr_positional;	/* positional args seen so far */

@@ -44,7 +44,7 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* --no-btf, then the common options as its child: one list for TOOL_ARGP_RECORDS(). */
+/* --no-btf, then the common options as its child: one list for tool_init() (tool.h). */
 static const struct argp record_argp = {
 	.options = record_options,
 	.parser = record_parse,

@@ -5,7 +5,7 @@
  * structs through the module's BTF.  Every tracepoint tool has the same
  * option, says the same lines, attaches the same way:
  *
- *   static const struct argp argp = TOOL_ARGP_RECORDS(opts, parse_arg, doc);
+ *   struct tool_desc's .records = true                  --no-btf (tool.h)
  *
  *   records = records_wanted("amdgpu gpu_sched");     --no-btf, or a module without BTF
  *   ... set_autoload per path ...
@@ -30,8 +30,8 @@
 extern bool records_forced;
 
 /*
- * The common options with --no-btf, for tools that read tracepoints (their
- * TOOL_ARGP_RECORDS() in tool.h).
+ * The common options with --no-btf, for tools that read tracepoints (a
+ * struct tool_desc's .records, tool.h).
  */
 extern const struct argp_child records_argp_children[];
 

@@ -18,10 +18,26 @@
 #include "timeline.h"
 #include "tool.h"
 
+/* The tool's description (tool_init()), for tool_load(). */
+static const struct tool_desc *described;
+
 void tool_size_claims(struct bpf_map *claims)
 {
 	if (kernel_has_atomic_fetch())
 		bpf_map__set_max_entries(claims, 1);
+}
+
+/* The tool's `events` ring buffer, as its description sizes it. */
+static void size_ring(struct bpf_object *obj)
+{
+	struct bpf_map *ring = bpf_object__find_map_by_name(obj, "events");
+	__u32 bytes;
+
+	if (!ring || !described)
+		return;
+	bytes = tool_per_event() ? described->ring_bytes : described->quiet_ring_bytes;
+	if (bytes)
+		bpf_map__set_max_entries(ring, bytes);
 }
 
 /*
@@ -220,10 +236,58 @@ static void report_phases(void)
 	fputc('\n', stderr);
 }
 
-bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int needs)
+enum { OPT_TIMELINE = 0x400 };
+
+static error_t kept_parse(int key, char *arg, struct argp_state *state)
 {
+	switch (key) {
+	case 'e':
+		common_env.events = true;
+		break;
+	case OPT_TIMELINE:
+		common_env.timeline = arg;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/*
+ * The tool's argp: its options; then, as children, those of the engine it
+ * runs on, the library's that it asked for (-e, --timeline with its help),
+ * and the common ones (with --no-btf for a tool reading tracepoints).
+ */
+static int parse_command_line(const struct tool_desc *t, int argc, char **argv)
+{
+	struct argp_option kept[3] = {};
+	struct argp kept_argp = { .options = kept, .parser = kept_parse };
+	struct argp_child children[4] = {};
+	struct argp argp = {
+		.options = t->options, .parser = t->parser, .args_doc = "[interval [count]]",
+		.doc = t->doc, .children = children,
+	};
+	int n = 0, k = 0;
+
+	if (t->events)
+		kept[k++] = (struct argp_option){ "events", 'e', NULL, 0, t->events, 0 };
+	if (t->timeline)
+		kept[k++] = (struct argp_option){ "timeline", OPT_TIMELINE, "FILE", 0, t->timeline, 0 };
+	if (t->engine)
+		children[n++] = (struct argp_child){ t->engine, 0, NULL, 0 };
+	if (k)
+		children[n++] = (struct argp_child){ &kept_argp, 0, NULL, 0 };
+	children[n] = t->records ? records_argp_children[0] : common_argp_child[0];
+	return argp_parse(&argp, argc, argv, 0, NULL, NULL);
+}
+
+bool tool_init(const struct tool_desc *tool, int argc, char **argv)
+{
+	unsigned int needs = tool->needs;
+
 	phase_mark_us = monotonic_us();
-	if (argp_parse(argp, argc, argv, 0, NULL, NULL))
+	described = tool;
+	if (parse_command_line(tool, argc, argv))
 		return false;
 	runtime_init(common_env.verbose);
 	if (!runtime_preflight())
@@ -234,6 +298,8 @@ bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int need
 		return false;
 	}
 	if (common_env.prometheus && !metrics_path_writable(common_env.prometheus))
+		return false;
+	if (common_env.timeline && timeline_open(common_env.timeline))
 		return false;
 	if ((needs & TOOL_TRACEFS) && !tracefs_path()) {
 		fprintf(stderr, "%s: cannot find or mount tracefs at /sys/kernel/tracing: %s\n",
@@ -318,6 +384,7 @@ int tool_load(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map)
 	/* After the tool chose its programs: the spares follow their primaries. */
 	tool_set_rodata_bool(*s->obj, "with_spares", tool_choose_spares(*s->obj));
 	size_claims(*s->obj);
+	size_ring(*s->obj);
 	err = prepare_atomics(*s->obj);
 	if (err)
 		return err;
@@ -414,6 +481,8 @@ int tool_trace(struct trace_loop *loop, const struct table *event_table,
 	va_list ap;
 	int err;
 
+	if (!common_env.events)
+		event_table = NULL;
 	if (event_table) {
 		table_header(stdout, event_table);
 		if (!loop->summary_with_events)

@@ -4,13 +4,14 @@
  * holds only what is the tool's own (its checks, its rodata, its choice of
  * programs) and every tool fails the same way at the same step:
  *
- *	if (!tool_init(&argp, argc, argv, needs))       the command line, libbpf's
- *		return 1;                               messages, privilege, BTF, tracefs
+ *	if (!tool_init(&tool, argc, argv))              its struct tool_desc: the command
+ *		return 1;                               line, libbpf's messages, privilege,
+ *	                                                BTF, tracefs, --timeline's file
  *	... the tool's checks: which events or functions this kernel has,
- *	    records = records_wanted("MODULES"), timeline_open(env.timeline)
+ *	    records = records_wanted("MODULES")
  *	skel = NAME_bpf__open_opts(tool_open_opts());   failed: report_bpf_error(
  *	                                                "open BPF object", -errno), exit 1
- *	tool_set_rodata(skel, per_event);               then the tool's own rodata
+ *	tool_set_rodata(skel);                          then the tool's own rodata
  *	choose_programs(skel);                          set_autoload per path
  *	err = set_record_fields();                      the record path: one table for
  *	                                                records_get_fields() (records.h)
@@ -48,28 +49,42 @@
 #include "table.h"
 #include "trace_loop.h"
 
-/*
- * A tool's argp: its own options and parser, its doc, and the common
- * options (opts.h) with the positional `interval [count]`.
- */
-#define TOOL_ARGP(options_, parser_, doc_)						\
-	{ .options = (options_), .parser = (parser_), .args_doc = "[interval [count]]",	\
-	  .doc = (doc_), .children = common_argp_child }
-
-/* The same for a tool reading tracepoints: --no-btf too (records.h). */
-#define TOOL_ARGP_RECORDS(options_, parser_, doc_)					\
-	{ .options = (options_), .parser = (parser_), .args_doc = "[interval [count]]",	\
-	  .doc = (doc_), .children = records_argp_children }
-
 /* What a tool needs besides privilege and kernel BTF. */
 #define TOOL_TRACEFS	0x1	/* tracepoints: tracefs mounted (or mountable) */
 
 /*
- * Parse the command line (argp exits on a bad one, status 64), set up
- * libbpf's messages (-v), signals and output, and check what the kernel
- * must offer. false: said why on stderr; exit 1.
+ * What a tool is to the library, handed to tool_init(): its command line
+ * (argp's doc, its own options and their parser, and the help of the
+ * options the library keeps for it: -e into common_env.events, --timeline
+ * into common_env.timeline, opened by tool_init(); --no-btf), what it needs
+ * of the kernel, and the size of its `events` ring buffer, which tool_load()
+ * sets. The common options (opts.h) and `interval [count]` every tool has.
  */
-bool tool_init(const struct argp *argp, int argc, char **argv, unsigned int needs);
+struct tool_desc {
+	const char *doc;			/* USAGE and EXAMPLES: argp's doc */
+	const struct argp_option *options;	/* its own, or NULL */
+	argp_parser_t parser;
+	const struct argp *engine;	/* the options of an engine it runs on (apitrace) */
+	const char *events;		/* -e's help ("Print one line per job event"); NULL: no -e */
+	const char *timeline;		/* --timeline FILE's help; NULL: no --timeline */
+	bool records;			/* --no-btf: it reads tracepoints (records.h) */
+	unsigned int needs;		/* TOOL_TRACEFS */
+	__u32 ring_bytes;		/* `events` with -e or --timeline (0: as declared) */
+	__u32 quiet_ring_bytes;		/* ... without them (0: as declared) */
+};
+
+/*
+ * Parse the command line (argp exits on a bad one, status 64), set up
+ * libbpf's messages (-v), signals and output, open --timeline's file, and
+ * check what the kernel must offer. false: said why on stderr; exit 1.
+ */
+bool tool_init(const struct tool_desc *tool, int argc, char **argv);
+
+/* Records per event for the ring buffer: -e or --timeline. */
+static inline bool tool_per_event(void)
+{
+	return common_env.events || common_env.timeline;
+}
 
 /*
  * The end of a start-up phase, NAME what it did. tool_init() ends "init",
@@ -86,17 +101,17 @@ bool tool_uses_task_storage(struct bpf_object *obj);
 
 /*
  * Set tool.bpf.h's globals from the command line, before load. Every
- * skeleton has them under the same names. `per_event`: -e (records through
- * the ring buffer).
+ * skeleton has them under the same names; records through the ring buffer
+ * with -e or --timeline (tool_per_event()).
  */
-#define tool_set_rodata(skel, per_event)						\
+#define tool_set_rodata(skel)								\
 	do {										\
 		(skel)->rodata->targ_pid = common_env.pid;				\
 		memcpy((char *)(skel)->rodata->targ_comm, common_env.comm,		\
 		       sizeof((skel)->rodata->targ_comm));				\
 		(skel)->rodata->filter_cg = common_env.cgroup != NULL;			\
 		(skel)->rodata->targ_ms = common_env.msecs;				\
-		(skel)->rodata->emit_events = (per_event);				\
+		(skel)->rodata->emit_events = tool_per_event();				\
 		(skel)->rodata->has_atomic_fetch = kernel_has_atomic_fetch();		\
 		(skel)->rodata->has_task_storage = tool_uses_task_storage((skel)->obj);	\
 	} while (0)
@@ -172,10 +187,10 @@ int tool_snapshot(struct bpf_map *const *maps, struct map_snapshot *now, size_t 
  * end with the summary of what was gathered since the last one and a report
  * of what was lost (trace_loop_finish()).
  *
- * With `event_table` (-e), per-event lines: its header first, no
- * summaries (but with loop->summary_with_events); else `summary` every
- * interval and at the end. `loop`'s events
- * and on_event are the caller's (a tool may read records without -e too).
+ * With -e (common_env.events), per-event lines of `event_table`: its
+ * header first, no summaries (but with loop->summary_with_events); else
+ * `summary` every interval and at the end. `loop`'s events and on_event are
+ * the caller's (a tool may read records without -e too).
  *
  * With --prometheus, loop->write_metrics (the tool's) writes the file
  * before tracing starts (a path that cannot be written ends the tool then),

@@ -40,8 +40,6 @@
 #include "untrusted.h"
 
 static struct env {
-	bool events;
-	const char *timeline;	/* --timeline FILE */
 	char ring[RING_NAME_LEN];
 } env;
 
@@ -81,33 +79,35 @@ static const char doc[] =
 "    amdgpucs --cgroup /sys/fs/cgroup/gpu.slice -C  # one cgroup's work, named\n"
 "    amdgpucs --no-btf     # the trace records (amdgpu-dkms: no module BTF)\n";
 
-enum { OPT_TIMELINE = 0x200 };
-
 static const struct argp_option opts[] = {
-	{ "events", 'e', NULL, 0, "Print one line per event", 0 },
 	{ "ring", 'r', "RING", 0, "Only this ring (e.g. gfx_0.0.0, sdma0)", 0 },
-	{ "timeline", OPT_TIMELINE, "FILE", 0,
-	  "Write the jobs to FILE as a timeline (Trace Event Format: ui.perfetto.dev opens it)", 0 },
 	{},
 };
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
-	case 'e':
-		env.events = true;
-		break;
 	case 'r':
 		parse_name_arg(state, arg, "RING", env.ring, sizeof(env.ring));
-		break;
-	case OPT_TIMELINE:
-		env.timeline = arg;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
 }
+
+static const struct tool_desc tool = {
+	.doc = doc,
+	.options = opts,
+	.parser = parse_arg,
+	.events = "Print one line per event",
+	.timeline = "Write the jobs to FILE as a timeline (Trace Event Format: ui.perfetto.dev opens it)",
+	.records = true,
+	.needs = TOOL_TRACEFS,
+	/* -e: three records a job; 8 MiB holds a burst of 30000 while the reader is away. */
+	.ring_bytes = 8 << 20,
+	.quiet_ring_bytes = 4096,
+};
 
 /* ---- the programs, and the record path's fields ------------------------- */
 
@@ -288,7 +288,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	if (timeline_on())
 		timeline_event(e);
-	if (!env.events)
+	if (!common_env.events)
 		return 0;
 	for (i = 0; i < NR_F; i++)
 		c[i] = CELL_NONE;
@@ -749,13 +749,10 @@ static void report_dropped(void)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = TOOL_ARGP_RECORDS(opts, parse_arg, doc);
 	struct trace_loop loop = {};
 	int err;
 
-	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
-		return 1;
-	if (env.timeline && timeline_open(env.timeline))
+	if (!tool_init(&tool, argc, argv))
 		return 1;
 	jobs_timeline_init("ibs");
 	if (!tracepoint_exists("amdgpu", "amdgpu_cs_ioctl")) {
@@ -775,15 +772,12 @@ int main(int argc, char **argv)
 		report_bpf_error("open BPF object", -errno);
 		return 1;
 	}
-	/* The timeline is drawn from the per-event records, with or without -e's lines. */
-	tool_set_rodata(skel, env.events || env.timeline);
+	tool_set_rodata(skel);
 	memcpy((char *)skel->rodata->targ_ring, env.ring, sizeof(env.ring));
 	choose_programs(skel);
 	err = records ? set_record_fields() : 0;
 	if (err)
 		goto cleanup;
-	/* -e: three records a job; 8 MiB holds a burst of 30000 while the reader is away. */
-	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 8 << 20 : 4096);
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the amdgpu tracepoints");
 	if (!err && records)
 		err = attach_records();
@@ -795,7 +789,7 @@ int main(int argc, char **argv)
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;
-	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
+	err = tool_trace(&loop, &event_table, print_summary,
 			 "Tracing amdgpu command submission");
 	report_dropped();
 	err = tool_close(&loop, err);

@@ -40,9 +40,7 @@
 #include "untrusted.h"
 
 static struct env {
-	bool events;
 	bool leaks;
-	const char *timeline;	/* --timeline FILE */
 } env;
 
 static struct amdkfd_bpf *skel;
@@ -70,34 +68,33 @@ static const char doc[] =
 "    amdkfd -j | jq .      # JSON lines\n"
 "    amdkfd --timeline kfd.json  # calls, queues, evictions for ui.perfetto.dev\n";
 
-enum { OPT_TIMELINE = 0x200 };
-
 static const struct argp_option opts[] = {
-	{ "events", 'e', NULL, 0, "Print one line per call and per event", 0 },
 	{ "leaks", 'l', NULL, 0, "End each summary with the allocations not freed", 0 },
-	{ "timeline", OPT_TIMELINE, "FILE", 0,
-	  "Write the calls, queues and evictions to FILE as a timeline (ui.perfetto.dev opens it)",
-	  0 },
 	{},
 };
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
-	case 'e':
-		env.events = true;
-		break;
 	case 'l':
 		env.leaks = true;
-		break;
-	case OPT_TIMELINE:
-		env.timeline = arg;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
 }
+
+static const struct tool_desc tool = {
+	.doc = doc,
+	.options = opts,
+	.parser = parse_arg,
+	.events = "Print one line per call and per event",
+	.timeline = "Write the calls, queues and evictions to FILE as a timeline (ui.perfetto.dev opens it)",
+	/* Records of ~220 bytes: room for a burst of ~19000 calls while the reader sleeps. */
+	.ring_bytes = 4 << 20,
+	.quiet_ring_bytes = 256 << 10,
+};
 
 /* ---- exits ---------------------------------------------------------------- */
 
@@ -237,7 +234,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 			lat = e->ret < 0 ? CELL_NONE : CELL_U(e->latency);
 	}
 	who = e->pid ? proc_comm(e->pid, e->comm, comm, sizeof(comm)) : "-";
-	if (env.events)
+	if (common_env.events)
 		table_event(stdout, &event_table, (struct cell[]){
 			CELL_F(trace_seconds(e->ts_ns), 6), CELL_U_IF(e->pid, e->pid),
 			CELL_S(who), CELL_S(event), ret, err, lat, CELL_S(detail),
@@ -675,12 +672,9 @@ static void report_dropped(void)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
 	int err;
 
-	if (!tool_init(&argp, argc, argv, 0))
-		return 1;
-	if (env.timeline && timeline_open(env.timeline))
+	if (!tool_init(&tool, argc, argv))
 		return 1;
 	if (!module_loaded("amdgpu")) {
 		fprintf(stderr, "amdkfd: module amdgpu is not loaded (no /sys/module/amdgpu): "
@@ -693,10 +687,7 @@ int main(int argc, char **argv)
 		report_bpf_error("open BPF object", -errno);
 		return 1;
 	}
-	/* The timeline is drawn from the per-event records, with or without -e's lines. */
-	tool_set_rodata(skel, env.events || env.timeline);
-	/* Records of ~220 bytes: room for a burst of ~19000 calls while the reader sleeps. */
-	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 256 << 10);
+	tool_set_rodata(skel);
 	skel->rodata->migrate_end_error = migration_end_has_error();
 	skel->rodata->has_current_task_btf = kernel_has_current_task_btf();
 	open_hooks(skel->obj);
@@ -718,7 +709,7 @@ int main(int argc, char **argv)
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;
-	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
+	err = tool_trace(&loop, &event_table, print_summary,
 			 "Tracing amdgpu's KFD");
 	amdkfd_timeline_end(monotonic_ns());
 	report_dropped();

@@ -30,8 +30,6 @@
 #include "untrusted.h"
 
 static struct env {
-	bool events;
-	const char *timeline;	/* --timeline FILE */
 	char ring[RING_NAME_LEN];
 	char dev[DEV_NAME_LEN];
 } env;
@@ -66,37 +64,43 @@ static const char doc[] =
 "    drmsched --no-btf     # read the trace records (gpu_sched without BTF)\n"
 "    drmsched --timeline jobs.json  # the jobs, for ui.perfetto.dev\n";
 
-enum { OPT_TIMELINE = 0x200 };
-
 static const struct argp_option opts[] = {
-	{ "events", 'e', NULL, 0, "Print one line per job event", 0 },
 	{ "ring", 'r', "RING", 0, "Only this ring (scheduler name)", 0 },
 	{ "dev", 'd', "DEV", 0, "Only rings of this device (dev_name, e.g. 0000:03:00.0)", 0 },
-	{ "timeline", OPT_TIMELINE, "FILE", 0,
-	  "Write the jobs to FILE as a timeline (Trace Event Format: ui.perfetto.dev opens it)", 0 },
 	{},
 };
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
-	case 'e':
-		env.events = true;
-		break;
 	case 'r':
 		parse_name_arg(state, arg, "ring name", env.ring, sizeof(env.ring));
 		break;
 	case 'd':
 		parse_name_arg(state, arg, "device name", env.dev, sizeof(env.dev));
 		break;
-	case OPT_TIMELINE:
-		env.timeline = arg;
-		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
 }
+
+static const struct tool_desc tool = {
+	.doc = doc,
+	.options = opts,
+	.parser = parse_arg,
+	.events = "Print one line per job event",
+	.timeline = "Write the jobs to FILE as a timeline (Trace Event Format: ui.perfetto.dev opens it)",
+	.records = true,
+	.needs = TOOL_TRACEFS,
+	/*
+	 * Bursts of jobs come by the thousand, faster than lines can be
+	 * printed: room for 131072 records (a burst of 20000 jobs with a
+	 * dependency each is 80000). Without -e nothing is sent.
+	 */
+	.ring_bytes = 8 << 20,
+	.quiet_ring_bytes = 4096,
+};
 
 /* Which events this kernel has; explains what is missing when none. */
 static enum sched_abi detect_abi(void)
@@ -678,7 +682,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	if (timeline_on())
 		timeline_event(e);
-	if (!env.events)
+	if (!common_env.events)
 		return 0;
 	has_dep = e->type == EV_DEP || e->type == EV_BLOCKED;
 	has_lat = e->type == EV_RUN || e->type == EV_DONE;
@@ -721,13 +725,10 @@ static void report_dropped(void)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = TOOL_ARGP_RECORDS(opts, parse_arg, doc);
 	struct trace_loop loop;
 	int err;
 
-	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
-		return 1;
-	if (env.timeline && timeline_open(env.timeline))
+	if (!tool_init(&tool, argc, argv))
 		return 1;
 	jobs_timeline_init(NULL);
 	abi = detect_abi();
@@ -740,20 +741,13 @@ int main(int argc, char **argv)
 		report_bpf_error("open BPF object", -errno);
 		return 1;
 	}
-	/* The timeline is drawn from the per-event records, with or without -e's lines. */
-	tool_set_rodata(skel, env.events || env.timeline);
+	tool_set_rodata(skel);
 	memcpy((char *)skel->rodata->targ_ring, env.ring, sizeof(env.ring));
 	memcpy((char *)skel->rodata->targ_dev, env.dev, sizeof(env.dev));
 	choose_programs(skel);
 	err = set_record_fields();
 	if (err)
 		goto cleanup;
-	/*
-	 * Bursts of jobs come by the thousand, faster than lines can be
-	 * printed: room for 131072 records (a burst of 20000 jobs with a
-	 * dependency each is 80000). Without -e nothing is sent.
-	 */
-	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 8 << 20 : 4096);
 	/*
 	 * Only the record path of kernels before 6.17 names a job by its id
 	 * (job_ids); elsewhere its 65536 entries, made at load, would be
@@ -771,7 +765,7 @@ int main(int argc, char **argv)
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;
-	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
+	err = tool_trace(&loop, &event_table, print_summary,
 			 "Tracing DRM GPU scheduler jobs (%s events)",
 			 abi == ABI_6_17 ? "Linux >= 6.17" : "Linux <= 6.16");
 	report_dropped();

@@ -41,7 +41,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = APITRACE_ARGP(opts, parse_arg, doc);
+	static const struct tool_desc tool = APITRACE_TOOL(opts, parse_arg, doc);
 
-	return apitrace_main(&argp, argc, argv, &hip_api);
+	return apitrace_main(&tool, argc, argv, &hip_api);
 }

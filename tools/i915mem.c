@@ -43,9 +43,7 @@
 #include "timeline.h"
 
 static struct env {
-	bool events;
 	bool leaks;
-	const char *timeline;	/* --timeline FILE */
 	int driver;		/* -D: DRV_I915, DRV_XE, or -1 */
 } env = { .driver = -1 };
 
@@ -80,28 +78,17 @@ static const char doc[] =
 "    i915mem --timeline mem.json  # live bytes per process for ui.perfetto.dev\n"
 "    i915mem --cgroup /sys/fs/cgroup/gpu.slice -C -l  # one cgroup's objects\n";
 
-enum { OPT_TIMELINE = 0x200 };
-
 static const struct argp_option opts[] = {
-	{ "events", 'e', NULL, 0, "Print one line per event", 0 },
 	{ "leaks", 'l', NULL, 0, "List the objects still alive at each summary", 0 },
 	{ "driver", 'D', "DRIVER", 0, "Only this driver: i915 or xe (traced even when it drives no device)", 0 },
-	{ "timeline", OPT_TIMELINE, "FILE", 0,
-	  "Write live bytes per process to FILE as counters of a timeline (ui.perfetto.dev opens it)", 0 },
 	{},
 };
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
-	case 'e':
-		env.events = true;
-		break;
 	case 'l':
 		env.leaks = true;
-		break;
-	case OPT_TIMELINE:
-		env.timeline = arg;
 		break;
 	case 'D':
 		if (!strcmp(arg, "i915"))
@@ -116,6 +103,19 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	}
 	return 0;
 }
+
+static const struct tool_desc tool = {
+	.doc = doc,
+	.options = opts,
+	.parser = parse_arg,
+	.events = "Print one line per event",
+	.timeline = "Write live bytes per process to FILE as counters of a timeline (ui.perfetto.dev opens it)",
+	.records = true,
+	.needs = TOOL_TRACEFS,
+	/* Objects come and go by the thousand when a game loads a level. */
+	.ring_bytes = 4 << 20,
+	.quiet_ring_bytes = 4096,
+};
 
 /* ---- which events this kernel and its drivers have ---------------------- */
 
@@ -462,7 +462,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(*e) || e->type >= NR_EVENT_TYPES)
 		return 0;
 	timeline_event(e);
-	if (env.events)
+	if (common_env.events)
 		print_event(e);
 	return 0;
 }
@@ -503,14 +503,11 @@ static int write_metrics(struct metrics *m, void *ctx)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = TOOL_ARGP_RECORDS(opts, parse_arg, doc);
 	struct trace_loop loop = {};
 	unsigned int traced;
 	int err;
 
-	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
-		return 1;
-	if (env.timeline && timeline_open(env.timeline))
+	if (!tool_init(&tool, argc, argv))
 		return 1;
 
 	skel = i915mem_bpf__open_opts(tool_open_opts());
@@ -518,8 +515,7 @@ int main(int argc, char **argv)
 		report_bpf_error("open BPF object", -errno);
 		return 1;
 	}
-	/* The timeline is drawn from the per-event records, with or without -e's lines. */
-	tool_set_rodata(skel, env.events || env.timeline);
+	tool_set_rodata(skel);
 	skel->rodata->targ_driver = env.driver;
 	traced = choose_hooks();
 	if (!traced) {
@@ -529,8 +525,6 @@ int main(int argc, char **argv)
 	err = records ? set_record_fields() : 0;
 	if (err)
 		goto cleanup;
-	/* Objects come and go by the thousand when a game loads a level. */
-	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 4096);
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "the i915/xe tracepoints");
 	if (!err && records)
 		err = attach_records();
@@ -544,7 +538,7 @@ int main(int argc, char **argv)
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;
-	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
+	err = tool_trace(&loop, &event_table, print_summary,
 			 "Tracing Intel GPU memory (%s%s%s)",
 			 traced & (1u << DRV_I915) ? "i915" : "",
 			 traced == ((1u << DRV_I915) | (1u << DRV_XE)) ? ", " : "",

@@ -47,9 +47,7 @@
 #include "tp_format.h"
 
 static struct env {
-	bool events;
 	bool live;		/* -l: each memory object alive at each summary */
-	const char *timeline;	/* --timeline FILE */
 } env;
 
 static struct nvdrv_bpf *skel;
@@ -83,34 +81,35 @@ static const char doc[] =
 "    nvdrv --timeline nv.json  # the calls and interrupts for ui.perfetto.dev\n"
 "    nvdrv --cgroup /sys/fs/cgroup/gpu.slice -C  # one cgroup's calls, named\n";
 
-enum { OPT_TIMELINE = 0x200 };
-
 static const struct argp_option opts[] = {
-	{ "events", 'e', NULL, 0, "Print one line per event", 0 },
 	{ "leaks", 'l', NULL, 0, "List each RM memory allocation still held at each summary", 0 },
 	{ "live", 'l', NULL, OPTION_ALIAS | OPTION_HIDDEN, NULL, 0 },
-	{ "timeline", OPT_TIMELINE, "FILE", 0,
-	  "Write the events to FILE as a timeline (Trace Event Format: ui.perfetto.dev opens it)", 0 },
 	{},
 };
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
-	case 'e':
-		env.events = true;
-		break;
 	case 'l':
 		env.live = true;
-		break;
-	case OPT_TIMELINE:
-		env.timeline = arg;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
 }
+
+static const struct tool_desc tool = {
+	.doc = doc,
+	.options = opts,
+	.parser = parse_arg,
+	.events = "Print one line per event",
+	.timeline = "Write the events to FILE as a timeline (Trace Event Format: ui.perfetto.dev opens it)",
+	.needs = TOOL_TRACEFS,
+	/* Without -e only Xids and the RM's objects (allocations, frees) come through it. */
+	.ring_bytes = 4 << 20,
+	.quiet_ring_bytes = 1 << 20,
+};
 
 /* ---- summaries ------------------------------------------------------------------ */
 
@@ -585,7 +584,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	/* Xids are counted in every mode. */
 	if (is_xid_event(e->type) && !xid_event(e, &xr))
 		return 0;
-	if (env.events)
+	if (common_env.events)
 		print_event(e, &xr);
 	timeline_event(e, &xr);
 	return 0;
@@ -734,15 +733,12 @@ static void report_dropped(void)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
 	struct trace_loop loop = {};
 	struct bpf_link *fork_link = NULL;
 	bool xid_tracepoint;
 	int err;
 
-	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
-		return 1;
-	if (env.timeline && timeline_open(env.timeline))
+	if (!tool_init(&tool, argc, argv))
 		return 1;
 	if (!module_loaded("nvidia")) {
 		fprintf(stderr, "nvdrv: module nvidia is not loaded (no /sys/module/nvidia): "
@@ -755,10 +751,7 @@ int main(int argc, char **argv)
 		report_bpf_error("open BPF object", -errno);
 		return 1;
 	}
-	/* The timeline is drawn from the per-event records, with or without -e's lines. */
-	tool_set_rodata(skel, env.events || env.timeline);
-	/* Without them only Xids and the RM's objects (allocations, frees) come through it. */
-	bpf_map__set_max_entries(skel->maps.events, env.events || env.timeline ? 4 << 20 : 1 << 20);
+	tool_set_rodata(skel);
 	xid_tracepoint = choose_xid_source();
 	choose_hook_programs(hook_programs(), module_loaded("nvidia_uvm"));
 	open_hooks();
@@ -796,7 +789,7 @@ int main(int argc, char **argv)
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;
-	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
+	err = tool_trace(&loop, &event_table, print_summary,
 			 "Tracing nvidia.ko %s", driver_version());
 	report_dropped();
 	report_missed_returns();

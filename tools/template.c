@@ -22,10 +22,6 @@
 #include "runtime.h"
 #include "tool.h"
 
-static struct env {
-	bool events;
-} env;
-
 static struct template_bpf *skel;
 static bool per_syscall;	/* syscalls:sys_*_ioctl, else raw_syscalls:sys_* */
 /* The previous summary's rows: a summary prints what grew since. */
@@ -44,22 +40,12 @@ static const char doc[] =
 "    template -e           # one line per call\n"
 "    template -j           # JSON lines: one object per table row\n";
 
-static const struct argp_option opts[] = {
-	{ "events", 'e', NULL, 0, "Print one line per ioctl call", 0 },
-	{},
+/* Its command line: the common options, and -e; no option of its own. */
+static const struct tool_desc tool = {
+	.doc = doc,
+	.events = "Print one line per ioctl call",
+	.needs = TOOL_TRACEFS,
 };
-
-static error_t parse_arg(int key, char *arg, struct argp_state *state)
-{
-	switch (key) {
-	case 'e':
-		env.events = true;
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
 
 /* The tool's checks: which of its events this kernel has. */
 static bool check_events(void)
@@ -208,11 +194,10 @@ static void report_dropped(void)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = TOOL_ARGP(opts, parse_arg, doc);
 	struct trace_loop loop = {};
 	int err;
 
-	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
+	if (!tool_init(&tool, argc, argv))
 		return 1;
 	if (!check_events())
 		return 1;
@@ -222,7 +207,7 @@ int main(int argc, char **argv)
 		report_bpf_error("open BPF object", -errno);
 		return 1;
 	}
-	tool_set_rodata(skel, env.events);
+	tool_set_rodata(skel);
 	skel->rodata->nr_ioctl = SYS_ioctl;
 	choose_programs();
 	err = tool_start(skel->skeleton, skel->maps.cgroup_map, per_syscall ?
@@ -232,7 +217,7 @@ int main(int argc, char **argv)
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;
-	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
+	err = tool_trace(&loop, &event_table, print_summary,
 			 "Tracing ioctl(2) (%s)", per_syscall ? "syscalls:sys_*_ioctl" :
 			 "raw_syscalls:sys_*, every system call");
 	report_dropped();

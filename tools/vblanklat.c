@@ -33,7 +33,6 @@
 #include "tp_format.h"
 
 static struct env {
-	bool events;
 	long crtc;
 } env = { .crtc = -1 };
 
@@ -72,7 +71,6 @@ static const char doc[] =
 "    vblanklat --no-btf    # the trace records: no vblank -> delivered latency\n";
 
 static const struct argp_option opts[] = {
-	{ "events", 'e', NULL, 0, "Print one line per vblank and vblank event", 0 },
 	{ "crtc", 'P', "CRTC", 0, "Only this CRTC (pipe index, 0..15)", 0 },
 	{},
 };
@@ -80,9 +78,6 @@ static const struct argp_option opts[] = {
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
-	case 'e':
-		env.events = true;
-		break;
 	case 'P':
 		env.crtc = parse_long_arg(state, arg, "CRTC", 0, MAX_CRTCS - 1);
 		break;
@@ -91,6 +86,15 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	}
 	return 0;
 }
+
+static const struct tool_desc tool = {
+	.doc = doc,
+	.options = opts,
+	.parser = parse_arg,
+	.events = "Print one line per vblank and vblank event",
+	.records = true,
+	.needs = TOOL_TRACEFS,
+};
 
 /* drm.vblankoffdelay: how long the vblank interrupt stays on without users. */
 static unsigned long long vblank_off_delay_ns(void)
@@ -254,7 +258,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 			missed[nr_missed++] = *e;
 		else
 			nr_missed_dropped++;
-		if (!env.events)
+		if (!common_env.events)
 			return 0;
 		snprintf(detail, sizeof(detail), "after=%u missed=%u", e->seq_from,
 			 e->seq - e->seq_from - 1);
@@ -599,11 +603,10 @@ static void report_dropped(void)
 
 int main(int argc, char **argv)
 {
-	static const struct argp argp = TOOL_ARGP_RECORDS(opts, parse_arg, doc);
 	struct trace_loop loop = {};
 	int err;
 
-	if (!tool_init(&argp, argc, argv, TOOL_TRACEFS))
+	if (!tool_init(&tool, argc, argv))
 		return 1;
 	if (crtc_as_comm())
 		return argp_err_exit_status;
@@ -620,7 +623,7 @@ int main(int argc, char **argv)
 		report_bpf_error("open BPF object", -errno);
 		return 1;
 	}
-	tool_set_rodata(skel, env.events);
+	tool_set_rodata(skel);
 	skel->rodata->targ_crtc = env.crtc;
 	skel->rodata->idle_ns = vblank_off_delay_ns();
 	choose_programs();
@@ -640,7 +643,7 @@ int main(int argc, char **argv)
 	/* Missed vblanks always come through the ring buffer. */
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;
-	err = tool_trace(&loop, env.events ? &event_table : NULL, print_summary,
+	err = tool_trace(&loop, &event_table, print_summary,
 			 "Tracing vblanks and vblank events");
 	report_dropped();
 	err = tool_close(&loop, err);

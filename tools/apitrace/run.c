@@ -61,10 +61,7 @@ enum { S_FUNCS, S_ERRORS, S_LAUNCHES, S_BUILDS, S_KTIMES, NR_SNAPS };
 #define S_FIRST_PER_PROC S_LAUNCHES
 static struct map_snapshot prev[NR_SNAPS];
 
-enum { OPT_TIMELINE = 0x200 };
-
 static const struct argp_option opts[] = {
-	{ "events", 'e', NULL, 0, "Print one line per call", 0 },
 	{ "errors", 'E', NULL, 0, "Print one line per failing call only", 0 },
 	{ "leaks", 'l', NULL, 0, "Report allocations not freed (at process exit, each interval, or the end)", 0 },
 	{ "stack", 's', NULL, 0, "With --leaks: the user stack of each allocation", 0 },
@@ -72,8 +69,6 @@ static const struct argp_option opts[] = {
 	{ "function", 'f', "PATTERN", 0,
 	  "Also probe the exported functions matching PATTERN (a shell glob; repeatable): kernels "
 	  "without multi-uprobe links probe only the functions whose arguments are read, by default", 0 },
-	{ "timeline", OPT_TIMELINE, "FILE", 0,
-	  "Write the calls to FILE as a timeline (Trace Event Format: ui.perfetto.dev opens it)", 0 },
 	{},
 };
 
@@ -93,11 +88,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	struct apitrace_env *env = &apitrace_env;
 
 	switch (key) {
-	case 'e':
-		env->events = true;
-		break;
-	case 'E':
+	case 'E':	/* -e, the failing calls only */
 		env->errors = true;
+		common_env.events = true;
 		break;
 	case 'l':
 		env->leaks = true;
@@ -112,9 +105,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		add_repeated(state, arg, env->patterns, &env->nr_patterns, MAX_PATTERNS,
 			     "function pattern", "-f");
 		break;
-	case OPT_TIMELINE:
-		env->timeline = arg;
-		break;
 	case ARGP_KEY_END:
 		if (env->stacks && !env->leaks)
 			argp_failure(state, argp_err_exit_status, 0, "--stack needs --leaks");
@@ -125,15 +115,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static const struct argp apitrace_argp = {
+const struct argp apitrace_argp = {
 	.options = opts,
 	.parser = parse_arg,
-	.children = common_argp_child,
-};
-
-const struct argp_child apitrace_argp_children[] = {
-	{ &apitrace_argp, 0, NULL, 0 },
-	{},
 };
 
 static struct cell cgroup_cell(const char *name)
@@ -455,12 +439,6 @@ static int on_interval(void *ctx)
 
 /* ---- Per-call lines (-e, -E), process notices --------------------------------- */
 
-/* A record per call (-e, -E, --timeline): tool_set_rodata()'s per_event. */
-static bool apitrace_call_records(void)
-{
-	return apitrace_env.events || apitrace_env.errors || apitrace_env.timeline;
-}
-
 /* --timeline: the call as -e's line has it (calls.c). */
 static void timeline_event(const struct call_event *e, const char *kernel)
 {
@@ -478,7 +456,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	if (func_launches(e->func))
 		name = kernel_name(&procs, e->pid, e->func, e->a.addr, kernel, sizeof(kernel));
-	if (apitrace_env.events || apitrace_env.errors)
+	if (common_env.events)
 		print_call(stdout, e, trace_seconds(e->ts_ns), name);
 	timeline_event(e, name);
 	return 0;
@@ -506,7 +484,7 @@ static int handle_notice(void *ctx, void *data, size_t size)
 		print_leaks(&leak_src, n->pid, comm, n->cgroup_id, n->ts_ns);
 	forget_allocs(&leak_src, n->pid);
 	proc_exited(&procs, n->pid, n->cgroup_id);
-	if (apitrace_env.events || apitrace_env.errors)
+	if (common_env.events)
 		forget_exited();
 	if (common_env.pid && n->pid == (__u32)common_env.pid)
 		exiting = 1;	/* the traced process is gone: summary, then exit */
@@ -525,7 +503,7 @@ static struct ring_buffer *open_ring_buffers(void)
 	int events = bpf_map__fd(bpf->maps.events), notices = bpf_map__fd(bpf->maps.notices);
 	struct ring_buffer *rb;
 
-	if (!apitrace_call_records())
+	if (!tool_per_event())
 		return ring_buffer__new(notices, handle_notice, NULL, NULL);
 	drain_rb = ring_buffer__new(events, handle_event, NULL, NULL);
 	rb = ring_buffer__new(events, handle_event, NULL, NULL);
@@ -598,12 +576,11 @@ static int write_metrics(struct metrics *m, void *ctx)
  * Parse the command line (tool_init()), check -p's process, find the
  * family's libraries and their functions. false: said why; exit 1.
  */
-static bool apitrace_init(const struct argp *argp, int argc, char **argv, const struct api_desc *desc)
+static bool apitrace_init(const struct tool_desc *tool, int argc, char **argv,
+			  const struct api_desc *desc)
 {
 	family = desc;
-	if (!tool_init(argp, argc, argv, 0))
-		return false;
-	if (apitrace_env.timeline && timeline_open(apitrace_env.timeline))
+	if (!tool_init(tool, argc, argv))
 		return false;
 	if (common_env.pid && kill(common_env.pid, 0) && errno == ESRCH) {
 		fprintf(stderr, "%s: no process with PID %d\n", family->tool, common_env.pid);
@@ -630,7 +607,6 @@ static bool knows_class(__u8 cls)
 /* Set the rest of the skeleton, load, attach, trace until the end, report. */
 static int run(void)
 {
-	bool per_call = apitrace_env.events || apitrace_env.errors;
 	struct trace_loop loop = {};
 	int err;
 
@@ -638,12 +614,6 @@ static int run(void)
 	bpf->rodata->capture_stacks = apitrace_env.stacks;
 	probes_init(&probes, bpf->obj, bpf->progs.api_enter, bpf->progs.api_exit, common_env.pid,
 		    &libs, bpf->rodata->fallback_cookies);
-	/*
-	 * A program can make 100000 calls a second: room for a burst of 20000
-	 * (21000 records of 192 bytes) even if the reader fell behind (1 MiB
-	 * lost some under qemu). 8 MiB cost 20 MB more of RSS than this.
-	 */
-	bpf_map__set_max_entries(bpf->maps.events, apitrace_call_records() ? 4 << 20 : 4096);
 	if (!apitrace_env.stacks)
 		bpf_map__set_max_entries(bpf->maps.alloc_stacks, 1);
 	/* Builds and profiling times: only for a family that has them (OpenCL). */
@@ -680,8 +650,8 @@ static int run(void)
 	loop.write_metrics = write_metrics;
 	/* --leaks with -e or -E: the leaks every interval and at the end too. */
 	loop.summary_with_events = apitrace_env.leaks;
-	err = tool_trace(&loop, per_call ? call_table() : NULL, on_interval, "Tracing %s %s",
-			 family->family, apitrace_env.leaks && !per_call ? "allocations" : "calls");
+	err = tool_trace(&loop, call_table(), on_interval, "Tracing %s %s", family->family,
+			 apitrace_env.leaks && !common_env.events ? "allocations" : "calls");
 	report_dropped();
 	err = tool_close(&loop, err);
 cleanup:
@@ -691,11 +661,11 @@ cleanup:
 	return err;
 }
 
-int apitrace_main(const struct argp *argp, int argc, char **argv, const struct api_desc *desc)
+int apitrace_main(const struct tool_desc *tool, int argc, char **argv, const struct api_desc *desc)
 {
 	int err;
 
-	if (!apitrace_init(argp, argc, argv, desc))
+	if (!apitrace_init(tool, argc, argv, desc))
 		return 1;
 	bpf = apitrace_bpf__open_opts(tool_open_opts());
 	if (!bpf) {
@@ -703,7 +673,7 @@ int apitrace_main(const struct argp *argp, int argc, char **argv, const struct a
 		return 1;
 	}
 	/* filter.bpf.h's -p, -c and --cgroup (comm: TASK_COMM_LEN bytes, as -c takes it). */
-	tool_set_rodata(bpf, apitrace_call_records());
+	tool_set_rodata(bpf);
 	err = run();
 	apitrace_bpf__destroy(bpf);
 	free_libs(&libs);
