@@ -85,14 +85,15 @@ static __always_inline int ioctl_returned(long ret)
 	struct ioctl_key key = { .pid = id >> 32 };
 	struct template_event *e;
 	struct ioctl_stats *s;
+	__u64 now = bpf_ktime_get_ns(), lat_ns, latency;
 	struct call *c;
-	__u64 latency;
 	__u32 fd;
 
 	c = INFLIGHT_GET(calls, id);
 	if (!c)
 		return 0;	/* entered before tracing, or not a process asked for */
-	latency = to_units(bpf_ktime_get_ns() - c->start_ns);
+	lat_ns = now - c->start_ns;
+	latency = to_units(lat_ns);
 	key.cmd = c->cmd;
 	fd = c->fd;
 	INFLIGHT_END(calls, id, c);
@@ -109,11 +110,13 @@ static __always_inline int ioctl_returned(long ret)
 	e = event_reserve(sizeof(*e));
 	if (!e)
 		return 0;
-	e->ts_ns = bpf_ktime_get_ns();
+	e->ts_ns = now;
 	e->cgroup_id = bpf_get_current_cgroup_id();
 	e->latency = latency;
+	e->lat_ns = lat_ns;
 	e->ret = ret;
 	e->pid = key.pid;
+	e->tid = (__u32)id;
 	e->cmd = key.cmd;
 	e->fd = fd;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));

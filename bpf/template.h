@@ -24,13 +24,15 @@ struct ioctl_stats {
 	char comm[COMM_LEN];
 };
 
-/* -e: one per call, at its return. */
+/* -e and --timeline: one per call, at its return. */
 struct template_event {
 	__u64 ts_ns;
 	__u64 cgroup_id;
 	__u64 latency;		/* in the -m unit */
+	__u64 lat_ns;		/* the same in ns: the timeline's slice */
 	__s64 ret;
 	__u32 pid;
+	__u32 tid;
 	__u32 cmd;
 	__u32 fd;
 	char comm[COMM_LEN];

@@ -20,6 +20,7 @@
 #include "output.h"
 #include "probe.h"
 #include "runtime.h"
+#include "timeline.h"
 #include "tool.h"
 
 static struct template_bpf *skel;
@@ -31,19 +32,22 @@ const char *argp_program_version = "template 0.1";
 static const char doc[] =
 "Trace ioctl(2) per process and command: calls, errors, latency.\n"
 "\n"
-"USAGE: template [-ejmCT] [-p PID] [-c COMM] [--cgroup PATH] [interval [count]]\n"
+"USAGE: template [-ejmCT] [-p PID] [-c COMM] [--cgroup PATH] [--timeline FILE]\n"
+"                [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    template              # summary at Ctrl-C\n"
 "    template 1 5          # a summary every second, five times\n"
 "    template -p 1234      # only process 1234\n"
 "    template -e           # one line per call\n"
-"    template -j           # JSON lines: one object per table row\n";
+"    template -j           # JSON lines: one object per table row\n"
+"    template --timeline calls.json  # the calls, for ui.perfetto.dev\n";
 
-/* Its command line: the common options, and -e; no option of its own. */
+/* Its command line: the common options, -e and --timeline; no option of its own. */
 static const struct tool_desc tool = {
 	.doc = doc,
 	.events = "Print one line per ioctl call",
+	.timeline = "Write the calls to FILE as a timeline (Trace Event Format: ui.perfetto.dev opens it)",
 	.needs = TOOL_TRACEFS,
 };
 
@@ -80,12 +84,29 @@ static const struct column event_cols[] = {
 };
 static const struct table event_table = EVENT_TABLE("event", event_cols);
 
+/* --timeline: the call as a slice of its thread, from its entry to its return. */
+static void timeline_event(const struct template_event *e)
+{
+	static const char *const keys[] = { "fd", "ret" };
+	char name[32];
+
+	snprintf(name, sizeof(name), "ioctl 0x%x", e->cmd);
+	timeline_task(e->pid, e->comm, e->tid, e->comm);
+	timeline_slice(e->pid, e->tid, name, e->ret < 0 ? "ioctl,error" : "ioctl",
+		       e->ts_ns - e->lat_ns, e->lat_ns,
+		       TIMELINE_ARGS(keys, CELL_U(e->fd), CELL_I(e->ret)));
+}
+
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct template_event *e = data;
 	char cmd[16];
 
 	if (size < sizeof(*e))
+		return 0;
+	if (timeline_on())
+		timeline_event(e);
+	if (!common_env.events)
 		return 0;
 	table_event(stdout, &event_table, (struct cell[]){
 		CELL_F(trace_seconds(e->ts_ns), 6), CELL_U(e->pid), CELL_S(e->comm),

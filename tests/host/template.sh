@@ -100,6 +100,21 @@ else
 	kill $wl_pid 2>/dev/null
 fi
 
+# --timeline: a slice per call, on the workload's thread, named by its
+# command; its track named by the workload.
+if run_traced tl $t -c ioctls --timeline "$tmp/tl.json"; then
+	check_eq "template: --timeline: exit 0, the file is JSON (an array)" \
+		"$tool_status $(jq -r type "$tmp/tl.json")" "0 array"
+	check_eq "template: --timeline: exactly $N slices of the workload's FIONREAD, on its thread" \
+		"$(jq "[.[] | select(.ph == \"X\" and .pid == $wl_pid and .tid == $wl_pid and
+			 .name == \"ioctl $FIONREAD\" and .args.ret == 0)] | length" "$tmp/tl.json")" $N
+	check_eq "template: --timeline: its track named by the workload" \
+		"$(jq -r "[.[] | select(.ph == \"M\" and .pid == $wl_pid and .args.name) | .args.name] | unique | join(\" \")" \
+		   "$tmp/tl.json")" ioctls
+	check_eq "template: --timeline without -e: no event lines" \
+		"$(grep -c '^TIME' "$tmp/tl.out")" 0
+fi
+
 # The calls in flight, where their slot is taken (inflight.bpf.h): by
 # another thread's call (an owner that is not the workload's, put in its
 # slot before its first call), and where there are no slots (before 5.12's
