@@ -4,19 +4,27 @@
  * the smallest complete tool, the one a new tool is copied from
  * (CONTRIBUTING.md). Every GPU driver's user space enters the kernel there.
  *
- * Two paths, each only reading its inputs and calling the one body of its
- * event: the per-syscall tracepoints syscalls:sys_{enter,exit}_ioctl, and,
- * on kernels built without them (CONFIG_FTRACE_SYSCALLS=n),
- * raw_syscalls:sys_{enter,exit}, run for every system call and filtered on
- * ioctl's number. A call is counted at its return, timed from its entry:
- * calls that entered before tracing began are not counted. 32-bit
- * processes' calls are not in the per-syscall events; raw_syscalls has
- * them under their own numbers (on x86-64, ioctl's 16 is their lchown,
- * which that path would count).
+ * Two paths, as every tracepoint tool has them, each only reading its
+ * inputs and calling the one body of its event:
+ * - the BTF path: tp_btf programs on raw_syscalls' sys_enter and sys_exit,
+ *   given the tracepoint's typed arguments (the registers and the call's
+ *   number or result); run for every system call, they keep ioctl's (its
+ *   number; at the exit, the thread's call in flight);
+ * - the record path (--no-btf; a driver tool's path where its module has
+ *   no BTF): classic programs on syscalls:sys_{enter,exit}_ioctl, reading
+ *   the records' fields at the offsets the frontend found in tracefs.
+ * A call is counted at its return, timed from its entry: calls that
+ * entered before tracing began are not counted. 32-bit processes' calls
+ * are not in the per-syscall events; raw_syscalls has them under their own
+ * numbers (on x86-64, ioctl's 16 is their lchown, which the BTF path
+ * counts too).
  */
 #include "kernel_types.bpf.h"
+#include <asm/ptrace.h>	/* struct pt_regs: the caller's registers at sys_enter */
+#include <bpf/bpf_tracing.h>
 #include "tool.bpf.h"
 #include "rows.bpf.h"
+#include "tp_record.bpf.h"
 #include "template.h"
 
 /* ioctl's system call number on this architecture: the frontend's SYS_ioctl. */
@@ -35,23 +43,6 @@ struct call {
 INFLIGHT(calls, struct call, MAX_CALLS);
 
 ROWS(stats, struct ioctl_key, struct ioctl_stats, ROW_BITS);
-
-/*
- * The records of both paths' events: the syscall events' format is the
- * ABI perf reads (every argument a long), so no BTF or tracefs format is
- * needed to read them.
- */
-struct syscall_enter {
-	__u64 common;		/* struct trace_entry */
-	long id;
-	unsigned long args[6];
-};
-
-struct syscall_exit {
-	__u64 common;
-	long id;
-	long ret;
-};
 
 static __always_inline int ioctl_entered(unsigned long fd, unsigned long cmd)
 {
@@ -85,13 +76,15 @@ static __always_inline int ioctl_returned(long ret)
 	struct ioctl_key key = { .pid = id >> 32 };
 	struct template_event *e;
 	struct ioctl_stats *s;
-	__u64 now = bpf_ktime_get_ns(), lat_ns, latency;
+	__u64 now, lat_ns, latency;
 	struct call *c;
 	__u32 fd;
 
+	/* First: the BTF path runs at every system call's return. */
 	c = INFLIGHT_GET(calls, id);
 	if (!c)
 		return 0;	/* entered before tracing, or not a process asked for */
+	now = bpf_ktime_get_ns();
 	lat_ns = now - c->start_ns;
 	latency = to_units(lat_ns);
 	key.cmd = c->cmd;
@@ -124,28 +117,42 @@ static __always_inline int ioctl_returned(long ret)
 	return 0;
 }
 
-SEC("tracepoint/syscalls/sys_enter_ioctl")
-int ioctl_enter(struct syscall_enter *ctx)
+/* The BTF path: the tracepoints' typed arguments. */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(ioctl_enter, struct pt_regs *regs, long nr)
 {
-	return ioctl_entered(ctx->args[0], ctx->args[1]);
+	if (nr != nr_ioctl)
+		return 0;
+	return ioctl_entered(PT_REGS_PARM1_SYSCALL(regs), PT_REGS_PARM2_SYSCALL(regs));
 }
 
-SEC("tracepoint/syscalls/sys_exit_ioctl")
-int ioctl_exit(struct syscall_exit *ctx)
+/* A thread makes one call at a time: its call in flight is the one returning. */
+SEC("tp_btf/sys_exit")
+int BPF_PROG(ioctl_exit, struct pt_regs *regs, long ret)
 {
-	return ioctl_returned(ctx->ret);
+	return ioctl_returned(ret);
 }
 
-SEC("tracepoint/raw_syscalls/sys_enter")
-int raw_enter(struct syscall_enter *ctx)
+/*
+ * The record path: the same arguments from the trace records, at the
+ * offsets tracefs gives (the frontend fills these before load). A driver
+ * tool counts its classic programs' skipped firings (TP_RECORD_COUNTERS());
+ * the syscall events have no tracepoint of their own to count them at.
+ */
+TP_FIELD(f_fd);
+TP_FIELD(f_cmd);
+TP_FIELD(f_ret);
+
+SEC("tracepoint")
+int tp_ioctl_enter(void *ctx)
 {
-	return ctx->id == nr_ioctl ? ioctl_entered(ctx->args[0], ctx->args[1]) : 0;
+	return ioctl_entered(tp_read_u64(ctx, &f_fd), tp_read_u64(ctx, &f_cmd));
 }
 
-SEC("tracepoint/raw_syscalls/sys_exit")
-int raw_exit(struct syscall_exit *ctx)
+SEC("tracepoint")
+int tp_ioctl_exit(void *ctx)
 {
-	return ctx->id == nr_ioctl ? ioctl_returned(ctx->ret) : 0;
+	return ioctl_returned(tp_read_s64(ctx, &f_ret));
 }
 
 char LICENSE[] SEC("license") = "GPL";

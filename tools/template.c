@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 
 #include "template.h"
+#include "tp_field.h"	/* the skeleton's record fields */
 #include "template.skel.h"
 #include "template/prom.h"
 #include "output.h"
@@ -24,7 +25,8 @@
 #include "tool.h"
 
 static struct template_bpf *skel;
-static bool per_syscall;	/* syscalls:sys_*_ioctl, else raw_syscalls:sys_* */
+/* The record path: classic tracepoints read through tracefs formats (no BTF needed). */
+static bool records;
 /* The previous summary's rows: a summary prints what grew since. */
 static struct map_snapshot prev;
 
@@ -32,8 +34,8 @@ const char *argp_program_version = "template 0.1";
 static const char doc[] =
 "Trace ioctl(2) per process and command: calls, errors, latency.\n"
 "\n"
-"USAGE: template [-ejmCT] [-p PID] [-c COMM] [--cgroup PATH] [--timeline FILE]\n"
-"                [interval [count]]\n"
+"USAGE: template [-ejmCT] [-p PID] [-c COMM] [--cgroup PATH] [--no-btf]\n"
+"                [--timeline FILE] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    template              # summary at Ctrl-C\n"
@@ -41,35 +43,68 @@ static const char doc[] =
 "    template -p 1234      # only process 1234\n"
 "    template -e           # one line per call\n"
 "    template -j           # JSON lines: one object per table row\n"
-"    template --timeline calls.json  # the calls, for ui.perfetto.dev\n";
+"    template --timeline calls.json  # the calls, for ui.perfetto.dev\n"
+"    template --no-btf     # read the trace records, as where a driver has no BTF\n";
 
-/* Its command line: the common options, -e and --timeline; no option of its own. */
+/* Its command line: the common options, -e, --timeline, --no-btf; no option of its own. */
 static const struct tool_desc tool = {
 	.doc = doc,
 	.events = "Print one line per ioctl call",
 	.timeline = "Write the calls to FILE as a timeline (Trace Event Format: ui.perfetto.dev opens it)",
+	.records = true,
 	.needs = TOOL_TRACEFS,
 };
 
-/* The tool's checks: which of its events this kernel has. */
+/* The tool's checks: which of its events this kernel has, for the path it takes. */
 static bool check_events(void)
 {
-	per_syscall = tracepoint_exists("syscalls", "sys_enter_ioctl") &&
-		      !pretend_missing("syscalls");
-	if (per_syscall || tracepoint_exists("raw_syscalls", "sys_enter"))
-		return true;
-	fprintf(stderr, "template: no system call tracepoints: this kernel is built without "
-		"CONFIG_HAVE_SYSCALL_TRACEPOINTS\n");
-	return false;
+	if (!tracepoint_exists("raw_syscalls", "sys_enter")) {
+		fprintf(stderr, "template: no system call tracepoints: this kernel is built without "
+			"CONFIG_HAVE_SYSCALL_TRACEPOINTS\n");
+		return false;
+	}
+	/* The system calls are vmlinux's: only --no-btf takes the record path. */
+	records = records_wanted("vmlinux");
+	if (records && !tracepoint_exists("syscalls", "sys_enter_ioctl")) {
+		fprintf(stderr, "template: --no-btf: no syscalls:sys_enter_ioctl: this kernel is "
+			"built without CONFIG_FTRACE_SYSCALLS\n");
+		return false;
+	}
+	return true;
 }
 
-/* One path's programs: the per-syscall events, or every system call's. */
+/* One path's programs: tp_btf on raw_syscalls, or the records of syscalls:sys_*_ioctl. */
 static void choose_programs(void)
 {
-	bpf_program__set_autoload(skel->progs.ioctl_enter, per_syscall);
-	bpf_program__set_autoload(skel->progs.ioctl_exit, per_syscall);
-	bpf_program__set_autoload(skel->progs.raw_enter, !per_syscall);
-	bpf_program__set_autoload(skel->progs.raw_exit, !per_syscall);
+	bpf_program__set_autoload(skel->progs.ioctl_enter, !records);
+	bpf_program__set_autoload(skel->progs.ioctl_exit, !records);
+	bpf_program__set_autoload(skel->progs.tp_ioctl_enter, records);
+	bpf_program__set_autoload(skel->progs.tp_ioctl_exit, records);
+}
+
+/* The record path: each field read, from the events' formats in tracefs. */
+static int set_record_fields(void)
+{
+#define FIELD(ev, name, f) RECORD_FIELD(template, "syscalls", ev, name, TP_WANT_INT, f, NULL)
+	const struct record_field fields[] = {
+		FIELD("sys_enter_ioctl", "fd", f_fd),
+		FIELD("sys_enter_ioctl", "cmd", f_cmd),
+		FIELD("sys_exit_ioctl", "ret", f_ret),
+	};
+#undef FIELD
+
+	return records_get_fields(skel->rodata, fields, sizeof(fields) / sizeof(fields[0]), 0) < 0 ?
+	       -EINVAL : 0;
+}
+
+static int attach_records(void)
+{
+	const struct record_tp tps[] = {
+		{ skel->progs.tp_ioctl_enter, "syscalls", "sys_enter_ioctl" },
+		{ skel->progs.tp_ioctl_exit, "syscalls", "sys_exit_ioctl" },
+	};
+
+	return records_attach(tps, sizeof(tps) / sizeof(tps[0]));
 }
 
 static const struct column event_cols[] = {
@@ -231,19 +266,26 @@ int main(int argc, char **argv)
 	tool_set_rodata(skel);
 	skel->rodata->nr_ioctl = SYS_ioctl;
 	choose_programs();
-	err = tool_start(skel->skeleton, skel->maps.cgroup_map, per_syscall ?
-			 "syscalls:sys_enter_ioctl" : "raw_syscalls:sys_enter");
+	err = records ? set_record_fields() : 0;
 	if (err)
 		goto cleanup;
+	err = tool_start(skel->skeleton, skel->maps.cgroup_map, "raw_syscalls:sys_enter");
+	if (!err && records)
+		err = attach_records();
+	if (err)
+		goto cleanup;
+	/* Said once attached: a test waiting for the tool's first output sees it attached. */
+	records_announce();
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;
 	err = tool_trace(&loop, &event_table, print_summary,
-			 "Tracing ioctl(2) (%s)", per_syscall ? "syscalls:sys_*_ioctl" :
+			 "Tracing ioctl(2) (%s)", records ? "syscalls:sys_*_ioctl, their records" :
 			 "raw_syscalls:sys_*, every system call");
 	report_dropped();
 	err = tool_close(&loop, err);
 cleanup:
+	records_detach();
 	map_snapshot_free(&prev);
 	template_bpf__destroy(skel);
 	return err != 0;

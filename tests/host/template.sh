@@ -145,14 +145,22 @@ if GPU_BPF_PRETEND_MISSING=atomic_fetch run_traced noslots $t -c ioctls; then
 		"$tool_status $(text_row "$tmp/noslots.out" | cut -d' ' -f1-3)" "0 ioctls $N 0"
 fi
 
-# The other path: raw_syscalls' events, for kernels without the per-syscall
-# ones; and the calls in flight kept by thread id, as before 5.11 (no task
-# storage, no compare-and-swap).
-if GPU_BPF_PRETEND_MISSING=syscalls,task_storage,atomic_fetch run_traced raw $t -c ioctls; then
-	check "template: without syscalls:sys_enter_ioctl: raw_syscalls:sys_enter" \
-		grep -q '^Tracing ioctl(2) (raw_syscalls:sys_\*, every system call)' "$tmp/raw.out"
-	check_eq "template: raw_syscalls: exit 0, exactly $N calls of the workload's FIONREAD" \
-		"$tool_status $(text_row "$tmp/raw.out" | cut -d' ' -f1-3)" "0 ioctls $N 0"
+# The other path: the records of syscalls:sys_*_ioctl (--no-btf), and the
+# calls in flight kept by thread id, as before 5.11 (no task storage, no
+# compare-and-swap); with -e, as the BTF path's lines.
+if GPU_BPF_PRETEND_MISSING=task_storage,atomic_fetch run_traced rec $t -c ioctls --no-btf; then
+	check_eq "template: --no-btf: the path said once on stderr, then the banner" \
+		"$(cat "$tmp/rec.out.err") / $(grep -c '^Tracing ioctl(2) (syscalls:sys_\*_ioctl, their records)' "$tmp/rec.out")" \
+		"template: reading the tracepoint records (--no-btf) / 1"
+	check_eq "template: --no-btf: exit 0, exactly $N calls of the workload's FIONREAD" \
+		"$tool_status $(text_row "$tmp/rec.out" | cut -d' ' -f1-3)" "0 ioctls $N 0"
+fi
+if run_traced recev $t -c ioctls --no-btf -e; then
+	check_eq "template: --no-btf -e: exactly $N lines, each the workload's FIONREAD returning 0" \
+		"$(awk 'NR > 1 { print $2, $3, $5, $6 }' "$tmp/recev.out" | sort | uniq -c | xargs)" \
+		"$N $wl_pid ioctls $FIONREAD 0"
+	check_eq "template: --no-btf -e: on one fd, its pipe's (read from the record)" \
+		"$(awk 'NR > 1 { print ($4 > 2) }' "$tmp/recev.out" | sort -u)" 1
 fi
 
 # interval count: two summaries, then exit 0 by itself.
