@@ -59,7 +59,12 @@ APITRACE_OBJS := $(call tool_extra_objs,apitrace)
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: $(addprefix $(BIN)/,$(TOOLS))
+all: $(addprefix $(BIN)/,$(TOOLS)) $(OUTPUT)/man/gpu-bpf-tools.7
+
+# The suite's page, gpu-bpf-tools(7): every tool of TOOLS, its NAME line.
+$(OUTPUT)/man/gpu-bpf-tools.7: man/overview.sh $(addprefix man/man8/,$(addsuffix .8,$(TOOLS))) Makefile
+	@mkdir -p $(@D)
+	man/overview.sh $(TOOLS) >$@.tmp && mv $@.tmp $@
 
 # The tools, for the scripts that go through each (tests/host/man.sh,
 # tests/host/build.sh, tests/bench/run): TOOLS is their one list.
@@ -317,9 +322,11 @@ $(OUTPUT)/tests/tpformat: tests/tpformat/tpformat.c tests/tpformat/tpformat.h $(
 test-progs: $(TEST_PROGS)
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8 \
+		$(DESTDIR)$(PREFIX)/share/man/man7
 	install -m 0755 $(addprefix $(BIN)/,$(TOOLS)) $(DESTDIR)$(PREFIX)/sbin/
 	install -m 0644 $(addprefix man/man8/,$(addsuffix .8,$(TOOLS))) $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -m 0644 $(OUTPUT)/man/gpu-bpf-tools.7 $(DESTDIR)$(PREFIX)/share/man/man7/
 
 # The README's two commands work on a machine that has nothing but git and
 # make: each installs the Debian packages the build needs first (quick when

@@ -14,6 +14,8 @@ if make -s install DESTDIR="$dest" PREFIX=/usr/local >"$dest.log" 2>&1; then
 		check "install: sbin/$t" test -x "$dest/usr/local/sbin/$t"
 		check "install: man8/$t.8" test -f "$dest/usr/local/share/man/man8/$t.8"
 	done
+	check "install: man7/gpu-bpf-tools.7, the suite's page" \
+		test -f "$dest/usr/local/share/man/man7/gpu-bpf-tools.7"
 	check_eq "install: the tools alone (not the template)" \
 		"$(find "$dest/usr/local/sbin" -mindepth 1 -printf '%f\n' | sort | paste -sd' ')" \
 		"$(tr ' ' '\n' <<<"$tools" | sort | paste -sd' ')"

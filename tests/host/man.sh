@@ -32,8 +32,10 @@ bindir=${bindir:-$PWD/bin}
 #             of the three (OPTIONS documents them);
 #   arguments an option's argument has one name: --help's (--pid=PID) in
 #             SYNOPSIS, in USAGE and in the OPTIONS entry;
-#   see also  SEE ALSO names every other tool of the suite and bpftrace(8),
-#             and EXAMPLES or SEE ALSO points at tools/TOOL_example.txt;
+#   see also  SEE ALSO names gpu-bpf-tools(7), the suite's page made from
+#             TOOLS (which renders without warnings and lists every tool of
+#             TOOLS by its NAME line), and bpftrace(8); EXAMPLES or SEE ALSO
+#             points at tools/TOOL_example.txt;
 #   help      no line of --help is wider than 79 columns: argp breaks a line
 #             of the doc text that does not fit and goes on at column 0, so
 #             the doc text printed must be the doc text unbroken (with
@@ -221,13 +223,13 @@ result("names each option's argument as --help does", probs)
 # ---- see also ----
 refs = set()
 for l in section(src, "SEE ALSO"):
-    m = re.match(r"\.BR\s+(\S+)\s+\(8\)", l)
+    m = re.match(r"\.BR\s+(\S+)\s+\((\d)\)", l)
     if m:
-        refs.add(unescape(m.group(1)))
-probs = ["no %s(8)" % t for t in suite.split() + ["bpftrace"] if t != tool and t not in refs]
+        refs.add("%s(%s)" % (unescape(m.group(1)), m.group(2)))
+probs = ["no " + r for r in ["gpu-bpf-tools(7)", "bpftrace(8)"] if r not in refs]
 if not any("tools/%s_example.txt" % tool in l for l in section(src, "EXAMPLES") + section(src, "SEE ALSO")):
     probs.append("no pointer to tools/%s_example.txt in EXAMPLES or SEE ALSO" % tool)
-result("SEE ALSO names the suite and bpftrace(8), and the example file", probs)
+result("SEE ALSO names the suite's page and bpftrace(8), and the example file", probs)
 
 # ---- help ----
 probs = ["--help line of %d columns: %r" % (len(l), l) for l in helptext if len(l) > 79]
@@ -272,3 +274,15 @@ for t in $tools; do
 	ARGP_HELP_FMT=rmargin=1000 "$bin" --help >"$tmp/wide"
 	page_checks "$t" "$page" "$tmp/rendered" "$tmp/help" "$tmp/wide" "$tools"
 done
+
+# The suite's page, made from TOOLS: every tool by its NAME line, no other.
+overview=build/man/gpu-bpf-tools.7
+if [ -f "$overview" ]; then
+	check_eq "man: $overview renders without warnings" \
+		"$(MANWIDTH=80 man --warnings -l "$overview" 2>&1 >/dev/null)" ""
+	check_eq "man: $overview lists every tool of TOOLS, and no other" \
+		"$(awk 'tp && /^\.BR / { print $2 } { tp = $0 == ".TP" }' "$overview" | sort | paste -sd' ')" \
+		"$(tr ' ' '\n' <<<"$tools" | sort | paste -sd' ')"
+else
+	fail "man: no $overview (make)"
+fi
