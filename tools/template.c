@@ -34,8 +34,8 @@ const char *argp_program_version = "template 0.1";
 static const char doc[] =
 "Trace ioctl(2) per process and command: calls, errors, latency.\n"
 "\n"
-"USAGE: template [-ejmCT] [-p PID] [-c COMM] [--cgroup PATH] [--no-btf]\n"
-"                [--timeline FILE] [interval [count]]\n"
+"USAGE: template [-ejmCTv] [-p PID] [-c COMM] [--cgroup PATH] [--no-btf]\n"
+"                [--timeline FILE] [--prometheus FILE] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    template              # summary at Ctrl-C\n"
@@ -44,7 +44,7 @@ static const char doc[] =
 "    template -e           # one line per call\n"
 "    template -j           # JSON lines: one object per table row\n"
 "    template --timeline calls.json  # the calls, for ui.perfetto.dev\n"
-"    template --no-btf     # read the trace records, as where a driver has no BTF\n";
+"    template --no-btf     # the trace records, as for a driver without BTF\n";
 
 /* Its command line: the common options, -e, --timeline, --no-btf; no option of its own. */
 static const struct tool_desc tool = {

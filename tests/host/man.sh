@@ -275,6 +275,20 @@ for t in $tools; do
 	page_checks "$t" "$page" "$tmp/rendered" "$tmp/help" "$tmp/wide" "$tools"
 done
 
+# The template's page, in CONTRIBUTING.md, checked as an installed tool's:
+# a tool copied from the template starts from its --help and page.
+if [ -x "$bindir/template" ]; then
+	awk '/^```roff$/ { on = 1; next } /^```$/ { on = 0 } on' CONTRIBUTING.md >"$tmp/template.8"
+	check_eq "man: CONTRIBUTING.md's template page renders without warnings" \
+		"$(MANWIDTH=80 man --warnings -l "$tmp/template.8" 2>&1 >/dev/null)" ""
+	LC_ALL=C.UTF-8 MANWIDTH=250 man -l "$tmp/template.8" >"$tmp/rendered" 2>/dev/null
+	"$bindir/template" --help >"$tmp/help"
+	ARGP_HELP_FMT=rmargin=1000 "$bindir/template" --help >"$tmp/wide"
+	page_checks template "$tmp/template.8" "$tmp/rendered" "$tmp/help" "$tmp/wide" "$tools"
+else
+	fail "man: no $bindir/template (make unit-tests)"
+fi
+
 # The suite's page, made from TOOLS: every tool by its NAME line, no other.
 overview=build/man/gpu-bpf-tools.7
 if [ -f "$overview" ]; then
