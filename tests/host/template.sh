@@ -125,14 +125,20 @@ wl_pid=$!
 if start_tool "$tmp/taken.out" $t -c ioctls; then
 	slot=$(printf '%08x' $((wl_pid & 4095)) | sed 's/../& /g' |
 	       awk '{ print $4, $3, $2, $1 }')		# the key, little-endian
-	size=$(bpftool -j map show name calls_slots | jq '.bytes_value')
+	# This tool's map, by the ids it holds: an earlier run's maps of the
+	# same name may outlive it a moment (their programs are freed after a
+	# grace period).
+	map=$(for id in $(sed -n 's/^map_id:\t*//p' /proc/$tool_pid/fdinfo/* 2>/dev/null | sort -u); do
+		bpftool -j map show id "$id" | jq -r 'select(.name == "calls_slots") | .id'
+	      done)
+	size=$(bpftool -j map show id "$map" | jq '.bytes_value')
 	owner="01 $(printf '00 %.0s' $(seq 2 "$size"))"
 	check "template: another thread's call put in the workload's slot" \
-		bpftool map update name calls_slots key hex $slot value hex $owner
+		bpftool map update id "$map" key hex $slot value hex $owner
 	echo >"$tmp/gate2"
 	wait $wl_pid
 	check_eq "template: that call's slot left to it" \
-		"$(bpftool -j map lookup name calls_slots key hex $slot | jq -c '.formatted.value.owner')" 1
+		"$(bpftool -j map lookup id "$map" key hex $slot | jq -c '.formatted.value.owner')" 1
 	stop_tool INT
 	check_eq "template: its slot another thread's: exit 0, exactly $N calls in task storage" \
 		"$tool_status $(text_row "$tmp/taken.out" | cut -d' ' -f1-3)" "0 ioctls $N 0"
