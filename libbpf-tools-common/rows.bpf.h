@@ -215,24 +215,26 @@ static __always_inline __u64 addr_value(__u64 addr)
 #include "rows.h"
 
 /*
- * The row of `kv`, a value of the table's key type, made with its key
- * copied in. Its match word is a hash of the key, read as words from a
- * zeroed copy: words aligned there, as the verifier wants the stack's, and
- * the tail past a key of 12 or 20 bytes zero. A key with holes names them
- * (a pad member) and zeroes them, as a hash map's would.
+ * `var`, a copy of `kv` (a value of table `name`'s key type) in a zeroed
+ * union with its words, which row_key_match() hashes: words aligned there,
+ * as the verifier wants the stack's, and the tail past a key of 12 or 20
+ * bytes zero. A key with holes names them (a pad member) and zeroes them,
+ * as a hash map's would.
  */
+#define ROW_KEY_COPY(name, var, kv)							\
+	union {										\
+		typeof(((struct name##_row *)0)->key) k;				\
+		__u64 w[(sizeof(((struct name##_row *)0)->key) + 7) / 8];		\
+	} var = {};									\
+	var.k = (kv)
+
+/* The row of `kv`, made with its key copied in; its match word a hash of the key. */
 #define ROWS_KEY_GET(name, kv, idx, made, full, cas) ({					\
-	union {											\
-		typeof(((struct name##_row *)0)->key) k;					\
-		__u64 w[(sizeof(((struct name##_row *)0)->key) + 7) / 8];			\
-	} __rk = {};										\
-	void *__r;										\
-	__u64 __m;										\
+	ROW_KEY_COPY(name, __rk, kv);								\
+	__u64 __m = row_key_match(__rk.w, sizeof(__rk.w) / 8);					\
+	void *__r = row_get(&name, &name##_claims, name##_bits, __m, row_hash(__m, name##_bits), \
+			    (idx), (made), (full), (cas));					\
 												\
-	__rk.k = (kv);										\
-	__m = row_key_match(__rk.w, sizeof(__rk.w) / 8);					\
-	__r = row_get(&name, &name##_claims, name##_bits, __m, row_hash(__m, name##_bits),	\
-		      (idx), (made), (full), (cas));						\
 	if (__r && *(made))									\
 		((struct name##_row *)__r)->key = __rk.k;					\
 	__r;											\
@@ -297,14 +299,9 @@ static __always_inline void *row_find(void *rows, __u32 bits, __u64 key, __u32 h
 
 /* The row of `kv` (ROWS_GET's), its index in *idx; NULL: it has none. */
 #define ROWS_FIND(name, kv, idx) ({							\
-	union {										\
-		typeof(((struct name##_row *)0)->key) k;				\
-		__u64 w[(sizeof(((struct name##_row *)0)->key) + 7) / 8];		\
-	} __fk = {};									\
-	__u64 __fm;									\
+	ROW_KEY_COPY(name, __fk, kv);							\
+	__u64 __fm = row_key_match(__fk.w, sizeof(__fk.w) / 8);			\
 											\
-	__fk.k = (kv);									\
-	__fm = row_key_match(__fk.w, sizeof(__fk.w) / 8);				\
 	row_find(&name, name##_bits, __fm, row_hash(__fm, name##_bits), (idx));	\
 })
 
