@@ -81,31 +81,28 @@ static bool row_made(const char *row, size_t key_size)
  * A snapshot of a rows.bpf.h array turned, in place, into its rows in use:
  * each keyed by the `key_size` bytes after its match word, valued by the
  * rest from `value_offset`. A row whose key is not yet in (made on another
- * CPU this moment) is left for the next snapshot. 0 or -ENOMEM.
+ * CPU this moment) is left for the next snapshot. The values are moved
+ * down within the array read (row n's value lies before row i's, n <= i):
+ * only the keys take new memory. 0 or -ENOMEM.
  */
 static int map_snapshot_rows(struct map_snapshot *s, size_t key_size, size_t value_offset)
 {
 	size_t vs = s->value_size - value_offset, i, n = 0;
-	char *keys = calloc(s->n + 1, key_size), *values = calloc(s->n + 1, vs);
+	char *keys = calloc(s->n + 1, key_size), *values = s->values;
 
-	if (!keys || !values) {
-		free(keys);
-		free(values);
+	if (!keys)
 		return -ENOMEM;
-	}
 	for (i = 0; i < s->n; i++) {
 		const char *row = snapshot_value(s, i);
 
 		if (!row_made(row, key_size))
 			continue;
 		memcpy(keys + n * key_size, row + sizeof(__u64), key_size);
-		memcpy(values + n * vs, row + value_offset, vs);
+		memmove(values + n * vs, row + value_offset, vs);
 		n++;
 	}
 	free(s->keys);
-	free(s->values);
 	s->keys = keys;
-	s->values = values;
 	s->key_size = key_size;
 	s->value_size = vs;
 	s->n = n;
