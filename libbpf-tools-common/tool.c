@@ -21,6 +21,15 @@
 /* The tool's description (tool_init()), for tool_load(). */
 static const struct tool_desc *described;
 
+/* A map's name ends with `suffix` (a skeleton's "NAME.rodata", a table's "NAME_claims"). */
+static bool map_name_ends(const struct bpf_map *map, const char *suffix)
+{
+	const char *name = bpf_map__name(map);
+	size_t len = strlen(name), n = strlen(suffix);
+
+	return len >= n && !strcmp(name + len - n, suffix);
+}
+
 void tool_size_claims(struct bpf_map *claims)
 {
 	if (kernel_has_atomic_fetch())
@@ -50,15 +59,13 @@ static void size_claims(struct bpf_object *obj)
 	const struct btf *btf = bpf_object__btf(obj);
 	const struct btf_type *t;
 	struct bpf_map *map;
-	const char *name;
-	size_t len;
 	__u32 id;
 
+	if (!btf)
+		return;
 	bpf_object__for_each_map(map, obj) {
-		name = bpf_map__name(map);
-		len = strlen(name);
 		id = bpf_map__btf_value_type_id(map);
-		if (len < 7 || strcmp(name + len - 7, "_claims") || !btf || !id)
+		if (!map_name_ends(map, "_claims") || !id)
 			continue;
 		t = btf__type_by_id(btf, btf__resolve_type(btf, id));
 		if (t && btf_is_int(t))
@@ -169,8 +176,7 @@ void tool_set_rodata_bool(struct bpf_object *obj, const char *name, bool v)
 	const struct btf_var_secinfo *vs;
 	const struct btf_type *sec;
 	struct bpf_map *map;
-	const char *mname;
-	size_t size, len;
+	size_t size;
 	char *data;
 	int id, i;
 
@@ -179,9 +185,7 @@ void tool_set_rodata_bool(struct bpf_object *obj, const char *name, bool v)
 		return;
 	sec = btf__type_by_id(btf, id);
 	bpf_object__for_each_map(map, obj) {
-		mname = bpf_map__name(map);
-		len = strlen(mname);
-		if (!bpf_map__is_internal(map) || len < 7 || strcmp(mname + len - 7, ".rodata"))
+		if (!bpf_map__is_internal(map) || !map_name_ends(map, ".rodata"))
 			continue;
 		/* The skeleton's own view of it: writable until load (libbpf 1.1 says const). */
 		data = (char *)bpf_map__initial_value(map, &size);
