@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -77,36 +78,81 @@ static bool row_made(const char *row, size_t key_size)
 	       (key_size == sizeof(__u64) && match == w[0]);
 }
 
-/*
- * A snapshot of a rows.bpf.h array turned, in place, into its rows in use:
- * each keyed by the `key_size` bytes after its match word, valued by the
- * rest from `value_offset`. A row whose key is not yet in (made on another
- * CPU this moment) is left for the next snapshot. The values are moved
- * down within the array read (row n's value lies before row i's, n <= i):
- * only the keys take new memory. 0 or -ENOMEM.
- */
-static int map_snapshot_rows(struct map_snapshot *s, size_t key_size, size_t value_offset)
+/* Room for one more entry of a snapshot that grows as it is read. */
+static int snapshot_grow(struct map_snapshot *s, size_t *cap)
 {
-	size_t vs = s->value_size - value_offset, i, n = 0;
-	char *keys = calloc(s->n + 1, key_size), *values = s->values;
+	size_t more = *cap ? *cap * 2 : 64;
+	void *keys, *values;
 
-	if (!keys)
+	if (s->n < *cap)
+		return 0;
+	keys = realloc(s->keys, more * s->key_size);
+	if (keys)
+		s->keys = keys;
+	values = realloc(s->values, more * s->value_size);
+	if (values)
+		s->values = values;
+	if (!keys || !values)
 		return -ENOMEM;
-	for (i = 0; i < s->n; i++) {
-		const char *row = snapshot_value(s, i);
+	*cap = more;
+	return 0;
+}
+
+/*
+ * A rows.bpf.h table's rows in use, each keyed by the `key_size` bytes
+ * after its match word, valued by the rest from `value_offset`. A row
+ * whose key is not yet in (made on another CPU this moment) is left for
+ * the next snapshot. 0 or a negative errno.
+ */
+static int rows_snapshot(struct bpf_map *map, struct map_snapshot *s, size_t key_size,
+			 size_t value_offset)
+{
+	/* A row starts with a __u64: its size is its stride, in the map and in a batch. */
+	size_t slots = bpf_map__max_entries(map), slot_size = bpf_map__value_size(map);
+	size_t vs = slot_size - value_offset, cap = 0, i, mapped = slots * slot_size;
+	struct map_snapshot copy = { .key_size = sizeof(__u32), .value_size = slot_size };
+	const char *table = NULL;
+	void *addr = MAP_FAILED;
+	int err;
+
+	/*
+	 * Mapped (rows.bpf.h declares the slots BPF_F_MMAPABLE; the kernel maps
+	 * them all at once), read in place, where a lookup would copy every slot
+	 * of a table sized twice its rows, in use or not.
+	 */
+	if (bpf_map__map_flags(map) & BPF_F_MMAPABLE)
+		addr = mmap(NULL, mapped, PROT_READ, MAP_SHARED, bpf_map__fd(map), 0);
+	if (addr != MAP_FAILED) {
+		table = addr;
+	} else {
+		copy.keys = calloc(slots, copy.key_size);
+		copy.values = calloc(slots, slot_size);
+		err = copy.keys && copy.values ? array_snapshot(map, &copy) : -ENOMEM;
+		if (err) {
+			map_snapshot_free(&copy);
+			return err;
+		}
+		table = copy.values;
+		slots = copy.n;
+	}
+	s->key_size = key_size;
+	s->value_size = vs;
+	for (err = 0, i = 0; !err && i < slots; i++) {
+		const char *row = table + i * slot_size;
 
 		if (!row_made(row, key_size))
 			continue;
-		memcpy(keys + n * key_size, row + sizeof(__u64), key_size);
-		memmove(values + n * vs, row + value_offset, vs);
-		n++;
+		err = snapshot_grow(s, &cap);
+		if (err)
+			break;
+		memcpy(snapshot_key(s, s->n), row + sizeof(__u64), key_size);
+		memcpy(snapshot_value(s, s->n), row + value_offset, vs);
+		s->n++;
 	}
-	free(s->keys);
-	s->keys = keys;
-	s->key_size = key_size;
-	s->value_size = vs;
-	s->n = n;
-	return 0;
+	map_snapshot_free(&copy);
+	if (addr != MAP_FAILED)
+		munmap(addr, mapped);
+	return err;
 }
 
 int map_snapshot(struct bpf_map *map, struct map_snapshot *snap)
@@ -117,6 +163,16 @@ int map_snapshot(struct bpf_map *map, struct map_snapshot *snap)
 	int err;
 
 	memset(snap, 0, sizeof(*snap));
+	if (bpf_map__type(map) == BPF_MAP_TYPE_ARRAY) {
+		size_t key_size, value_offset;
+
+		if (rows_layout(map, &key_size, &value_offset)) {
+			err = rows_snapshot(map, snap, key_size, value_offset);
+			if (err)
+				map_snapshot_free(snap);
+			return err;
+		}
+	}
 	snap->key_size = ks;
 	snap->value_size = vs;
 	snap->keys = calloc(cap, ks);
@@ -126,11 +182,7 @@ int map_snapshot(struct bpf_map *map, struct map_snapshot *snap)
 		return -ENOMEM;
 	}
 	if (bpf_map__type(map) == BPF_MAP_TYPE_ARRAY) {
-		size_t key_size, value_offset;
-
 		err = array_snapshot(map, snap);
-		if (!err && rows_layout(map, &key_size, &value_offset))
-			err = map_snapshot_rows(snap, key_size, value_offset);
 		if (err)
 			map_snapshot_free(snap);
 		return err;

@@ -31,7 +31,8 @@
  *	r = ROWS_FIND(calls, key, &idx);	NULL: no row (none is made)
  *
  * The frontend reads such an array as a hash map of key and stats
- * (map_snapshot(): its rows in use).
+ * (map_snapshot(): its rows in use, read in place through a mapping of
+ * the array).
  *
  * Rows that end (an object destroyed) are freed, and leave holes that a
  * key's row may sit beyond: such tables find a key with ROWS_FIND_ADDR,
@@ -79,6 +80,7 @@
 	struct {								\
 		__uint(type, BPF_MAP_TYPE_ARRAY);				\
 		__uint(max_entries, 1 << (bits));				\
+		__uint(map_flags, BPF_F_MMAPABLE);	/* read in place */	\
 		__type(key, __u32);						\
 		__type(value, struct name##_row);				\
 	} name SEC(".maps");							\
