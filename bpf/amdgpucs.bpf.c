@@ -24,7 +24,6 @@
 #include "sched_record.bpf.h"
 #include "spare.bpf.h"
 #include "maps.bpf.h"
-#include "rows.bpf.h"
 
 const volatile char targ_ring[RING_NAME_LEN] = {};
 

@@ -24,7 +24,6 @@
 #include <asm/ptrace.h>	/* struct pt_regs: the registers at a kprobe */
 #include "tool.bpf.h"
 #include "maps.bpf.h"
-#include "rows.bpf.h"
 #include "amdkfd.h"
 
 /* kfd_smi_event_migration_end takes an eighth parameter, the error (6.11 on). */

@@ -18,7 +18,6 @@
 #include <asm/ptrace.h>	/* struct pt_regs: the registers at a uprobe */
 #include "tool.bpf.h"
 #include "maps.bpf.h"
-#include "rows.bpf.h"
 #include "apitrace.h"
 
 const volatile bool errors_only = false;

@@ -21,7 +21,6 @@
 #include "drm_types.bpf.h"
 #define EVENTS_RINGBUF_BYTES 4096	/* the frontend sizes it for -e */
 #include "tool.bpf.h"
-#include "rows.bpf.h"
 #include "drmsched.h"
 #include "tp_record.bpf.h"
 #include "sched_record.bpf.h"

@@ -17,7 +17,6 @@
 #include "i915mem.h"
 #include "tp_record.bpf.h"
 #include "maps.bpf.h"
-#include "rows.bpf.h"
 
 const volatile int targ_driver = -1;
 

@@ -19,7 +19,6 @@
 #include "tool.bpf.h"
 #include "tp_record.bpf.h"
 #include "maps.bpf.h"
-#include "rows.bpf.h"
 #include "nvdrv.h"
 
 

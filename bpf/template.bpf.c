@@ -23,7 +23,6 @@
 #include <asm/ptrace.h>	/* struct pt_regs: the caller's registers at sys_enter */
 #include <bpf/bpf_tracing.h>
 #include "tool.bpf.h"
-#include "rows.bpf.h"
 #include "tp_record.bpf.h"
 #include "template.h"
 

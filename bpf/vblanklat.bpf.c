@@ -24,7 +24,6 @@
 #include "drm_types.bpf.h"
 #include <asm/ptrace.h>	/* struct pt_regs: the registers at a kprobe */
 #include "tool.bpf.h"
-#include "rows.bpf.h"
 #include "tp_record.bpf.h"
 #include "vblanklat.h"
 

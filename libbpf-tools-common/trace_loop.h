@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The tracing loop every tool runs: poll the ring buffer of per-event
- * records (events.bpf.h) if there is one, print a summary every interval,
+ * records (tool.bpf.h) if there is one, print a summary every interval,
  * and stop on Ctrl-C, SIGTERM, a closed stdout or after `count` intervals.
  * Records the kernel side could not queue are counted, never silent.
  */

@@ -9,9 +9,8 @@
 #include "kernel_types.bpf.h"
 #include <asm/ptrace.h>	/* struct pt_regs: the registers at a uprobe */
 #define EVENTS_RINGBUF_BYTES 4096
-#include "events.bpf.h"
+#include "tool.bpf.h"
 #include "histogram.bpf.h"
-#include "rows.bpf.h"
 
 struct record {
 	__u64 seq;
