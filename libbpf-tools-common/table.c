@@ -224,6 +224,15 @@ void table_header(FILE *f, const struct table *t)
 	fputc('\n', f);
 }
 
+void table_header_once(FILE *f, const struct table *t, bool *headed)
+{
+	if (*headed)
+		return;
+	text_printf(f, "\n");
+	table_header(f, t);
+	*headed = true;
+}
+
 void table_row(FILE *f, const struct table *t, const struct cell *cells)
 {
 	if (!json_output()) {

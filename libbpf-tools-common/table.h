@@ -93,6 +93,12 @@ bool json_output(void);
 /* The header line (text only; JSON rows name their fields). */
 void table_header(FILE *f, const struct table *t);
 
+/*
+ * Before the first row of a table printed only when some row changed: a
+ * blank line and its header (text), unless *headed; *headed set.
+ */
+void table_header_once(FILE *f, const struct table *t, bool *headed);
+
 /* A summary row: `cells` in column order. JSON: with the summary's "ts". */
 void table_row(FILE *f, const struct table *t, const struct cell *cells);
 

@@ -459,11 +459,7 @@ static void print_flushes(FILE *f)
 
 		if (!n)
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &flush_table);
-			header = true;
-		}
+		table_header_once(f, &flush_table, &header);
 		table_row(f, &flush_table, (struct cell[]){ CELL_S(ring_name(r)), CELL_U(n) });
 	}
 }
@@ -505,11 +501,7 @@ static void print_buffers(FILE *f, const struct map_snapshot *s)
 
 		if (!DELTA(now, was, count) && !DELTA(now, was, evictions))
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &buffer_table);
-			header = true;
-		}
+		table_header_once(f, &buffer_table, &header);
 		table_row(f, &buffer_table, (struct cell[]){
 			CELL_U(k->pid), CELL_S(now->comm), CELL_S(domain_str(k->domain, dom, sizeof(dom))),
 			CELL_S(domain_str(now->allowed, allowed, sizeof(allowed))),
@@ -543,11 +535,7 @@ static void print_moves(FILE *f, double secs)
 
 			if (!n)
 				continue;
-			if (!header) {
-				text_printf(f, "\n");
-				table_header(f, &move_table);
-				header = true;
-			}
+			table_header_once(f, &move_table, &header);
 			table_row(f, &move_table, (struct cell[]){
 				CELL_S(placement_str(from)), CELL_S(placement_str(to)), CELL_U(n),
 				CELL_U(now->bytes - was->bytes), CELL_F(secs > 0 ? n / secs : 0.0, 1),
@@ -591,11 +579,7 @@ static void print_vm(FILE *f, const struct map_snapshot *s)
 		if (!DELTA(now, was, maps) && !DELTA(now, was, unmaps) && !DELTA(now, was, updates) &&
 		    !DELTA(now, was, list_entries) && !DELTA(now, was, lists))
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &vm_table);
-			header = true;
-		}
+		table_header_once(f, &vm_table, &header);
 		table_row(f, &vm_table, (struct cell[]){
 			CELL_U(pid), CELL_S(now->comm), CELL_U(DELTA(now, was, maps)),
 			CELL_U(DELTA(now, was, mapped_bytes)), CELL_U(DELTA(now, was, unmaps)),
@@ -652,11 +636,7 @@ static void print_interrupts(FILE *f, const struct map_snapshot *s, double secs)
 
 		if (!n)
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &interrupt_table);
-			header = true;
-		}
+		table_header_once(f, &interrupt_table, &header);
 		pid = pasid_owner(k->pasid, comm, sizeof(comm));
 		if (pid)
 			snprintf(owner, sizeof(owner), "%u %s", pid, comm);

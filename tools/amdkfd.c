@@ -440,11 +440,7 @@ static void print_errors(FILE *f, const struct map_snapshot *now)
 
 		if (!count)
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &err_table);
-			header = true;
-		}
+		table_header_once(f, &err_table, &header);
 		table_row(f, &err_table, (struct cell[]){
 			CELL_U(k->call.pid), CELL_S(s->comm),
 			CELL_S(kfd_call_name(name, sizeof(name), k->call.op, k->call.cmd, k->call.raw)),
@@ -467,11 +463,7 @@ static void print_memory(FILE *f, const struct map_snapshot *now)
 
 		if (!allocs && !frees && !failed)
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &mem_table);
-			header = true;
-		}
+		table_header_once(f, &mem_table, &header);
 		table_row(f, &mem_table, (struct cell[]){
 			CELL_U(k->pid), CELL_S(s->comm), CELL_U(k->gpu_id),
 			CELL_S(kfd_mem_kind_name(k->kind)), CELL_U(allocs),
@@ -496,11 +488,7 @@ static void print_queues(FILE *f, const struct map_snapshot *now)
 
 		if (!created && !destroyed && !failed)
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &queue_table);
-			header = true;
-		}
+		table_header_once(f, &queue_table, &header);
 		table_row(f, &queue_table, (struct cell[]){
 			CELL_U(k->pid), CELL_S(s->comm), CELL_U(k->gpu_id),
 			CELL_S(kfd_name_or_number(kfd_queue_type_name(k->type), k->type, t, sizeof(t))),
@@ -567,11 +555,7 @@ static void print_procs(FILE *f, const struct map_snapshot *now, const struct ma
 					"restore", title, &d.restore_lat, time_unit());
 				continue;
 			}
-			if (!header) {
-				text_printf(f, "\n");
-				table_header(f, &proc_table);
-				header = true;
-			}
+			table_header_once(f, &proc_table, &header);
 			table_row(f, &proc_table, (struct cell[]){
 				CELL_U(k->pid), CELL_S(name), CELL_U(d.evictions), CELL_U(d.restores),
 				d.restore_lat.count ? cell_hist_avg(&d.restore_lat) : CELL_NONE,

@@ -311,11 +311,7 @@ static void print_errors(FILE *f, const struct map_snapshot *s)
 
 		if (!DELTA(now, was, count))
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &error_table);
-			header = true;
-		}
+		table_header_once(f, &error_table, &header);
 		table_row(f, &error_table, (struct cell[]){
 			CELL_U(k->pid), CELL_S(now->comm), CELL_S(nv_escape_str(k->esc, buf, sizeof(buf))),
 			CELL_U(nv_escape_nr(k->esc)), CELL_S(errno_name(k->err, ebuf, sizeof(ebuf))), CELL_U(k->err),
@@ -351,11 +347,7 @@ static void print_rm(FILE *f, const struct map_snapshot *s)
 
 		if (!DELTA(now, was, count))
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &rm_table);
-			header = true;
-		}
+		table_header_once(f, &rm_table, &header);
 		snprintf(obj, sizeof(obj), "0x%x", k->obj);
 		snprintf(st, sizeof(st), "0x%x", k->status);
 		table_row(f, &rm_table, (struct cell[]){
@@ -395,11 +387,7 @@ static void print_irqs(FILE *f, const struct map_snapshot *s, double secs)
 
 		if (!top && !DELTA(now, was, bottom))
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &irq_table);
-			header = true;
-		}
+		table_header_once(f, &irq_table, &header);
 		lat_hist_delta(&tb, &now->top_bottom, was ? &was->top_bottom : NULL);
 		gpu_name(k->gpu, gpu, sizeof(gpu));
 		table_row(f, &irq_table, (struct cell[]){
@@ -440,11 +428,7 @@ static void print_p2p(FILE *f, const struct map_snapshot *s)
 
 		if (!DELTA(now, was, calls))
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &p2p_table);
-			header = true;
-		}
+		table_header_once(f, &p2p_table, &header);
 		snprintf(fn, sizeof(fn), "nvidia_p2p_%s", p2p_fn_name(k->fn));
 		table_row(f, &p2p_table, (struct cell[]){
 			CELL_U(k->pid), CELL_S(now->comm), CELL_S(fn), CELL_U(DELTA(now, was, calls)),
@@ -476,11 +460,7 @@ static void print_xids(FILE *f)
 
 		if (x->count == x->prev)
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &xid_table);
-			header = true;
-		}
+		table_header_once(f, &xid_table, &header);
 		table_row(f, &xid_table, (struct cell[]){
 			CELL_S(gpu_name(x->gpu, gpu, sizeof(gpu))), CELL_U(x->xid),
 			CELL_U(x->count - x->prev), CELL_S_OR_NONE(x->pid), CELL_S_OR_NONE(x->name),

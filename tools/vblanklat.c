@@ -508,11 +508,7 @@ static void print_files(FILE *f, const struct map_snapshot *now)
 
 		if (!file_row_delta(now, i, &d))
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &client_table);
-			header = true;
-		}
+		table_header_once(f, &client_table, &header);
 		/* No file: events the kernel sends itself (fbdev page flips). */
 		table_row(f, &client_table, (struct cell[]){
 			CELL_U_IF(d.pid, d.pid),

@@ -123,11 +123,7 @@ static void print_activity(FILE *f, const struct map_snapshot *s)
 		if (!DELTA(p, was, binds) && !DELTA(p, was, unbinds) && !any &&
 		    !DELTA(p, was, preads) && !DELTA(p, was, pwrites))
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &activity_table);
-			header = true;
-		}
+		table_header_once(f, &activity_table, &header);
 		table_row(f, &activity_table, (struct cell[]){
 			CELL_S(driver_names[k->driver % NR_DRIVERS]), CELL_U(k->pid), CELL_S(p->comm),
 			CELL_U(DELTA(p, was, binds)), CELL_U(DELTA(p, was, unbinds)),
@@ -185,11 +181,7 @@ static void print_vms(FILE *f, const struct map_snapshot *s)
 
 		if (!DELTA(v, was, binds) && !DELTA(v, was, unbinds) && !evictions)
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &vm_table);
-			header = true;
-		}
+		table_header_once(f, &vm_table, &header);
 		snprintf(evicts, sizeof(evicts), "%7llu%s", evictions, v->freed ? " (freed)" : "");
 		table_row(f, &vm_table, (struct cell[]){
 			CELL_S(driver_names[v->driver % NR_DRIVERS]), cell_hex(addr, sizeof(addr), vm),

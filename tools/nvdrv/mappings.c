@@ -33,11 +33,7 @@ void print_mappings(FILE *f, const struct map_snapshot *now, const struct map_sn
 
 		if (!s->live && !mapped && !DELTA(s, was, vma_copies) && !DELTA(s, was, vma_releases))
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &mapping_table);
-			header = true;
-		}
+		table_header_once(f, &mapping_table, &header);
 		table_row(f, &mapping_table, (struct cell[]){
 			CELL_U(k->pid), CELL_S(s->comm), CELL_S(dev_name(k->dev, name, sizeof(name))),
 			CELL_U(mapped), CELL_U(DELTA(s, was, vma_copies)),

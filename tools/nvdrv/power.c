@@ -30,11 +30,7 @@ void print_power(FILE *f, const struct map_snapshot *now, const struct map_snaps
 
 		if (s->calls == (was ? was->calls : 0))
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &power_table);
-			header = true;
-		}
+		table_header_once(f, &power_table, &header);
 		lat_hist_delta(&lat, &s->lat, was ? &was->lat : NULL);
 		table_row(f, &power_table, (struct cell[]){
 			CELL_S(power_row_name(*row)), CELL_U(s->calls - (was ? was->calls : 0)),

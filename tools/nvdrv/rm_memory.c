@@ -362,11 +362,7 @@ void print_rm_memory(FILE *f, bool live_list)
 
 		if (!allocs && !frees && !failed && !r->live_objects)
 			continue;
-		if (!header) {
-			text_printf(f, "\n");
-			table_header(f, &mem_table);
-			header = true;
-		}
+		table_header_once(f, &mem_table, &header);
 		table_row(f, &mem_table, (struct cell[]){
 			CELL_U(r->pid), CELL_S(r->comm), CELL_S(class_label(r->cls, cls, sizeof(cls))),
 			CELL_U(allocs), CELL_U(frees), CELL_U(failed), CELL_U(failed_bytes), CELL_U(r->live_objects),
