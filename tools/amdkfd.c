@@ -239,7 +239,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 			CELL_F(trace_seconds(e->ts_ns), 6), CELL_U_IF(e->pid, e->pid),
 			CELL_S(who), CELL_S(event), ret, err, lat, CELL_S(detail),
 			cell_cgroup(e->cgroup_id) }, e->ts_ns);
-	amdkfd_timeline_event(e, who, event, detail);
+	if (timeline_on())
+		amdkfd_timeline_event(e, who, event, detail);
 	return 0;
 }
 

@@ -90,8 +90,6 @@ void amdkfd_timeline_event(const struct amdkfd_event *e, const char *comm, const
 {
 	__u32 gpu;
 
-	if (!timeline_on())
-		return;
 	if (e->pid)
 		timeline_process(e->pid, comm, 0);
 	switch (e->type) {

@@ -11,8 +11,8 @@
 #include "amdkfd.h"
 
 /*
- * One record: `comm` the process's name as -e prints it, `call` a call's
- * name (NULL for the rest), `detail` -e's DETAIL.
+ * One record, with --timeline: `comm` the process's name as -e prints it,
+ * `call` a call's name (NULL for the rest), `detail` -e's DETAIL.
  */
 void amdkfd_timeline_event(const struct amdkfd_event *e, const char *comm, const char *call,
 			   const char *detail);
