@@ -32,18 +32,10 @@ static const char doc[] =
 "    zetrace -j -p 1234 | jq .  # JSON lines: one object per table row\n"
 "    zetrace --timeline calls.json -p 1234  # the calls for ui.perfetto.dev\n";
 
-static const struct argp_option opts[] = {
-	{},
-};
-
-static error_t parse_arg(int key, char *arg, struct argp_state *state)
-{
-	return ARGP_ERR_UNKNOWN;
-}
-
 int main(int argc, char **argv)
 {
-	static const struct tool_desc tool = APITRACE_TOOL(opts, parse_arg, doc);
+	/* The engine's options alone. */
+	static const struct tool_desc tool = APITRACE_TOOL(NULL, NULL, doc);
 
 	return apitrace_main(&tool, argc, argv, &ze_api);
 }

@@ -33,10 +33,11 @@ extern struct apitrace_env apitrace_env;
 extern const struct argp apitrace_argp;
 
 /*
- * A tool on the engine: its doc, its own options and parser; -e and
- * --timeline. A program can make 100000 calls a second: a ring for a burst
- * of 20000 (21000 records of 192 bytes) even if the reader fell behind
- * (1 MiB lost some under qemu; 8 MiB cost 20 MB more of RSS than this).
+ * A tool on the engine: its doc, its own options and parser (NULL: none);
+ * -e and --timeline. A program can make 100000 calls a second: a ring for
+ * a burst of 20000 (21000 records of 192 bytes) even if the reader fell
+ * behind (1 MiB lost some under qemu; 8 MiB cost 20 MB more of RSS than
+ * this).
  */
 #define APITRACE_TOOL(options_, parser_, doc_)						\
 	{ .doc = (doc_), .options = (options_), .parser = (parser_),			\
