@@ -53,15 +53,28 @@ struct {
 
 ROWS(rows, struct row_key, struct row_stats, ROW_BITS);
 
-/* What a CS ioctl's job in flight keeps, from its submission to its done. */
-#define JOB_SLOT_FIELDS		\
-	struct row_key row;	\
-	__u32 row_idx;		\
-	__u32 pad;		\
-	__u64 submit_ns;	\
+/* What a CS ioctl's job in flight keeps, from its submission to its done: a row keyed by its fence. */
+struct job {
+	struct row_key row;
+	__u32 row_idx;
+	__u32 pad;
+	__u64 submit_ns;
 	__u64 run_ns;
+};
 
-#include "job_slots.bpf.h"
+ROWS(jobs, struct job_fence, struct job, JOB_ROW_BITS);
+
+/*
+ * The index of job context:seqno's row, NO_ROW if it is not tracked. A
+ * global function: the verifier walks the probes once per program.
+ */
+__noinline __u32 job_index(__u64 context, __u64 seqno)
+{
+	struct job_fence f = { .context = context, .seqno = seqno };
+	__u32 idx;
+
+	return ROWS_FIND_AT(jobs, f, job_start(context, seqno, JOB_ROW_BITS), &idx) ? idx : NO_ROW;
+}
 
 ROWS(bo_rows, struct bo_key, struct bo_stats, BO_ROW_BITS);
 
@@ -264,21 +277,23 @@ static __always_inline void on_submit(__u32 pid, __u32 ring, __u64 context, __u6
 				      __u32 num_ibs, __u32 pasid)
 {
 	struct row_key row = { .ring = ring, .pid = pid };
-	struct job_slot *job;
+	struct job_fence f = { .context = context, .seqno = seqno };
+	struct jobs_row *job;
+	bool made;
+	__u32 idx;
 	struct row_stats *r;
 	__u32 row_idx;
 
 	if (ring_excluded(ring))
 		return;
 	r = row_of(&row, &row_idx);
-	job = job_claim(context, seqno);
+	job = ROWS_GET_AT(jobs, f, job_start(context, seqno, JOB_ROW_BITS), &idx, &made,
+			  &dropped_jobs);
 	if (job) {
-		job->row = row;
-		job->row_idx = row_idx;
-		job->submit_ns = bpf_ktime_get_ns();
-		job->run_ns = 0;
-	} else {
-		__sync_fetch_and_add(&dropped_jobs, 1);
+		job->s.row = row;
+		job->s.row_idx = row_idx;
+		job->s.submit_ns = bpf_ktime_get_ns();
+		job->s.run_ns = 0;
 	}
 	if (r) {
 		__sync_fetch_and_add(&r->submits, 1);
@@ -292,57 +307,61 @@ static __always_inline void on_submit(__u32 pid, __u32 ring, __u64 context, __u6
 /* `spare`: the hook's spare program (spare.bpf.h), which takes only a run the primary missed. */
 static __always_inline void on_run(__u64 context, __u64 seqno, bool spare)
 {
-	struct job_slot *st;
+	struct jobs_row *st;
+	__u32 idx;
 	struct row_stats *r;
 	__u64 now, lat;
 
 	if (!spare_first(SPARE_RUN, context, seqno, spare))
 		return;
-	st = job_find(context, seqno);
+	idx = job_index(context, seqno);
+	st = bpf_map_lookup_elem(&jobs, &idx);
 	if (!st) {
 		if (!spare && !process_filtered() && !targ_ring[0])
 			__sync_fetch_and_add(&untracked_runs, 1);
 		return;
 	}
-	if (spare && !spare_takes(!st->run_ns))
+	if (spare && !spare_takes(!st->s.run_ns))
 		return;
 	now = bpf_ktime_get_ns();
-	st->run_ns = now;
-	lat = to_units(now - st->submit_ns);
-	r = row_at(st->row_idx);
+	st->s.run_ns = now;
+	lat = to_units(now - st->s.submit_ns);
+	r = row_at(st->s.row_idx);
 	if (r) {
 		__sync_fetch_and_add(&r->runs, 1);
 		lat_hist_add(&r->submit_run, lat);
 	}
-	emit(EV_RUN, st->row.ring, st->row.pid, context, seqno, lat, 0, 0, 0, 0, 0,
+	emit(EV_RUN, st->s.row.ring, st->s.row.pid, context, seqno, lat, 0, 0, 0, 0, 0,
 	     r ? r->comm : NULL);
 }
 
-/* `spare`: the spare program; a job still in its slot is one whose done the primary missed. */
+/* `spare`: the spare program; a job still in its row is one whose done the primary missed. */
 static __always_inline void on_done(__u64 context, __u64 seqno, bool spare)
 {
-	struct job_slot *st;
+	struct jobs_row *st;
+	__u32 idx;
 	struct row_stats *r;
 	__u64 lat = 0;
 
 	if (!spare_first(SPARE_DONE, context, seqno, spare))
 		return;
-	st = job_find(context, seqno);
+	idx = job_index(context, seqno);
+	st = bpf_map_lookup_elem(&jobs, &idx);
 	if (!st)	/* not a CS submission (or before tracing) */
 		return;
 	if (spare)
 		spare_takes(true);
-	r = row_at(st->row_idx);
-	if (st->run_ns)
-		lat = to_units(bpf_ktime_get_ns() - st->run_ns);
+	r = row_at(st->s.row_idx);
+	if (st->s.run_ns)
+		lat = to_units(bpf_ktime_get_ns() - st->s.run_ns);
 	if (r) {
 		__sync_fetch_and_add(&r->dones, 1);
-		if (st->run_ns)
+		if (st->s.run_ns)
 			lat_hist_add(&r->run_done, lat);
 	}
-	emit(EV_DONE, st->row.ring, st->row.pid, context, seqno, lat, 0, 0, 0, 0, 0,
+	emit(EV_DONE, st->s.row.ring, st->s.row.pid, context, seqno, lat, 0, 0, 0, 0, 0,
 	     r ? r->comm : NULL);
-	job_release(st);
+	ROWS_FREE(jobs, st, idx);
 }
 
 SEC("tp_btf/amdgpu_cs_ioctl")

@@ -7,9 +7,8 @@
 
 #define COMM_LEN	16
 #define RING_NAME_LEN	16	/* amdgpu_ring.name */
-#define JOB_SLOT_BITS	16
-#define MAX_JOBS	(1 << JOB_SLOT_BITS)	/* submissions between their CS ioctl and their fence */
-#define JOB_PROBES	16	/* slots tried per job (open addressing) */
+#define JOB_ROW_BITS	16
+#define MAX_JOBS	(1 << JOB_ROW_BITS)	/* submissions between their CS ioctl and their fence */
 /* Rows for the whole session, in tables of twice as many (rows.bpf.h: probes to spare) */
 #define MAX_ROWS	4096	/* (ring, process) rows; as many process rows */
 #define ROW_BITS	13

@@ -40,20 +40,42 @@ __u32 nr_rings = 0;		/* rows of ring_infos[] in use: [0, nr_rings) */
 __u32 nr_procs = 0;
 
 /* What did not fit, reported by the frontend. */
-__u64 dropped_jobs = 0;		/* no free job slot: not timed */
+__u64 dropped_jobs = 0;		/* no room for a job's row: not timed */
 __u64 dropped_rings = 0;	/* events of rings beyond MAX_RINGS */
 __u64 dropped_procs = 0;	/* jobs of processes beyond MAX_PROCS, not counted per process */
 __u64 dropped_deps = 0;		/* dependencies beyond MAX_DEPS rows */
 
-/* What a job in flight keeps (job_slots.bpf.h), from its queueing to its done. */
-#define JOB_SLOT_FIELDS		\
-	__u32 pid;		\
-	__u64 queued_ns;	\
-	__u64 run_ns;		\
-	__u32 proc;		\
-	__u32 ring;
+/* What a job in flight keeps, from its queueing to its done: a row keyed by its fence. */
+struct job {
+	__u64 queued_ns;
+	__u64 run_ns;
+	__u32 pid;
+	__u16 proc;	/* < MAX_PROCS, or MAX_PROCS: none */
+	__u16 ring;	/* < MAX_RINGS */
+};
 
-#include "job_slots.bpf.h"
+ROWS(jobs, struct job_fence, struct job, JOB_ROW_BITS);
+
+/*
+ * The index of job context:seqno's row, NO_ROW if it is not tracked. A
+ * global function: the verifier walks the probes once per program, where
+ * a row returned from each probe would have it walk the rest of the
+ * caller once per probe.
+ */
+__noinline __u32 job_index(__u64 context, __u64 seqno)
+{
+	struct job_fence f = { .context = context, .seqno = seqno };
+	__u32 idx;
+
+	return ROWS_FIND_AT(jobs, f, job_start(context, seqno, JOB_ROW_BITS), &idx) ? idx : NO_ROW;
+}
+
+/* The row of job context:seqno, its index in *idx; NULL if it is not tracked. */
+static __always_inline struct jobs_row *job_find(__u64 context, __u64 seqno, __u32 *idx)
+{
+	*idx = job_index(context, seqno);
+	return bpf_map_lookup_elem(&jobs, idx);
+}
 
 /*
  * The rows of ring_infos[] and proc_infos[] handed out before 5.12
@@ -248,7 +270,7 @@ static __always_inline struct submitter *submitter_of(struct drm_gpu_scheduler *
 	return s;
 }
 
-static __always_inline void emit_job(__u8 type, struct job_slot *job, __u64 context, __u64 seqno,
+static __always_inline void emit_job(__u8 type, struct jobs_row *job, __u64 context, __u64 seqno,
 				     __u64 dep_context, __u64 dep_seqno, __u64 latency, __u64 now)
 {
 	struct drmsched_event *e;
@@ -260,9 +282,9 @@ static __always_inline void emit_job(__u8 type, struct job_slot *job, __u64 cont
 		return;
 	e->ts_ns = now;
 	e->type = type;
-	e->ring = job->ring;
-	e->proc = job->proc;
-	e->pid = job->pid;
+	e->ring = job->s.ring;
+	e->proc = job->s.proc;
+	e->pid = job->s.pid;
 	e->context = context;
 	e->seqno = seqno;
 	e->dep_context = dep_context;
@@ -302,23 +324,25 @@ static __always_inline void count_depth(struct ring_stats *st, __u32 waiting, __
  * from what its hook gives, and call these.
  */
 
-/* A job queued by `pid` on `ring`, as process row `proc`: its slot, the counts, its -e record. */
+/* A job queued by `pid` on `ring`, as process row `proc`: its row, the counts, its -e record. */
 static __always_inline void job_queue(__u32 pid, __u32 ring, __u32 proc, __u64 context,
 				      __u64 seqno)
 {
-	struct job_slot *job;
+	struct job_fence f = { .context = context, .seqno = seqno };
 	__u64 now = bpf_ktime_get_ns();
+	struct jobs_row *job;
+	bool made;
+	__u32 idx;
 
-	job = job_claim(context, seqno);
-	if (!job) {
-		__sync_fetch_and_add(&dropped_jobs, 1);
+	job = ROWS_GET_AT(jobs, f, job_start(context, seqno, JOB_ROW_BITS), &idx, &made,
+			  &dropped_jobs);
+	if (!job)
 		return;
-	}
-	job->queued_ns = now;
-	job->run_ns = 0;
-	job->pid = pid;
-	job->ring = ring;
-	job->proc = proc;
+	job->s.queued_ns = now;
+	job->s.run_ns = 0;
+	job->s.pid = pid;
+	job->s.ring = ring;
+	job->s.proc = proc;
 
 	__sync_fetch_and_add(&ring_stats[ring & (MAX_RINGS - 1)].queued, 1);
 	if (proc < MAX_PROCS)
@@ -329,82 +353,84 @@ static __always_inline void job_queue(__u32 pid, __u32 ring, __u32 proc, __u64 c
 }
 
 /*
- * The slot of the job a BTF run event is for, NULL when there is nothing to
+ * The row of the job a BTF run event is for, NULL when there is nothing to
  * count: a run the spare program (spare.bpf.h) leaves to its primary, or no
  * such job (*untracked: the primary's, queued before tracing began, for the
  * caller to count on the ring its hook names). Found before the event's
  * queue depth is read: most spare runs stop here.
  */
-static __always_inline struct job_slot *run_slot(__u64 context, __u64 seqno, bool spare,
+static __always_inline struct jobs_row *run_slot(__u64 context, __u64 seqno, bool spare,
 						 bool *untracked)
 {
-	struct job_slot *job;
+	struct jobs_row *job;
+	__u32 idx;
 
 	*untracked = false;
 	if (!spare_first(SPARE_RUN, context, seqno, spare))
 		return NULL;
-	job = job_find(context, seqno);
+	job = job_find(context, seqno, &idx);
 	if (!job) {
 		*untracked = !spare;
 		return NULL;
 	}
-	if (spare && !spare_takes(!job->run_ns))
+	if (spare && !spare_takes(!job->s.run_ns))
 		return NULL;
 	return job;
 }
 
 /* A job handed to the hardware, with the queue depth its event records (`waiting` < 0: none). */
-static __always_inline void job_run(struct job_slot *job, __u64 context, __u64 seqno,
+static __always_inline void job_run(struct jobs_row *job, __u64 context, __u64 seqno,
 				    __s64 waiting, __s32 on_hw)
 {
 	struct ring_stats *st;
 	__u64 now, wait;
 
 	now = bpf_ktime_get_ns();
-	job->run_ns = now;
-	wait = to_units(now - job->queued_ns);
-	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
+	job->s.run_ns = now;
+	wait = to_units(now - job->s.queued_ns);
+	st = &ring_stats[job->s.ring & (MAX_RINGS - 1)];
 	__sync_fetch_and_add(&st->run, 1);
 	lat_hist_add(&st->wait, wait);
 	if (waiting >= 0)
 		count_depth(st, waiting, on_hw);
-	if (job->proc < MAX_PROCS)
-		__sync_fetch_and_add(&proc_wait_sum[proc_slot(job->proc)], wait);
+	if (job->s.proc < MAX_PROCS)
+		__sync_fetch_and_add(&proc_wait_sum[proc_slot(job->s.proc)], wait);
 	emit_job(EV_RUN, job, context, seqno, 0, 0, wait, now);
 }
 
 /*
  * A job's finished fence signalled. `spare`: the spare program; a job
- * still in its slot is one whose done the primary missed. True: the
+ * still in its row is one whose done the primary missed. True: the
  * primary found no such job, for the caller to count as run_slot() says.
  */
 static __always_inline bool job_finished(__u64 context, __u64 seqno, bool spare)
 {
 	struct proc_done_stats *pd;
 	struct ring_stats *st;
-	struct job_slot *job;
+	struct jobs_row *job;
 	__u64 now, exec;
+	__u32 idx;
 
 	if (!spare_first(SPARE_DONE, context, seqno, spare))
 		return false;
-	job = job_find(context, seqno);
+	job = job_find(context, seqno, &idx);
 	if (!job)
 		return !spare;
 	if (spare)
 		spare_takes(true);
 	now = bpf_ktime_get_ns();
 	/* A job that never ran (killed with its entity) signals no done event. */
-	exec = job->run_ns ? to_units(now - job->run_ns) : 0;
-	st = &ring_stats[job->ring & (MAX_RINGS - 1)];
+	exec = job->s.run_ns ? to_units(now - job->s.run_ns) : 0;
+	st = &ring_stats[job->s.ring & (MAX_RINGS - 1)];
 	__sync_fetch_and_add(&st->done, 1);
 	lat_hist_add(&st->exec, exec);
-	if (job->proc < MAX_PROCS) {
-		pd = &proc_done[proc_slot(job->proc)];
+	if (job->s.proc < MAX_PROCS) {
+		pd = &proc_done[proc_slot(job->s.proc)];
 		__sync_fetch_and_add(&pd->done, 1);
 		__sync_fetch_and_add(&pd->exec_sum, exec);
 	}
 	emit_job(EV_DONE, job, context, seqno, 0, 0, exec, now);
-	job_release(job);
+	ROWS_FREE(jobs, job, idx);
 	return false;
 }
 
@@ -413,16 +439,16 @@ static __always_inline void job_dep(__u64 context, __u64 seqno, __u64 dep_contex
 				    __u64 dep_seqno, bool blocked)
 {
 	struct dep_key dk = {};
-	struct job_slot *job;
+	struct jobs_row *job;
 	struct ring_stats *st;
 	struct deps_row *ds;
 	bool made;
 	__u32 idx;
 
-	job = job_find(context, seqno);
+	job = job_find(context, seqno, &idx);
 	if (!job)
 		return;
-	dk.ring = job->ring & (MAX_RINGS - 1);
+	dk.ring = job->s.ring & (MAX_RINGS - 1);
 	dk.context = dep_context;
 	st = &ring_stats[dk.ring];
 	__sync_fetch_and_add(blocked ? &st->blocked : &st->deps, 1);
@@ -486,7 +512,7 @@ static __always_inline int on_run(struct drm_sched_job *sched_job, struct drm_sc
 				  bool spare)
 {
 	struct drm_sched_fence *s_fence;
-	struct job_slot *job;
+	struct jobs_row *job;
 	__s64 waiting = -1;
 	__s32 on_hw = 0;
 	bool untracked;
@@ -661,11 +687,6 @@ struct job_id_key {
 	__u32 pad;
 };
 
-struct job_fence {
-	__u64 context;
-	__u64 seqno;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, MAX_JOBS);
@@ -756,12 +777,13 @@ int tp_run(void *ctx)
 {
 	TP_RECORD_RAN();
 	struct job_fence jf = {};
-	struct job_slot *job;
+	struct jobs_row *job;
+	__u32 idx;
 
 	if (!rec_job(ctx, &f_run_fence, &f_run_ctx, &f_run_seqno, &jf))
 		return 0;
 	/* No spare on a classic tracepoint: no spare_first() to note the run for. */
-	job = job_find(jf.context, jf.seqno);
+	job = job_find(jf.context, jf.seqno, &idx);
 	if (!job) {
 		if (!process_filtered())
 			count_untracked(ring_index_rec(ctx, &f_run_name, &f_run_dev));

@@ -9,9 +9,8 @@
 #define DEV_NAME_LEN	32
 #define COMM_LEN	16
 
-#define JOB_SLOT_BITS	16
-#define MAX_JOBS	(1 << JOB_SLOT_BITS)	/* job slots: jobs queued or running at once */
-#define JOB_PROBES	16	/* slots tried per job (open addressing) */
+#define JOB_ROW_BITS	16
+#define MAX_JOBS	(1 << JOB_ROW_BITS)	/* job rows: jobs queued or running at once */
 #define MAX_RINGS	256	/* schedulers, for the whole session */
 #define MAX_PROCS	4096	/* (pid, ring, client) rows, for the whole session */
 #define MAX_DEPS	1024	/* (ring, fence context) rows, for the whole session */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * DRM types read by the DRM tools (include/drm/gpu_scheduler.h, drm_file.h),
- * relocated with CO-RE against the modules' BTF (gpu_sched, drm).
+ * relocated with CO-RE against the modules' BTF (gpu_sched, drm); and a
+ * scheduler job's key in their rows of jobs in flight.
  */
 #ifndef GPU_BPF_DRM_TYPES_BPF_H
 #define GPU_BPF_DRM_TYPES_BPF_H
@@ -71,6 +72,27 @@ static __always_inline const char *core_dev_name(struct device *dev)
 		return NULL;
 	name = BPF_CORE_READ(dev, init_name);
 	return name ? name : BPF_CORE_READ(dev, kobj.name);
+}
+
+/*
+ * A job in flight on the DRM scheduler, named by its finished fence
+ * (unique, never reused): the key of the DRM tools' rows of jobs.
+ */
+struct job_fence {
+	__u64 context;
+	__u64 seqno;
+};
+
+/*
+ * The row a job's probes start from (ROWS_GET_AT): a context's jobs,
+ * consecutive seqnos, take consecutive rows from a point its hash picks,
+ * so the rows a burst touches share pages and cache lines, as hashed ones
+ * would not (a TLB and cache miss per event). Contexts whose runs of rows
+ * meet probe past each other.
+ */
+static __always_inline __u32 job_start(__u64 context, __u64 seqno, __u32 bits)
+{
+	return (__u32)((context * 0x9E3779B97F4A7C15ULL) >> (64 - bits)) + (__u32)seqno;
 }
 
 #endif /* GPU_BPF_DRM_TYPES_BPF_H */

@@ -8,8 +8,7 @@
  * its insert takes the bucket's lock and an element off a free list: on the
  * hot path of a tool that counts every call, most of its cost. And a row is
  * made in place, where a hash map's insert copies a whole initial value
- * (a scratch map's, when it is too big for the stack). job_slots.bpf.h does
- * the same for the jobs in flight.
+ * (a scratch map's, when it is too big for the stack).
  *
  * A row is three members, struct NAME_row: `match` (0 while the row is
  * free), the key, and what the frontend reads, s:
@@ -29,16 +28,19 @@
  *						and cgroup_id set when made
  *	s = ROWS_STATS(calls, key, &full);	&r->s of ROWS_GET_NAMED's row
  *	r = ROWS_FIND(calls, key, &idx);	NULL: no row (none is made)
+ *	r = ROWS_GET_AT(jobs, key, start, ...);	ROWS_GET, ROWS_FIND with the
+ *	r = ROWS_FIND_AT(jobs, key, start, &idx);	probes from `start`: rows
+ *						side by side (a context's jobs)
  *
  * The frontend reads such an array as a hash map of key and stats
  * (map_snapshot(): its rows in use, read in place through a mapping of
  * the array).
  *
- * Rows that end (an object destroyed) are freed, and leave holes that a
- * key's row may sit beyond: such tables find a key with ROWS_FIND_ADDR,
- * which checks every probe. ROWS_GET stops at the first free slot: a row
- * of the same key past it (one never freed) is left behind the new one,
- * which lookups, probing in the same order, find first.
+ * Rows that end (an object destroyed, a job done) are freed, and leave
+ * holes that a key's row may sit beyond: ROWS_FIND and ROWS_FIND_ADDR
+ * check every probe. ROWS_GET stops at the first free slot: a row of the
+ * same key past it (one never freed) is left behind the new one, which
+ * lookups, probing in the same order, find first.
  *
  *	r = ROWS_FIND_ADDR(objects, obj, &idx);	NULL: not there
  *	r = ROWS_GET_ADDR(objects, obj, &idx, &made, &full);
@@ -230,11 +232,19 @@ static __always_inline __u64 addr_value(__u64 addr)
 	} var = {};									\
 	var.k = (kv)
 
+/*
+ * Where a key's probes start: by default (ROW_HASHED) where its match word
+ * hashes to; or `start`, the caller's (ROWS_GET_AT).
+ */
+#define ROW_HASHED NO_ROW
+#define ROW_START(name, start, m) \
+	((start) == ROW_HASHED ? row_hash((m), name##_bits) : (__u32)(start))
+
 /* The row of `kv`, made with its key copied in; its match word a hash of the key. */
-#define ROWS_KEY_GET(name, kv, idx, made, full, cas) ({					\
+#define ROWS_KEY_GET(name, kv, start, idx, made, full, cas) ({					\
 	ROW_KEY_COPY(name, __rk, kv);								\
 	__u64 __m = row_key_match(__rk.w, sizeof(__rk.w) / 8);					\
-	void *__r = row_get(&name, &name##_claims, name##_bits, __m, row_hash(__m, name##_bits), \
+	void *__r = row_get(&name, &name##_claims, name##_bits, __m, ROW_START(name, start, __m), \
 			    (idx), (made), (full), (cas));					\
 												\
 	if (__r && *(made))									\
@@ -242,7 +252,15 @@ static __always_inline __u64 addr_value(__u64 addr)
 	__r;											\
 })
 
-#define ROWS_GET(name, kv, idx, made, full) ROWS_KEY_GET(name, kv, idx, made, full, true)
+#define ROWS_GET(name, kv, idx, made, full) ROWS_KEY_GET(name, kv, ROW_HASHED, idx, made, full, true)
+
+/*
+ * ROWS_GET and ROWS_FIND with the first probe the caller's: for keys whose
+ * rows are best side by side (a fence context's jobs, by seqno), which
+ * every lookup of the key starts from.
+ */
+#define ROWS_GET_AT(name, kv, start, idx, made, full) \
+	ROWS_KEY_GET(name, kv, start, idx, made, full, true)
 
 /*
  * ROWS_GET for rows that name their process, as most tools' do: the
@@ -277,7 +295,8 @@ static __always_inline __u64 addr_value(__u64 addr)
  * the reach of tool_load()'s rewrite. For tables whose rows are made rarely
  * (one per process, one per address space).
  */
-#define ROWS_GET_CLAIMED(name, kv, idx, made, full) ROWS_KEY_GET(name, kv, idx, made, full, false)
+#define ROWS_GET_CLAIMED(name, kv, idx, made, full) \
+	ROWS_KEY_GET(name, kv, ROW_HASHED, idx, made, full, false)
 #define ROWS_GET_ADDR_CLAIMED(name, addr, idx, made, full) \
 	row_get(&name, &name##_claims, name##_bits, (addr), row_hash_addr((addr), name##_bits), \
 		(idx), (made), (full), false)
@@ -300,12 +319,14 @@ static __always_inline void *row_find(void *rows, __u32 bits, __u64 key, __u32 h
 }
 
 /* The row of `kv` (ROWS_GET's), its index in *idx; NULL: it has none. */
-#define ROWS_FIND(name, kv, idx) ({							\
+#define ROWS_FIND_AT(name, kv, start, idx) ({						\
 	ROW_KEY_COPY(name, __fk, kv);							\
 	__u64 __fm = row_key_match(__fk.w, sizeof(__fk.w) / 8);			\
 											\
-	row_find(&name, name##_bits, __fm, row_hash(__fm, name##_bits), (idx));	\
+	row_find(&name, name##_bits, __fm, ROW_START(name, start, __fm), (idx));	\
 })
+
+#define ROWS_FIND(name, kv, idx) ROWS_FIND_AT(name, kv, ROW_HASHED, idx)
 
 #define ROWS_FIND_ADDR(name, addr, idx) \
 	row_find(&name, name##_bits, (addr), row_hash_addr((addr), name##_bits), (idx))

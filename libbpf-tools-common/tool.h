@@ -120,9 +120,8 @@ bool tool_uses_task_storage(struct bpf_object *obj);
 void tool_set_rodata_bool(struct bpf_object *obj, const char *name, bool v);
 
 /*
- * A claims map (job_slots.bpf.h's job_claims, rows.bpf.h's NAME_claims)
- * arbitrates free slots only before 5.12, where there is no
- * compare-and-swap: one entry elsewhere. Before load; tool_load() does it
+ * A claims map (rows.bpf.h's NAME_claims) arbitrates free rows only
+ * before 5.12, where there is no compare-and-swap: one entry elsewhere. Before load; tool_load() does it
  * for every map named NAME_claims whose value is an integer.
  */
 void tool_size_claims(struct bpf_map *claims);

@@ -7,7 +7,7 @@
 # copy, insmod'ed, as a DKMS build has it) and drmsched must pick the
 # record path by itself and count the same.  On 5.10 (no module BTF at all)
 # only the record path runs.  A third pair of tracers reads the records as
-# on kernels before 5.12 (GPU_BPF_PRETEND_MISSING: job slots and table rows
+# on kernels before 5.12 (GPU_BPF_PRETEND_MISSING: job and table rows
 # claimed without compare-and-swap or fetch-and-add): the same rows again.
 #
 # Environment (tests/vm/run): VM_KERNEL, VM_SCRATCH, VM_MODPROBE,
