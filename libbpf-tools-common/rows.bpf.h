@@ -234,7 +234,8 @@ static __always_inline __u64 addr_value(__u64 addr)
 
 /*
  * Where a key's probes start: by default (ROW_HASHED) where its match word
- * hashes to; or `start`, the caller's (ROWS_GET_AT).
+ * hashes to; or `start`, the caller's (ROWS_GET_AT). A caller's start that
+ * is NO_ROW itself is taken as ROW_HASHED, alike on every lookup of its key.
  */
 #define ROW_HASHED NO_ROW
 #define ROW_START(name, start, m) \

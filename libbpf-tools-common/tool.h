@@ -121,8 +121,9 @@ void tool_set_rodata_bool(struct bpf_object *obj, const char *name, bool v);
 
 /*
  * A claims map (rows.bpf.h's NAME_claims) arbitrates free rows only
- * before 5.12, where there is no compare-and-swap: one entry elsewhere. Before load; tool_load() does it
- * for every map named NAME_claims whose value is an integer.
+ * before 5.12, where there is no compare-and-swap: one entry elsewhere.
+ * Before load; tool_load() does it for every map named NAME_claims whose
+ * value is an integer.
  */
 void tool_size_claims(struct bpf_map *claims);
 

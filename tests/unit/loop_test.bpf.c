@@ -10,7 +10,6 @@
 #include <asm/ptrace.h>	/* struct pt_regs: the registers at a uprobe */
 #define EVENTS_RINGBUF_BYTES 4096
 #include "tool.bpf.h"
-#include "histogram.bpf.h"
 
 struct record {
 	__u64 seq;
