@@ -62,19 +62,7 @@ struct job {
 	__u64 run_ns;
 };
 
-ROWS(jobs, struct job_fence, struct job, JOB_ROW_BITS);
-
-/*
- * The index of job context:seqno's row, NO_ROW if it is not tracked. A
- * global function: the verifier walks the probes once per program.
- */
-__noinline __u32 job_index(__u64 context, __u64 seqno)
-{
-	struct job_fence f = { .context = context, .seqno = seqno };
-	__u32 idx;
-
-	return ROWS_FIND_AT(jobs, f, job_start(context, seqno, JOB_ROW_BITS), &idx) ? idx : NO_ROW;
-}
+JOB_ROWS(struct job);
 
 ROWS(bo_rows, struct bo_key, struct bo_stats, BO_ROW_BITS);
 
@@ -314,8 +302,7 @@ static __always_inline void on_run(__u64 context, __u64 seqno, bool spare)
 
 	if (!spare_first(SPARE_RUN, context, seqno, spare))
 		return;
-	idx = job_index(context, seqno);
-	st = bpf_map_lookup_elem(&jobs, &idx);
+	st = job_find(context, seqno, &idx);
 	if (!st) {
 		if (!spare && !process_filtered() && !targ_ring[0])
 			__sync_fetch_and_add(&untracked_runs, 1);
@@ -345,8 +332,7 @@ static __always_inline void on_done(__u64 context, __u64 seqno, bool spare)
 
 	if (!spare_first(SPARE_DONE, context, seqno, spare))
 		return;
-	idx = job_index(context, seqno);
-	st = bpf_map_lookup_elem(&jobs, &idx);
+	st = job_find(context, seqno, &idx);
 	if (!st)	/* not a CS submission (or before tracing) */
 		return;
 	if (spare)

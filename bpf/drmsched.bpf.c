@@ -54,28 +54,7 @@ struct job {
 	__u16 ring;	/* < MAX_RINGS */
 };
 
-ROWS(jobs, struct job_fence, struct job, JOB_ROW_BITS);
-
-/*
- * The index of job context:seqno's row, NO_ROW if it is not tracked. A
- * global function: the verifier walks the probes once per program, where
- * a row returned from each probe would have it walk the rest of the
- * caller once per probe.
- */
-__noinline __u32 job_index(__u64 context, __u64 seqno)
-{
-	struct job_fence f = { .context = context, .seqno = seqno };
-	__u32 idx;
-
-	return ROWS_FIND_AT(jobs, f, job_start(context, seqno, JOB_ROW_BITS), &idx) ? idx : NO_ROW;
-}
-
-/* The row of job context:seqno, its index in *idx; NULL if it is not tracked. */
-static __always_inline struct jobs_row *job_find(__u64 context, __u64 seqno, __u32 *idx)
-{
-	*idx = job_index(context, seqno);
-	return bpf_map_lookup_elem(&jobs, idx);
-}
+JOB_ROWS(struct job);
 
 /*
  * The rows of ring_infos[] and proc_infos[] handed out before 5.12

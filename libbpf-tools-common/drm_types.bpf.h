@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * DRM types read by the DRM tools (include/drm/gpu_scheduler.h, drm_file.h),
- * relocated with CO-RE against the modules' BTF (gpu_sched, drm); and a
- * scheduler job's key in their rows of jobs in flight.
+ * relocated with CO-RE against the modules' BTF (gpu_sched, drm); and their
+ * rows of the scheduler's jobs in flight (JOB_ROWS()).
  */
 #ifndef GPU_BPF_DRM_TYPES_BPF_H
 #define GPU_BPF_DRM_TYPES_BPF_H
 
 #include "kernel_types.bpf.h"
+#include "rows.bpf.h"
 
 struct drm_gpu_scheduler;
 
@@ -92,7 +93,38 @@ struct job_fence {
  */
 static __always_inline __u32 job_start(__u64 context, __u64 seqno, __u32 bits)
 {
-	return (__u32)((context * 0x9E3779B97F4A7C15ULL) >> (64 - bits)) + (__u32)seqno;
+	return row_hash(context, bits) + (__u32)seqno;
 }
+
+/*
+ * A tool's rows of jobs in flight, `jobs`: 1 << JOB_ROW_BITS rows of
+ * value_t, keyed by their fence, made with ROWS_GET_AT(jobs, fence,
+ * job_start(...), ...) and freed with ROWS_FREE(); and their lookups:
+ *
+ *	job_index(context, seqno)	the row's index, NO_ROW if the job is
+ *					not tracked: a global function, so
+ *					the verifier walks the probes once per
+ *					program, not the rest of the caller
+ *					once per probe
+ *	job_find(context, seqno, &idx)	the row (NULL: not tracked), its
+ *					index in idx for ROWS_FREE()
+ */
+#define JOB_ROWS(value_t)									\
+	ROWS(jobs, struct job_fence, value_t, JOB_ROW_BITS);					\
+												\
+	__noinline __u32 job_index(__u64 context, __u64 seqno)					\
+	{											\
+		struct job_fence f = { .context = context, .seqno = seqno };			\
+		__u32 idx;									\
+												\
+		return ROWS_FIND_AT(jobs, f, job_start(context, seqno, JOB_ROW_BITS), &idx) ?	\
+			idx : NO_ROW;								\
+	}											\
+												\
+	static __always_inline struct jobs_row *job_find(__u64 context, __u64 seqno, __u32 *idx) \
+	{											\
+		*idx = job_index(context, seqno);						\
+		return bpf_map_lookup_elem(&jobs, idx);						\
+	}
 
 #endif /* GPU_BPF_DRM_TYPES_BPF_H */
