@@ -40,17 +40,20 @@
 #define AMDGEN_MAPPING_FLAGS_TYPE uint64_t
 #endif
 
+#define SG_ENTITIES 4
+
 struct amdgpu_ring {
 	struct drm_gpu_scheduler sched;
 	char name[16];
 	/* schedgen's */
 	struct drm_gpu_scheduler *sched_list[1];
-	struct drm_sched_entity entity;
-	bool sched_ready, entity_ready;
+	struct drm_sched_entity entity[SG_ENTITIES];
+	bool sched_ready;
+	int nr_entities;
 	u64 hw_context;
 	atomic64_t hw_seqno;
 	spinlock_t fence_lock;
-	atomic_t submitted, completed;
+	atomic_t submitted, completed, timeouts;
 	struct mutex submit_lock;
 	struct dma_fence *last_finished;
 };
@@ -64,6 +67,9 @@ struct amdgpu_job {
 	struct amdgpu_ring *ring;
 	u64 exec_ns;
 	struct dma_fence *dep;		/* kernels without drm_sched_job_add_dependency() */
+	bool hang;
+	unsigned int runs;
+	struct sg_hw_fence *hw;
 };
 
 struct amdgpu_bo {

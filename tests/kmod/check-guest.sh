@@ -160,8 +160,8 @@ load
 echo "submit ring=gfx jobs=3 exec_us=100 client=42" >/proc/schedgen
 echo wait >/proc/schedgen
 check_eq "status after 3 jobs" "$(cat /proc/schedgen)" \
-	"ring=gfx dev=schedgen submitted=3 completed=3
-ring=compute dev=schedgen submitted=0 completed=0"
+	"ring=gfx dev=schedgen submitted=3 completed=3 timeouts=0
+ring=compute dev=schedgen submitted=0 completed=0 timeouts=0"
 unload
 
 # Errors: EINVAL and a reason in the kernel log.
@@ -170,17 +170,18 @@ dmesg -c >/dev/null
 for bad in "frob" "submit ring=nope jobs=1" "submit ring=gfx" "submit ring=gfx jobs=0" \
 	"submit ring=gfx jobs=1 exec_us=x" "submit ring=gfx jobs=1 deps=ring:nope" \
 	"submit ring=gfx jobs=1 deps=tree" "submit ring=gfx jobs=1 colour=red" "submit ring=gfx jobs" \
-	"wait timeout_ms=-1" "wait ring=gfx"; do
+	"wait timeout_ms=-1" "wait ring=gfx" "submit ring=gfx jobs=1 entity=4" \
+	"submit ring=gfx jobs=1 hang=1"; do
 	err=$( (echo "$bad" >/proc/schedgen) 2>&1)
 	case "$err" in
 	*"Invalid argument"*) pass "'$bad': EINVAL" ;;
 	*) fail "'$bad': got '$err', want EINVAL" ;;
 	esac
 done
-check_eq "a reason logged for each bad command" "$(dmesg | grep -c 'schedgen: ')" 11
+check_eq "a reason logged for each bad command" "$(dmesg | grep -c 'schedgen: ')" 13
 dmesg | grep 'schedgen: ' | sed 's/^\[[^]]*\] /  dmesg: /'
 check_eq "nothing submitted by bad commands" "$(cat /proc/schedgen | head -1)" \
-	"ring=gfx dev=schedgen submitted=0 completed=0"
+	"ring=gfx dev=schedgen submitted=0 completed=0 timeouts=0"
 
 # wait: times out with ETIMEDOUT; blocks until the work is done.
 echo "submit ring=gfx jobs=1 exec_us=2000000" >/proc/schedgen
@@ -193,7 +194,7 @@ check_eq "wait returns once the 2 s job is done" "$(( (t1 - t0) > 1500000000 ))"
 # Several commands in one write.
 printf 'submit ring=gfx jobs=2 exec_us=100\nsubmit ring=compute jobs=1 exec_us=100\nwait\n' >/proc/schedgen
 check_eq "several lines in one write" "$(cat /proc/schedgen | tr '\n' ' ')" \
-	"ring=gfx dev=schedgen submitted=3 completed=3 ring=compute dev=schedgen submitted=1 completed=1 "
+	"ring=gfx dev=schedgen submitted=3 completed=3 timeouts=0 ring=compute dev=schedgen submitted=1 completed=1 timeouts=0 "
 unload
 
 # rmmod with jobs in flight (queued, blocked on another ring, running) and a
@@ -221,8 +222,29 @@ unload && pass "loads again after that"
 insmod "$KO" credits=0 2>/dev/null && { fail "credits=0 accepted"; rmmod schedgen; } || pass "credits=0 refused"
 insmod "$KO" rings=a,a 2>/dev/null && { fail "rings=a,a accepted"; rmmod schedgen; } || pass "rings=a,a refused"
 insmod "$KO" || fail "default insmod"
-check_eq "default: one ring gfx" "$(cat /proc/schedgen)" "ring=gfx dev=schedgen submitted=0 completed=0"
+check_eq "default: one ring gfx" "$(cat /proc/schedgen)" "ring=gfx dev=schedgen submitted=0 completed=0 timeouts=0"
 rmmod schedgen
+insmod "$KO" timeout_ms=3600001 2>/dev/null && { fail "timeout_ms=3600001 accepted"; rmmod schedgen; } ||
+	pass "timeout_ms=3600001 refused"
+
+# A hang: the job on entity 1 never signals; one of entity 2 runs beside it
+# past the timeout, two more of entity 1 wait behind. One timeout, the bad
+# job's fence ends with an error, the other running job is run again, the
+# waiting ones run after: all four done.
+insmod "$KO" timeout_ms=500 credits=2
+dmesg -c >/dev/null
+echo > $T/trace
+echo 1 > $T/events/dma_fence/dma_fence_signaled/enable
+echo "submit ring=gfx jobs=1 hang=1 entity=1" >/proc/schedgen
+echo "submit ring=gfx jobs=1 exec_us=3000000 entity=2" >/proc/schedgen
+echo "submit ring=gfx jobs=2 exec_us=1000 entity=1" >/proc/schedgen
+echo "wait timeout_ms=20000" >/proc/schedgen || fail "wait after a hang"
+echo 0 > $T/events/dma_fence/dma_fence_signaled/enable
+check_eq "a hang: one timeout, every job done" "$(cat /proc/schedgen)" \
+	"ring=gfx dev=schedgen submitted=4 completed=4 timeouts=1"
+rmmod schedgen || fail "rmmod after a hang"
+check_eq "no kernel warnings after a hang" "$(dmesg | grep -ciE 'warn|bug|oops|leak|pending')" 0
+dmesg | sed 's/^/  dmesg: /' | tail -5
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -7,13 +7,21 @@
  * rings=, each with one entity, and takes commands on /proc/schedgen:
  *
  *   submit ring=NAME jobs=N [exec_us=U] [deps=none|chain|ring:OTHER] [client=ID]
+ *          [entity=E] [hang=1]
  *   wait [timeout_ms=T]
+ *   fault ring=NAME
  *
  * Jobs are pushed from the writer's own context, like an ioctl would, and
  * "execute" for U microseconds: run_job returns a hardware fence that an
  * hrtimer signals. Everything else - queueing, dependencies, run, done and
  * every gpu_scheduler tracepoint - is the kernel's own scheduler code.
- * Reading /proc/schedgen prints "ring=NAME dev=DEV submitted=N completed=M".
+ * With timeout_ms= set, a job submitted with hang=1 never signals: the
+ * scheduler's timeout handler calls timedout_job, which recovers as amdgpu
+ * does (stop with the bad job, karma, resubmit, start); "fault" reports a
+ * fault on the ring (drm_sched_fault(), as amdgpu's illegal-instruction
+ * interrupt does), which runs that handler at once.
+ * Reading /proc/schedgen prints
+ * "ring=NAME dev=DEV submitted=N completed=M timeouts=T".
  * tests/kmod/README.md has the details.
  *
  * The drm_sched API differs between kernels: features.sh (run by Kbuild)
@@ -60,6 +68,12 @@
 #define SG_INIT_POS_SCORE (LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0))
 #define SG_INIT_POS_TIMEOUT_WQ (LINUX_VERSION_CODE >= KERNEL_VERSION(5, 17, 0))
 #define SG_INIT_POS_DEV (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 0, 0))
+/*
+ * drm_sched_start(sched, full_recovery) before 6.12 (SG_START_ARG 1),
+ * (sched) in 6.12 (0), (sched, errno) from 6.13 (2).
+ */
+#define SG_START_ARG (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0) ? 2 : \
+		      LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) ? 0 : 1)
 #endif
 
 #define MAX_RINGS 8
@@ -67,6 +81,10 @@
 #define MAX_EXEC_US (10 * USEC_PER_SEC)
 #define MAX_CREDITS 1024
 #define MAX_CMD_LEN 4096
+#define MAX_TIMEOUT_MS (3600 * MSEC_PER_SEC)
+#ifndef SG_ENTITIES
+#define SG_ENTITIES 4	/* entities per ring: contexts of their own, as a driver's per file */
+#endif
 
 static char *rings = "gfx";
 module_param(rings, charp, 0444);
@@ -74,6 +92,9 @@ MODULE_PARM_DESC(rings, "comma-separated ring (scheduler) names, at most 8 (defa
 static unsigned int credits = 1;
 module_param(credits, uint, 0444);
 MODULE_PARM_DESC(credits, "jobs each ring runs at once: the hw submission/credit limit (default 1)");
+static unsigned int timeout_ms;
+module_param(timeout_ms, uint, 0444);
+MODULE_PARM_DESC(timeout_ms, "the scheduler's job timeout (default 0: none); hang=1 needs one");
 
 /*
  * A module that plays a driver on top of this generator (amdgen.c) includes
@@ -115,12 +136,14 @@ struct sg_ring {
 	char name[32];
 	struct drm_gpu_scheduler sched;
 	struct drm_gpu_scheduler *sched_list[1];
-	struct drm_sched_entity entity;
-	bool sched_ready, entity_ready;
+	struct drm_sched_entity entity[SG_ENTITIES];
+	bool sched_ready;
+	int nr_entities;		/* initialised */
 	u64 hw_context;			/* timeline of the "hardware" fences */
 	atomic64_t hw_seqno;
 	spinlock_t fence_lock;
 	atomic_t submitted, completed;	/* completed: freed by free_job */
+	atomic_t timeouts;		/* timedout_job calls */
 	struct mutex submit_lock;	/* arm + push in order: one producer at a time */
 	struct dma_fence *last_finished;	/* for deps=ring:THIS, under submit_lock */
 };
@@ -130,6 +153,9 @@ struct sg_job {
 	struct sg_ring *ring;
 	u64 exec_ns;
 	struct dma_fence *dep;		/* !SG_JOB_ADD_DEPENDENCY: for sg_dependency() */
+	bool hang;			/* its first run's hardware fence never signals */
+	unsigned int runs;		/* run_job calls: more than one after a reset */
+	struct sg_hw_fence *hw;		/* its last run's hardware fence, a reference */
 };
 #endif /* SG_OWN_TYPES */
 
@@ -137,11 +163,13 @@ struct sg_job {
 struct sg_hw_fence {
 	struct dma_fence base;		/* first: dma_fence_free() kfrees the whole */
 	struct hrtimer timer;
+	bool timed;			/* the timer started (not a hang) */
 };
 
 static struct sg_ring sg_rings[MAX_RINGS];
 static int nr_rings;
 static struct platform_device *sg_pdev;
+static bool sg_driver_registered;
 static struct proc_dir_entry *sg_proc;
 static DECLARE_WAIT_QUEUE_HEAD(sg_done_wq);
 /* rmmod under way: no new submissions, and jobs not yet run execute in 0 µs. */
@@ -172,18 +200,48 @@ static enum hrtimer_restart sg_hw_fence_expire(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
+/*
+ * The job's last hardware fence, if any, let go: signalled with `error` if
+ * it has not signalled (a hang, or a run a reset ended), its timer stopped
+ * (none is left running once the job is freed).
+ */
+static void sg_retire_hw(struct sg_job *job, int error)
+{
+	struct sg_hw_fence *hw = job->hw;
+
+	if (!hw)
+		return;
+	job->hw = NULL;
+	/* hrtimer_cancel(): 0 if it fired (and signalled), waiting for it if it is firing. */
+	if (!hw->timed || hrtimer_cancel(&hw->timer)) {
+		dma_fence_set_error(&hw->base, error);
+		dma_fence_signal(&hw->base);
+		if (hw->timed)
+			dma_fence_put(&hw->base);	/* the timer's reference */
+	}
+	dma_fence_put(&hw->base);	/* the job's */
+}
+
 static struct dma_fence *sg_run_job(struct drm_sched_job *sched_job)
 {
 	struct sg_job *job = container_of(sched_job, struct sg_job, base);
 	struct sg_ring *ring = job->ring;
+	bool dying = READ_ONCE(sg_dying), rerun = job->runs++;
 	struct sg_hw_fence *hw;
 
+	/* Resubmitted after a reset that cancelled it: nothing to run (amdgpu_job_run()). */
+	if (sched_job->s_fence->finished.error)
+		return NULL;
+	/* A run before this one ended with the reset that resubmits it. */
+	sg_retire_hw(job, -ECANCELED);
 	hw = kzalloc(sizeof(*hw), GFP_KERNEL);
 	if (!hw)
 		return ERR_PTR(-ENOMEM);
 	dma_fence_init(&hw->base, &sg_fence_ops, &ring->fence_lock, ring->hw_context,
 		       atomic64_inc_return(&ring->hw_seqno));
-	dma_fence_get(&hw->base);	/* one for the timer, one for the scheduler */
+	/* One reference for the scheduler (returned), one for the job, one for the timer. */
+	job->hw = hw;
+	dma_fence_get(&hw->base);
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
 	hrtimer_setup(&hw->timer, sg_hw_fence_expire, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 #else
@@ -191,17 +249,52 @@ static struct dma_fence *sg_run_job(struct drm_sched_job *sched_job)
 	hw->timer.function = sg_hw_fence_expire;
 #endif
 	sg_on_run(job);
-	hrtimer_start(&hw->timer, ns_to_ktime(READ_ONCE(sg_dying) ? 0 : job->exec_ns),
+	/* A hang: only recovery (sg_recover()) or the job's end signals the fence. */
+	if (job->hang && !rerun && !dying)
+		return &hw->base;
+	hw->timed = true;
+	dma_fence_get(&hw->base);
+	/* Run again after a reset, or unloading: the "hardware" finishes it at once. */
+	hrtimer_start(&hw->timer, ns_to_ktime(dying || rerun ? 0 : job->exec_ns),
 		      HRTIMER_MODE_REL);
 	return &hw->base;
+}
+
+/*
+ * The scheduler's timeout handler found `bad` first on the ring past its
+ * time: recover as amdgpu does (amdgpu_job_timedout(), then
+ * amdgpu_device_gpu_recover()): the job's error set, the scheduler
+ * stopped with it as the bad job, its karma raised (past hang_limit 0:
+ * guilty, so resubmitting cancels it and its entity's jobs behind it), the
+ * hardware "reset" (its fence force-completed), the jobs on the hardware
+ * run again, the scheduler started.
+ */
+static void sg_recover(struct drm_sched_job *bad)
+{
+	struct sg_job *job = container_of(bad, struct sg_job, base);
+	struct drm_gpu_scheduler *sched = bad->sched;
+
+	atomic_inc(&job->ring->timeouts);
+	dma_fence_set_error(&bad->s_fence->finished, -ETIME);
+	drm_sched_stop(sched, bad);
+	drm_sched_increase_karma(bad);
+	sg_retire_hw(job, -ETIME);
+	drm_sched_resubmit_jobs(sched);
+#if SG_START_ARG == 2
+	drm_sched_start(sched, 0);
+#elif SG_START_ARG == 1
+	drm_sched_start(sched, true);
+#else
+	drm_sched_start(sched);
+#endif
 }
 
 #if SG_TIMEDOUT_STAT
 static enum drm_gpu_sched_stat sg_timedout_job(struct drm_sched_job *sched_job)
 {
-	/* Never called: the timeout is infinite, and jobs always finish. */
+	sg_recover(sched_job);
 #if SG_STAT_NO_HANG
-	return DRM_GPU_SCHED_STAT_NO_HANG;
+	return DRM_GPU_SCHED_STAT_RESET;
 #else
 	return DRM_GPU_SCHED_STAT_NOMINAL;
 #endif
@@ -209,6 +302,7 @@ static enum drm_gpu_sched_stat sg_timedout_job(struct drm_sched_job *sched_job)
 #else
 static void sg_timedout_job(struct drm_sched_job *sched_job)
 {
+	sg_recover(sched_job);
 }
 #endif
 
@@ -236,6 +330,7 @@ static void sg_free_job(struct drm_sched_job *sched_job)
 	struct sg_ring *ring = job->ring;
 
 	dma_fence_put(job->dep);	/* (none left once it ran) */
+	sg_retire_hw(job, -ECANCELED);
 	drm_sched_job_cleanup(sched_job);
 	kfree(job);
 	atomic_inc(&ring->completed);
@@ -274,27 +369,38 @@ static struct dma_fence *sg_last_fence(struct sg_ring *ring)
 
 enum sg_deps { DEPS_NONE, DEPS_CHAIN, DEPS_RING };
 
-static int sg_job_init(struct sg_job *job, struct sg_ring *ring, u64 client)
+static int sg_job_init(struct sg_job *job, struct drm_sched_entity *entity, u64 client)
 {
 #if SG_JOB_INIT_CLIENT_ID
-	return drm_sched_job_init(&job->base, &ring->entity, 1, NULL, client);
+	return drm_sched_job_init(&job->base, entity, 1, NULL, client);
 #elif SG_JOB_INIT_CREDITS
-	return drm_sched_job_init(&job->base, &ring->entity, 1, NULL);
+	return drm_sched_job_init(&job->base, entity, 1, NULL);
 #else
-	return drm_sched_job_init(&job->base, &ring->entity, NULL);
+	return drm_sched_job_init(&job->base, entity, NULL);
 #endif
 }
 
-static int sg_submit(struct sg_ring *ring, unsigned long jobs, unsigned long exec_us,
-		     enum sg_deps deps, struct sg_ring *dep_ring, u64 client)
+/* What a submit asks beyond its ring and jobs. */
+struct sg_submit_args {
+	unsigned long exec_us;
+	enum sg_deps deps;
+	struct sg_ring *dep_ring;
+	u64 client;
+	unsigned long entity;
+	bool hang;
+};
+
+static int sg_submit(struct sg_ring *ring, unsigned long jobs, const struct sg_submit_args *a)
 {
+	struct drm_sched_entity *entity = &ring->entity[a->entity];
+	enum sg_deps deps = a->deps;
 	struct dma_fence *prev = NULL, *dep, *ring_dep = NULL;
 	unsigned long i;
 	int err = 0;
 
 	/* Taken before our own lock: two rings depending on each other cannot deadlock. */
 	if (deps == DEPS_RING)
-		ring_dep = sg_last_fence(dep_ring);
+		ring_dep = sg_last_fence(a->dep_ring);
 	mutex_lock(&ring->submit_lock);
 	for (i = 0; i < jobs; i++) {
 		struct sg_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
@@ -304,8 +410,9 @@ static int sg_submit(struct sg_ring *ring, unsigned long jobs, unsigned long exe
 			break;
 		}
 		job->ring = ring;
-		job->exec_ns = (u64)exec_us * NSEC_PER_USEC;
-		err = sg_job_init(job, ring, client);
+		job->exec_ns = (u64)a->exec_us * NSEC_PER_USEC;
+		job->hang = a->hang;
+		err = sg_job_init(job, entity, a->client);
 		if (err) {
 			kfree(job);
 			break;
@@ -339,7 +446,7 @@ static int sg_submit(struct sg_ring *ring, unsigned long jobs, unsigned long exe
 		sg_on_push(job);
 		/* From here the job belongs to the scheduler (and may be freed at once). */
 #if SG_PUSH_JOB_ENTITY
-		drm_sched_entity_push_job(&job->base, &ring->entity);
+		drm_sched_entity_push_job(&job->base, entity);
 #else
 		drm_sched_entity_push_job(&job->base);
 #endif
@@ -408,18 +515,37 @@ static struct sg_ring *sg_ring_arg(const char *key, const char *name)
 	return ring;
 }
 
-/* One command: "submit key=value..." or "wait [timeout_ms=T]". */
+/* "fault ring=NAME": the ring's timeout handler runs now (drm_sched_fault()). */
+static int sg_fault(char *args)
+{
+	struct sg_ring *ring;
+	char *tok = args ? strim(args) : "";
+
+	if (strncmp(tok, "ring=", 5) || strpbrk(tok, " \t")) {
+		pr_warn(SG_NAME ": fault: want ring=NAME\n");
+		return -EINVAL;
+	}
+	ring = sg_ring_arg("ring", tok + 5);
+	if (!ring)
+		return -EINVAL;
+	drm_sched_fault(&ring->sched);
+	return 0;
+}
+
+/* One command: "submit key=value...", "wait [timeout_ms=T]" or "fault ring=NAME". */
 static int sg_command(char *line)
 {
-	unsigned long jobs = 0, exec_us = 0, timeout_ms = 30000, client = 0;
-	struct sg_ring *ring = NULL, *dep_ring = NULL;
-	enum sg_deps deps = DEPS_NONE;
+	unsigned long jobs = 0, wait_ms = 30000, hang = 0;
+	struct sg_submit_args a = { .deps = DEPS_NONE };
+	struct sg_ring *ring = NULL;
 	bool submit;
 	char *cmd, *tok, *val;
 	int taken;
 
 	line = skip_spaces(line);
 	cmd = strsep(&line, " \t");
+	if (!strcmp(cmd, "fault"))
+		return sg_fault(line);
 	if (!strcmp(cmd, "submit")) {
 		submit = true;
 		sg_submit_begin();
@@ -450,21 +576,31 @@ static int sg_command(char *line)
 			if (sg_parse_ulong(tok, val, 1, MAX_JOBS_PER_SUBMIT, &jobs))
 				return -EINVAL;
 		} else if (submit && !strcmp(tok, "exec_us")) {
-			if (sg_parse_ulong(tok, val, 0, MAX_EXEC_US, &exec_us))
+			if (sg_parse_ulong(tok, val, 0, MAX_EXEC_US, &a.exec_us))
 				return -EINVAL;
 		} else if (submit && !strcmp(tok, "client")) {
+			unsigned long client;
+
 			if (sg_parse_ulong(tok, val, 0, ULONG_MAX, &client))
 				return -EINVAL;
+			a.client = client;
+		} else if (submit && !strcmp(tok, "entity")) {
+			if (sg_parse_ulong(tok, val, 0, SG_ENTITIES - 1, &a.entity))
+				return -EINVAL;
+		} else if (submit && !strcmp(tok, "hang")) {
+			if (sg_parse_ulong(tok, val, 0, 1, &hang))
+				return -EINVAL;
+			a.hang = hang;
 		} else if (submit && !strcmp(tok, "deps")) {
 			if (!strcmp(val, "none")) {
-				deps = DEPS_NONE;
+				a.deps = DEPS_NONE;
 			} else if (!strcmp(val, "chain")) {
-				deps = DEPS_CHAIN;
+				a.deps = DEPS_CHAIN;
 			} else if (!strncmp(val, "ring:", 5)) {
-				dep_ring = sg_ring_arg("deps=ring:", val + 5);
-				if (!dep_ring)
+				a.dep_ring = sg_ring_arg("deps=ring:", val + 5);
+				if (!a.dep_ring)
 					return -EINVAL;
-				deps = DEPS_RING;
+				a.deps = DEPS_RING;
 			} else {
 				pr_warn(SG_NAME ": deps=%s: want none, chain or ring:NAME\n", val);
 				return -EINVAL;
@@ -473,7 +609,7 @@ static int sg_command(char *line)
 			if (taken < 0)
 				return -EINVAL;
 		} else if (!submit && !strcmp(tok, "timeout_ms")) {
-			if (sg_parse_ulong(tok, val, 0, 3600 * MSEC_PER_SEC, &timeout_ms))
+			if (sg_parse_ulong(tok, val, 0, MAX_TIMEOUT_MS, &wait_ms))
 				return -EINVAL;
 		} else {
 			pr_warn(SG_NAME ": %s: unknown argument '%s'\n", cmd, tok);
@@ -483,12 +619,16 @@ static int sg_command(char *line)
 	if (READ_ONCE(sg_dying))
 		return -ENODEV;
 	if (!submit)
-		return sg_wait(timeout_ms);
+		return sg_wait(wait_ms);
 	if (!ring || !jobs) {
 		pr_warn(SG_NAME ": submit needs ring=NAME and jobs=N (1..%d)\n", MAX_JOBS_PER_SUBMIT);
 		return -EINVAL;
 	}
-	return sg_submit(ring, jobs, exec_us, deps, dep_ring, client);
+	if (a.hang && !timeout_ms) {
+		pr_warn(SG_NAME ": hang=1 needs the module's timeout_ms= (none would end it)\n");
+		return -EINVAL;
+	}
+	return sg_submit(ring, jobs, &a);
 }
 
 /* A write is one command, or several on separate lines (run in order; the first error stops). */
@@ -515,9 +655,10 @@ static int sg_proc_show(struct seq_file *m, void *v)
 	int i;
 
 	for (i = 0; i < nr_rings; i++)
-		seq_printf(m, "ring=%s dev=%s submitted=%d completed=%d\n", sg_rings[i].name,
-			   dev_name(&sg_pdev->dev), atomic_read(&sg_rings[i].submitted),
-			   atomic_read(&sg_rings[i].completed));
+		seq_printf(m, "ring=%s dev=%s submitted=%d completed=%d timeouts=%d\n",
+			   sg_rings[i].name, dev_name(&sg_pdev->dev),
+			   atomic_read(&sg_rings[i].submitted), atomic_read(&sg_rings[i].completed),
+			   atomic_read(&sg_rings[i].timeouts));
 	return 0;
 }
 
@@ -536,6 +677,7 @@ static const struct proc_ops sg_proc_ops = {
 
 static int sg_sched_init(struct sg_ring *ring)
 {
+	long timeout = timeout_ms ? msecs_to_jiffies(timeout_ms) : MAX_SCHEDULE_TIMEOUT;
 #if SG_INIT_ARGS
 	const struct drm_sched_init_args args = {
 		.ops = &sg_sched_ops,
@@ -543,7 +685,7 @@ static int sg_sched_init(struct sg_ring *ring)
 		.num_rqs = DRM_SCHED_PRIORITY_COUNT,
 #endif
 		.credit_limit = credits,
-		.timeout = MAX_SCHEDULE_TIMEOUT,
+		.timeout = timeout,
 		.name = ring->name,
 		.dev = &sg_pdev->dev,
 	};
@@ -552,10 +694,10 @@ static int sg_sched_init(struct sg_ring *ring)
 #elif SG_INIT_POS_NUM_RQS
 	/* sched, ops, submit_wq, num_rqs, credit_limit, hang_limit, timeout, timeout_wq, score, name, dev */
 	return drm_sched_init(&ring->sched, &sg_sched_ops, NULL, DRM_SCHED_PRIORITY_COUNT, credits,
-			      0, MAX_SCHEDULE_TIMEOUT, NULL, NULL, ring->name, &sg_pdev->dev);
+			      0, timeout, NULL, NULL, ring->name, &sg_pdev->dev);
 #else
 	/* sched, ops, hw_submission, hang_limit, timeout, [timeout_wq,] [score,] name[, dev] */
-	return drm_sched_init(&ring->sched, &sg_sched_ops, credits, 0, MAX_SCHEDULE_TIMEOUT,
+	return drm_sched_init(&ring->sched, &sg_sched_ops, credits, 0, timeout,
 #if SG_INIT_POS_TIMEOUT_WQ
 			      NULL,
 #endif
@@ -584,15 +726,27 @@ static int sg_ring_init(struct sg_ring *ring)
 	}
 	ring->sched_ready = true;
 	ring->sched_list[0] = &ring->sched;
-	err = drm_sched_entity_init(&ring->entity, DRM_SCHED_PRIORITY_NORMAL, ring->sched_list, 1,
-				    NULL);
-	if (err) {
-		pr_err(SG_NAME ": drm_sched_entity_init(%s): error %d\n", ring->name, err);
-		return err;
+	for (; ring->nr_entities < SG_ENTITIES; ring->nr_entities++) {
+		err = drm_sched_entity_init(&ring->entity[ring->nr_entities],
+					    DRM_SCHED_PRIORITY_NORMAL, ring->sched_list, 1, NULL);
+		if (err) {
+			pr_err(SG_NAME ": drm_sched_entity_init(%s): error %d\n", ring->name, err);
+			return err;
+		}
 	}
-	ring->entity_ready = true;
 	return 0;
 }
+
+/* A driver bound to the device, as a GPU's is: tools name it (dev->driver). */
+static int sg_probe(struct platform_device *pdev)
+{
+	return 0;
+}
+
+static struct platform_driver sg_driver = {
+	.probe = sg_probe,
+	.driver = { .name = SG_NAME },
+};
 
 static void sg_cleanup(void)
 {
@@ -613,8 +767,8 @@ static void sg_cleanup(void)
 	for (i = 0; i < nr_rings; i++) {
 		struct sg_ring *ring = &sg_rings[i];
 
-		if (ring->entity_ready)
-			drm_sched_entity_destroy(&ring->entity);
+		while (ring->nr_entities)
+			drm_sched_entity_destroy(&ring->entity[--ring->nr_entities]);
 		if (ring->sched_ready)
 			drm_sched_fini(&ring->sched);
 		dma_fence_put(ring->last_finished);
@@ -628,6 +782,8 @@ static void sg_cleanup(void)
 	synchronize_rcu();
 	if (sg_pdev)
 		platform_device_unregister(sg_pdev);
+	if (sg_driver_registered)
+		platform_driver_unregister(&sg_driver);
 }
 
 static int __init sg_init(void)
@@ -639,12 +795,20 @@ static int __init sg_init(void)
 		pr_err(SG_NAME ": credits=%u: want 1..%d\n", credits, MAX_CREDITS);
 		return -EINVAL;
 	}
+	if (timeout_ms > MAX_TIMEOUT_MS) {
+		pr_err(SG_NAME ": timeout_ms=%u: want 0..%lu\n", timeout_ms, MAX_TIMEOUT_MS);
+		return -EINVAL;
+	}
+	err = platform_driver_register(&sg_driver);
+	if (err)
+		return err;
+	sg_driver_registered = true;
 	/* A real device: >= 6.17 trace events record dev_name(sched->dev). */
 	sg_pdev = platform_device_register_simple(SG_NAME, -1, NULL, 0);
 	if (IS_ERR(sg_pdev)) {
 		err = PTR_ERR(sg_pdev);
 		sg_pdev = NULL;
-		return err;
+		goto fail;
 	}
 	names = kstrdup(rings, GFP_KERNEL);
 	if (!names) {
