@@ -12,7 +12,7 @@
 # library discovery), more sources in tools/NAME/, linked into NAME alone.
 # CONTRIBUTING.md lists the rest (man page, tests, bench, README).
 
-TOOLS := drmsched vblanklat cudatrace i915mem amdgpucs nvdrv amdkfd cltrace hiptrace zetrace
+TOOLS := drmsched vblanklat cudatrace i915mem amdgpucs nvdrv amdkfd cltrace hiptrace zetrace gpuhang
 # Built and tested like a tool, never installed: the one a new tool is
 # copied from (CONTRIBUTING.md).
 TEMPLATE_TOOLS := template

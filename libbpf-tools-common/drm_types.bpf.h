@@ -15,6 +15,7 @@ struct drm_gpu_scheduler;
 struct drm_sched_fence {
 	struct dma_fence scheduled;
 	struct dma_fence finished;
+	struct dma_fence *parent;	/* the hardware's fence, once run */
 	struct drm_gpu_scheduler *sched;
 	u64 drm_client_id;		/* Linux >= 6.17 */
 } __core;

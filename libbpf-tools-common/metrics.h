@@ -78,7 +78,7 @@ double metrics_time_unit(void);
  * METRICS_MAX_LABELS labels of up to METRICS_LABEL_LEN - 1 bytes, and
  * METRICS_MAX_VALUES values per row.
  */
-#define METRICS_MAX_LABELS	4
+#define METRICS_MAX_LABELS	6
 #define METRICS_MAX_VALUES	12
 #define METRICS_LABEL_LEN	128
 

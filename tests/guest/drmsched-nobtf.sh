@@ -93,6 +93,13 @@ if ! insmod "$SCHEDGEN_KO" rings=gfx,compute 2>"$S/insmod.err"; then
 	fail "$P insmod schedgen: $(cat "$S/insmod.err")"
 	exit 1
 fi
+# gpuhang traces the scheduler's recovery functions through their BTF: none, one line.
+gpuhang_nobtf() {
+	expect_error "gpuhang: $1: gpu_sched without BTF: one line" 1 \
+		"^gpuhang: module gpu_sched has no BTF \(a kernel without CONFIG_DEBUG_INFO_BTF_MODULES\): its timeout handling cannot be traced$" \
+		bin/gpuhang
+}
+[ "$have_btf" = 1 ] || gpuhang_nobtf "$K"
 
 # ---------------------------------------------------------------------------
 # 1. --no-btf next to the BTF path, on the same jobs.
@@ -161,6 +168,7 @@ if [ "$have_btf" = 1 ]; then
 		check_same btf stripped
 		check_eq "$P stripped: the record path chosen by itself, said once" \
 			"$(grep -c '^drmsched: reading the tracepoint records (module gpu_sched has no BTF)$' "$S/stripped.sum.err")" 1
+		gpuhang_nobtf stripped
 		rmmod schedgen
 	else
 		fail "$P insmod the stripped gpu-sched and schedgen: $(cat "$S/insmod.err")"

@@ -24,7 +24,7 @@ P="errors:"
 # The tracepoint tools, the module each needs loaded and the event
 # systems their record paths read.
 tracepoint_tools="drmsched:gpu-sched:gpu_scheduler amdgpucs:amdgpu:amdgpu i915mem:i915:i915 vblanklat:drm:drm"
-all_tools="drmsched vblanklat i915mem amdgpucs nvdrv cudatrace"
+all_tools="drmsched vblanklat i915mem amdgpucs nvdrv cudatrace gpuhang"
 
 # in_ns SETUP CMD...: CMD in a new mount namespace after the shell SETUP.
 in_ns() {

@@ -10,7 +10,7 @@
 #
 # Every tool by default. The kernel tracers run in a VM (tests/vm/run, one
 # boot per tool, each under the VM lock /tmp/gpu-vm.lock): drmsched,
-# amdgpucs, amdkfd, i915mem and nvdrv on 6.1 with the test modules
+# gpuhang, amdgpucs, amdkfd, i915mem and nvdrv on 6.1 with the test modules
 # (schedgen, amdgen, kfdmock, gemgen, nvmock) and NVIDIA's real driver;
 # vblanklat on sid, whose bochs has vblanks (--vga), with the stall module
 # to make it miss some. The uprobe tracers run on the host: cudatrace on
@@ -75,6 +75,20 @@ guest_drmsched() {
 	write_as encoder /proc/schedgen "submit ring=comp_1.0.0 jobs=5 exec_us=8000
 submit ring=gfx_0.0.0 jobs=3 exec_us=25000"
 	echo wait >/proc/schedgen
+	rec_stop
+}
+
+# gpuhang: schedgen with a job timeout: a job that hangs with another
+# process's job running beside it, recovered as amdgpu recovers.
+guest_gpuhang() {
+	load_module_deps "${SCHEDGEN_KO:?}" && load_module "$SCHEDGEN_KO" rings=gfx_0.0.0 \
+		timeout_ms=2000 credits=2 || exit 1
+	rec_start j -j
+	write_as renderer /proc/schedgen "submit ring=gfx_0.0.0 jobs=3 exec_us=1000 entity=2"
+	echo wait >/proc/schedgen
+	write_as shader_test /proc/schedgen "submit ring=gfx_0.0.0 jobs=1 hang=1 entity=1"
+	write_as trainer /proc/schedgen "submit ring=gfx_0.0.0 jobs=1 exec_us=10000000 entity=3"
+	echo "wait timeout_ms=60000" >/proc/schedgen
 	rec_stop
 }
 
@@ -321,10 +335,10 @@ host_cltrace() {
 }
 
 tools=("$@")
-[ ${#tools[@]} -gt 0 ] || tools=(drmsched amdgpucs amdkfd i915mem nvdrv vblanklat cudatrace cltrace)
+[ ${#tools[@]} -gt 0 ] || tools=(drmsched gpuhang amdgpucs amdkfd i915mem nvdrv vblanklat cudatrace cltrace)
 for tool in "${tools[@]}"; do
 	case $tool in
-	drmsched | amdgpucs | amdkfd | i915mem | nvdrv) vm "$tool" 6.1 || exit 1 ;;
+	drmsched | gpuhang | amdgpucs | amdkfd | i915mem | nvdrv) vm "$tool" 6.1 || exit 1 ;;
 	vblanklat) vm "$tool" sid --vga || exit 1 ;;
 	cudatrace | cltrace) "host_$tool" ;;
 	*) echo "record: no recording for $tool" >&2; exit 1 ;;

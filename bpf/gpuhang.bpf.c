@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpuhang: GPU job timeouts, faults and recoveries on the DRM GPU
+ * scheduler, each with the job blamed, its submitter and the device's
+ * last jobs (the flight recorder).
+ *
+ * Always on, so the quiet state is what costs: the gpu_scheduler
+ * tracepoints (queue, run, done) keep each job's submitter and times in a
+ * row while it is in flight and a copy in its device's recorder, the last
+ * RECORDER_SLOTS jobs queued there. The scheduler's own recovery code is
+ * traced by fentry, from gpu_sched's BTF:
+ * - drm_sched_job_timedout(work): the timeout handler, a static work
+ *   function; its job is the first on the scheduler's pending list, where
+ *   the handler takes it from (a fault, drm_sched_fault(), runs the same
+ *   handler at once: the incident is then a fault);
+ * - drm_sched_stop(sched, bad), drm_sched_increase_karma(bad),
+ *   drm_sched_resubmit_jobs(sched): the steps of a recovery shaped as
+ *   amdgpu's (steps a driver skips are not seen);
+ * - drm_sched_start(sched, ...): the end of a recovery; the jobs left on the
+ *   pending list with a hardware fence were run again, those without one
+ *   end there without running (lost).
+ * The tool never holds the kernel up: each program reads and returns; an
+ * incident's record is copied to the ring buffer, or counted as lost.
+ */
+#include "kernel_types.bpf.h"
+#include <bpf/bpf_tracing.h>
+#define EVENTS_RINGBUF_BYTES (1024 * 1024)	/* ~170 incidents with their recorders */
+#include "tool.bpf.h"
+#include "gpuhang.h"
+
+#include "drm_types.bpf.h"
+
+struct list_head {
+	struct list_head *next;
+} __core;
+
+struct work_struct {
+	long data;
+} __core;
+
+struct delayed_work {
+	struct work_struct work;
+} __core;
+
+/* The members of gpu_sched's types this tool reads beyond drm_types.bpf.h's. */
+struct drm_gpu_scheduler___hang {
+	struct delayed_work work_tdr;
+	struct list_head pending_list;
+	struct device *dev;
+} __core;
+
+struct drm_sched_job___hang {
+	struct list_head list;
+	struct drm_sched_fence *s_fence;
+	struct drm_gpu_scheduler *sched;
+} __core;
+
+struct dma_fence___hang {
+	int error;
+} __core;
+
+struct device_driver {
+	const char *name;
+} __core;
+
+struct device___hang {
+	struct device_driver *driver;
+} __core;
+
+/* What found its table full, or the ring buffer: counted, reported by the frontend. */
+__u64 dropped_jobs = 0;
+__u64 dropped_rings = 0;
+__u64 dropped_devs = 0;
+__u64 dropped_culprits = 0;
+/* Incidents so far, of every ring: each one's number. */
+__u32 nr_incidents = 0;
+
+JOB_ROWS(struct job_row);
+ROWS(rings, __u64, struct ring_state, RING_BITS);
+ROWS(devs, __u64, struct dev_state, DEV_BITS);
+ROWS(culprits, struct culprit_key, struct culprit_stats, CULPRIT_BITS);
+
+/*
+ * A hook's pointer argument as a plain address: read with BPF_CORE_READ,
+ * never dereferenced, so the verifier's rules for trusted (and, in newer
+ * kernels, possibly NULL) arguments do not apply to the address arithmetic.
+ */
+#define ADDR(p) ((void *)addr_value((__u64)(p)))
+
+static __always_inline void fence_name(struct drm_sched_fence *s_fence, __u64 *context,
+				       __u64 *seqno)
+{
+	*context = BPF_CORE_READ(s_fence, finished.context);
+	*seqno = BPF_CORE_READ(s_fence, finished.seqno);
+}
+
+/* The rings row of `sched`, named (and its device found) when made; NULL if full. */
+static __always_inline struct rings_row *ring_of(struct drm_gpu_scheduler *sched, __u32 *idx)
+{
+	struct device_driver *driver;
+	struct device *dev = NULL;
+	struct rings_row *r;
+	bool made;
+
+	r = ROWS_GET(rings, (__u64)sched, idx, &made, &dropped_rings);
+	if (!r || !made)
+		return r;
+	bpf_probe_read_kernel_str(r->s.name, sizeof(r->s.name), BPF_CORE_READ(sched, name));
+	if (bpf_core_field_exists(((struct drm_gpu_scheduler___hang *)0)->dev))
+		dev = BPF_CORE_READ((struct drm_gpu_scheduler___hang *)sched, dev);
+	if (dev) {
+		bpf_probe_read_kernel_str(r->s.dev_name, sizeof(r->s.dev_name), core_dev_name(dev));
+		driver = BPF_CORE_READ((struct device___hang *)dev, driver);
+		if (driver)
+			bpf_probe_read_kernel_str(r->s.driver, sizeof(r->s.driver),
+						  BPF_CORE_READ(driver, name));
+	}
+	/* Its device's recorder (before 6.0 no scheduler names its device: one for all). */
+	if (!ROWS_GET(devs, (__u64)dev, &r->s.dev, &made, &dropped_devs))
+		r->s.dev = NO_ROW;
+	return r;
+}
+
+static __always_inline struct dev_state *dev_of(__u32 dev)
+{
+	struct devs_row *d = bpf_map_lookup_elem(&devs, &dev);
+
+	return d ? &d->s : NULL;
+}
+
+/* The recorder's copy of `job`, if it still holds it. */
+static __always_inline struct job_info *recorded_copy(struct job_row *job)
+{
+	struct dev_state *d;
+	struct job_info *rec;
+	__u32 slot;
+
+	if (!job->recorded)
+		return NULL;
+	d = dev_of(job->dev);
+	if (!d)
+		return NULL;
+	slot = (job->recorded - 1) & (RECORDER_SLOTS - 1);
+	rec = &d->recorded[slot];
+	return rec->context == job->info.context && rec->seqno == job->info.seqno ? rec : NULL;
+}
+
+/* A job queued: its row, and its copy in its device's recorder. */
+static __always_inline int on_queue(struct drm_sched_job *sched_job)
+{
+	__u64 id = bpf_get_current_pid_tgid(), context, seqno, pos;
+	struct drm_gpu_scheduler *sched = BPF_CORE_READ(sched_job, sched);
+	struct jobs_row *job;
+	struct rings_row *ring;
+	struct dev_state *d;
+	struct job_fence f;
+	struct job_info *info;
+	__u32 ring_idx, idx;
+	bool made;
+
+	fence_name(BPF_CORE_READ(sched_job, s_fence), &context, &seqno);
+	ring = ring_of(sched, &ring_idx);
+	if (!ring)
+		return 0;
+	f.context = context;
+	f.seqno = seqno;
+	job = ROWS_GET_AT(jobs, f, job_start(context, seqno, JOB_ROW_BITS), &idx, &made,
+			  &dropped_jobs);
+	if (!job)
+		return 0;
+	info = &job->s.info;
+	info->context = context;
+	info->seqno = seqno;
+	info->queued_ns = bpf_ktime_get_ns();
+	info->run_ns = 0;
+	info->done_ns = 0;
+	info->error = 0;
+	info->cgroup_id = bpf_get_current_cgroup_id();
+	info->pid = id >> 32;
+	info->ring = ring_idx;
+	info->wanted = current_wanted(id >> 32);
+	bpf_get_current_comm(info->comm, sizeof(info->comm));
+	job->s.recorded = 0;
+	job->s.dev = ring->s.dev;
+	d = dev_of(ring->s.dev);
+	if (!d)
+		return 0;
+	pos = __sync_fetch_and_add(&d->head, 1);
+	d->recorded[pos & (RECORDER_SLOTS - 1)] = *info;
+	job->s.recorded = pos + 1;
+	return 0;
+}
+
+static __always_inline int on_run(struct drm_sched_job *sched_job)
+{
+	__u64 context, seqno, now = bpf_ktime_get_ns();
+	struct jobs_row *job;
+	struct job_info *rec;
+	__u32 idx;
+
+	fence_name(BPF_CORE_READ(sched_job, s_fence), &context, &seqno);
+	job = job_find(context, seqno, &idx);
+	if (!job)
+		return 0;
+	job->s.info.run_ns = now;
+	rec = recorded_copy(&job->s);
+	if (rec)
+		rec->run_ns = now;
+	return 0;
+}
+
+static __always_inline int on_done(struct drm_sched_fence *s_fence)
+{
+	__u64 context, seqno, now = bpf_ktime_get_ns();
+	struct dma_fence *finished = &s_fence->finished;
+	struct jobs_row *job;
+	struct job_info *rec;
+	__s32 error;
+	__u32 idx;
+
+	fence_name(s_fence, &context, &seqno);
+	job = job_find(context, seqno, &idx);
+	if (!job)
+		return 0;
+	/*
+	 * The finished fence's error, or the hardware fence's: from 6.17 the
+	 * scheduler sets the former only after this event.
+	 */
+	error = BPF_CORE_READ((struct dma_fence___hang *)finished, error);
+	if (!error) {
+		struct dma_fence *parent = BPF_CORE_READ(s_fence, parent);
+
+		if (parent)
+			error = BPF_CORE_READ((struct dma_fence___hang *)parent, error);
+	}
+	rec = recorded_copy(&job->s);
+	if (rec) {
+		rec->done_ns = now;
+		rec->error = error;
+	}
+	ROWS_FREE(jobs, job, idx);
+	return 0;
+}
+
+/* The first job on `sched`'s pending list (the one its timeout handler takes), or NULL. */
+static __always_inline struct drm_sched_job *first_pending(struct drm_gpu_scheduler *sched)
+{
+	struct drm_gpu_scheduler___hang *s = (void *)sched;
+	__u64 head = (__u64)&s->pending_list, node;
+
+	node = (__u64)BPF_CORE_READ(s, pending_list.next);
+	if (!node || node == head)
+		return NULL;
+	return (void *)(node - bpf_core_field_offset(struct drm_sched_job___hang, list));
+}
+
+/* The job of `sched_job` as the tool knows it: its row's info, else only its name. */
+static __always_inline void job_known(struct drm_sched_job *sched_job, struct job_info *out)
+{
+	struct jobs_row *job;
+	__u64 context, seqno;
+	__u32 idx;
+
+	__builtin_memset(out, 0, sizeof(*out));
+	if (!sched_job)
+		return;
+	fence_name(BPF_CORE_READ(sched_job, s_fence), &context, &seqno);
+	job = job_find(context, seqno, &idx);
+	if (job) {
+		*out = job->s.info;
+		return;
+	}
+	out->context = context;
+	out->seqno = seqno;
+	out->wanted = !process_filtered();
+}
+
+/* An event of `ring` and its last incident; with its device's recorder if `full`. */
+static __always_inline struct gpuhang_event *event_of(struct rings_row *ring, __u32 ring_idx,
+						      __u32 kind, bool full, __u64 now)
+{
+	struct gpuhang_event *e;
+	struct dev_state *d;
+
+	e = full ? event_reserve(sizeof(*e)) : event_reserve(GPUHANG_STEP_SIZE);
+	if (!e)
+		return NULL;
+	e->ts_ns = now;
+	e->kind = kind;
+	e->ring = ring_idx;
+	/* 0: a recovery step outside an incident (a driver's reset of a ring that did not hang) */
+	e->incident = ring->s.incident_ns ? ring->s.incident : 0;
+	e->resubmitted = 0;
+	e->lost = 0;
+	e->pad = 0;
+	e->out_ns = 0;
+	e->head = 0;
+	d = dev_of(ring->s.dev);
+	/* Without a device, head 0: the frontend reads none of the recorder. */
+	if (full && d) {
+		e->head = d->head;
+		bpf_probe_read_kernel(e->recorded, sizeof(e->recorded), d->recorded);
+	}
+	return e;
+}
+
+/* An incident's counts per ring, kind and the comm of the job blamed ("" if none known). */
+static __always_inline void count_culprit(__u32 ring, __u32 kind, const struct job_info *job)
+{
+	struct culprit_key key = { .ring = ring, .kind = kind };
+	struct culprits_row *c;
+	bool made;
+	__u32 idx;
+
+	__builtin_memcpy(key.comm, job->comm, sizeof(key.comm));
+	c = ROWS_GET(culprits, key, &idx, &made, &dropped_culprits);
+	if (c)
+		__sync_fetch_and_add(&c->s.incidents, 1);
+}
+
+/* The timeout handler of `sched` runs: an incident, blaming the first job on its hardware. */
+static __always_inline int on_timeout(struct drm_gpu_scheduler *sched)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct gpuhang_event *e;
+	struct rings_row *ring;
+	struct job_info job;
+	__u32 ring_idx, kind;
+
+	ring = ring_of(sched, &ring_idx);
+	if (!ring)
+		return 0;
+	job_known(first_pending(sched), &job);
+	/* A handler that finds the hardware idle does nothing: no incident (a fault waits). */
+	if (!job.context)
+		return 0;
+	kind = ring->s.fault ? HANG_FAULT : HANG_TIMEOUT;
+	ring->s.fault = 0;
+	/* Filtered by the process blamed: the incident, its counts and its recovery. */
+	ring->s.wanted = job.wanted;
+	if (!job.wanted)
+		return 0;
+	ring->s.incident = __sync_fetch_and_add(&nr_incidents, 1) + 1;
+	ring->s.incident_ns = now;
+	__sync_fetch_and_add(kind == HANG_FAULT ? &ring->s.faults : &ring->s.timeouts, 1);
+	count_culprit(ring_idx, kind, &job);
+	e = event_of(ring, ring_idx, kind, true, now);
+	if (!e)
+		return 0;
+	e->job = job;
+	event_submit(e);
+	return 0;
+}
+
+/*
+ * A ring's recovery passes the filters when its incident did, or, without
+ * an incident (a driver's reset of a ring that did not hang), when no
+ * filter is set.
+ */
+static __always_inline bool recovery_wanted(struct rings_row *ring)
+{
+	return ring->s.incident_ns ? ring->s.wanted : !process_filtered();
+}
+
+/* A recovery step of `sched` (-e), naming `bad` where it has one. */
+static __always_inline void recovery_step(struct drm_gpu_scheduler *sched, __u32 kind,
+					  struct drm_sched_job *bad)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct gpuhang_event *e;
+	struct rings_row *ring;
+	__u32 ring_idx;
+
+	ring = ring_of(sched, &ring_idx);
+	if (!ring)
+		return;
+	if (kind == HANG_STOP && !ring->s.stop_ns)
+		ring->s.stop_ns = now;
+	if (!emit_events || !recovery_wanted(ring))
+		return;
+	e = event_of(ring, ring_idx, kind, false, now);
+	if (!e)
+		return;
+	job_known(bad, &e->job);
+	event_submit(e);
+}
+
+/*
+ * `sched` starts again: its pending jobs with a hardware fence were run
+ * again, those without one end now without running. Out: since its stop,
+ * else since its incident.
+ */
+static __always_inline int on_start(struct drm_gpu_scheduler *sched)
+{
+	struct drm_gpu_scheduler___hang *s = (void *)sched;
+	__u64 now = bpf_ktime_get_ns(), head = (__u64)&s->pending_list, node, since, out;
+	__u32 list_off = bpf_core_field_offset(struct drm_sched_job___hang, list);
+	__u32 ring_idx, resubmitted = 0, lost = 0, incident, i;
+	bool wanted;
+	struct drm_sched_job___hang *job;
+	struct gpuhang_event *e;
+	struct rings_row *ring;
+
+	ring = ring_of(sched, &ring_idx);
+	if (!ring)
+		return 0;
+	node = (__u64)BPF_CORE_READ(s, pending_list.next);
+	for (i = 0; i < MAX_PENDING && node && node != head; i++) {
+		job = (void *)(node - list_off);
+		if (BPF_CORE_READ(job, s_fence, parent))
+			resubmitted++;
+		else
+			lost++;
+		node = (__u64)BPF_CORE_READ(job, list.next);
+	}
+	wanted = recovery_wanted(ring);
+	incident = ring->s.incident_ns ? ring->s.incident : 0;
+	since = ring->s.stop_ns ? ring->s.stop_ns : ring->s.incident_ns;
+	out = since ? now - since : 0;
+	/* The incident ends here. */
+	ring->s.stop_ns = 0;
+	ring->s.incident_ns = 0;
+	if (!wanted)
+		return 0;
+	__sync_fetch_and_add(&ring->s.recoveries, 1);
+	__sync_fetch_and_add(&ring->s.resubmitted, resubmitted);
+	__sync_fetch_and_add(&ring->s.lost, lost);
+	__sync_fetch_and_add(&ring->s.out_ns, out);
+	if (out > ring->s.out_max_ns)
+		ring->s.out_max_ns = out;
+	e = event_of(ring, ring_idx, HANG_RECOVERED, false, now);
+	if (!e)
+		return 0;
+	__builtin_memset(&e->job, 0, sizeof(e->job));
+	e->incident = incident;
+	e->out_ns = out;
+	e->resubmitted = resubmitted;
+	e->lost = lost;
+	event_submit(e);
+	return 0;
+}
+
+SEC("fentry/drm_sched_job_timedout")
+int BPF_PROG(timedout, struct work_struct *work)
+{
+	__u32 off = bpf_core_field_offset(struct drm_gpu_scheduler___hang, work_tdr.work);
+
+	return on_timeout((void *)(addr_value((__u64)work) - off));
+}
+
+SEC("fentry/drm_sched_fault")
+int BPF_PROG(fault, struct drm_gpu_scheduler *sched)
+{
+	__u32 idx;
+	struct rings_row *ring = ring_of(ADDR(sched), &idx);
+
+	if (ring)
+		ring->s.fault = 1;
+	return 0;
+}
+
+SEC("fentry/drm_sched_stop")
+int BPF_PROG(stop, struct drm_gpu_scheduler *sched, struct drm_sched_job *bad)
+{
+	recovery_step(ADDR(sched), HANG_STOP, ADDR(bad));
+	return 0;
+}
+
+SEC("fentry/drm_sched_increase_karma")
+int BPF_PROG(karma, struct drm_sched_job *bad)
+{
+	recovery_step(BPF_CORE_READ((struct drm_sched_job *)ADDR(bad), sched), HANG_KARMA, ADDR(bad));
+	return 0;
+}
+
+SEC("fentry/drm_sched_resubmit_jobs")
+int BPF_PROG(resubmit, struct drm_gpu_scheduler *sched)
+{
+	recovery_step(ADDR(sched), HANG_RESUBMIT, NULL);
+	return 0;
+}
+
+/* (sched, bool full_recovery) before 6.12, (sched) in 6.12, (sched, int errno) after. */
+SEC("fentry/drm_sched_start")
+int BPF_PROG(start, struct drm_gpu_scheduler *sched)
+{
+	return on_start(ADDR(sched));
+}
+
+/* Linux <= 6.16 */
+SEC("tp_btf/drm_sched_job")
+int BPF_PROG(queue_old, struct drm_sched_job *sched_job, struct drm_sched_entity *entity)
+{
+	return on_queue(ADDR(sched_job));
+}
+
+SEC("tp_btf/drm_run_job")
+int BPF_PROG(run_old, struct drm_sched_job *sched_job, struct drm_sched_entity *entity)
+{
+	return on_run(ADDR(sched_job));
+}
+
+SEC("tp_btf/drm_sched_process_job")
+int BPF_PROG(done_old, struct drm_sched_fence *s_fence)
+{
+	return on_done(ADDR(s_fence));
+}
+
+/* Linux >= 6.17 */
+SEC("tp_btf/drm_sched_job_queue")
+int BPF_PROG(queue_new, struct drm_sched_job *sched_job, struct drm_sched_entity *entity)
+{
+	return on_queue(ADDR(sched_job));
+}
+
+SEC("tp_btf/drm_sched_job_run")
+int BPF_PROG(run_new, struct drm_sched_job *sched_job, struct drm_sched_entity *entity)
+{
+	return on_run(ADDR(sched_job));
+}
+
+SEC("tp_btf/drm_sched_job_done")
+int BPF_PROG(done_new, struct drm_sched_fence *s_fence)
+{
+	return on_done(ADDR(s_fence));
+}
+
+char LICENSE[] SEC("license") = "GPL";

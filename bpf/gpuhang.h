@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* gpuhang: the incidents, rows and flight recorder gpuhang.bpf.c and gpuhang.c share */
+#ifndef GPUHANG_H
+#define GPUHANG_H
+
+#include <linux/types.h>
+
+#define COMM_LEN	16
+#define NAME_LEN	32	/* a ring's, a device's, a driver's name */
+#define MAX_RINGS	64	/* schedulers (rings) over a run */
+#define RING_BITS	7
+#define MAX_DEVS	16	/* devices, each with a flight recorder */
+#define DEV_BITS	5
+#define MAX_JOBS	8192	/* jobs in flight */
+#define JOB_ROW_BITS	14
+#define MAX_CULPRITS	1024	/* (ring, kind, comm) incident counts */
+#define CULPRIT_BITS	11
+#define RECORDER_SLOTS	64	/* a device's last jobs kept; -n at most this */
+#define RECORDER_DEFAULT 16
+/* Jobs on the hardware a recovery's count walks: more than any ring's credits. */
+#define MAX_PENDING	256
+
+/* What happened: an incident (a timeout, a fault), or a step of its recovery. */
+enum hang_kind {
+	HANG_TIMEOUT,		/* the scheduler's timer found a job past its time */
+	HANG_FAULT,		/* the driver reported a fault (drm_sched_fault) */
+	HANG_STOP,		/* recovery: the scheduler stopped, with its bad job */
+	HANG_KARMA,		/* recovery: a job blamed (its karma raised) */
+	HANG_RESUBMIT,		/* recovery: the jobs on the hardware run again */
+	HANG_RECOVERED,		/* recovery: the scheduler started again */
+	NR_HANG_KINDS,
+};
+
+/* A job: who submitted it and when it was queued, run and done (0: not yet). */
+struct job_info {
+	__u64 context;		/* its finished fence: the job's name, as drmsched's */
+	__u64 seqno;
+	__u64 queued_ns;
+	__u64 run_ns;
+	__u64 done_ns;
+	__u64 cgroup_id;
+	__u32 pid;
+	__u32 ring;		/* the rings row of its scheduler */
+	__s32 error;		/* its finished fence's error when done */
+	__u32 wanted;		/* its submitter passes -p/-c/--cgroup */
+	char comm[COMM_LEN];
+};
+
+/* A job in flight: its info and where the flight recorder holds its copy. */
+struct job_row {
+	struct job_info info;
+	__u64 recorded;		/* its recorder position + 1 (0: none) */
+	__u32 dev;		/* the devs row of that recorder */
+	__u32 pad;
+};
+
+/* A ring (a drm_gpu_scheduler): its names, its device, its incidents so far. */
+struct ring_state {
+	char name[NAME_LEN];
+	char dev_name[NAME_LEN];
+	char driver[NAME_LEN];	/* its device's */
+	__u32 dev;		/* its devs row (its recorder) */
+	__u32 fault;		/* drm_sched_fault() since the last timeout */
+	__u32 wanted;		/* its last incident passed -p/-c/--cgroup: so does its recovery */
+	__u32 pad2;
+	__u64 stop_ns;		/* recovery under way since (0: none) */
+	__u64 incident_ns;	/* its incident under way since (0: none) */
+	__u32 incident;		/* the number of its last incident (of all rings') */
+	__u32 pad;
+	/* counters, for the summary and --prometheus */
+	__u64 timeouts;
+	__u64 faults;
+	__u64 recoveries;
+	__u64 resubmitted;
+	__u64 lost;
+	__u64 out_ns;		/* stop -> start, summed */
+	__u64 out_max_ns;
+};
+
+/* A device's flight recorder: the last jobs queued on its rings. */
+struct dev_state {
+	__u64 head;		/* jobs recorded so far: the next goes to head % RECORDER_SLOTS */
+	struct job_info recorded[RECORDER_SLOTS];
+};
+
+/* Incidents per ring, kind and the comm of their guilty job's submitter. */
+struct culprit_key {
+	__u32 ring;
+	__u32 kind;
+	char comm[COMM_LEN];
+};
+
+struct culprit_stats {
+	__u64 incidents;
+};
+
+/* One per incident and per recovery step; a timeout's or fault's carries the recorder. */
+struct gpuhang_event {
+	__u64 ts_ns;
+	__u32 kind;
+	__u32 ring;		/* its rings row */
+	__u32 incident;		/* the incident this is or belongs to: 1, 2, ... */
+	__u32 resubmitted;	/* RECOVERED: jobs run again */
+	__u32 lost;		/* RECOVERED: jobs ended without running again */
+	__u32 pad;
+	__u64 out_ns;		/* RECOVERED: stop (or the incident) -> start */
+	__u64 head;		/* TIMEOUT, FAULT: the recorder's position */
+	struct job_info job;	/* the job blamed (context 0: none known) */
+	struct job_info recorded[RECORDER_SLOTS];	/* TIMEOUT, FAULT only */
+};
+
+/* A rings row as the frontend looks one up by index (rows.bpf.h's struct rings_row). */
+struct ring_row {
+	__u64 match;
+	__u64 sched;
+	struct ring_state s;
+};
+
+/* The size of an event without the recorder. */
+#define GPUHANG_STEP_SIZE ((unsigned long)&((struct gpuhang_event *)0)->recorded)
+
+#endif /* GPUHANG_H */

@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpuhang - GPU job timeouts, faults and recoveries: the job blamed, its
+ * submitter, the device's last jobs before it.
+ *
+ * On the DRM GPU scheduler's own timeout handling (amdgpu, xe, nouveau,
+ * panfrost, panthor, v3d, etnaviv, lima, msm...): one line per incident as
+ * it happens, with the device's flight recorder under it (its last jobs,
+ * kept in the kernel from the gpu_scheduler tracepoints), one line when
+ * the ring is running again, and a summary per ring at the end.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuhang.h"
+#include "gpuhang.skel.h"
+#include "gpuhang/prom.h"
+#include "btf_targets.h"
+#include "output.h"
+#include "probe.h"
+#include "runtime.h"
+#include "timeline.h"
+#include "tool.h"
+
+static struct env {
+	long recorded;		/* -n: the recorder's jobs printed with an incident */
+} env = { .recorded = RECORDER_DEFAULT };
+
+/* The generation of gpu_scheduler events that feed the recorder. */
+enum sched_abi { ABI_NONE, ABI_PRE_6_17, ABI_6_17 };
+
+static enum sched_abi abi;
+static struct gpuhang_bpf *skel;
+/* The previous summary's rows: a summary prints what changed since. */
+static struct map_snapshot prev[2];
+
+const char *argp_program_version = "gpuhang 0.1";
+static const char doc[] =
+"Trace GPU job timeouts, faults and recoveries: the job blamed, its submitter.\n"
+"\n"
+"USAGE: gpuhang [-ejmCTv] [-n JOBS] [-p PID] [-c COMM] [--cgroup PATH]\n"
+"               [--timeline FILE] [--prometheus FILE] [interval [count]]\n"
+"\n"
+"EXAMPLES:\n"
+"    gpuhang               # one line per incident, a summary at Ctrl-C\n"
+"    gpuhang -n 4          # with the device's last 4 jobs before each\n"
+"    gpuhang -e            # and each step of the recovery\n"
+"    gpuhang -j            # JSON lines: one object per incident and job\n"
+"    gpuhang -C            # the submitters' cgroups\n"
+"    gpuhang -p 1234       # only incidents blaming PID 1234's jobs\n"
+"    gpuhang --prometheus gpuhang.prom  # incident counters\n"
+"    gpuhang --timeline hangs.json  # the incidents, for ui.perfetto.dev\n";
+
+static const struct argp_option opts[] = {
+	{ "jobs", 'n', "JOBS", 0, "The device's last JOBS jobs printed with an incident "
+	  "(default 16, at most 64; 0: none)", 0 },
+	{},
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'n':
+		env.recorded = parse_long_arg(state, arg, "number of jobs", 0, RECORDER_SLOTS);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct tool_desc tool = {
+	.doc = doc,
+	.options = opts,
+	.parser = parse_arg,
+	.events = "Print each step of a recovery too (stop, karma, resubmit)",
+	.timeline = "Write the incidents and recoveries to FILE as a timeline (Trace Event "
+		    "Format: ui.perfetto.dev opens it)",
+	.needs = TOOL_TRACEFS,
+};
+
+/* The tool's checks: the scheduler's events, and its functions' BTF. */
+static enum sched_abi detect_abi(void)
+{
+	if (module_lacks_btf("gpu_sched")) {
+		fprintf(stderr, "gpuhang: module gpu_sched has no BTF (a kernel without "
+			"CONFIG_DEBUG_INFO_BTF_MODULES): its timeout handling cannot be traced\n");
+		return ABI_NONE;
+	}
+	if (tracepoint_exists("gpu_scheduler", "drm_sched_job_queue"))
+		return ABI_6_17;
+	if (tracepoint_exists("gpu_scheduler", "drm_sched_job"))
+		return ABI_PRE_6_17;
+	fprintf(stderr, "gpuhang: no gpu_scheduler tracepoints: module gpu-sched is not loaded; "
+		"it comes with the drivers that use the DRM GPU scheduler (amdgpu, xe, nouveau, "
+		"panfrost, panthor, v3d, etnaviv, lima, msm): load yours, e.g. 'modprobe amdgpu'\n");
+	return ABI_NONE;
+}
+
+/*
+ * The scheduler's recovery functions, each traced where gpu_sched's BTF has
+ * it: one line on stderr for each it lacks (a driver's recovery may call
+ * it under another name), none for the timeout handler, without which
+ * there is nothing to trace.
+ */
+static bool choose_functions(void)
+{
+	const struct { struct bpf_program *prog; const char *func; } fns[] = {
+		{ skel->progs.timedout, "drm_sched_job_timedout" },
+		{ skel->progs.fault, "drm_sched_fault" },
+		{ skel->progs.stop, "drm_sched_stop" },
+		{ skel->progs.karma, "drm_sched_increase_karma" },
+		{ skel->progs.resubmit, "drm_sched_resubmit_jobs" },
+		{ skel->progs.start, "drm_sched_start" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		if (btf_func_params("gpu_sched", fns[i].func) >= 0)
+			continue;
+		if (!i) {
+			fprintf(stderr, "gpuhang: module gpu_sched has no function %s: its "
+				"timeouts cannot be traced\n", fns[i].func);
+			return false;
+		}
+		fprintf(stderr, "gpuhang: module gpu_sched has no function %s: not traced\n",
+			fns[i].func);
+		bpf_program__set_autoload(fns[i].prog, false);
+	}
+	return true;
+}
+
+static void choose_programs(void)
+{
+	bool old = abi == ABI_PRE_6_17;
+
+	bpf_program__set_autoload(skel->progs.queue_old, old);
+	bpf_program__set_autoload(skel->progs.run_old, old);
+	bpf_program__set_autoload(skel->progs.done_old, old);
+	bpf_program__set_autoload(skel->progs.queue_new, !old);
+	bpf_program__set_autoload(skel->progs.run_new, !old);
+	bpf_program__set_autoload(skel->progs.done_new, !old);
+}
+
+static const char *const kind_names[NR_HANG_KINDS] = {
+	[HANG_TIMEOUT] = "TIMEOUT", [HANG_FAULT] = "FAULT", [HANG_STOP] = "STOP",
+	[HANG_KARMA] = "KARMA", [HANG_RESUBMIT] = "RESUBMIT", [HANG_RECOVERED] = "RECOVERED",
+};
+
+static const char *kind_name(__u32 kind)
+{
+	return kind < NR_HANG_KINDS ? kind_names[kind] : "?";
+}
+
+/* Ring `idx` as the kernel side named it (a zeroed state if unknown). */
+static struct ring_state ring_at(__u32 idx)
+{
+	struct ring_row row = {};
+
+	bpf_map__lookup_elem(skel->maps.rings, &idx, sizeof(idx), &row, sizeof(row), 0);
+	return row.s;
+}
+
+static struct cell cell_name(const char *s)
+{
+	return s[0] ? CELL_S(s) : CELL_NONE;
+}
+
+static struct cell cell_job(char *buf, size_t size, const struct job_info *j)
+{
+	if (!j->context)
+		return CELL_NONE;
+	snprintf(buf, size, "%llu:%llu", (unsigned long long)j->context,
+		 (unsigned long long)j->seqno);
+	return CELL_S(buf);
+}
+
+/* A time in the -m unit since `from` (none if either is unknown). */
+static struct cell cell_since(__u64 from, __u64 to)
+{
+	return from && to >= from ? CELL_U((__u64)ns_in_time_unit(to - from)) : CELL_NONE;
+}
+
+static const struct column event_cols[] = {
+	{ "TIME(s)", "time_s", -11, 0 },
+	{ "EVENT", "event", -9, 0 },
+	{ "#", "incident", 3, 0 },
+	{ "DEV", "dev", -12, 0 },
+	{ "DRIVER", "driver", -10, 0 },
+	{ "RING", "ring", -10, 0 },
+	{ "JOB", "job", -10, 0 },
+	{ "", "context", 0, COL_JSON_ONLY },
+	{ "", "seqno", 0, COL_JSON_ONLY },
+	{ "PID", "pid", -7, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "RAN", "ran", 9, COL_TIME },
+	{ "OUT", "out", 9, COL_TIME },
+	{ "RESUB", "resubmitted", 5, 0 },
+	{ "LOST", "lost", 4, 0 },
+	{ "OTHERS", "others", 0, 0 },
+	CGROUP_COLUMN,
+};
+static const struct table event_table = EVENT_TABLE("incident", event_cols);
+
+/* An incident's flight recorder: the device's last jobs, oldest first. */
+static const struct column recorded_cols[] = {
+	{ "QUEUED(s)", "queued_s", -11, 0 },
+	{ "#", "incident", 3, COL_JSON_ONLY },
+	{ "RING", "ring", -10, 0 },
+	{ "JOB", "job", -10, 0 },
+	{ "", "context", 0, COL_JSON_ONLY },
+	{ "", "seqno", 0, COL_JSON_ONLY },
+	{ "PID", "pid", -7, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "WAIT", "wait", 9, COL_TIME },
+	{ "RAN", "ran", 9, COL_TIME },
+	{ "STATE", "state", 0, 0 },
+	CGROUP_COLUMN,
+};
+static const struct table recorded_table = EVENT_TABLE("recorded", recorded_cols);
+
+/* A recorded job's state at the incident's time `at`: done (with its error), running, queued. */
+static const char *job_state(const struct job_info *j, __u64 at, char *buf, size_t size)
+{
+	if (j->done_ns && j->done_ns <= at) {
+		if (!j->error)
+			return "done";
+		snprintf(buf, size, "error:%s", errno_name(-j->error, buf + size / 2, size / 2));
+		return buf;
+	}
+	return j->run_ns && j->run_ns <= at ? "running" : "queued";
+}
+
+/* The recorder's entries of incident `e` to print, oldest first: [*first, head). */
+static __u64 recorded_first(const struct gpuhang_event *e)
+{
+	__u64 n = e->head < (__u64)env.recorded ? e->head : (__u64)env.recorded;
+
+	return e->head - n;
+}
+
+/*
+ * The other processes with jobs not yet done on the incident's ring when it
+ * happened, as far as the recorder shows: "PID:COMM,...", "" if none.
+ */
+static void others_of(const struct gpuhang_event *e, char *out, size_t size)
+{
+	__u32 seen[RECORDER_SLOTS];
+	size_t len = 0, nr_seen = 0, k;
+	__u64 i, first = e->head > RECORDER_SLOTS ? e->head - RECORDER_SLOTS : 0;
+
+	out[0] = 0;
+	for (i = first; i < e->head; i++) {
+		const struct job_info *j = &e->recorded[i % RECORDER_SLOTS];
+
+		if (j->ring != e->ring || j->pid == e->job.pid || j->queued_ns > e->ts_ns ||
+		    (j->done_ns && j->done_ns <= e->ts_ns))
+			continue;
+		for (k = 0; k < nr_seen && seen[k] != j->pid; k++)
+			;
+		if (k < nr_seen)
+			continue;
+		seen[nr_seen++] = j->pid;
+		len += snprintf(out + len, len < size ? size - len : 0, "%s%u:%.*s", len ? "," : "",
+				j->pid, COMM_LEN, j->comm);
+	}
+}
+
+static void print_recorded(const struct gpuhang_event *e)
+{
+	char job[48], state[64];
+	__u64 i;
+
+	if (recorded_first(e) == e->head)
+		return;
+	if (!json_output()) {
+		text_printf(stdout, "  the last %llu jobs on %s:\n",
+			    (unsigned long long)(e->head - recorded_first(e)),
+			    ring_at(e->ring).dev_name[0] ? ring_at(e->ring).dev_name : "the device");
+		table_header(stdout, &recorded_table);
+	}
+	for (i = recorded_first(e); i < e->head; i++) {
+		const struct job_info *j = &e->recorded[i % RECORDER_SLOTS];
+		struct ring_state r = ring_at(j->ring);
+
+		table_event(stdout, &recorded_table, (struct cell[]){
+			CELL_F(trace_seconds(j->queued_ns), 6), CELL_U(e->incident), cell_name(r.name),
+			cell_job(job, sizeof(job), j), CELL_U(j->context), CELL_U(j->seqno),
+			CELL_U(j->pid), CELL_S(j->comm), cell_since(j->queued_ns, j->run_ns),
+			cell_since(j->run_ns, j->done_ns && j->done_ns <= e->ts_ns ? j->done_ns : e->ts_ns),
+			CELL_S(job_state(j, e->ts_ns, state, sizeof(state))), cell_cgroup(j->cgroup_id) },
+			j->queued_ns);
+	}
+}
+
+/* --timeline: an incident as an instant on its ring's track, a recovery as the slice it took. */
+static void timeline_event(const struct gpuhang_event *e, const struct ring_state *r)
+{
+	static const char *const keys[] = { "incident", "job", "pid", "comm" };
+	static const char *const rkeys[] = { "incident", "resubmitted", "lost" };
+	__u32 gpu = timeline_gpu(r->dev_name[0] ? r->dev_name : "?");
+	char job[48];
+
+	timeline_track(gpu, e->ring + 1, r->name, e->ring);
+	if (e->kind == HANG_RECOVERED)
+		timeline_slice(gpu, e->ring + 1, "recovery", "recovery", e->ts_ns - e->out_ns,
+			       e->out_ns, TIMELINE_ARGS(rkeys, CELL_U(e->incident),
+			       CELL_U(e->resubmitted), CELL_U(e->lost)));
+	else
+		timeline_instant(gpu, e->ring + 1, kind_name(e->kind), "incident", e->ts_ns,
+				 TIMELINE_ARGS(keys, CELL_U(e->incident), cell_job(job, sizeof(job), &e->job),
+				 CELL_U_IF(e->job.pid, e->job.pid), cell_name(e->job.comm)));
+}
+
+static bool headed;
+
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	const struct gpuhang_event *e = data;
+	bool incident = e->kind == HANG_TIMEOUT || e->kind == HANG_FAULT;
+	struct ring_state r;
+	char job[48], others[512] = "";
+
+	if (size < GPUHANG_STEP_SIZE || (incident && size < sizeof(*e)))
+		return 0;
+	r = ring_at(e->ring);
+	if (timeline_on() && (incident || e->kind == HANG_RECOVERED))
+		timeline_event(e, &r);
+	/* The steps of a recovery are sent for --timeline too, but printed only with -e. */
+	if (!incident && e->kind != HANG_RECOVERED && !common_env.events)
+		return 0;
+	if (incident)
+		others_of(e, others, sizeof(others));
+	if (!common_env.events)
+		table_header_once(stdout, &event_table, &headed);
+	table_event(stdout, &event_table, (struct cell[]){
+		CELL_F(trace_seconds(e->ts_ns), 6), CELL_S(kind_name(e->kind)), CELL_U(e->incident),
+		cell_name(r.dev_name), cell_name(r.driver), cell_name(r.name),
+		cell_job(job, sizeof(job), &e->job), CELL_U_IF(e->job.context, e->job.context),
+		CELL_U_IF(e->job.context, e->job.seqno), CELL_U_IF(e->job.pid, e->job.pid),
+		cell_name(e->job.comm), incident ? cell_since(e->job.run_ns, e->ts_ns) : CELL_NONE,
+		CELL_U_IF(e->kind == HANG_RECOVERED, (__u64)ns_in_time_unit(e->out_ns)),
+		CELL_U_IF(e->kind == HANG_RECOVERED, e->resubmitted),
+		CELL_U_IF(e->kind == HANG_RECOVERED, e->lost),
+		incident ? CELL_S_OR_NONE(others) : CELL_NONE,
+		e->job.pid ? cell_cgroup(e->job.cgroup_id) : CELL_NONE }, e->ts_ns);
+	if (incident)
+		print_recorded(e);
+	return 0;
+}
+
+static const struct column ring_cols[] = {
+	{ "DEV", "dev", -12, 0 },
+	{ "DRIVER", "driver", -10, 0 },
+	{ "RING", "ring", -10, 0 },
+	{ "TIMEOUTS", "timeouts", 8, 0 },
+	{ "FAULTS", "faults", 6, 0 },
+	{ "RECOVERED", "recovered", 9, 0 },
+	{ "RESUB", "resubmitted", 5, 0 },
+	{ "LOST", "lost", 5, 0 },
+	{ "OUT_AVG", "out_avg", 9, COL_TIME },
+	{ "OUT_MAX", "out_max", 9, COL_TIME },
+};
+static const struct table ring_table = TABLE("ring", ring_cols);
+
+static const struct column culprit_cols[] = {
+	{ "DEV", "dev", -12, 0 },
+	{ "RING", "ring", -10, 0 },
+	{ "KIND", "kind", -8, 0 },
+	{ "COMM", "comm", -16, 0 },
+	{ "INCIDENTS", "incidents", 9, 0 },
+};
+static const struct table culprit_table = TABLE("culprit", culprit_cols);
+
+static int cmp_ring(const void *a, const void *b)
+{
+	const struct ring_state *x = (const void *)((const char *)a + sizeof(__u64));
+	const struct ring_state *y = (const void *)((const char *)b + sizeof(__u64));
+	int c = strcmp(x->dev_name, y->dev_name);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+static int cmp_culprit(const void *a, const void *b)
+{
+	const struct culprit_key *x = a, *y = b;
+	struct ring_state rx = ring_at(x->ring), ry = ring_at(y->ring);
+	int c = strcmp(rx.dev_name, ry.dev_name);
+
+	if (!c)
+		c = strcmp(rx.name, ry.name);
+	if (!c)
+		c = (int)x->kind - (int)y->kind;
+	return c ? c : strncmp(x->comm, y->comm, COMM_LEN);
+}
+
+static void print_rings(FILE *f, const struct map_snapshot *now)
+{
+	bool headed_rings = false;
+	size_t i;
+
+	for (i = 0; i < now->n; i++) {
+		const struct ring_state *s = snapshot_value(now, i);
+		const struct ring_state *was = map_snapshot_find(&prev[0], snapshot_key(now, i));
+		__u64 recovered = DELTA(s, was, recoveries), incidents;
+
+		incidents = DELTA(s, was, timeouts) + DELTA(s, was, faults);
+		if (!incidents && !recovered)
+			continue;
+		table_header_once(f, &ring_table, &headed_rings);
+		table_row(f, &ring_table, (struct cell[]){
+			cell_name(s->dev_name), cell_name(s->driver), cell_name(s->name),
+			CELL_U(DELTA(s, was, timeouts)), CELL_U(DELTA(s, was, faults)),
+			CELL_U(recovered), CELL_U(DELTA(s, was, resubmitted)), CELL_U(DELTA(s, was, lost)),
+			CELL_U_IF(recovered, (__u64)ns_in_time_unit(DELTA(s, was, out_ns) /
+								    (recovered ? recovered : 1))),
+			CELL_U_IF(recovered, (__u64)ns_in_time_unit(s->out_max_ns)) });
+	}
+}
+
+static void print_culprits(FILE *f, const struct map_snapshot *now)
+{
+	bool headed_culprits = false;
+	size_t i;
+
+	for (i = 0; i < now->n; i++) {
+		const struct culprit_key *k = snapshot_key(now, i);
+		const struct culprit_stats *s = snapshot_value(now, i);
+		const struct culprit_stats *was = map_snapshot_find(&prev[1], k);
+		struct ring_state r = ring_at(k->ring);
+
+		if (!DELTA(s, was, incidents))
+			continue;
+		table_header_once(f, &culprit_table, &headed_culprits);
+		table_row(f, &culprit_table, (struct cell[]){
+			cell_name(r.dev_name), cell_name(r.name), CELL_S(kind_name(k->kind)),
+			cell_name(k->comm), CELL_U(DELTA(s, was, incidents)) });
+	}
+}
+
+static int print_summary(void *ctx)
+{
+	struct bpf_map *maps[] = { skel->maps.rings, skel->maps.culprits };
+	struct map_snapshot now[2];
+	FILE *f = summary_stream();
+	int err;
+
+	err = tool_snapshot(maps, now, 2);
+	if (err)
+		return err;
+	map_snapshot_sort(&now[0], cmp_ring);
+	map_snapshot_sort(&now[1], cmp_culprit);
+	summary_begin(f);
+	print_rings(f, &now[0]);
+	print_culprits(f, &now[1]);
+	fflush(f);
+	map_snapshot_keep(prev, now, 2);
+	return 0;
+}
+
+/* --prometheus: the trace loop's metrics_fn, reading the skeleton for prom.c. */
+static int write_metrics(struct metrics *m, void *ctx)
+{
+	struct bpf_map *maps[] = { skel->maps.rings, skel->maps.culprits };
+	struct map_snapshot now[2];
+	int err = tool_snapshot(maps, now, 2);
+
+	if (err)
+		return err;
+	err = gpuhang_metrics(m, &(struct gpuhang_metrics_in){
+		.rings = &now[0], .culprits = &now[1], .ring_at = ring_at,
+		.dropped_jobs = skel->bss->dropped_jobs, .dropped_rings = skel->bss->dropped_rings });
+	map_snapshot_free_all(now, 2);
+	return err;
+}
+
+static void report_dropped(void)
+{
+	const struct gpuhang_bpf__bss *bss = skel->bss;
+
+	report_lost("jobs", bss->dropped_jobs, MAX_JOBS, "%llu jobs not recorded (more than %d "
+		    "in flight): an incident of one names its job but not its submitter",
+		    (unsigned long long)bss->dropped_jobs, MAX_JOBS);
+	report_lost("rings", bss->dropped_rings, MAX_RINGS, "%llu events of rings beyond the "
+		    "first %d not traced", (unsigned long long)bss->dropped_rings, MAX_RINGS);
+	report_lost("devices", bss->dropped_devs, MAX_DEVS, "%llu jobs of devices beyond the "
+		    "first %d not in a flight recorder", (unsigned long long)bss->dropped_devs,
+		    MAX_DEVS);
+	report_lost("culprits", bss->dropped_culprits, MAX_CULPRITS, "%llu incidents not "
+		    "counted per process name (more than %d)",
+		    (unsigned long long)bss->dropped_culprits, MAX_CULPRITS);
+}
+
+int main(int argc, char **argv)
+{
+	struct trace_loop loop;
+	int err;
+
+	if (!tool_init(&tool, argc, argv))
+		return 1;
+	abi = detect_abi();
+	if (abi == ABI_NONE)
+		return 1;
+
+	skel = gpuhang_bpf__open_opts(tool_open_opts());
+	if (!skel) {
+		report_bpf_error("open BPF object", -errno);
+		return 1;
+	}
+	tool_set_rodata(skel);
+	choose_programs();
+	if (!choose_functions()) {
+		err = -ENOENT;
+		goto cleanup;
+	}
+	err = tool_start(skel->skeleton, skel->maps.cgroup_map,
+			 "the DRM scheduler's tracepoints and recovery functions");
+	if (err)
+		goto cleanup;
+
+	loop = TOOL_TRACE_LOOP(skel, handle_event);
+	loop.write_metrics = write_metrics;
+	/* Incidents print as they happen, with or without -e: the summary too. */
+	loop.summary_with_events = true;
+	err = tool_trace(&loop, &event_table, print_summary,
+			 "Tracing GPU job timeouts and recoveries (%s events)",
+			 abi == ABI_6_17 ? "Linux >= 6.17" : "Linux <= 6.16");
+	report_dropped();
+	err = tool_close(&loop, err);
+cleanup:
+	map_snapshot_free_all(prev, 2);
+	gpuhang_bpf__destroy(skel);
+	return err != 0;
+}
