@@ -1089,7 +1089,8 @@ int BPF_KPROBE(log_error_entry, void *nv, u32 xid)
 /*
  * nvidia:nvidia_dev_xid (575 and later; nv_report_error(), from nv_log_error):
  * the GPU's PCI name, the Xid and the RM's message, the stable source
- * where the driver has it (nvdrv.c then attaches neither kprobe above). A
+ * where the driver has it (nvdrv.c then attaches nv_printf's kprobe above
+ * only for the pid and name the RM's report gives, not nv_log_error's). A
  * classic tracepoint read through its format (nvdrv.c fills the fields):
  * DKMS builds have no BTF. Counted as the record path's events are, so a
  * firing the kernel skipped is reported (records.h).

@@ -650,8 +650,10 @@ static char xid_source[600];
 /*
  * Where Xids come from, said in one line: the driver's own tracepoint,
  * nvidia:nvidia_dev_xid (575 and later), read through its format, the
- * stable source; else the kprobes on nv_printf and nv_log_error, whose
- * arguments nvdrv decodes (535, 550). Before loading: the tracepoint's
+ * stable source, with the kprobe on nv_printf for the pid and name of the
+ * RM's report of each (the tracepoint's message has neither); else the
+ * kprobes on nv_printf and nv_log_error, whose arguments nvdrv decodes
+ * (535, 550). Before loading: the tracepoint's
  * fields into rodata, and the programs of the source not taken dropped.
  */
 static bool choose_xid_source(void)
@@ -667,9 +669,11 @@ static bool choose_xid_source(void)
 		      tp_field_get(&fmt, "msg", TP_WANT_STR, &ro->f_xid_msg);
 	if (!err) {
 		snprintf(xid_source, sizeof(xid_source),
-			 "nvdrv: Xids from the driver's tracepoint nvidia:nvidia_dev_xid");
-		drop_hooks(P_PRINTF);
+			 "nvdrv: Xids from the driver's tracepoint nvidia:nvidia_dev_xid, "
+			 "their pid and name from nv_printf");
+		/* nv_printf's report, just before, names the process the tracepoint does not. */
 		drop_hooks(P_LOG_ERROR);
+		xids_from_tracepoint(true);
 		return true;
 	}
 	if (!fmt.nr_fields)	/* no such event, or its format unreadable */

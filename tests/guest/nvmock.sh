@@ -25,7 +25,8 @@
 #     released by munmap and exit, live per process while held and after;
 #  6. the mock built as 575 and later (nvmock-xidtp.ko): Xids from the
 #     driver's tracepoint nvidia:nvidia_dev_xid, its record as NVIDIA's,
-#     each Xid once, equal to the kernel's own trace buffer.
+#     each Xid once, equal to the kernel's own trace buffer, with the pid
+#     and name of the RM's nv_printf report before it.
 #
 # Environment (from tests/vm/run): VM_KERNEL, VM_SCRATCH, NVMOCK_KO, NVMOCK_XIDTP_KO.
 cd "$(dirname "$0")/../.." || exit 1
@@ -409,9 +410,10 @@ check "$P rmmod" rmmod nvidia
 # dev (pci_name, a string), error_code (u32), msg (a string); no Debian
 # driver has the tracepoint yet (535, 550, 555), so this layout is the
 # only one to check the mock against. nvdrv takes its Xids from there,
-# says so, and leaves nv_printf and nv_log_error alone: each Xid, whose
-# nv_printf line the mock still prints as the RM does, counted once, with
-# the whole message (its pid and name are in the printed line only: '-').
+# says so, and leaves nv_log_error alone: each Xid counted once, with the
+# whole message, and the pid and name of the line the RM printed with
+# nv_printf just before it in the same thread (the record has neither);
+# an Xid nv_log_error reports without a printed line has none: '-'.
 P="nvdrv mock 575 (Xid tracepoint):"
 if [ -z "${NVMOCK_XIDTP_KO:-}" ]; then
 	fail "$P no NVMOCK_XIDTP_KO (tests/kmod/build --kernel $VM_KERNEL)"
@@ -441,7 +443,7 @@ stop_tool INT
 xj_status=$tool_status
 kill -INT "$x_pid" "$xe_pid"; wait "$x_pid"; x_status=$?; wait "$xe_pid"; xe_status=$?
 check_eq "$P text, -e, -j: exit 0" "$x_status $xe_status $xj_status" "0 0 0"
-xids_tp="nvdrv: Xids from the driver's tracepoint nvidia:nvidia_dev_xid"
+xids_tp="nvdrv: Xids from the driver's tracepoint nvidia:nvidia_dev_xid, their pid and name from nv_printf"
 check_eq "$P stderr: the Xids' source, the tracepoint, then what the mock lacks (text, -e)" \
 	"$(cat "$S/x.out.err" "$S/x.ev.err")" "$xids_tp
 $nofile
@@ -451,10 +453,10 @@ check_eq "$P -j: the same and the banner" "$(cat "$S/x.j.err")" "$xids_tp
 $nofile
 Tracing nvidia.ko 0.0-nvmock-xid-tracepoint... Hit Ctrl-C to end."
 # "GPU XID COUNT PID NAME MEANING": the GPU from the record's PCI name.
-check_eq "$P Xids: GPU, number, count, meaning; once each; no pid or name" \
-	"$(xid_rows "$S/x.out")" "0000:3b:00 79 1 - - GPU has fallen off the bus
-0001:af:02 31 3 - - GPU memory page fault
-0000:3b:00 43 1 - - GPU stopped processing (channel stopped)
+check_eq "$P Xids: GPU, number, count, pid, name, meaning; once each" \
+	"$(xid_rows "$S/x.out")" "0000:3b:00 79 1 1234 cudaapp GPU has fallen off the bus
+0001:af:02 31 3 4321 trainer GPU memory page fault
+0000:3b:00 43 1 77 migapp GPU stopped processing (channel stopped)
 0000:3b:00 48 2 - - double bit ECC error (DBE)"
 check_eq "$P the kernel's own trace buffer: the same 7 Xids" \
 	"$(grep -o 'nvidia_dev_xid: Xid (PCI:[^)]*): [0-9]*' $trace/trace | sort | uniq -c | awk '{ print $1, $NF }' | sort -k2n)" \
@@ -464,17 +466,17 @@ check_eq "$P the kernel's own trace buffer: the same 7 Xids" \
 1 79"
 check_eq "$P -e: one XID line per Xid, the whole message" \
 	"$(awk '$2 == "XID"' "$S/x.ev" | sed 's/^.*gpu=/gpu=/' | sort)" \
-	"gpu=0000:3b:00 xid=43 (GPU stopped processing (channel stopped)) pid=- name=- msg=Ch 00000008
+	"gpu=0000:3b:00 xid=43 (GPU stopped processing (channel stopped)) pid=77 name=migapp msg=Ch 00000008
 gpu=0000:3b:00 xid=48 (double bit ECC error (DBE)) pid=- name=- msg=mock
 gpu=0000:3b:00 xid=48 (double bit ECC error (DBE)) pid=- name=- msg=mock
-gpu=0000:3b:00 xid=79 (GPU has fallen off the bus) pid=- name=- msg=GPU has fallen off the bus.
-gpu=0001:af:02 xid=31 (GPU memory page fault) pid=- name=- msg=$long
-gpu=0001:af:02 xid=31 (GPU memory page fault) pid=- name=- msg=$long
-gpu=0001:af:02 xid=31 (GPU memory page fault) pid=- name=- msg=$long"
-check_eq "$P -j: Xid rows equal the text's; pid and name null; the message whole" \
+gpu=0000:3b:00 xid=79 (GPU has fallen off the bus) pid=1234 name=cudaapp msg=GPU has fallen off the bus.
+gpu=0001:af:02 xid=31 (GPU memory page fault) pid=4321 name=trainer msg=$long
+gpu=0001:af:02 xid=31 (GPU memory page fault) pid=4321 name=trainer msg=$long
+gpu=0001:af:02 xid=31 (GPU memory page fault) pid=4321 name=trainer msg=$long"
+check_eq "$P -j: Xid rows equal the text's; the message whole" \
 	"$(jq -r 'select(.type == "xid") | "\(.gpu) \(.xid) \(.count) \(.pid) \(.name) \(.message)"' "$S/x.j")" \
-	"0000:3b:00 79 1 null null GPU has fallen off the bus.
-0001:af:02 31 3 null null $long
-0000:3b:00 43 1 null null Ch 00000008
+	"0000:3b:00 79 1 1234 cudaapp GPU has fallen off the bus.
+0001:af:02 31 3 4321 trainer $long
+0000:3b:00 43 1 77 migapp Ch 00000008
 0000:3b:00 48 2 null null mock"
 check "$P rmmod (575)" rmmod nvidia

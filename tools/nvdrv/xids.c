@@ -9,11 +9,37 @@ struct xid_row xid_rows[MAX_XIDS];
 int nr_xid_rows;
 unsigned long long dropped_xids;
 
-/* The last Xid nv_printf reported, per thread, for nv_log_error to match. */
+/*
+ * The last Xid nv_printf reported, per thread: nv_log_error's (and the
+ * tracepoint's, which it fires) of the same Xid follow it. Its pid and
+ * name kept: the tracepoint's report has neither.
+ */
 static struct {
 	__u32 tid, xid;
 	bool matched;
+	bool has_pid, has_name;
+	char pid[XID_STR_LEN], name[XID_STR_LEN];
 } last_print;
+
+static bool from_tracepoint;
+
+void xids_from_tracepoint(bool on)
+{
+	from_tracepoint = on;
+}
+
+/* The thread's nv_printf of this Xid, not yet matched: its pid and name into *r. */
+static bool match_print(__u32 tid, __u32 xid, struct xid_report *r)
+{
+	if (last_print.tid != tid || last_print.xid != xid || last_print.matched)
+		return false;
+	last_print.matched = true;
+	if (r) {
+		r->pid = last_print.has_pid ? last_print.pid : NULL;
+		r->name = last_print.has_name ? last_print.name : NULL;
+	}
+	return true;
+}
 
 /*
  * Which argument of nv_printf's format is which: the first three
@@ -106,18 +132,25 @@ bool xid_event(const struct nvdrv_event *e, struct xid_report *r)
 		r->gpu = gpu_of_pci_name(e->xtp.dev);
 		r->xid = e->xtp.xid;
 		r->msg = e->xtp.msg;
+		/* After the thread's nv_printf of it: the pid and name that line gave. */
+		match_print(e->tid, r->xid, r);
 	} else if (e->type == EV_XID_PRINT) {
 		if (!parse_xid_print(e, r))
 			return false;
 		last_print.tid = e->tid;
 		last_print.xid = r->xid;
 		last_print.matched = false;
+		last_print.has_pid = r->pid;
+		last_print.has_name = r->name;
+		snprintf(last_print.pid, sizeof(last_print.pid), "%s", r->pid ? r->pid : "");
+		snprintf(last_print.name, sizeof(last_print.name), "%s", r->name ? r->name : "");
+		/* The tracepoint reports it: counted there. */
+		if (from_tracepoint)
+			return false;
 	} else {
 		/* nv_log_error after the thread's nv_printf of the same Xid: counted. */
-		if (last_print.tid == e->tid && last_print.xid == e->xlog.xid && !last_print.matched) {
-			last_print.matched = true;
+		if (match_print(e->tid, e->xlog.xid, NULL))
 			return false;
-		}
 		memset(r, 0, sizeof(*r));
 		r->gpu = e->xlog.gpu;
 		r->xid = e->xlog.xid;

@@ -24,11 +24,21 @@ extern struct xid_row xid_rows[MAX_XIDS];
 extern int nr_xid_rows;
 extern unsigned long long dropped_xids;	/* beyond MAX_XIDS rows */
 
-/* One Xid: the strings NULL when the report had none (nv_log_error's never, the tracepoint's no pid or name). */
+/*
+ * One Xid: the strings NULL when the report had none (nv_log_error's
+ * never; the tracepoint's pid and name those of the thread's nv_printf of
+ * the same Xid just before, where there was one).
+ */
 struct xid_report {
 	__u32 gpu, xid;
 	const char *pid, *name, *msg;
 };
+
+/*
+ * Xids come from the driver's tracepoint (575 and later): nv_printf's
+ * reports only lend it the pid and name they give, and are not counted.
+ */
+void xids_from_tracepoint(bool on);
 
 /* The events that report an Xid. */
 static inline bool is_xid_event(__u32 type)
