@@ -6,10 +6,11 @@
  * plays the driver. It creates one drm_gpu_scheduler ("ring") per name in
  * rings=, each with one entity, and takes commands on /proc/schedgen:
  *
- *   submit ring=NAME jobs=N [exec_us=U] [deps=none|chain|ring:OTHER] [client=ID]
- *          [entity=E] [hang=1]
+ *   submit ring=NAME jobs=N [exec_us=U] [deps=none|chain|ring:OTHER|gate]
+ *          [client=ID] [entity=E] [hang=1]
  *   wait [timeout_ms=T]
  *   fault ring=NAME
+ *   gate close|open
  *
  * Jobs are pushed from the writer's own context, like an ioctl would, and
  * "execute" for U microseconds: run_job returns a hardware fence that an
@@ -19,7 +20,10 @@
  * scheduler's timeout handler calls timedout_job, which recovers as amdgpu
  * does (stop with the bad job, karma, resubmit, start); "fault" reports a
  * fault on the ring (drm_sched_fault(), as amdgpu's illegal-instruction
- * interrupt does), which runs that handler at once.
+ * interrupt does), which runs that handler at once. deps=gate makes jobs
+ * wait for the gate, a fence "gate close" makes and "gate open" signals:
+ * jobs of several writers queued before any runs, whatever the writers'
+ * speed.
  * Reading /proc/schedgen prints
  * "ring=NAME dev=DEV submitted=N completed=M timeouts=T".
  * tests/kmod/README.md has the details.
@@ -367,7 +371,58 @@ static struct dma_fence *sg_last_fence(struct sg_ring *ring)
 	return f;
 }
 
-enum sg_deps { DEPS_NONE, DEPS_CHAIN, DEPS_RING };
+enum sg_deps { DEPS_NONE, DEPS_CHAIN, DEPS_RING, DEPS_GATE };
+
+/* The gate (deps=gate): a fence "gate close" makes and "gate open" signals; NULL: open. */
+static struct dma_fence *sg_gate;
+static DEFINE_SPINLOCK(sg_gate_lock);	/* the fence's lock; sg_gate's too */
+static u64 sg_gate_context;
+static atomic64_t sg_gate_seqno;
+
+/* A reference to the gate, or NULL when it is open. */
+static struct dma_fence *sg_gate_get(void)
+{
+	struct dma_fence *f;
+
+	spin_lock_irq(&sg_gate_lock);
+	f = dma_fence_get(sg_gate);
+	spin_unlock_irq(&sg_gate_lock);
+	return f;
+}
+
+/* The gate set to `f` (NULL: open); the one it replaces, if any, signalled. */
+static void sg_gate_set(struct dma_fence *f)
+{
+	spin_lock_irq(&sg_gate_lock);
+	swap(f, sg_gate);
+	spin_unlock_irq(&sg_gate_lock);
+	if (f) {
+		dma_fence_signal(f);
+		dma_fence_put(f);
+	}
+}
+
+static int sg_gate_command(char *args)
+{
+	char *what = args ? strim(args) : "";
+	struct dma_fence *f;
+
+	if (!strcmp(what, "open")) {
+		sg_gate_set(NULL);
+		return 0;
+	}
+	if (strcmp(what, "close")) {
+		pr_warn(SG_NAME ": gate: want close or open\n");
+		return -EINVAL;
+	}
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	dma_fence_init(f, &sg_fence_ops, &sg_gate_lock, sg_gate_context,
+		       atomic64_inc_return(&sg_gate_seqno));
+	sg_gate_set(f);
+	return 0;
+}
 
 static int sg_job_init(struct sg_job *job, struct drm_sched_entity *entity, u64 client)
 {
@@ -401,6 +456,8 @@ static int sg_submit(struct sg_ring *ring, unsigned long jobs, const struct sg_s
 	/* Taken before our own lock: two rings depending on each other cannot deadlock. */
 	if (deps == DEPS_RING)
 		ring_dep = sg_last_fence(a->dep_ring);
+	else if (deps == DEPS_GATE)
+		ring_dep = sg_gate_get();
 	mutex_lock(&ring->submit_lock);
 	for (i = 0; i < jobs; i++) {
 		struct sg_job *job = kzalloc(sizeof(*job), GFP_KERNEL);
@@ -420,7 +477,7 @@ static int sg_submit(struct sg_ring *ring, unsigned long jobs, const struct sg_s
 		dep = NULL;
 		if (deps == DEPS_CHAIN)
 			dep = dma_fence_get(prev);
-		else if (deps == DEPS_RING)
+		else if (deps == DEPS_RING || deps == DEPS_GATE)
 			dep = dma_fence_get(ring_dep);
 		if (dep) {
 #if SG_JOB_ADD_DEPENDENCY
@@ -546,6 +603,8 @@ static int sg_command(char *line)
 	cmd = strsep(&line, " \t");
 	if (!strcmp(cmd, "fault"))
 		return sg_fault(line);
+	if (!strcmp(cmd, "gate"))
+		return sg_gate_command(line);
 	if (!strcmp(cmd, "submit")) {
 		submit = true;
 		sg_submit_begin();
@@ -596,13 +655,15 @@ static int sg_command(char *line)
 				a.deps = DEPS_NONE;
 			} else if (!strcmp(val, "chain")) {
 				a.deps = DEPS_CHAIN;
+			} else if (!strcmp(val, "gate")) {
+				a.deps = DEPS_GATE;
 			} else if (!strncmp(val, "ring:", 5)) {
 				a.dep_ring = sg_ring_arg("deps=ring:", val + 5);
 				if (!a.dep_ring)
 					return -EINVAL;
 				a.deps = DEPS_RING;
 			} else {
-				pr_warn(SG_NAME ": deps=%s: want none, chain or ring:NAME\n", val);
+				pr_warn(SG_NAME ": deps=%s: want none, chain, ring:NAME or gate\n", val);
 				return -EINVAL;
 			}
 		} else if (submit && (taken = sg_submit_arg(tok, val)) != 0) {
@@ -752,9 +813,10 @@ static void sg_cleanup(void)
 {
 	int i;
 
-	/* Jobs not yet run execute in 0 µs; a blocked "wait" returns. */
+	/* Jobs not yet run execute in 0 µs; a blocked "wait" returns; jobs behind the gate go. */
 	WRITE_ONCE(sg_dying, true);
 	wake_up_all(&sg_done_wq);
+	sg_gate_set(NULL);
 	/* Waits for writers in progress: a submit finishes pushing its jobs. */
 	if (sg_proc)
 		proc_remove(sg_proc);
@@ -791,6 +853,7 @@ static int __init sg_init(void)
 	char *names, *cursor, *name;
 	int err = 0;
 
+	sg_gate_context = dma_fence_context_alloc(1);
 	if (credits < 1 || credits > MAX_CREDITS) {
 		pr_err(SG_NAME ": credits=%u: want 1..%d\n", credits, MAX_CREDITS);
 		return -EINVAL;
