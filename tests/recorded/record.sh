@@ -86,8 +86,10 @@ guest_gpuhang() {
 	rec_start j -j
 	write_as renderer /proc/schedgen "submit ring=gfx_0.0.0 jobs=3 exec_us=1000 entity=2"
 	echo wait >/proc/schedgen
-	write_as shader_test /proc/schedgen "submit ring=gfx_0.0.0 jobs=1 hang=1 entity=1"
-	write_as trainer /proc/schedgen "submit ring=gfx_0.0.0 jobs=1 exec_us=10000000 entity=3"
+	echo "gate close" >/proc/schedgen
+	write_as shader_test /proc/schedgen "submit ring=gfx_0.0.0 jobs=1 hang=1 entity=1 deps=gate"
+	write_as trainer /proc/schedgen "submit ring=gfx_0.0.0 jobs=1 exec_us=10000000 entity=3 deps=gate"
+	echo "gate open" >/proc/schedgen
 	echo "wait timeout_ms=60000" >/proc/schedgen
 	rec_stop
 }
