@@ -764,14 +764,94 @@ int BPF_KPROBE(fault_end_entry, void *dev, unsigned long who, unsigned long addr
 	return 0;
 }
 
-/* kfd_smi_event_update_vmfault(dev, pasid): a GPU VM fault, by address space (16-bit PASIDs) */
+/*
+ * A GPU VM fault, by address space (16-bit PASIDs), and the process amdgpu
+ * names for it: kfd_smi_event_update_vmfault(dev, pasid) asks amdgpu for
+ * the PASID's task info (amdgpu_vm_get_task_info_pasid(adev, pasid), its
+ * struct amdgpu_task_info returned; before 5.11 amdgpu_vm_get_task_info(adev,
+ * pasid, info) fills the third argument), and reports the fault with its
+ * pid and name. The fault is sent at the function's return, with what the
+ * lookup gave: the process's tgid at byte 36 of struct amdgpu_task_info in
+ * every layout, the task's name where the frontend says (task_info_comm).
+ */
+#define TASK_INFO_TGID 36
+const volatile __u32 task_info_comm = 16;
+/* Set once attached: the lookup returns the info (else it fills its third argument). */
+__u32 task_info_returned = 0;
+
+struct vm_fault {
+	__u64 info;		/* 5.10's lookup: the struct it fills */
+	__u32 pasid;
+	__u32 tgid;		/* 0: no process named */
+	char comm[TASK_COMM_LEN];
+};
+
+/* In flight from the fault's entry to its return, by thread: rare, a hash. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, struct vm_fault);
+} vm_faults_in_flight SEC(".maps");
+
 SEC("kprobe")
 int BPF_KPROBE(vmfault_entry, void *dev, unsigned long pasid)
 {
-	struct who none = {};
+	struct vm_fault f = { .pasid = pasid & 0xffff };
+	__u32 tid = bpf_get_current_pid_tgid();
 
 	__sync_fetch_and_add(&vm_faults, 1);
-	smi_event(EV_VMFAULT, &none, -1, pasid & 0xffff, 0, 0, 0);
+	bpf_map_update_elem(&vm_faults_in_flight, &tid, &f, BPF_ANY);
+	return 0;
+}
+
+/* amdgpu_vm_get_task_info_pasid(adev, pasid), or 5.10's amdgpu_vm_get_task_info(adev, pasid, info) */
+SEC("kprobe")
+int BPF_KPROBE(task_info_entry, void *adev, __u32 pasid, void *info)
+{
+	__u32 tid = bpf_get_current_pid_tgid();
+	struct vm_fault *f = bpf_map_lookup_elem(&vm_faults_in_flight, &tid);
+
+	if (f)
+		f->info = (__u64)info;
+	return 0;
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(task_info_return, void *ret)
+{
+	__u32 tid = bpf_get_current_pid_tgid();
+	struct vm_fault *f = bpf_map_lookup_elem(&vm_faults_in_flight, &tid);
+	char *info;
+
+	if (!f)
+		return 0;
+	info = task_info_returned ? ret : (void *)f->info;
+	if (!info)
+		return 0;
+	bpf_probe_read_kernel(&f->tgid, sizeof(f->tgid), info + TASK_INFO_TGID);
+	bpf_probe_read_kernel_str(f->comm, sizeof(f->comm), info + (task_info_comm & 63));
+	return 0;
+}
+
+SEC("kretprobe")
+int BPF_KRETPROBE(vmfault_return)
+{
+	__u32 tid = bpf_get_current_pid_tgid();
+	struct vm_fault *f = bpf_map_lookup_elem(&vm_faults_in_flight, &tid);
+	struct who w = {};
+
+	if (!f)
+		return 0;
+	if (f->tgid) {
+		/* The KFD's process, as its own calls named it; else by amdgpu's name for it. */
+		smi_who(f->tgid, &w);
+		if (!w.comm[0])
+			__builtin_memcpy(w.comm, f->comm, sizeof(w.comm));
+	}
+	if (f->tgid ? smi_wanted(&w) : !process_filtered())
+		smi_event(EV_VMFAULT, &w, -1, f->pasid, 0, 0, 0);
+	bpf_map_delete_elem(&vm_faults_in_flight, &tid);
 	return 0;
 }
 

@@ -311,32 +311,83 @@ static const struct btf_type *type_by_id(struct btf_file *f, __u32 id)
 	return (const void *)(in->data + in->hdr->hdr_len + in->hdr->type_off + in->type_off[i]);
 }
 
-int btf_func_params(const char *module, const char *func)
+/*
+ * Type NAME of KIND in MODULE's BTF ("vmlinux" or a module; a module's
+ * read into *own, freed by the caller with free_btf() when *f is own):
+ * its index in *f, or a negative errno.
+ */
+static long module_type(const char *module, int kind, const char *name, struct btf_file *own,
+			struct btf_file **f)
 {
-	struct btf_file own = {}, *f = &own;
-	const struct btf_type *t;
-	long in_base, in_mod, i;
+	long in_base, in_mod;
 	int err = read_vmlinux() ?: btf_file_index(&vmlinux);
 
+	*f = &vmlinux;
 	if (err)
 		return err;
-	if (!strcmp(module, "vmlinux"))
-		f = &vmlinux;
-	else if ((err = read_btf(&own, module)))
-		return err;
-	in_base = string_offset(&vmlinux, func);
-	in_mod = f == &vmlinux ? -1 : string_offset(f, func);
+	if (strcmp(module, "vmlinux")) {
+		if ((err = read_btf(own, module)))
+			return err;
+		*f = own;
+	}
+	in_base = string_offset(&vmlinux, name);
+	in_mod = *f == &vmlinux ? -1 : string_offset(*f, name);
 	if (in_mod >= 0)
 		in_mod += vmlinux.hdr->str_len;
-	i = in_base < 0 && in_mod < 0 ? -ENOENT : find_type(f, BTF_KIND_FUNC, in_base, in_mod);
+	return in_base < 0 && in_mod < 0 ? -ENOENT : find_type(*f, kind, in_base, in_mod);
+}
+
+static const struct btf_type *type_at(const struct btf_file *f, long i)
+{
+	return (const void *)(f->data + f->hdr->hdr_len + f->hdr->type_off + f->type_off[i]);
+}
+
+int btf_func_params(const char *module, const char *func)
+{
+	struct btf_file own = {}, *f;
+	const struct btf_type *t;
+	long i = module_type(module, BTF_KIND_FUNC, func, &own, &f);
+	int err;
+
 	if (i < 0) {
 		err = i;
 	} else {
-		t = (const void *)(f->data + f->hdr->hdr_len + f->hdr->type_off + f->type_off[i]);
-		t = type_by_id(f, t->type);
+		t = type_by_id(f, type_at(f, i)->type);
 		err = t && BTF_INFO_KIND(t->info) == BTF_KIND_FUNC_PROTO ? (int)BTF_INFO_VLEN(t->info)
 									: -EPROTO;
 	}
+	if (f == &own)
+		free_btf(&own);
+	return err;
+}
+
+int btf_member_offset(const char *module, const char *type, const char *member)
+{
+	struct btf_file own = {}, *f;
+	const struct btf_type *t;
+	const struct btf_member *m;
+	long i = module_type(module, BTF_KIND_STRUCT, type, &own, &f), in_base, in_mod;
+	int err = -ENOENT;
+	__u32 j;
+
+	if (i < 0) {
+		err = i;
+		goto out;
+	}
+	t = type_at(f, i);
+	m = (const void *)(t + 1);
+	in_base = string_offset(&vmlinux, member);
+	in_mod = f == &vmlinux ? -1 : string_offset(f, member);
+	if (in_mod >= 0)
+		in_mod += vmlinux.hdr->str_len;
+	for (j = 0; j < BTF_INFO_VLEN(t->info); j++, m++) {
+		if (m->name_off != in_base && m->name_off != in_mod)
+			continue;
+		/* With kind_flag, the low 24 bits are the bit offset (the rest a bitfield's size). */
+		err = (BTF_INFO_KFLAG(t->info) ? m->offset & 0xffffff : m->offset) / 8;
+		break;
+	}
+out:
 	if (f == &own)
 		free_btf(&own);
 	return err;

@@ -34,6 +34,13 @@ int btf_target_find(const char *name, int kind, char *module, size_t len, __u32 
 int btf_func_params(const char *module, const char *func);
 
 /*
+ * The byte offset of MEMBER in struct TYPE, from the BTF of MODULE: for a
+ * driver's struct whose layout changed. A negative errno when that BTF is
+ * not there, or lacks the struct or the member (-ENOENT).
+ */
+int btf_member_offset(const char *module, const char *type, const char *member);
+
+/*
  * The module whose BTF defines the trace event EVENT (its btf_trace_EVENT
  * typedef), into module[len]. false when no module's BTF has it (built
  * in, or a module without BTF).

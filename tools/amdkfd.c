@@ -675,6 +675,7 @@ int main(int argc, char **argv)
 	tool_set_rodata(skel);
 	skel->rodata->migrate_end_error = migration_end_has_error();
 	skel->rodata->has_current_task_btf = kernel_has_current_task_btf();
+	skel->rodata->task_info_comm = task_info_comm_offset();
 	open_hooks(skel->obj);
 	err = tool_load(skel->skeleton, skel->maps.cgroup_map);
 	if (err)
@@ -683,6 +684,7 @@ int main(int argc, char **argv)
 	err = attach_hooks();
 	if (err)
 		goto cleanup;
+	skel->bss->task_info_returned = task_info_returned();
 	exit_link = bpf_program__attach(skel->progs.proc_exit);
 	if (!exit_link) {
 		err = -errno;

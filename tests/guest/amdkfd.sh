@@ -245,7 +245,7 @@ load_module "$KFDMOCK_KO" || exit 0
 if [ -e "$S/amdgpu.btf" ]; then
 	bash tests/kmod/kfdmock-check.sh --compare /sys/kernel/btf/vmlinux "$S/amdgpu.btf" \
 		/sys/kernel/btf/amdgpu >"$S/mirror.out" 2>&1
-	check_eq "$P mock: every function's prototype is the real amdgpu's (BTF, this boot)" \
+	check_eq "$P mock: every function's prototype, and struct amdgpu_task_info, the real amdgpu's (BTF, this boot)" \
 		"$? $(grep -vc '^same ' "$S/mirror.out")" "0 0"
 fi
 GPU=19791
@@ -291,7 +291,8 @@ if $smi; then
 	# sid: a migration of the shell's that failed (migration_end's error).
 	[ "$K" = sid ] && ctl "migrate $$ 0x3000 0x3008 0 $GPU 0 0 0 -12"
 fi
-ctl "vmfault 42"
+# A VM fault whose PASID amdgpu names vmfaulter's (the mock's PASIDs are the writer's).
+write_as vmfaulter /proc/kfdmock "vmfault 42" || fail "$P /proc/kfdmock: vmfault 42"
 ctl "reset"
 exec 7>&-
 wait $wp
@@ -338,7 +339,8 @@ check_eq "$P mock: -e: queues created with their ids" \
 	"$(grep -Ec "^[0-9.]+ +$wp +kfdwork +CREATE_QUEUE +0 +- +[0-9]+ gpu=$GPU type=(COMPUTE_AQL|SDMA) ring=4096 queue=[0-3]$" "$S/mock.ev")" 4
 check_eq "$P mock: device: VM faults, resets" \
 	"$(jrows "$S/mock.json" device '"\(.vm_faults) \(.gpu_resets)"')" "1 1"
-check "$P mock: -e: the VM fault's PASID" grep -Eq "^[0-9.]+ +- +- +vm_fault .*pasid=42$" "$S/mock.ev"
+check_eq "$P mock: -e: the VM fault, its PASID and the process amdgpu names for it" \
+	"$(grep -Ec "^[0-9.]+ +$(pid_of vmfaulter) +vmfaulter +vm_fault .*pasid=42$" "$S/mock.ev")" 1
 check_eq "$P mock: -e: the reset's two lines" \
 	"$(grep -Eo "gpu_reset .*(begins|done)$" "$S/mock.ev" | awk '{ print $NF }' | paste -sd,)" "begins,done"
 if $smi; then

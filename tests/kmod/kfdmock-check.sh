@@ -12,7 +12,9 @@
 # 2. Mirror: each mocked function's prototype in the mock's BTF against the
 #    real one's (same boot, same vmlinux): the return type and each
 #    parameter, typedefs resolved (pointer to struct X, int, unsigned int,
-#    _Bool, long unsigned int...). One line per function:
+#    _Bool, long unsigned int...); and the members and byte offsets of the
+#    structs a tracer reads (amdgpu_task_info). One line per function
+#    (and struct):
 #      same NAME(PARAMETERS)          as the real one
 #      DIFF NAME: real (...) mock (...)
 #      none NAME                      in neither module (5.10's KFD has no SVM events)
@@ -39,7 +41,10 @@ check_eq() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: got '$2', want '
 
 fns="kfd_ioctl kfd_open kfd_release kfd_smi_event_queue_eviction kfd_smi_event_queue_restore
      kfd_smi_event_migration_start kfd_smi_event_migration_end kfd_smi_event_page_fault_start
-     kfd_smi_event_page_fault_end kfd_smi_event_update_vmfault kfd_smi_event_update_gpu_reset"
+     kfd_smi_event_page_fault_end kfd_smi_event_update_vmfault kfd_smi_event_update_gpu_reset
+     amdgpu_vm_get_task_info_pasid amdgpu_vm_put_task_info"
+# The structs whose members a tracer reads at their offsets: member@byte, in order.
+structs="amdgpu_task_info"
 
 # protos BASE BTF: "NAME<TAB>RETURN<TAB>PARAMETERS<TAB>RESOLVED" for each of
 # $fns in BTF (split on BASE; BTF may be BASE itself), from bpftool's raw dump.
@@ -90,7 +95,17 @@ protos() {
 	}'
 }
 
-# mirror BASE REAL MOCK: one line per function; returns 1 on a mismatch.
+# layout BASE BTF STRUCT: "NAME@BYTE ..." of struct STRUCT's members in BTF.
+layout() {
+	{ bpftool btf dump file "$1" format raw; bpftool -B "$1" btf dump file "$2" format raw; } 2>/dev/null |
+		awk -v want="STRUCT '$3'" '
+		index($0, want " ") { on = 1; next }
+		on && /^\t/ { m = $1; gsub("\047", "", m); o = $NF; sub("bits_offset=", "", o)
+			printf "%s%s@%d", n++ ? " " : "", m, o / 8; next }
+		on { exit }'
+}
+
+# mirror BASE REAL MOCK: one line per function and struct; returns 1 on a mismatch.
 mirror() {
 	local base=$1 real mock f r m rc=0
 	real=$(protos "$base" "$2") || { echo "cannot read the BTF in $2"; return 1; }
@@ -110,6 +125,15 @@ mirror() {
 			echo "DIFF $f: real $(awk -F'\t' '{ printf "%s (%s)", $2, $4 }' <<<"$r")" \
 				"mock $(awk -F'\t' '{ printf "%s (%s)", $2, $4 }' <<<"$m")"
 			rc=1
+		fi
+	done
+	for f in $structs; do
+		r=$(layout "$base" "$2" "$f")
+		m=$(layout "$base" "$3" "$f")
+		if [ -n "$r" ] && [ "$r" = "$m" ]; then
+			echo "same struct $f { $m }"
+		else
+			echo "DIFF struct $f: real { $r } mock { $m }"; rc=1
 		fi
 	done
 	return $rc

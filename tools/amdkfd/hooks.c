@@ -11,7 +11,7 @@
 
 /* One role: a kprobe on `fn`, maybe a kretprobe; `shows` what is lost without it. */
 static struct hook {
-	const char *fn;
+	const char *fn, *older;		/* the function, or where it lacks, its predecessor */
 	const char *entry, *ret;	/* amdkfd.bpf.c's programs */
 	const char *shows;
 } hooks[] = {
@@ -26,7 +26,10 @@ static struct hook {
 	HOOK("kfd_smi_event_migration_end", "migrate_end_entry", NULL, "SVM migrations"),
 	HOOK("kfd_smi_event_page_fault_start", "fault_start_entry", NULL, "GPU page faults"),
 	HOOK("kfd_smi_event_page_fault_end", "fault_end_entry", NULL, "GPU page fault times"),
-	HOOK("kfd_smi_event_update_vmfault", "vmfault_entry", NULL, "VM faults"),
+	HOOK("kfd_smi_event_update_vmfault", "vmfault_entry", "vmfault_return", "VM faults"),
+	/* The process of a VM fault's PASID: a lookup returning it, or 5.10's filling it. */
+	{ .fn = "amdgpu_vm_get_task_info_pasid", .older = "amdgpu_vm_get_task_info",
+	  .entry = "task_info_entry", .ret = "task_info_return", .shows = "VM faults' processes" },
 	HOOK("kfd_smi_event_update_gpu_reset", "reset_entry", NULL, "GPU resets"),
 #undef HOOK
 };
@@ -46,7 +49,8 @@ void open_hooks(struct bpf_object *obj)
 		struct hook *h = &hooks[i];
 
 		roles[i].fns[0] = h->fn;
-		roles[i].nr_fns = 1;
+		roles[i].fns[1] = h->older;
+		roles[i].nr_fns = h->older ? 2 : 1;
 		roles[i].entry = bpf_object__find_program_by_name(obj, h->entry);
 		roles[i].ret = h->ret ? bpf_object__find_program_by_name(obj, h->ret) : NULL;
 	}
@@ -89,6 +93,29 @@ bool migration_end_has_error(void)
 	int n = btf_func_params("amdgpu", "kfd_smi_event_migration_end");
 
 	return n >= 0 ? n >= 8 : kernel_release_at_least(6, 11);
+}
+
+unsigned int task_info_comm_offset(void)
+{
+	int off = btf_member_offset("amdgpu", "amdgpu_task_info", "task_name");
+
+	if (off >= 0)
+		return off;
+	/* From 6.17 the task's pid and comm come first, drm's struct drm_wedge_task_info. */
+	off = btf_member_offset("amdgpu", "amdgpu_task_info", "task");
+	if (off >= 0)
+		return off + 4;
+	return kernel_release_at_least(6, 17) ? 4 : 16;
+}
+
+bool task_info_returned(void)
+{
+	size_t i;
+
+	for (i = 0; i < NR_HOOKS; i++)
+		if (hooks[i].older && !roles[i].err && roles[i].found)
+			return !strcmp(roles[i].found, hooks[i].fn);
+	return false;
 }
 
 void report_missed_returns(void)

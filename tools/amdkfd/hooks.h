@@ -33,6 +33,15 @@ void say_missing_hooks(void);
  */
 bool migration_end_has_error(void);
 
+/*
+ * The process a VM fault's PASID belongs to, amdgpu's struct
+ * amdgpu_task_info: where its task's name is (amdgpu's BTF, else the
+ * kernel's release); once attached, whether the lookup returns it (else
+ * 5.10's fills its third argument).
+ */
+unsigned int task_info_comm_offset(void);
+bool task_info_returned(void);
+
 void report_missed_returns(void);
 void detach_hooks(void);
 
