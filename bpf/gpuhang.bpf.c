@@ -55,10 +55,6 @@ struct drm_sched_job___hang {
 	struct drm_gpu_scheduler *sched;
 } __core;
 
-struct dma_fence___hang {
-	int error;
-} __core;
-
 struct device_driver {
 	const char *name;
 } __core;
@@ -81,9 +77,10 @@ ROWS(devs, __u64, struct dev_state, DEV_BITS);
 ROWS(culprits, struct culprit_key, struct culprit_stats, CULPRIT_BITS);
 
 /*
- * A hook's pointer argument as a plain address: read with BPF_CORE_READ,
- * never dereferenced, so the verifier's rules for trusted (and, in newer
- * kernels, possibly NULL) arguments do not apply to the address arithmetic.
+ * A recovery function's pointer argument as a plain address: read with
+ * BPF_CORE_READ, never dereferenced, so the verifier's rules for trusted
+ * (and, in newer kernels, possibly NULL) arguments do not apply to the
+ * address arithmetic those rare events do (container_of, list walks).
  */
 #define ADDR(p) ((void *)addr_value((__u64)(p)))
 
@@ -145,11 +142,18 @@ static __always_inline struct job_info *recorded_copy(struct job_row *job)
 	return rec->context == job->info.context && rec->seqno == job->info.seqno ? rec : NULL;
 }
 
+/*
+ * The gpu_scheduler events' programs read their job through its BTF
+ * pointer (loads the verifier checks, cheaper than a helper's copy per
+ * member); the arguments may be NULL from 6.12 on: tested first.
+ */
+
 /* A job queued: its row, and its copy in its device's recorder. */
 static __always_inline int on_queue(struct drm_sched_job *sched_job)
 {
 	__u64 id = bpf_get_current_pid_tgid(), context, seqno, pos;
-	struct drm_gpu_scheduler *sched = BPF_CORE_READ(sched_job, sched);
+	struct drm_sched_fence *s_fence;
+	struct drm_gpu_scheduler *sched;
 	struct jobs_row *job;
 	struct rings_row *ring;
 	struct dev_state *d;
@@ -158,7 +162,14 @@ static __always_inline int on_queue(struct drm_sched_job *sched_job)
 	__u32 ring_idx, idx;
 	bool made;
 
-	fence_name(BPF_CORE_READ(sched_job, s_fence), &context, &seqno);
+	if (!sched_job)
+		return 0;
+	s_fence = sched_job->s_fence;
+	if (!s_fence)
+		return 0;
+	context = s_fence->finished.context;
+	seqno = s_fence->finished.seqno;
+	sched = (void *)addr_value((__u64)sched_job->sched);
 	ring = ring_of(sched, &ring_idx);
 	if (!ring)
 		return 0;
@@ -193,13 +204,18 @@ static __always_inline int on_queue(struct drm_sched_job *sched_job)
 
 static __always_inline int on_run(struct drm_sched_job *sched_job)
 {
-	__u64 context, seqno, now = bpf_ktime_get_ns();
+	__u64 now = bpf_ktime_get_ns();
+	struct drm_sched_fence *s_fence;
 	struct jobs_row *job;
 	struct job_info *rec;
 	__u32 idx;
 
-	fence_name(BPF_CORE_READ(sched_job, s_fence), &context, &seqno);
-	job = job_find(context, seqno, &idx);
+	if (!sched_job)
+		return 0;
+	s_fence = sched_job->s_fence;
+	if (!s_fence)
+		return 0;
+	job = job_find(s_fence->finished.context, s_fence->finished.seqno, &idx);
 	if (!job)
 		return 0;
 	job->s.info.run_ns = now;
@@ -211,28 +227,26 @@ static __always_inline int on_run(struct drm_sched_job *sched_job)
 
 static __always_inline int on_done(struct drm_sched_fence *s_fence)
 {
-	__u64 context, seqno, now = bpf_ktime_get_ns();
-	struct dma_fence *finished = &s_fence->finished;
+	__u64 now = bpf_ktime_get_ns();
+	struct dma_fence *parent;
 	struct jobs_row *job;
 	struct job_info *rec;
 	__s32 error;
 	__u32 idx;
 
-	fence_name(s_fence, &context, &seqno);
-	job = job_find(context, seqno, &idx);
+	if (!s_fence)
+		return 0;
+	job = job_find(s_fence->finished.context, s_fence->finished.seqno, &idx);
 	if (!job)
 		return 0;
 	/*
 	 * The finished fence's error, or the hardware fence's: from 6.17 the
 	 * scheduler sets the former only after this event.
 	 */
-	error = BPF_CORE_READ((struct dma_fence___hang *)finished, error);
-	if (!error) {
-		struct dma_fence *parent = BPF_CORE_READ(s_fence, parent);
-
-		if (parent)
-			error = BPF_CORE_READ((struct dma_fence___hang *)parent, error);
-	}
+	error = s_fence->finished.error;
+	parent = s_fence->parent;
+	if (!error && parent)
+		error = parent->error;
 	rec = recorded_copy(&job->s);
 	if (rec) {
 		rec->done_ns = now;
@@ -491,38 +505,38 @@ int BPF_PROG(start, struct drm_gpu_scheduler *sched)
 SEC("tp_btf/drm_sched_job")
 int BPF_PROG(queue_old, struct drm_sched_job *sched_job, struct drm_sched_entity *entity)
 {
-	return on_queue(ADDR(sched_job));
+	return on_queue(sched_job);
 }
 
 SEC("tp_btf/drm_run_job")
 int BPF_PROG(run_old, struct drm_sched_job *sched_job, struct drm_sched_entity *entity)
 {
-	return on_run(ADDR(sched_job));
+	return on_run(sched_job);
 }
 
 SEC("tp_btf/drm_sched_process_job")
 int BPF_PROG(done_old, struct drm_sched_fence *s_fence)
 {
-	return on_done(ADDR(s_fence));
+	return on_done(s_fence);
 }
 
 /* Linux >= 6.17 */
 SEC("tp_btf/drm_sched_job_queue")
 int BPF_PROG(queue_new, struct drm_sched_job *sched_job, struct drm_sched_entity *entity)
 {
-	return on_queue(ADDR(sched_job));
+	return on_queue(sched_job);
 }
 
 SEC("tp_btf/drm_sched_job_run")
 int BPF_PROG(run_new, struct drm_sched_job *sched_job, struct drm_sched_entity *entity)
 {
-	return on_run(ADDR(sched_job));
+	return on_run(sched_job);
 }
 
 SEC("tp_btf/drm_sched_job_done")
 int BPF_PROG(done_new, struct drm_sched_fence *s_fence)
 {
-	return on_done(ADDR(s_fence));
+	return on_done(s_fence);
 }
 
 char LICENSE[] SEC("license") = "GPL";

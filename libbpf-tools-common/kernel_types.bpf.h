@@ -44,6 +44,7 @@ struct dma_fence {
 	u64 context;
 	u64 seqno;
 	unsigned long flags;
+	int error;
 } __core;
 
 #endif /* GPU_BPF_KERNEL_TYPES_BPF_H */
