@@ -84,13 +84,6 @@ ROWS(culprits, struct culprit_key, struct culprit_stats, CULPRIT_BITS);
  */
 #define ADDR(p) ((void *)addr_value((__u64)(p)))
 
-static __always_inline void fence_name(struct drm_sched_fence *s_fence, __u64 *context,
-				       __u64 *seqno)
-{
-	*context = BPF_CORE_READ(s_fence, finished.context);
-	*seqno = BPF_CORE_READ(s_fence, finished.seqno);
-}
-
 /* The rings row of `sched`, named (and its device found) when made; NULL if full. */
 static __always_inline struct rings_row *ring_of(struct drm_gpu_scheduler *sched, __u32 *idx)
 {
@@ -256,29 +249,37 @@ static __always_inline int on_done(struct drm_sched_fence *s_fence)
 	return 0;
 }
 
-/* The first job on `sched`'s pending list (the one its timeout handler takes), or NULL. */
-static __always_inline struct drm_sched_job *first_pending(struct drm_gpu_scheduler *sched)
+/*
+ * The job after `job` on `sched`'s pending list (NULL: its first), or
+ * NULL at its end: the list is the scheduler's jobs on the hardware, in
+ * the order they run; its first is the one the timeout handler takes.
+ */
+static __always_inline struct drm_sched_job___hang *pending_next(struct drm_gpu_scheduler *sched,
+								 struct drm_sched_job___hang *job)
 {
 	struct drm_gpu_scheduler___hang *s = (void *)sched;
-	__u64 head = (__u64)&s->pending_list, node;
+	__u64 head = (__u64)&s->pending_list, next;
 
-	node = (__u64)BPF_CORE_READ(s, pending_list.next);
-	if (!node || node == head)
+	next = job ? (__u64)BPF_CORE_READ(job, list.next) : (__u64)BPF_CORE_READ(s, pending_list.next);
+	if (!next || next == head)
 		return NULL;
-	return (void *)(node - bpf_core_field_offset(struct drm_sched_job___hang, list));
+	return (void *)(next - bpf_core_field_offset(struct drm_sched_job___hang, list));
 }
 
 /* The job of `sched_job` as the tool knows it: its row's info, else only its name. */
 static __always_inline void job_known(struct drm_sched_job *sched_job, struct job_info *out)
 {
 	struct jobs_row *job;
+	struct drm_sched_fence *s_fence;
 	__u64 context, seqno;
 	__u32 idx;
 
 	__builtin_memset(out, 0, sizeof(*out));
 	if (!sched_job)
 		return;
-	fence_name(BPF_CORE_READ(sched_job, s_fence), &context, &seqno);
+	s_fence = BPF_CORE_READ(sched_job, s_fence);
+	context = BPF_CORE_READ(s_fence, finished.context);
+	seqno = BPF_CORE_READ(s_fence, finished.seqno);
 	job = job_find(context, seqno, &idx);
 	if (job) {
 		*out = job->s.info;
@@ -344,7 +345,7 @@ static __always_inline int on_timeout(struct drm_gpu_scheduler *sched)
 	ring = ring_of(sched, &ring_idx);
 	if (!ring)
 		return 0;
-	job_known(first_pending(sched), &job);
+	job_known((void *)pending_next(sched, NULL), &job);
 	/* A handler that finds the hardware idle does nothing: no incident (a fault waits). */
 	if (!job.context)
 		return 0;
@@ -406,26 +407,21 @@ static __always_inline void recovery_step(struct drm_gpu_scheduler *sched, __u32
  */
 static __always_inline int on_start(struct drm_gpu_scheduler *sched)
 {
-	struct drm_gpu_scheduler___hang *s = (void *)sched;
-	__u64 now = bpf_ktime_get_ns(), head = (__u64)&s->pending_list, node, since, out;
-	__u32 list_off = bpf_core_field_offset(struct drm_sched_job___hang, list);
+	__u64 now = bpf_ktime_get_ns(), since, out;
 	__u32 ring_idx, resubmitted = 0, lost = 0, incident, i;
+	struct drm_sched_job___hang *job = NULL;
 	bool wanted;
-	struct drm_sched_job___hang *job;
 	struct gpuhang_event *e;
 	struct rings_row *ring;
 
 	ring = ring_of(sched, &ring_idx);
 	if (!ring)
 		return 0;
-	node = (__u64)BPF_CORE_READ(s, pending_list.next);
-	for (i = 0; i < MAX_PENDING && node && node != head; i++) {
-		job = (void *)(node - list_off);
+	for (i = 0; i < MAX_PENDING && (job = pending_next(sched, job)); i++) {
 		if (BPF_CORE_READ(job, s_fence, parent))
 			resubmitted++;
 		else
 			lost++;
-		node = (__u64)BPF_CORE_READ(job, list.next);
 	}
 	wanted = recovery_wanted(ring);
 	incident = ring->s.incident_ns ? ring->s.incident : 0;

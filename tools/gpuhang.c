@@ -270,15 +270,17 @@ static void others_of(const struct gpuhang_event *e, char *out, size_t size)
 
 static void print_recorded(const struct gpuhang_event *e)
 {
+	struct ring_state incident_ring;
 	char job[48], state[64];
 	__u64 i;
 
 	if (recorded_first(e) == e->head)
 		return;
 	if (!json_output()) {
+		incident_ring = ring_at(e->ring);
 		text_printf(stdout, "  the last %llu jobs on %s:\n",
 			    (unsigned long long)(e->head - recorded_first(e)),
-			    ring_at(e->ring).dev_name[0] ? ring_at(e->ring).dev_name : "the device");
+			    incident_ring.dev_name[0] ? incident_ring.dev_name : "the device");
 		table_header(stdout, &recorded_table);
 	}
 	for (i = recorded_first(e); i < e->head; i++) {
