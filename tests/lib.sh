@@ -102,16 +102,21 @@ start_tool() {
 	wait_for_output "$out" "$tool_pid" "$out.err" || { echo "$1 (output $out) did not start: $(cat "$out.err")" >&2; return 1; }
 }
 
-# wait_for_output FILE [PID [FILE2]]: until FILE (or FILE2) is not empty (a
-# tool's first line comes after attach), PID is gone, or 60 s passed. The
-# caller empties FILE before starting its writer (`: >FILE`): the last
-# run's output left there would pass at once.
+# wait_for_output FILE [PID [FILE2]]: until FILE is not empty (a tool's
+# first line comes after attach), FILE2 (its stderr) has the banner -j
+# sends there ("... Hit Ctrl-C to end."; a line before it says what the
+# kernel lacks), PID is gone (status 0 if it said why on FILE2), or 60 s
+# passed. The caller empties FILE before starting its writer (`: >FILE`):
+# the last run's output left there would pass at once.
 wait_for_output() {
 	local i
 	for ((i = 0; i < 600; i++)); do
 		[ -s "$1" ] && return 0
-		[ -n "${3:-}" ] && [ -s "$3" ] && return 0
-		[ -n "${2:-}" ] && ! kill -0 "$2" 2>/dev/null && return 1
+		[ -n "${3:-}" ] && grep -qs 'Hit Ctrl-C to end\.$' "$3" && return 0
+		if [ -n "${2:-}" ] && ! kill -0 "$2" 2>/dev/null; then
+			[ -n "${3:-}" ] && [ -s "$3" ]
+			return
+		fi
 		nap 0.1
 	done
 	return 1
