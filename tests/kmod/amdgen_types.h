@@ -70,6 +70,8 @@ struct amdgpu_job {
 	bool hang;
 	unsigned int runs;
 	struct sg_hw_fence *hw;
+	pid_t pid;
+	char comm[TASK_COMM_LEN];
 };
 
 struct amdgpu_bo {

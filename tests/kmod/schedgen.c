@@ -11,6 +11,7 @@
  *   wait [timeout_ms=T]
  *   fault ring=NAME
  *   gate close|open
+ *   wedge recovery=none|rebind|bus-reset|vendor[,...]
  *
  * Jobs are pushed from the writer's own context, like an ioctl would, and
  * "execute" for U microseconds: run_job returns a hardware fence that an
@@ -23,7 +24,11 @@
  * interrupt does), which runs that handler at once. deps=gate makes jobs
  * wait for the gate, a fence "gate close" makes and "gate open" signals:
  * jobs of several writers queued before any runs, whatever the writers'
- * speed.
+ * speed. With wedged=1 (kernels with drm_dev_wedged_event(), 6.14+) the
+ * module registers a DRM device (a card) on its platform device, and each
+ * recovery ends as amdgpu's does: drm_dev_wedged_event() with recovery
+ * "none" and the bad job's submitter; "wedge" raises one as xe and i915
+ * do, with the methods given and no task.
  * Reading /proc/schedgen prints
  * "ring=NAME dev=DEV submitted=N completed=M timeouts=T".
  * tests/kmod/README.md has the details.
@@ -46,6 +51,12 @@
 #include <linux/version.h>
 #include <linux/wait.h>
 #include <drm/gpu_scheduler.h>
+#if SG_WEDGED_EVENT
+#include <drm/drm_device.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_ioctl.h>
+#endif
 
 #ifndef SG_FEATURES
 /* struct drm_sched_init_args: 6.15 (and backports, e.g. Debian's 6.1.1xx). */
@@ -79,6 +90,10 @@
 #define SG_START_ARG (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0) ? 2 : \
 		      LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) ? 0 : 1)
 #endif
+#ifndef SG_WEDGED_EVENT
+/* drm_dev_wedged_event(dev, method, struct drm_wedge_task_info *): 6.17 (Kbuild reads drm_drv.h). */
+#define SG_WEDGED_EVENT 0
+#endif
 
 #define MAX_RINGS 8
 #define MAX_JOBS_PER_SUBMIT 100000
@@ -99,6 +114,9 @@ MODULE_PARM_DESC(credits, "jobs each ring runs at once: the hw submission/credit
 static unsigned int timeout_ms;
 module_param(timeout_ms, uint, 0444);
 MODULE_PARM_DESC(timeout_ms, "the scheduler's job timeout (default 0: none); hang=1 needs one");
+static bool wedged;
+module_param(wedged, bool, 0444);
+MODULE_PARM_DESC(wedged, "register a DRM device; recoveries raise drm_dev_wedged_event (6.17+)");
 
 /*
  * A module that plays a driver on top of this generator (amdgen.c) includes
@@ -160,6 +178,8 @@ struct sg_job {
 	bool hang;			/* its first run's hardware fence never signals */
 	unsigned int runs;		/* run_job calls: more than one after a reset */
 	struct sg_hw_fence *hw;		/* its last run's hardware fence, a reference */
+	pid_t pid;			/* its submitter (a thread), as amdgpu's task info */
+	char comm[TASK_COMM_LEN];
 };
 #endif /* SG_OWN_TYPES */
 
@@ -178,6 +198,111 @@ static struct proc_dir_entry *sg_proc;
 static DECLARE_WAIT_QUEUE_HEAD(sg_done_wq);
 /* rmmod under way: no new submissions, and jobs not yet run execute in 0 µs. */
 static bool sg_dying;
+
+#if SG_WEDGED_EVENT
+/* wedged=1: a DRM device (no ioctls, no memory) for drm_dev_wedged_event(). */
+static struct drm_device *sg_drm;
+
+static const struct file_operations sg_drm_fops = {
+	.owner = THIS_MODULE,
+	.open = drm_open,
+	.release = drm_release,
+	.unlocked_ioctl = drm_ioctl,
+	.llseek = noop_llseek,
+};
+
+static const struct drm_driver sg_drm_driver = {
+	.name = SG_NAME,
+	.desc = SG_DESCRIPTION,
+	.fops = &sg_drm_fops,
+};
+
+static int sg_drm_register(void)
+{
+	int err;
+
+	sg_drm = drm_dev_alloc(&sg_drm_driver, &sg_pdev->dev);
+	if (IS_ERR(sg_drm)) {
+		err = PTR_ERR(sg_drm);
+		sg_drm = NULL;
+		return err;
+	}
+	err = drm_dev_register(sg_drm, 0);
+	if (err) {
+		drm_dev_put(sg_drm);
+		sg_drm = NULL;
+	}
+	return err;
+}
+
+static void sg_drm_unregister(void)
+{
+	if (!sg_drm)
+		return;
+	drm_dev_unregister(sg_drm);
+	drm_dev_put(sg_drm);
+	sg_drm = NULL;
+}
+
+/* amdgpu's after a recovery: "none" needed, the guilty job's task named. */
+static void sg_wedged_recovered(pid_t pid, const char *comm)
+{
+	struct drm_wedge_task_info info = { .pid = pid };
+
+	if (!sg_drm)
+		return;
+	strscpy(info.comm, comm, sizeof(info.comm));
+	drm_dev_wedged_event(sg_drm, DRM_WEDGE_RECOVERY_NONE, &info);
+}
+
+/* "wedge recovery=M[,M...]": the event as xe and i915 raise it, without a task. */
+static int sg_wedge(char *args)
+{
+	static const char *const names[] = { "none", "rebind", "bus-reset", "vendor" };
+	unsigned long method = 0;
+	char *tok = args ? strim(args) : "", *name;
+	size_t i;
+
+	if (!sg_drm) {
+		pr_warn(SG_NAME ": wedge: load the module with wedged=1\n");
+		return -EINVAL;
+	}
+	if (strncmp(tok, "recovery=", 9) || strpbrk(tok, " \t"))
+		goto bad;
+	tok += 9;
+	while ((name = strsep(&tok, ","))) {
+		for (i = 0; i < ARRAY_SIZE(names) && strcmp(name, names[i]); i++)
+			;
+		if (i == ARRAY_SIZE(names))
+			goto bad;
+		method |= BIT(i);	/* DRM_WEDGE_RECOVERY_NONE, _REBIND, _BUS_RESET, _VENDOR */
+	}
+	return drm_dev_wedged_event(sg_drm, method, NULL);
+bad:
+	pr_warn(SG_NAME ": wedge: want recovery=none|rebind|bus-reset|vendor[,...]\n");
+	return -EINVAL;
+}
+#else
+static int sg_drm_register(void)
+{
+	pr_err(SG_NAME ": wedged=1: this kernel has no drm_dev_wedged_event() with a task (6.17+)\n");
+	return -EOPNOTSUPP;
+}
+
+static void sg_drm_unregister(void)
+{
+}
+
+static void sg_wedged_recovered(pid_t pid, const char *comm)
+{
+}
+
+static int sg_wedge(char *args)
+{
+	pr_warn(SG_NAME ": wedge: this kernel has no drm_dev_wedged_event() with a task\n");
+	return -EOPNOTSUPP;
+}
+#endif
 
 static const char *sg_fence_driver_name(struct dma_fence *f)
 {
@@ -277,12 +402,16 @@ static void sg_recover(struct drm_sched_job *bad)
 {
 	struct sg_job *job = container_of(bad, struct sg_job, base);
 	struct drm_gpu_scheduler *sched = bad->sched;
+	char comm[TASK_COMM_LEN];
+	pid_t pid = job->pid;
 
 	atomic_inc(&job->ring->timeouts);
 	dma_fence_set_error(&bad->s_fence->finished, -ETIME);
 	drm_sched_stop(sched, bad);
 	drm_sched_increase_karma(bad);
 	sg_retire_hw(job, -ETIME);
+	/* The job may be freed once the scheduler starts. */
+	memcpy(comm, job->comm, sizeof(comm));
 	drm_sched_resubmit_jobs(sched);
 #if SG_START_ARG == 2
 	drm_sched_start(sched, 0);
@@ -291,6 +420,7 @@ static void sg_recover(struct drm_sched_job *bad)
 #else
 	drm_sched_start(sched);
 #endif
+	sg_wedged_recovered(pid, comm);
 }
 
 #if SG_TIMEDOUT_STAT
@@ -469,6 +599,8 @@ static int sg_submit(struct sg_ring *ring, unsigned long jobs, const struct sg_s
 		job->ring = ring;
 		job->exec_ns = (u64)a->exec_us * NSEC_PER_USEC;
 		job->hang = a->hang;
+		job->pid = current->pid;
+		get_task_comm(job->comm, current);
 		err = sg_job_init(job, entity, a->client);
 		if (err) {
 			kfree(job);
@@ -605,6 +737,8 @@ static int sg_command(char *line)
 		return sg_fault(line);
 	if (!strcmp(cmd, "gate"))
 		return sg_gate_command(line);
+	if (!strcmp(cmd, "wedge"))
+		return sg_wedge(line);
 	if (!strcmp(cmd, "submit")) {
 		submit = true;
 		sg_submit_begin();
@@ -842,6 +976,7 @@ static void sg_cleanup(void)
 	 * run with interrupts off, so a grace period waits for them.
 	 */
 	synchronize_rcu();
+	sg_drm_unregister();
 	if (sg_pdev)
 		platform_device_unregister(sg_pdev);
 	if (sg_driver_registered)
@@ -872,6 +1007,11 @@ static int __init sg_init(void)
 		err = PTR_ERR(sg_pdev);
 		sg_pdev = NULL;
 		goto fail;
+	}
+	if (wedged) {
+		err = sg_drm_register();
+		if (err)
+			goto fail;
 	}
 	names = kstrdup(rings, GFP_KERNEL);
 	if (!names) {
