@@ -19,6 +19,10 @@
  * - drm_sched_start(sched, ...): the end of a recovery; the jobs left on the
  *   pending list with a hardware fence were run again, those without one
  *   end there without running (lost).
+ * And drm's drm_dev_wedged_event(dev, method, info) (6.14+; the task from
+ * 6.17), a driver's word that a device hung and how to recover it: part of
+ * the device's last incident if that has not had one, else an incident of
+ * its own. Its ring is a rings row keyed by the device, with no name.
  * The tool never holds the kernel up: each program reads and returns; an
  * incident's record is copied to the ring buffer, or counted as lost.
  */
@@ -63,6 +67,18 @@ struct device___hang {
 	struct device_driver *driver;
 } __core;
 
+struct drm_device___hang {
+	struct device *dev;
+} __core;
+
+struct drm_wedge_task_info___hang {
+	int pid;
+	char comm[COMM_LEN];
+} __core;
+
+/* drm_dev_wedged_event() has its third argument, the task (set by the frontend). */
+const volatile bool wedged_has_task = false;
+
 /* What found its table full, or the ring buffer: counted, reported by the frontend. */
 __u64 dropped_jobs = 0;
 __u64 dropped_rings = 0;
@@ -84,10 +100,26 @@ ROWS(culprits, struct culprit_key, struct culprit_stats, CULPRIT_BITS);
  */
 #define ADDR(p) ((void *)addr_value((__u64)(p)))
 
+/* A new rings row's device: its names, and its recorder (NULL `dev`: one for all). */
+static __always_inline void ring_on_device(struct ring_state *s, struct device *dev)
+{
+	struct device_driver *driver;
+	bool made;
+
+	if (dev) {
+		bpf_probe_read_kernel_str(s->dev_name, sizeof(s->dev_name), core_dev_name(dev));
+		driver = BPF_CORE_READ((struct device___hang *)dev, driver);
+		if (driver)
+			bpf_probe_read_kernel_str(s->driver, sizeof(s->driver),
+						  BPF_CORE_READ(driver, name));
+	}
+	if (!ROWS_GET(devs, (__u64)dev, &s->dev, &made, &dropped_devs))
+		s->dev = NO_ROW;
+}
+
 /* The rings row of `sched`, named (and its device found) when made; NULL if full. */
 static __always_inline struct rings_row *ring_of(struct drm_gpu_scheduler *sched, __u32 *idx)
 {
-	struct device_driver *driver;
 	struct device *dev = NULL;
 	struct rings_row *r;
 	bool made;
@@ -96,18 +128,22 @@ static __always_inline struct rings_row *ring_of(struct drm_gpu_scheduler *sched
 	if (!r || !made)
 		return r;
 	bpf_probe_read_kernel_str(r->s.name, sizeof(r->s.name), BPF_CORE_READ(sched, name));
+	/* Before 6.0 no scheduler names its device. */
 	if (bpf_core_field_exists(((struct drm_gpu_scheduler___hang *)0)->dev))
 		dev = BPF_CORE_READ((struct drm_gpu_scheduler___hang *)sched, dev);
-	if (dev) {
-		bpf_probe_read_kernel_str(r->s.dev_name, sizeof(r->s.dev_name), core_dev_name(dev));
-		driver = BPF_CORE_READ((struct device___hang *)dev, driver);
-		if (driver)
-			bpf_probe_read_kernel_str(r->s.driver, sizeof(r->s.driver),
-						  BPF_CORE_READ(driver, name));
-	}
-	/* Its device's recorder (before 6.0 no scheduler names its device: one for all). */
-	if (!ROWS_GET(devs, (__u64)dev, &r->s.dev, &made, &dropped_devs))
-		r->s.dev = NO_ROW;
+	ring_on_device(&r->s, dev);
+	return r;
+}
+
+/* The rings row of device `dev` itself, for its events that name no ring; NULL if full. */
+static __always_inline struct rings_row *device_ring(struct device *dev, __u32 *idx)
+{
+	struct rings_row *r;
+	bool made;
+
+	r = ROWS_GET(rings, (__u64)dev, idx, &made, &dropped_rings);
+	if (r && made)
+		ring_on_device(&r->s, dev);
 	return r;
 }
 
@@ -307,7 +343,7 @@ static __always_inline struct gpuhang_event *event_of(struct rings_row *ring, __
 	e->incident = ring->s.incident_ns ? ring->s.incident : 0;
 	e->resubmitted = 0;
 	e->lost = 0;
-	e->pad = 0;
+	e->recovery = 0;
 	e->out_ns = 0;
 	e->head = 0;
 	d = dev_of(ring->s.dev);
@@ -339,6 +375,7 @@ static __always_inline int on_timeout(struct drm_gpu_scheduler *sched)
 	__u64 now = bpf_ktime_get_ns();
 	struct gpuhang_event *e;
 	struct rings_row *ring;
+	struct dev_state *d;
 	struct job_info job;
 	__u32 ring_idx, kind;
 
@@ -357,6 +394,9 @@ static __always_inline int on_timeout(struct drm_gpu_scheduler *sched)
 		return 0;
 	ring->s.incident = __sync_fetch_and_add(&nr_incidents, 1) + 1;
 	ring->s.incident_ns = now;
+	d = dev_of(ring->s.dev);
+	if (d)
+		d->last_incident = ring->s.incident;
 	__sync_fetch_and_add(kind == HANG_FAULT ? &ring->s.faults : &ring->s.timeouts, 1);
 	count_culprit(ring_idx, kind, &job);
 	e = event_of(ring, ring_idx, kind, true, now);
@@ -495,6 +535,73 @@ SEC("fentry/drm_sched_start")
 int BPF_PROG(start, struct drm_gpu_scheduler *sched)
 {
 	return on_start(ADDR(sched));
+}
+
+/* Does the task a wedged event names pass -p and -c? (Its cgroup is not known: --cgroup, no.) */
+static __always_inline bool task_wanted(const struct job_info *task)
+{
+	int i;
+
+	if (filter_cg || (targ_pid && task->pid != (__u32)targ_pid))
+		return false;
+	for (i = 0; i < COMM_LEN && targ_comm[0]; i++) {
+		if (task->comm[i] != targ_comm[i])
+			return false;
+		if (!task->comm[i])
+			break;
+	}
+	return true;
+}
+
+/*
+ * The driver says the device hung, and how to recover it (drm reports
+ * "WEDGED=..." to user space), naming the task it blames where it knows
+ * one: amdgpu after each reset, with the job's task and "none"; xe and
+ * i915 when a reset failed, with none.
+ */
+SEC("fentry/drm_dev_wedged_event")
+int BPF_PROG(wedged, struct drm_device *drm, unsigned long method, void *info)
+{
+	struct drm_wedge_task_info___hang *task = wedged_has_task ? ADDR(info) : NULL;
+	__u64 now = bpf_ktime_get_ns();
+	struct gpuhang_event *e;
+	struct rings_row *ring;
+	struct dev_state *d;
+	struct job_info job;
+	__u32 ring_idx, incident = 0;
+
+	ring = device_ring(BPF_CORE_READ((struct drm_device___hang *)ADDR(drm), dev), &ring_idx);
+	if (!ring)
+		return 0;
+	__builtin_memset(&job, 0, sizeof(job));
+	/* As drm: a task with a name and a pid (>= 0), else none. */
+	if (task) {
+		bpf_probe_read_kernel_str(job.comm, sizeof(job.comm), task->comm);
+		job.pid = BPF_CORE_READ(task, pid);
+		if (!job.comm[0] || (int)job.pid < 0)
+			__builtin_memset(&job, 0, sizeof(job));
+	}
+	if (process_filtered() && !task_wanted(&job))
+		return 0;
+	d = dev_of(ring->s.dev);
+	if (d && d->last_incident && d->last_incident != d->wedged_incident)
+		incident = d->last_incident;
+	e = event_of(ring, ring_idx, HANG_WEDGED, !incident, now);
+	if (!incident) {
+		incident = __sync_fetch_and_add(&nr_incidents, 1) + 1;
+		if (d)
+			d->last_incident = incident;
+	}
+	if (d)
+		d->wedged_incident = incident;
+	count_culprit(ring_idx, HANG_WEDGED, &job);
+	if (!e)
+		return 0;
+	e->incident = incident;
+	e->recovery = method;
+	e->job = job;
+	event_submit(e);
+	return 0;
 }
 
 /* Linux <= 6.16 */

@@ -7,7 +7,8 @@
  * panfrost, panthor, v3d, etnaviv, lima, msm...): one line per incident as
  * it happens, with the device's flight recorder under it (its last jobs,
  * kept in the kernel from the gpu_scheduler tracepoints), one line when
- * the ring is running again, and a summary per ring at the end.
+ * the ring is running again, and a summary per ring at the end. A DRM
+ * device's wedged event (6.14+) is a line too, with the task it names.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -100,6 +101,24 @@ static enum sched_abi detect_abi(void)
 }
 
 /*
+ * drm_dev_wedged_event(dev, method[, info]) where drm has it (6.14+; the
+ * task from 6.17), in module drm or built in; one line on stderr if not.
+ */
+static void choose_wedged(void)
+{
+	int params = btf_func_params("drm", "drm_dev_wedged_event");
+
+	if (params < 0)
+		params = btf_func_params("vmlinux", "drm_dev_wedged_event");
+	if (params < 0) {
+		fprintf(stderr, "gpuhang: drm has no function drm_dev_wedged_event (Linux < 6.14): "
+			"wedged devices not traced\n");
+		bpf_program__set_autoload(skel->progs.wedged, false);
+	}
+	skel->rodata->wedged_has_task = params >= 3;
+}
+
+/*
  * The scheduler's recovery functions, each traced where gpu_sched's BTF has
  * it: one line on stderr for each it lacks (a driver's recovery may call
  * it under another name), none for the timeout handler, without which
@@ -145,8 +164,9 @@ static void choose_programs(void)
 }
 
 static const char *const kind_names[NR_HANG_KINDS] = {
-	[HANG_TIMEOUT] = "TIMEOUT", [HANG_FAULT] = "FAULT", [HANG_STOP] = "STOP",
-	[HANG_KARMA] = "KARMA", [HANG_RESUBMIT] = "RESUBMIT", [HANG_RECOVERED] = "RECOVERED",
+	[HANG_TIMEOUT] = "TIMEOUT", [HANG_FAULT] = "FAULT", [HANG_WEDGED] = "WEDGED",
+	[HANG_STOP] = "STOP", [HANG_KARMA] = "KARMA", [HANG_RESUBMIT] = "RESUBMIT",
+	[HANG_RECOVERED] = "RECOVERED",
 };
 
 static const char *kind_name(__u32 kind)
@@ -177,6 +197,23 @@ static struct cell cell_job(char *buf, size_t size, const struct job_info *j)
 	return CELL_S(buf);
 }
 
+/*
+ * A wedged event's recovery methods as drm names them to user space
+ * ("WEDGED=rebind,bus-reset"; no method: "unknown").
+ */
+static struct cell cell_recovery(char *buf, size_t size, __u32 method)
+{
+	static const char *const names[] = { "none", "rebind", "bus-reset", "vendor" };
+	size_t len = 0, i;
+
+	buf[0] = 0;
+	for (i = 0; i < 32; i++)
+		if (method & (1u << i))
+			len += snprintf(buf + len, len < size ? size - len : 0, "%s%s", len ? "," : "",
+					i < sizeof(names) / sizeof(names[0]) ? names[i] : "?");
+	return CELL_S(buf[0] ? buf : "unknown");
+}
+
 /* A time in the -m unit since `from` (none if either is unknown). */
 static struct cell cell_since(__u64 from, __u64 to)
 {
@@ -200,6 +237,7 @@ static const struct column event_cols[] = {
 	{ "RESUB", "resubmitted", 5, 0 },
 	{ "LOST", "lost", 4, 0 },
 	{ "OTHERS", "others", 0, 0 },
+	{ "RECOVERY", "recovery", 0, COL_SPARSE },
 	CGROUP_COLUMN,
 };
 static const struct table event_table = EVENT_TABLE("incident", event_cols);
@@ -305,7 +343,8 @@ static void timeline_event(const struct gpuhang_event *e, const struct ring_stat
 	__u32 gpu = timeline_gpu(r->dev_name[0] ? r->dev_name : "?");
 	char job[48];
 
-	timeline_track(gpu, e->ring + 1, r->name, e->ring);
+	/* A device's own events (WEDGED) on a track of its own. */
+	timeline_track(gpu, e->ring + 1, r->name[0] ? r->name : "device", e->ring);
 	if (e->kind == HANG_RECOVERED)
 		timeline_slice(gpu, e->ring + 1, "recovery", "recovery", e->ts_ns - e->out_ns,
 			       e->out_ns, TIMELINE_ARGS(rkeys, CELL_U(e->incident),
@@ -321,11 +360,13 @@ static bool headed;
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct gpuhang_event *e = data;
-	bool incident = e->kind == HANG_TIMEOUT || e->kind == HANG_FAULT;
+	bool incident = e->kind == HANG_TIMEOUT || e->kind == HANG_FAULT || e->kind == HANG_WEDGED;
 	struct ring_state r;
-	char job[48], others[512] = "";
+	char job[48], others[512] = "", recovery[64];
 
-	if (size < GPUHANG_STEP_SIZE || (incident && size < sizeof(*e)))
+	/* A WEDGED that belongs to an incident before it comes without a recorder. */
+	if (size < GPUHANG_STEP_SIZE ||
+	    (incident && e->kind != HANG_WEDGED && size < sizeof(*e)))
 		return 0;
 	r = ring_at(e->ring);
 	if (timeline_on() && (incident || e->kind == HANG_RECOVERED))
@@ -347,8 +388,10 @@ static int handle_event(void *ctx, void *data, size_t size)
 		CELL_U_IF(e->kind == HANG_RECOVERED, e->resubmitted),
 		CELL_U_IF(e->kind == HANG_RECOVERED, e->lost),
 		incident ? CELL_S_OR_NONE(others) : CELL_NONE,
-		e->job.pid ? cell_cgroup(e->job.cgroup_id) : CELL_NONE }, e->ts_ns);
-	if (incident)
+		e->kind == HANG_WEDGED ? cell_recovery(recovery, sizeof(recovery), e->recovery) : CELL_NONE,
+		e->job.pid && e->kind != HANG_WEDGED ? cell_cgroup(e->job.cgroup_id) : CELL_NONE },
+		e->ts_ns);
+	if (incident && size >= sizeof(*e))
 		print_recorded(e);
 	return 0;
 }
@@ -513,6 +556,7 @@ int main(int argc, char **argv)
 	}
 	tool_set_rodata(skel);
 	choose_programs();
+	choose_wedged();
 	if (!choose_functions()) {
 		err = -ENOENT;
 		goto cleanup;

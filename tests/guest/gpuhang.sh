@@ -11,8 +11,9 @@
 # not asserted.
 #
 # 6.1 has the gpu_scheduler events of <= 6.16, sid those of >= 6.17 (and
-# drm_sched_start(sched, errno)); 5.10's gpu_sched has no BTF, which
-# drmsched-nobtf.sh checks gpuhang refuses in one line, on every kernel.
+# drm_sched_start(sched, errno), drm_dev_wedged_event()); 5.10's gpu_sched
+# has no BTF, which drmsched-nobtf.sh checks gpuhang refuses in one line,
+# on every kernel.
 #
 # Environment (from tests/vm/run and tests/run): VM_KERNEL, VM_SCRATCH,
 # VM_MODPROBE, SCHEDGEN_KO.
@@ -31,6 +32,12 @@ submit_as() {
 status() { tr '\n' ' ' </proc/schedgen | sed 's/ $//'; }
 # Text lines of EVENT (TIMEOUT, RECOVERED, ...) in FILE, columns from # on.
 lines_of() { awk -v e="$2" '$2 == e { $1 = ""; $2 = ""; sub(/^ +/, ""); print }' "$1"; }
+# What gpuhang says on stderr of this kernel: what it lacks.
+if [ "$K" = 6.1 ]; then
+	lacks="gpuhang: drm has no function drm_dev_wedged_event (Linux < 6.14): wedged devices not traced"
+else
+	lacks=""
+fi
 
 # ---------------------------------------------------------------------------
 # 1. No driver: no scheduler, and the error says which module.
@@ -79,10 +86,10 @@ job=$(jrows "$S/j.out" incident 'select(.event == "TIMEOUT") | .job')
 check "$P the job blamed has a name" test -n "$job"
 check_eq "$P text: one incident, blaming hanger's job; longrun and behind beside it" \
 	"$(lines_of "$S/t.out" TIMEOUT | awk '{ $8 = "RAN"; print }')" \
-	"1 schedgen schedgen gfx $job $hanger hanger RAN - - - $longrun:longrun,$behind:behind"
+	"1 schedgen schedgen gfx $job $hanger hanger RAN - - - $longrun:longrun,$behind:behind -"
 check_eq "$P text: its recovery: one job run again, one lost" \
 	"$(lines_of "$S/t.out" RECOVERED | awk '{ $9 = "OUT"; print }')" \
-	"1 schedgen schedgen gfx - - - - OUT 1 1 -"
+	"1 schedgen schedgen gfx - - - - OUT 1 1 - -"
 # The flight recorder: the device's last 7 jobs, oldest first, as they
 # stood at the timeout.
 check_eq "$P text: the flight recorder's lines" \
@@ -98,7 +105,7 @@ check_eq "$P text: summary per ring" "$(awk '$1 == "schedgen" && NF == 10' "$S/t
 	"schedgen schedgen gfx 1 0 1 1 1 T T"
 check_eq "$P text: summary per process name blamed" "$(awk '$1 == "schedgen" && NF == 5 { $1 = $1; print }' "$S/t.out")" \
 	"schedgen gfx TIMEOUT hanger 1"
-check_eq "$P text: nothing on stderr" "$(cat "$S/t.out.err")" ""
+check_eq "$P text: on stderr only what the kernel lacks" "$(cat "$S/t.out.err")" "$lacks"
 
 # -e: the recovery's steps, in order, with the cgroups (-C).
 check_eq "$P -e: the incident and each step of its recovery" \
@@ -185,7 +192,7 @@ check_eq "$P unloaded mid-incident: its incident and recovery" \
 	"$(lines_of "$S/u.out" TIMEOUT | awk '{ print $4, $7 }'; lines_of "$S/u.out" RECOVERED | awk '{ print $4, $11 }')" \
 	"gfx gone
 gfx 1"
-check_eq "$P unloaded mid-incident: nothing on stderr" "$(cat "$S/u.out.err")" ""
+check_eq "$P unloaded mid-incident: on stderr only what the kernel lacks" "$(cat "$S/u.out.err")" "$lacks"
 
 # ---------------------------------------------------------------------------
 # 5. A storm: 1000 jobs that hang, one after the other, each timed out
@@ -210,6 +217,80 @@ lost=$(jrows "$S/s.out" lost 'select(.what == "events") | .count')
 check_eq "$P storm: every record printed or counted lost ($lines printed)" "$((lines + ${lost:-0}))" \
 	"$((2 * timeouts))"
 unload_module schedgen
+
+# ---------------------------------------------------------------------------
+# 6. A device wedged (drm_dev_wedged_event() naming a task: 6.17+, sid).
+#    schedgen's DRM device (wedged=1) raises it after each recovery as
+#    amdgpu does, with recovery "none" and the bad job's task: part of
+#    that incident. "wedge" raises it as xe and i915 do when a reset
+#    failed, with the methods and no task: an incident of its own, with
+#    the device's last jobs. drm's own log line of each is the
+#    independent count.
+if [ "$K" = 6.1 ]; then
+	if insmod "$SCHEDGEN_KO" wedged=1 2>/dev/null; then
+		fail "$P 6.1: schedgen wedged=1 loaded without drm_dev_wedged_event()"
+		rmmod schedgen
+	else
+		pass "$P 6.1: schedgen wedged=1 refused (no drm_dev_wedged_event())"
+	fi
+else
+	dmesg -C
+	load_module "$SCHEDGEN_KO" timeout_ms=1000 wedged=1 || exit 1
+	start "$S/w.out" -n 4
+	w_pid=$tool_pid
+	start "$S/wj.out" -j -n 4 --prometheus "$S/w.prom" --timeline "$S/wtl.json"
+	wj_pid=$tool_pid
+	start "$S/wc.out" -j -c wedger
+	wc_pid=$tool_pid
+	submit_as wedger "$cg/A" ring=gfx jobs=1 hang=1
+	echo "wait timeout_ms=60000" >/proc/schedgen || fail "$P wedged: the hung job ended"
+	echo "wedge recovery=rebind,bus-reset" >/proc/schedgen || fail "$P wedged: schedgen's wedge"
+	for p in $w_pid $wj_pid $wc_pid; do kill -INT $p; done
+	for p in $w_pid $wj_pid $wc_pid; do wait $p || fail "$P wedged: tracer $p exit status $?"; done
+	wedger=$(pid_of wedger)
+	check_eq "$P wedged: drm logged one recovered, one needing recovery" \
+		"$(dmesg | grep -o 'device wedged.*')" "device wedged, but no recovery needed
+device wedged, needs recovery"
+	check_eq "$P wedged: text: the timeout, its wedged event, a wedged incident of its own" \
+		"$(awk '$2 ~ /^(TIMEOUT|WEDGED)$/ { print $2, $3, $4, $5, $6, $8, $9, $NF }' "$S/w.out")" \
+		"TIMEOUT 1 schedgen schedgen gfx $wedger wedger -
+WEDGED 1 schedgen schedgen - $wedger wedger none
+WEDGED 2 schedgen schedgen - - - rebind,bus-reset"
+	check_eq "$P wedged: text: the device's last job under the timeout and the wedged incident" \
+		"$(awk '$2 ~ /^[A-Z]+$/ && $3 ~ /^[0-9]+$/ { ev = $2 " " $3; q = 0; next }
+			/^QUEUED/ { q = 1; next } q && NF == 8 { print ev, $2, $5, $8; next } { q = 0 }' "$S/w.out")" \
+		"TIMEOUT 1 gfx wedger running
+WEDGED 2 gfx wedger error:ECANCELED"
+	check_eq "$P wedged: text: summary per process blamed" \
+		"$(awk '$1 == "schedgen" && NF == 5 { $1 = $1; print }' "$S/w.out")" \
+		"schedgen - WEDGED - 1
+schedgen - WEDGED wedger 1
+schedgen gfx TIMEOUT wedger 1"
+	check_eq "$P wedged: on stderr nothing" "$(cat "$S/w.out.err")" ""
+	check_eq "$P wedged: -j: the incidents" \
+		"$(jrows "$S/wj.out" incident '"\(.event) \(.incident) \(.ring // "-") \(.pid // "-") \(.comm // "-") \(.recovery // "-")"')" \
+		"TIMEOUT 1 gfx $wedger wedger -
+RECOVERED 1 gfx - - -
+WEDGED 1 - $wedger wedger none
+WEDGED 2 - - - rebind,bus-reset"
+	check_eq "$P wedged: -j: the recorder of the wedged incident" \
+		"$(jrows "$S/wj.out" recorded '"\(.incident) \(.ring) \(.comm) \(.state)"' | grep '^2 ')" "2 gfx wedger error:ECANCELED"
+	check_eq "$P wedged: -c: the events naming the process only" \
+		"$(jrows "$S/wc.out" incident '"\(.event) \(.incident)"' | paste -sd,)" "TIMEOUT 1,RECOVERED 1,WEDGED 1"
+	check "$P wedged: --prometheus: promtool check metrics is clean" sh -c "promtool check metrics <'$S/w.prom'"
+	check_eq "$P wedged: --prometheus: per kind, the device's ring \"-\"" \
+		"$(grep '^gpubpf_gpuhang_incidents_total' "$S/w.prom" | sort)" \
+		'gpubpf_gpuhang_incidents_total{kind="timeout",driver="schedgen",device="schedgen",ring="gfx",comm="wedger"} 1
+gpubpf_gpuhang_incidents_total{kind="wedged",driver="schedgen",device="schedgen",ring="-",comm="-"} 1
+gpubpf_gpuhang_incidents_total{kind="wedged",driver="schedgen",device="schedgen",ring="-",comm="wedger"} 1'
+	check_eq "$P wedged: --timeline: the wedged events on the device's track" \
+		"$(jq -r '(map(select(.ph == "M" and .name == "thread_name")) | map({("\(.pid)/\(.tid)"): .args.name}) | add) as $t |
+			.[] | select(.ph == "i") | "\($t["\(.pid)/\(.tid)"]) \(.name) \(.args.incident) \(.args.comm // "-")"' "$S/wtl.json")" \
+		"gfx TIMEOUT 1 wedger
+device WEDGED 1 wedger
+device WEDGED 2 -"
+	unload_module schedgen
+fi
 rmdir "$cg/A" "$cg/B" "$cg"
 
 echo "gpuhang: $failures failures"

@@ -8,6 +8,11 @@ static const char *or_dash(const char *s)
 	return s[0] ? s : "-";
 }
 
+static const char *kind_label(__u32 kind)
+{
+	return kind == HANG_FAULT ? "fault" : kind == HANG_WEDGED ? "wedged" : "timeout";
+}
+
 enum { PR_RECOVERIES, PR_RESUBMITTED, PR_LOST, PR_OUT, NR_PR };
 
 static const struct metrics_column ring_families[] = {
@@ -38,8 +43,8 @@ int gpuhang_metrics(struct metrics *m, const struct gpuhang_metrics_in *in)
 
 		snprintf(comm, sizeof(comm), "%.*s", COMM_LEN, k->comm);
 		err = metrics_rows_add(&incidents, (const char *const[]){
-			k->kind == HANG_FAULT ? "fault" : "timeout", or_dash(r.driver),
-			or_dash(r.dev_name), r.name, or_dash(comm) }, &v, 1);
+			kind_label(k->kind), or_dash(r.driver), or_dash(r.dev_name), or_dash(r.name),
+			or_dash(comm) }, &v, 1);
 	}
 	for (i = 0; i < in->rings->n && !err; i++) {
 		const struct ring_state *s = snapshot_value(in->rings, i);
@@ -50,8 +55,8 @@ int gpuhang_metrics(struct metrics *m, const struct gpuhang_metrics_in *in)
 			or_dash(s->driver), or_dash(s->dev_name), s->name }, v, NR_PR);
 	}
 	metrics_rows_family(m, &incidents, 0, 1, "incidents_total", METRIC_COUNTER,
-			    "GPU job timeouts and faults, by the process name of the job blamed "
-			    "(\"-\": not known)");
+			    "GPU job timeouts, faults and devices wedged, by the process name of the "
+			    "job or task blamed (\"-\": not known; ring \"-\": the device's)");
 	METRICS_ROWS_TABLE(m, &rings, ring_families);
 	metrics_rows_free(&incidents);
 	metrics_rows_free(&rings);
