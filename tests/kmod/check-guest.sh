@@ -226,6 +226,8 @@ check_eq "default: one ring gfx" "$(cat /proc/schedgen)" "ring=gfx dev=schedgen 
 rmmod schedgen
 insmod "$KO" timeout_ms=3600001 2>/dev/null && { fail "timeout_ms=3600001 accepted"; rmmod schedgen; } ||
 	pass "timeout_ms=3600001 refused"
+insmod "$KO" recovery=none 2>/dev/null && { fail "recovery=none accepted"; rmmod schedgen; } ||
+	pass "recovery=none refused"
 
 # A hang: the job on entity 1 never signals; one of entity 2 runs beside it
 # past the timeout, two more of entity 1 wait behind. One timeout, the bad
@@ -245,6 +247,25 @@ check_eq "a hang: one timeout, every job done" "$(cat /proc/schedgen)" \
 rmmod schedgen || fail "rmmod after a hang"
 check_eq "no kernel warnings after a hang" "$(dmesg | grep -ciE 'warn|bug|oops|leak|pending')" 0
 dmesg | sed 's/^/  dmesg: /' | tail -5
+
+# The same hang recovered by a ring reset (recovery=ring: the work queue
+# stopped and started, as amdgpu's ring reset and xe), where the scheduler
+# has drm_sched_wqueue_stop() (6.8+); refused where not.
+if grep -qw drm_sched_wqueue_stop /proc/kallsyms; then
+	insmod "$KO" timeout_ms=500 credits=2 recovery=ring
+	dmesg -c >/dev/null
+	echo "submit ring=gfx jobs=1 hang=1 entity=1" >/proc/schedgen
+	echo "submit ring=gfx jobs=1 exec_us=3000000 entity=2" >/proc/schedgen
+	echo "submit ring=gfx jobs=2 exec_us=1000 entity=1" >/proc/schedgen
+	echo "wait timeout_ms=20000" >/proc/schedgen || fail "wait after a hang (ring reset)"
+	check_eq "a hang, a ring reset: one timeout, every job done" "$(cat /proc/schedgen)" \
+		"ring=gfx dev=schedgen submitted=4 completed=4 timeouts=1"
+	rmmod schedgen || fail "rmmod after a ring reset"
+	check_eq "no kernel warnings after a ring reset" "$(dmesg | grep -ciE 'warn|bug|oops|leak|pending')" 0
+else
+	insmod "$KO" recovery=ring 2>/dev/null && { fail "recovery=ring accepted without drm_sched_wqueue_stop()"; rmmod schedgen; } ||
+		pass "recovery=ring refused without drm_sched_wqueue_stop()"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -24,6 +24,7 @@ awk '
 	/^void drm_sched_start\(/ { in_st = 1 }
 	in_st { st = st " " $0; if ($0 ~ /;/) in_st = 0 }
 	/^void drm_sched_job_arm\(/ { arm = 1 }
+	/^void drm_sched_wqueue_stop\(/ { wqueue = 1 }
 	/^int drm_sched_job_add_dependency\(/ { add_dep = 1 }
 	/enum drm_gpu_sched_stat \(\*timedout_job\)/ { timedout_stat = 1 }
 	END {
@@ -48,6 +49,7 @@ awk '
 		printf " -DSG_INIT_POS_SCORE=%d", (si ~ /score/)
 		printf " -DSG_INIT_POS_TIMEOUT_WQ=%d", (si ~ /timeout_wq/)
 		printf " -DSG_INIT_POS_DEV=%d", (si ~ /struct device/)
+		printf " -DSG_WQUEUE=%d", wqueue
 		# drm_sched_start(sched, bool full_recovery) before 6.12, (sched)
 		# in 6.12, (sched, int errno) from 6.13.
 		printf " -DSG_START_ARG=%d\n", (st ~ /bool/) ? 1 : (st ~ /int/) ? 2 : 0

@@ -19,7 +19,9 @@
  * every gpu_scheduler tracepoint - is the kernel's own scheduler code.
  * With timeout_ms= set, a job submitted with hang=1 never signals: the
  * scheduler's timeout handler calls timedout_job, which recovers as amdgpu
- * does (stop with the bad job, karma, resubmit, start); "fault" reports a
+ * does (stop with the bad job, karma, resubmit, start; with recovery=ring,
+ * as amdgpu's ring reset and xe do, only the work queue stopped and
+ * started, the bad job's fence force-completed); "fault" reports a
  * fault on the ring (drm_sched_fault(), as amdgpu's illegal-instruction
  * interrupt does), which runs that handler at once. deps=gate makes jobs
  * wait for the gate, a fence "gate close" makes and "gate open" signals:
@@ -90,6 +92,10 @@
 #define SG_START_ARG (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0) ? 2 : \
 		      LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) ? 0 : 1)
 #endif
+#ifndef SG_WQUEUE
+/* drm_sched_wqueue_stop() and drm_sched_wqueue_start(): 6.8. */
+#define SG_WQUEUE (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0))
+#endif
 #ifndef SG_WEDGED_EVENT
 /* drm_dev_wedged_event(dev, method, struct drm_wedge_task_info *): 6.17 (Kbuild reads drm_drv.h). */
 #define SG_WEDGED_EVENT 0
@@ -114,6 +120,12 @@ MODULE_PARM_DESC(credits, "jobs each ring runs at once: the hw submission/credit
 static unsigned int timeout_ms;
 module_param(timeout_ms, uint, 0444);
 MODULE_PARM_DESC(timeout_ms, "the scheduler's job timeout (default 0: none); hang=1 needs one");
+static char *recovery = "full";
+module_param(recovery, charp, 0444);
+MODULE_PARM_DESC(recovery, "a timeout's recovery: full (stop, karma, resubmit, start; default) "
+		 "or ring (the work queue stopped and started: 6.8+)");
+/* recovery=ring */
+static bool sg_ring_reset;
 static bool wedged;
 module_param(wedged, bool, 0444);
 MODULE_PARM_DESC(wedged, "register a DRM device; recoveries raise drm_dev_wedged_event (6.17+)");
@@ -378,7 +390,7 @@ static struct dma_fence *sg_run_job(struct drm_sched_job *sched_job)
 	hw->timer.function = sg_hw_fence_expire;
 #endif
 	sg_on_run(job);
-	/* A hang: only recovery (sg_recover()) or the job's end signals the fence. */
+	/* A hang: only recovery (sg_timeout()) or the job's end signals the fence. */
 	if (job->hang && !rerun && !dying)
 		return &hw->base;
 	hw->timed = true;
@@ -390,28 +402,20 @@ static struct dma_fence *sg_run_job(struct drm_sched_job *sched_job)
 }
 
 /*
- * The scheduler's timeout handler found `bad` first on the ring past its
- * time: recover as amdgpu does (amdgpu_job_timedout(), then
- * amdgpu_device_gpu_recover()): the job's error set, the scheduler
- * stopped with it as the bad job, its karma raised (past hang_limit 0:
- * guilty, so resubmitting cancels it and its entity's jobs behind it), the
- * hardware "reset" (its fence force-completed), the jobs on the hardware
- * run again, the scheduler started.
+ * A full recovery, as amdgpu's amdgpu_device_gpu_recover() up to 6.12: the
+ * scheduler stopped with `bad` as its bad job, its karma raised (past
+ * hang_limit 0: guilty, so resubmitting cancels it and its entity's jobs
+ * behind it), the hardware "reset" (its fence force-completed), the jobs
+ * on the hardware run again, the scheduler started.
  */
-static void sg_recover(struct drm_sched_job *bad)
+static void sg_recover_full(struct sg_job *job)
 {
-	struct sg_job *job = container_of(bad, struct sg_job, base);
+	struct drm_sched_job *bad = &job->base;
 	struct drm_gpu_scheduler *sched = bad->sched;
-	char comm[TASK_COMM_LEN];
-	pid_t pid = job->pid;
 
-	atomic_inc(&job->ring->timeouts);
-	dma_fence_set_error(&bad->s_fence->finished, -ETIME);
 	drm_sched_stop(sched, bad);
 	drm_sched_increase_karma(bad);
 	sg_retire_hw(job, -ETIME);
-	/* The job may be freed once the scheduler starts. */
-	memcpy(comm, job->comm, sizeof(comm));
 	drm_sched_resubmit_jobs(sched);
 #if SG_START_ARG == 2
 	drm_sched_start(sched, 0);
@@ -420,13 +424,65 @@ static void sg_recover(struct drm_sched_job *bad)
 #else
 	drm_sched_start(sched);
 #endif
+}
+
+/*
+ * A ring reset, as amdgpu's from 6.17 and xe's: only the scheduler's work
+ * queue stopped, the bad job put back on the pending list (the scheduler
+ * took it off, and frees only what is there), its hardware fence
+ * force-completed, the other jobs on the hardware emitted again (amdgpu
+ * re-emits them after the reset; here they finish at once, as a job run
+ * again does), the queue started.
+ */
+static void sg_reset_ring(struct sg_job *job)
+{
+#if SG_WQUEUE
+	struct drm_sched_job *bad = &job->base, *s_job;
+	struct drm_gpu_scheduler *sched = bad->sched;
+
+	drm_sched_wqueue_stop(sched);
+	spin_lock(&sched->job_list_lock);
+	list_add(&bad->list, &sched->pending_list);
+	list_for_each_entry(s_job, &sched->pending_list, list) {
+		struct sg_job *other = container_of(s_job, struct sg_job, base);
+
+		/* Only a timer still pending (1): one that fired has dropped its reference. */
+		if (other != job && other->hw && other->hw->timed &&
+		    hrtimer_try_to_cancel(&other->hw->timer) == 1)
+			hrtimer_start(&other->hw->timer, 0, HRTIMER_MODE_REL);
+	}
+	spin_unlock(&sched->job_list_lock);
+	sg_retire_hw(job, -ETIME);
+	drm_sched_wqueue_start(sched);
+#endif
+}
+
+/*
+ * The scheduler's timeout handler found `bad` first on the ring past its
+ * time: its error set as amdgpu's amdgpu_job_timedout() sets it, then
+ * recovered as recovery= says; with wedged=1, drm told after.
+ */
+static void sg_timeout(struct drm_sched_job *bad)
+{
+	struct sg_job *job = container_of(bad, struct sg_job, base);
+	char comm[TASK_COMM_LEN];
+	pid_t pid = job->pid;
+
+	/* The job may be freed once the scheduler runs again. */
+	memcpy(comm, job->comm, sizeof(comm));
+	atomic_inc(&job->ring->timeouts);
+	dma_fence_set_error(&bad->s_fence->finished, -ETIME);
+	if (sg_ring_reset)
+		sg_reset_ring(job);
+	else
+		sg_recover_full(job);
 	sg_wedged_recovered(pid, comm);
 }
 
 #if SG_TIMEDOUT_STAT
 static enum drm_gpu_sched_stat sg_timedout_job(struct drm_sched_job *sched_job)
 {
-	sg_recover(sched_job);
+	sg_timeout(sched_job);
 #if SG_STAT_NO_HANG
 	return DRM_GPU_SCHED_STAT_RESET;
 #else
@@ -436,7 +492,7 @@ static enum drm_gpu_sched_stat sg_timedout_job(struct drm_sched_job *sched_job)
 #else
 static void sg_timedout_job(struct drm_sched_job *sched_job)
 {
-	sg_recover(sched_job);
+	sg_timeout(sched_job);
 }
 #endif
 
@@ -995,6 +1051,12 @@ static int __init sg_init(void)
 	}
 	if (timeout_ms > MAX_TIMEOUT_MS) {
 		pr_err(SG_NAME ": timeout_ms=%u: want 0..%lu\n", timeout_ms, MAX_TIMEOUT_MS);
+		return -EINVAL;
+	}
+	sg_ring_reset = !strcmp(recovery, "ring");
+	if ((!sg_ring_reset && strcmp(recovery, "full")) || (sg_ring_reset && !SG_WQUEUE)) {
+		pr_err(SG_NAME ": recovery=%s: want full%s\n", recovery,
+		       SG_WQUEUE ? " or ring" : " (no drm_sched_wqueue_stop() here for ring)");
 		return -EINVAL;
 	}
 	err = platform_driver_register(&sg_driver);
