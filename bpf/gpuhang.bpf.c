@@ -17,8 +17,13 @@
  *   drm_sched_resubmit_jobs(sched): the steps of a recovery shaped as
  *   amdgpu's (steps a driver skips are not seen);
  * - drm_sched_start(sched, ...): the end of a recovery; the jobs left on the
- *   pending list with a hardware fence were run again, those without one
- *   end there without running (lost).
+ *   pending list with a hardware fence and no error were run again (or go
+ *   on running), the others end without running again (lost);
+ * - drm_sched_wqueue_stop(sched), drm_sched_wqueue_start(sched) (6.8+): a
+ *   ring reset that stops only the scheduler's work queue (amdgpu from
+ *   6.17, xe), taken for a recovery's stop and end while the ring has an
+ *   incident (drm_sched_stop() and drm_sched_start() call them too, and
+ *   are seen first).
  * And drm's drm_dev_wedged_event(dev, method, info) (6.14+; the task from
  * 6.17), a driver's word that a device hung and how to recover it: part of
  * the device's last incident if that has not had one, else an incident of
@@ -441,9 +446,10 @@ static __always_inline void recovery_step(struct drm_gpu_scheduler *sched, __u32
 }
 
 /*
- * `sched` starts again: its pending jobs with a hardware fence were run
- * again, those without one end now without running. Out: since its stop,
- * else since its incident.
+ * `sched` starts again: its pending jobs with a hardware fence and no
+ * error were run again, or go on running; the others (no fence: cancelled;
+ * an error: force-completed) end without running again. Out: since its
+ * stop, else since its incident.
  */
 static __always_inline int on_start(struct drm_gpu_scheduler *sched)
 {
@@ -458,7 +464,10 @@ static __always_inline int on_start(struct drm_gpu_scheduler *sched)
 	if (!ring)
 		return 0;
 	for (i = 0; i < MAX_PENDING && (job = pending_next(sched, job)); i++) {
-		if (BPF_CORE_READ(job, s_fence, parent))
+		struct dma_fence *parent = BPF_CORE_READ(job, s_fence, parent);
+
+		if (parent && !BPF_CORE_READ(job, s_fence, finished.error) &&
+		    !BPF_CORE_READ(parent, error))
 			resubmitted++;
 		else
 			lost++;
@@ -535,6 +544,30 @@ SEC("fentry/drm_sched_start")
 int BPF_PROG(start, struct drm_gpu_scheduler *sched)
 {
 	return on_start(ADDR(sched));
+}
+
+/* A ring reset's stop: the recovery's, if the ring has an incident and is not stopped yet. */
+SEC("fentry/drm_sched_wqueue_stop")
+int BPF_PROG(wqueue_stop, struct drm_gpu_scheduler *sched)
+{
+	__u32 idx;
+	struct rings_row *ring = ring_of(ADDR(sched), &idx);
+
+	if (ring && ring->s.incident_ns && !ring->s.stop_ns)
+		recovery_step(ADDR(sched), HANG_STOP, NULL);
+	return 0;
+}
+
+/* A ring reset's end: the recovery's, if the ring has an incident. */
+SEC("fentry/drm_sched_wqueue_start")
+int BPF_PROG(wqueue_start, struct drm_gpu_scheduler *sched)
+{
+	__u32 idx;
+	struct rings_row *ring = ring_of(ADDR(sched), &idx);
+
+	if (ring && ring->s.incident_ns)
+		return on_start(ADDR(sched));
+	return 0;
 }
 
 /* Does the task a wedged event names pass -p and -c? (Its cgroup is not known: --cgroup, no.) */

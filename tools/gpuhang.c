@@ -153,7 +153,7 @@ static bool choose_functions(void)
 
 static void choose_programs(void)
 {
-	bool old = abi == ABI_PRE_6_17;
+	bool old = abi == ABI_PRE_6_17, wqueue = btf_func_params("gpu_sched", "drm_sched_wqueue_start") >= 0;
 
 	bpf_program__set_autoload(skel->progs.queue_old, old);
 	bpf_program__set_autoload(skel->progs.run_old, old);
@@ -161,6 +161,9 @@ static void choose_programs(void)
 	bpf_program__set_autoload(skel->progs.queue_new, !old);
 	bpf_program__set_autoload(skel->progs.run_new, !old);
 	bpf_program__set_autoload(skel->progs.done_new, !old);
+	/* A ring reset's, from 6.8: before, drm_sched_stop() and _start() are the only ones. */
+	bpf_program__set_autoload(skel->progs.wqueue_stop, wqueue);
+	bpf_program__set_autoload(skel->progs.wqueue_start, wqueue);
 }
 
 static const char *const kind_names[NR_HANG_KINDS] = {

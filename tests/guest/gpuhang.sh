@@ -51,11 +51,11 @@ load_module "${SCHEDGEN_KO:?}" rings=gfx,compute timeout_ms=2000 credits=2 || ex
 # 2. One hang on ring gfx, two cgroups. busy (A) runs 3 jobs that finish;
 #    hanger (A) submits the job that never signals; longrun (B) one that
 #    runs 10 s beside it, past the 2 s timeout; behind (B) two jobs queued
-#    behind the hang (on its entity: they wait for the ring's two slots).
-#    The timeout blames hanger's job; longrun's is run again, hanger's
-#    lost; behind's run after. The last three submit behind schedgen's
-#    gate, opened once all are queued: the timeout runs from then, whatever
-#    the time the writers took. Four tracers at once: -e -C, -j, text with
+#    behind the hang (on its entity, after longrun's has run: they wait for
+#    the ring's two slots). The timeout blames hanger's job; longrun's is
+#    run again, hanger's lost; behind's run after. hanger and longrun
+#    submit behind schedgen's gate, opened once all are queued: the timeout
+#    runs from then, whatever the time the writers took. Four tracers at once: -e -C, -j, text with
 #    --timeline and --prometheus, and -p of a process that hangs nothing.
 cg=/sys/fs/cgroup/gpuhang
 mkdir -p "$cg/A" "$cg/B"
@@ -72,7 +72,9 @@ echo wait >/proc/schedgen
 echo "gate close" >/proc/schedgen
 submit_as hanger "$cg/A" ring=gfx jobs=1 hang=1 entity=1 deps=gate
 submit_as longrun "$cg/B" ring=gfx jobs=1 exec_us=10000000 entity=2 deps=gate
-submit_as behind "$cg/B" ring=gfx jobs=2 exec_us=1000 entity=1 deps=gate
+# (deps=ring:gfx: longrun's, the last job on gfx, scheduled; so behind's
+# never take a slot before it, whichever entity the scheduler picks first.)
+submit_as behind "$cg/B" ring=gfx jobs=2 exec_us=1000 entity=1 deps=ring:gfx
 echo "gate open" >/proc/schedgen
 echo "wait timeout_ms=60000" >/proc/schedgen || fail "$P the hang's jobs all ended"
 check_eq "$P schedgen: one timeout, every job done" "$(status)" \
@@ -219,13 +221,16 @@ check_eq "$P storm: every record printed or counted lost ($lines printed)" "$((l
 unload_module schedgen
 
 # ---------------------------------------------------------------------------
-# 6. A device wedged (drm_dev_wedged_event() naming a task: 6.17+, sid).
-#    schedgen's DRM device (wedged=1) raises it after each recovery as
-#    amdgpu does, with recovery "none" and the bad job's task: part of
-#    that incident. "wedge" raises it as xe and i915 do when a reset
-#    failed, with the methods and no task: an incident of its own, with
-#    the device's last jobs. drm's own log line of each is the
-#    independent count.
+# 6. A ring reset and a device wedged (sid: drm_dev_wedged_event()
+#    naming a task is 6.17+). schedgen recovers as amdgpu's ring reset
+#    and xe do (recovery=ring): the scheduler's work queue stopped, the
+#    bad job force-completed, the queue started, the job beside it going
+#    on; its DRM device (wedged=1) then raises the wedged event as amdgpu
+#    does, with recovery "none" and the bad job's task: part of that
+#    incident. "wedge" raises it as xe and i915 do when a reset failed,
+#    with the methods and no task: an incident of its own, with the
+#    device's last jobs. drm's own log line of each is the independent
+#    count.
 if [ "$K" = 6.1 ]; then
 	if insmod "$SCHEDGEN_KO" wedged=1 2>/dev/null; then
 		fail "$P 6.1: schedgen wedged=1 loaded without drm_dev_wedged_event()"
@@ -235,15 +240,20 @@ if [ "$K" = 6.1 ]; then
 	fi
 else
 	dmesg -C
-	load_module "$SCHEDGEN_KO" timeout_ms=1000 wedged=1 || exit 1
+	load_module "$SCHEDGEN_KO" timeout_ms=1000 credits=2 recovery=ring wedged=1 || exit 1
 	start "$S/w.out" -n 4
 	w_pid=$tool_pid
-	start "$S/wj.out" -j -n 4 --prometheus "$S/w.prom" --timeline "$S/wtl.json"
+	start "$S/wj.out" -j -e -n 4 --prometheus "$S/w.prom" --timeline "$S/wtl.json"
 	wj_pid=$tool_pid
 	start "$S/wc.out" -j -c wedger
 	wc_pid=$tool_pid
-	submit_as wedger "$cg/A" ring=gfx jobs=1 hang=1
+	echo "gate close" >/proc/schedgen
+	submit_as wedger "$cg/A" ring=gfx jobs=1 hang=1 entity=1 deps=gate
+	submit_as bystander "$cg/B" ring=gfx jobs=1 exec_us=5000000 entity=2 deps=gate
+	echo "gate open" >/proc/schedgen
 	echo "wait timeout_ms=60000" >/proc/schedgen || fail "$P wedged: the hung job ended"
+	check_eq "$P ring reset: one timeout, both jobs done" "$(status)" \
+		"ring=gfx dev=schedgen submitted=2 completed=2 timeouts=1"
 	echo "wedge recovery=rebind,bus-reset" >/proc/schedgen || fail "$P wedged: schedgen's wedge"
 	for p in $w_pid $wj_pid $wc_pid; do kill -INT $p; done
 	for p in $w_pid $wj_pid $wc_pid; do wait $p || fail "$P wedged: tracer $p exit status $?"; done
@@ -260,21 +270,25 @@ WEDGED 2 schedgen schedgen - - - rebind,bus-reset"
 		"$(awk '$2 ~ /^[A-Z]+$/ && $3 ~ /^[0-9]+$/ { ev = $2 " " $3; q = 0; next }
 			/^QUEUED/ { q = 1; next } q && NF == 8 { print ev, $2, $5, $8; next } { q = 0 }' "$S/w.out")" \
 		"TIMEOUT 1 gfx wedger running
-WEDGED 2 gfx wedger error:ECANCELED"
+TIMEOUT 1 gfx bystander running
+WEDGED 2 gfx wedger error:ETIME
+WEDGED 2 gfx bystander done"
 	check_eq "$P wedged: text: summary per process blamed" \
 		"$(awk '$1 == "schedgen" && NF == 5 { $1 = $1; print }' "$S/w.out")" \
 		"schedgen - WEDGED - 1
 schedgen - WEDGED wedger 1
 schedgen gfx TIMEOUT wedger 1"
 	check_eq "$P wedged: on stderr nothing" "$(cat "$S/w.out.err")" ""
-	check_eq "$P wedged: -j: the incidents" \
-		"$(jrows "$S/wj.out" incident '"\(.event) \(.incident) \(.ring // "-") \(.pid // "-") \(.comm // "-") \(.recovery // "-")"')" \
-		"TIMEOUT 1 gfx $wedger wedger -
-RECOVERED 1 gfx - - -
-WEDGED 1 - $wedger wedger none
-WEDGED 2 - - - rebind,bus-reset"
+	check_eq "$P ring reset, wedged: -j -e: the incidents, the ring reset's stop and end" \
+		"$(jrows "$S/wj.out" incident '"\(.event) \(.incident) \(.ring // "-") \(.pid // "-") \(.comm // "-") \(.resubmitted // "-") \(.lost // "-") \(.recovery // "-")"')" \
+		"TIMEOUT 1 gfx $wedger wedger - - -
+STOP 1 gfx - - - - -
+RECOVERED 1 gfx - - 1 1 -
+WEDGED 1 - $wedger wedger - - none
+WEDGED 2 - - - - - rebind,bus-reset"
 	check_eq "$P wedged: -j: the recorder of the wedged incident" \
-		"$(jrows "$S/wj.out" recorded '"\(.incident) \(.ring) \(.comm) \(.state)"' | grep '^2 ')" "2 gfx wedger error:ECANCELED"
+		"$(jrows "$S/wj.out" recorded '"\(.incident) \(.ring) \(.comm) \(.state)"' | grep '^2 ')" "2 gfx wedger error:ETIME
+2 gfx bystander done"
 	check_eq "$P wedged: -c: the events naming the process only" \
 		"$(jrows "$S/wc.out" incident '"\(.event) \(.incident)"' | paste -sd,)" "TIMEOUT 1,RECOVERED 1,WEDGED 1"
 	check "$P wedged: --prometheus: promtool check metrics is clean" sh -c "promtool check metrics <'$S/w.prom'"
