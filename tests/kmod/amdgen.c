@@ -30,6 +30,13 @@
  *   update n=N                N page-table updates (amdgpu_vm_bo_update)
  *   bo_list first=I n=N       a BO list of buffers I..I+N-1 (amdgpu_bo_list_set
  *                             for each, then amdgpu_cs_bo_status)
+ *   gpu_reset [src=S]         a GPU reset without a job (amdgpu_device_gpu_recover),
+ *                             as RAS, the KFD or debugfs ask one: S the
+ *                             enum AMDGPU_RESET_SRCS (default 0, unknown)
+ *
+ * A timeout's recovery (schedgen's, recovery=full) runs inside
+ * amdgpu_device_gpu_recover(adev, job, reset_context), as amdgpu's timeout
+ * handler calls it up to 6.12.
  */
 #include <linux/dma-fence.h>
 #include <linux/hrtimer.h>
@@ -81,6 +88,7 @@ static void ag_on_push(struct amdgpu_job *job)
 
 static int ag_command(const char *cmd, char *line);
 static void ag_free_bos(void);
+static void ag_recover(struct amdgpu_job *job);
 
 #define sg_submit_begin() ag_submit_begin()
 #define sg_submit_arg(key, val) ag_submit_arg(key, val)
@@ -88,8 +96,46 @@ static void ag_free_bos(void);
 #define sg_on_run(job) trace_amdgpu_sched_run_job(job)
 #define sg_extra_command(cmd, line) ag_command(cmd, line)
 #define sg_on_exit() ag_free_bos()
+#define sg_recover(job) ag_recover(job)
 
 #include "schedgen.c"
+
+/* ---- GPU resets ------------------------------------------------------------- */
+
+static struct amdgpu_device ag_adev;
+
+/*
+ * amdgpu's full GPU reset, by its real name and prototype (gpuhang traces
+ * it): every ring stopped, the ASIC reset, the rings started; here the
+ * bad job's ring only, as schedgen recovers it.
+ */
+int amdgpu_device_gpu_recover(struct amdgpu_device *adev, struct amdgpu_job *job,
+			      struct amdgpu_reset_context *reset_context);
+noinline int amdgpu_device_gpu_recover(struct amdgpu_device *adev, struct amdgpu_job *job,
+				       struct amdgpu_reset_context *reset_context)
+{
+	/* The context is read, as amdgpu's: else the caller need not fill it in. */
+	barrier_data(reset_context);
+	if (job)
+		sg_recover_full(job);
+	return 0;
+}
+
+static int ag_gpu_reset(struct amdgpu_job *job, unsigned long src)
+{
+	struct amdgpu_reset_context ctx = { .reset_req_dev = &ag_adev, .job = job };
+
+#if AMDGEN_RESET_SRC
+	ctx.src = src;
+#endif
+	ag_adev.dev = &sg_pdev->dev;
+	return amdgpu_device_gpu_recover(&ag_adev, job, &ctx);
+}
+
+static void ag_recover(struct amdgpu_job *job)
+{
+	ag_gpu_reset(job, AMDGPU_RESET_SRC_JOB);
+}
 
 /* ---- buffers, interrupts, VM flushes --------------------------------------- */
 
@@ -299,11 +345,13 @@ static int ag_command(const char *cmd, char *line)
 
 	if (strcmp(cmd, "bo") && strcmp(cmd, "move") && strcmp(cmd, "iv") &&
 	    strcmp(cmd, "vm_flush") && strcmp(cmd, "map") && strcmp(cmd, "unmap") &&
-	    strcmp(cmd, "update") && strcmp(cmd, "bo_list"))
+	    strcmp(cmd, "update") && strcmp(cmd, "bo_list") && strcmp(cmd, "gpu_reset"))
 		return -ENOENT;
 	err = ag_parse(line, &a);
 	if (err)
 		return err;
+	if (!strcmp(cmd, "gpu_reset"))
+		return ag_gpu_reset(NULL, a.src == ULONG_MAX ? AMDGPU_RESET_SRC_UNKNOWN : a.src);
 	mutex_lock(&ag_lock);
 	if (!strcmp(cmd, "bo"))
 		err = ag_bo_create(&a);

@@ -74,6 +74,36 @@ struct amdgpu_job {
 	char comm[TASK_COMM_LEN];
 };
 
+/* What gpuhang reads of a device at a GPU reset. */
+struct amdgpu_device {
+	struct device *dev;
+};
+
+/* Why a GPU reset: in its context from 6.12 (first seen there; not in Debian's 6.1). */
+#ifndef AMDGEN_RESET_SRC
+#define AMDGEN_RESET_SRC (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
+#endif
+enum AMDGPU_RESET_SRCS {
+	AMDGPU_RESET_SRC_UNKNOWN,
+	AMDGPU_RESET_SRC_JOB,
+	AMDGPU_RESET_SRC_RAS,
+	AMDGPU_RESET_SRC_MES,
+	AMDGPU_RESET_SRC_HWS,
+	AMDGPU_RESET_SRC_USER,
+};
+
+struct amdgpu_reset_context {
+	int method;
+	struct amdgpu_device *reset_req_dev;
+	struct amdgpu_job *job;
+	void *hive;
+	struct list_head *reset_device_list;
+	unsigned long flags;
+#if AMDGEN_RESET_SRC
+	enum AMDGPU_RESET_SRCS src;
+#endif
+};
+
 struct amdgpu_bo {
 	u32 preferred_domains;
 	u32 allowed_domains;

@@ -39,12 +39,14 @@ fail() { echo "FAIL $*"; failed=$((failed + 1)); }
 skip() { echo "SKIP $*"; }
 check_eq() { if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: got '$2', want '$3'"; fi; }
 
-fns="kfd_ioctl kfd_open kfd_release kfd_smi_event_queue_eviction kfd_smi_event_queue_restore
+# (MIRROR_FNS and MIRROR_STRUCTS name others for --compare: another mock
+# of amdgpu's functions, amdgen's, is compared the same way.)
+fns=${MIRROR_FNS-"kfd_ioctl kfd_open kfd_release kfd_smi_event_queue_eviction kfd_smi_event_queue_restore
      kfd_smi_event_migration_start kfd_smi_event_migration_end kfd_smi_event_page_fault_start
      kfd_smi_event_page_fault_end kfd_smi_event_update_vmfault kfd_smi_event_update_gpu_reset
-     amdgpu_vm_get_task_info_pasid amdgpu_vm_put_task_info"
+     amdgpu_vm_get_task_info_pasid amdgpu_vm_put_task_info"}
 # The structs whose members a tracer reads at their offsets: member@byte, in order.
-structs="amdgpu_task_info"
+structs=${MIRROR_STRUCTS-amdgpu_task_info}
 
 # protos BASE BTF: "NAME<TAB>RETURN<TAB>PARAMETERS<TAB>RESOLVED" for each of
 # $fns in BTF (split on BASE; BTF may be BASE itself), from bpftool's raw dump.

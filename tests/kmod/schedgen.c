@@ -152,6 +152,10 @@ MODULE_PARM_DESC(wedged, "register a DRM device; recoveries raise drm_dev_wedged
 #ifndef sg_on_exit
 #define sg_on_exit() do { } while (0)
 #endif
+/* A timeout's full recovery (recovery=full): a driver's own around sg_recover_full(). */
+#ifndef sg_recover
+#define sg_recover(job) sg_recover_full(job)
+#endif
 /* A "submit" command begins: its own arguments back to their defaults. */
 #ifndef sg_submit_begin
 #define sg_submit_begin() do { } while (0)
@@ -475,7 +479,7 @@ static void sg_timeout(struct drm_sched_job *bad)
 	if (sg_ring_reset)
 		sg_reset_ring(job);
 	else
-		sg_recover_full(job);
+		sg_recover(job);
 	sg_wedged_recovered(pid, comm);
 }
 
