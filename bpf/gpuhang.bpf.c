@@ -17,8 +17,8 @@
  *   drm_sched_resubmit_jobs(sched): the steps of a recovery shaped as
  *   amdgpu's (steps a driver skips are not seen);
  * - drm_sched_start(sched, ...): the end of a recovery; the jobs left on the
- *   pending list with a hardware fence and no error were run again (or go
- *   on running), the others end without running again (lost);
+ *   pending list with a hardware fence that has no error were run again
+ *   (or go on running), the others end without running again (lost);
  * - drm_sched_wqueue_stop(sched), drm_sched_wqueue_start(sched) (6.8+): a
  *   ring reset that stops only the scheduler's work queue (amdgpu from
  *   6.17, xe), taken for a recovery's stop and end while the ring has an
@@ -28,6 +28,10 @@
  * 6.17), a driver's word that a device hung and how to recover it: part of
  * the device's last incident if that has not had one, else an incident of
  * its own. Its ring is a rings row keyed by the device, with no name.
+ * And amdgpu's amdgpu_device_gpu_recover(adev, job, context), a whole GPU
+ * reset (fentry and fexit: its time and result), part of the incident of
+ * the job's ring if it has one, else an incident of its own (a reset RAS,
+ * the KFD or a user asked for), on its device's row.
  * The tool never holds the kernel up: each program reads and returns; an
  * incident's record is copied to the ring buffer, or counted as lost.
  */
@@ -79,6 +83,15 @@ struct drm_device___hang {
 struct drm_wedge_task_info___hang {
 	int pid;
 	char comm[COMM_LEN];
+} __core;
+
+struct amdgpu_device___hang {
+	struct device *dev;
+} __core;
+
+/* Its cause (6.12+), an enum AMDGPU_RESET_SRCS: anonymous here, which CO-RE matches with any. */
+struct amdgpu_reset_context___hang {
+	enum { RESET_SRC___hang } src;
 } __core;
 
 /* drm_dev_wedged_event() has its third argument, the task (set by the frontend). */
@@ -349,6 +362,8 @@ static __always_inline struct gpuhang_event *event_of(struct rings_row *ring, __
 	e->resubmitted = 0;
 	e->lost = 0;
 	e->recovery = 0;
+	e->result = 0;
+	e->pad = 0;
 	e->out_ns = 0;
 	e->head = 0;
 	d = dev_of(ring->s.dev);
@@ -446,16 +461,36 @@ static __always_inline void recovery_step(struct drm_gpu_scheduler *sched, __u32
 }
 
 /*
- * `sched` starts again: its pending jobs with a hardware fence and no
- * error were run again, or go on running; the others (no fence: cancelled;
- * an error: force-completed) end without running again. Out: since its
- * stop, else since its incident.
+ * The jobs on `sched`'s hardware as a recovery ends, (all << 16) | run
+ * again: those with a hardware fence that has no error were run again, or
+ * go on running; the others (no fence: cancelled; an error: force-
+ * completed) end without running again. A global function: the verifier
+ * walks its loop once, not once per program that calls it.
  */
+__noinline int pending_counts(__u64 sched)
+{
+	struct drm_sched_job___hang *job = NULL;
+	__u32 i, resubmitted = 0;
+
+	/*
+	 * Counted without a branch per job, which would multiply the
+	 * verifier's states (a read of a NULL parent fails and gives 0).
+	 */
+	for (i = 0; i < MAX_PENDING && (job = pending_next((void *)sched, job)); i++) {
+		__u64 parent = (__u64)BPF_CORE_READ(job, s_fence, parent);
+		__u64 err = (__u64)(__s64)BPF_CORE_READ((struct dma_fence *)parent, error);
+
+		resubmitted += ((parent | -parent) >> 63) & (((err | -err) >> 63) ^ 1);
+	}
+	return (i << 16) | resubmitted;
+}
+
+/* `sched` starts again: the recovery's end. Out: since its stop, else since its incident. */
 static __always_inline int on_start(struct drm_gpu_scheduler *sched)
 {
 	__u64 now = bpf_ktime_get_ns(), since, out;
-	__u32 ring_idx, resubmitted = 0, lost = 0, incident, i;
-	struct drm_sched_job___hang *job = NULL;
+	__u32 ring_idx, resubmitted, lost, incident;
+	int counts;
 	bool wanted;
 	struct gpuhang_event *e;
 	struct rings_row *ring;
@@ -463,15 +498,9 @@ static __always_inline int on_start(struct drm_gpu_scheduler *sched)
 	ring = ring_of(sched, &ring_idx);
 	if (!ring)
 		return 0;
-	for (i = 0; i < MAX_PENDING && (job = pending_next(sched, job)); i++) {
-		struct dma_fence *parent = BPF_CORE_READ(job, s_fence, parent);
-
-		if (parent && !BPF_CORE_READ(job, s_fence, finished.error) &&
-		    !BPF_CORE_READ(parent, error))
-			resubmitted++;
-		else
-			lost++;
-	}
+	counts = pending_counts((__u64)sched);
+	resubmitted = counts & 0xffff;
+	lost = (counts >> 16) - resubmitted;
 	wanted = recovery_wanted(ring);
 	incident = ring->s.incident_ns ? ring->s.incident : 0;
 	since = ring->s.stop_ns ? ring->s.stop_ns : ring->s.incident_ns;
@@ -619,7 +648,9 @@ int BPF_PROG(wedged, struct drm_device *drm, unsigned long method, void *info)
 	d = dev_of(ring->s.dev);
 	if (d && d->last_incident && d->last_incident != d->wedged_incident)
 		incident = d->last_incident;
-	e = event_of(ring, ring_idx, HANG_WEDGED, !incident, now);
+	/* (Two calls: the verifier then knows which size each event was reserved with.) */
+	e = incident ? event_of(ring, ring_idx, HANG_WEDGED, false, now) :
+		       event_of(ring, ring_idx, HANG_WEDGED, true, now);
 	if (!incident) {
 		incident = __sync_fetch_and_add(&nr_incidents, 1) + 1;
 		if (d)
@@ -633,6 +664,90 @@ int BPF_PROG(wedged, struct drm_device *drm, unsigned long method, void *info)
 	e->incident = incident;
 	e->recovery = method;
 	e->job = job;
+	event_submit(e);
+	return 0;
+}
+
+/* The rings row of the device of amdgpu device `adev`. */
+static __always_inline struct rings_row *amdgpu_ring_of(void *adev, __u32 *idx)
+{
+	return device_ring(BPF_CORE_READ((struct amdgpu_device___hang *)adev, dev), idx);
+}
+
+/*
+ * A GPU reset begins: its time, its job as known now (the reset ends it),
+ * and the incident it is part of (its job's ring's).
+ */
+SEC("fentry/amdgpu_device_gpu_recover")
+int BPF_PROG(gpu_recover, void *adev, struct drm_sched_job *job)
+{
+	struct rings_row *dev, *ring;
+	struct dev_state *d;
+	__u32 idx;
+
+	dev = amdgpu_ring_of(ADDR(adev), &idx);
+	if (!dev)
+		return 0;
+	dev->s.stop_ns = bpf_ktime_get_ns();
+	dev->s.incident_ns = 0;
+	d = dev_of(dev->s.dev);
+	if (d)
+		job_known(ADDR(job), &d->reset_job);
+	if (!job)
+		return 0;
+	ring = ring_of(BPF_CORE_READ((struct drm_sched_job *)ADDR(job), sched), &idx);
+	if (ring && ring->s.incident_ns) {
+		dev->s.incident = ring->s.incident;
+		dev->s.incident_ns = dev->s.stop_ns;
+		dev->s.wanted = ring->s.wanted;
+	}
+	return 0;
+}
+
+/* A GPU reset done: a line with its time, result and cause, its job's if it had one. */
+SEC("fexit/amdgpu_device_gpu_recover")
+int BPF_PROG(gpu_recover_exit, void *adev, struct drm_sched_job *job,
+	     struct amdgpu_reset_context___hang *context, int ret)
+{
+	__u64 now = bpf_ktime_get_ns(), out;
+	struct gpuhang_event *e;
+	struct rings_row *dev;
+	struct dev_state *d;
+	struct job_info info;
+	__u32 idx, incident, cause = 0;
+	bool own;
+
+	dev = amdgpu_ring_of(ADDR(adev), &idx);
+	if (!dev || !dev->s.stop_ns)
+		return 0;
+	out = now - dev->s.stop_ns;
+	dev->s.stop_ns = 0;
+	own = !dev->s.incident_ns;
+	dev->s.incident_ns = 0;
+	d = dev_of(dev->s.dev);
+	if (d)
+		info = d->reset_job;
+	else
+		job_known(ADDR(job), &info);
+	/* A reset of an incident passes the filters as it did; one without, as its job. */
+	if (own ? !info.wanted && (job || process_filtered()) : !dev->s.wanted)
+		return 0;
+	incident = own ? __sync_fetch_and_add(&nr_incidents, 1) + 1 : dev->s.incident;
+	if (context && bpf_core_field_exists(context->src))
+		cause = BPF_CORE_READ((struct amdgpu_reset_context___hang *)ADDR(context), src) + 1;
+	__sync_fetch_and_add(&dev->s.recoveries, 1);
+	__sync_fetch_and_add(&dev->s.out_ns, out);
+	if (out > dev->s.out_max_ns)
+		dev->s.out_max_ns = out;
+	count_culprit(idx, HANG_RESET, &info);
+	e = own ? event_of(dev, idx, HANG_RESET, true, now) : event_of(dev, idx, HANG_RESET, false, now);
+	if (!e)
+		return 0;
+	e->incident = incident;
+	e->out_ns = out;
+	e->recovery = cause;
+	e->result = ret;
+	e->job = info;
 	event_submit(e);
 	return 0;
 }

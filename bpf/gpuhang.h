@@ -25,6 +25,7 @@ enum hang_kind {
 	HANG_TIMEOUT,		/* the scheduler's timer found a job past its time */
 	HANG_FAULT,		/* the driver reported a fault (drm_sched_fault) */
 	HANG_WEDGED,		/* the driver's wedged event (drm_dev_wedged_event) */
+	HANG_RESET,		/* a whole GPU reset, when done (amdgpu_device_gpu_recover) */
 	HANG_STOP,		/* recovery: the scheduler stopped, with its bad job */
 	HANG_KARMA,		/* recovery: a job blamed (its karma raised) */
 	HANG_RESUBMIT,		/* recovery: the jobs on the hardware run again */
@@ -83,6 +84,7 @@ struct dev_state {
 	__u64 head;		/* jobs recorded so far: the next goes to head % RECORDER_SLOTS */
 	__u32 last_incident;	/* the number of its last incident (0: none) */
 	__u32 wedged_incident;	/* the incident its last wedged event belonged to */
+	struct job_info reset_job;	/* the job of the GPU reset under way, as it was at its start */
 	struct job_info recorded[RECORDER_SLOTS];
 };
 
@@ -105,11 +107,14 @@ struct gpuhang_event {
 	__u32 incident;		/* the incident this is or belongs to: 1, 2, ... */
 	__u32 resubmitted;	/* RECOVERED: jobs run again */
 	__u32 lost;		/* RECOVERED: jobs ended without running again */
-	__u32 recovery;		/* WEDGED: the recovery the device needs, DRM_WEDGE_RECOVERY_* bits */
-	__u64 out_ns;		/* RECOVERED: stop (or the incident) -> start */
+	__u32 recovery;		/* WEDGED: the recovery the device needs, DRM_WEDGE_RECOVERY_* bits;
+				 * RESET: its cause, enum AMDGPU_RESET_SRCS + 1 (0: not known) */
+	__s32 result;		/* RESET: the reset's return (0, or -errno) */
+	__u32 pad;
+	__u64 out_ns;		/* RECOVERED: stop (or the incident) -> start; RESET: its time */
 	__u64 head;		/* TIMEOUT, FAULT, WEDGED: the recorder's position */
 	struct job_info job;	/* the job blamed (context 0: none known); WEDGED: the task named */
-	/* TIMEOUT, FAULT, and WEDGED when an incident of its own, only */
+	/* TIMEOUT, FAULT, and WEDGED and RESET when incidents of their own, only */
 	struct job_info recorded[RECORDER_SLOTS];
 };
 

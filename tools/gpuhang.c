@@ -8,12 +8,14 @@
  * it happens, with the device's flight recorder under it (its last jobs,
  * kept in the kernel from the gpu_scheduler tracepoints), one line when
  * the ring is running again, and a summary per ring at the end. A DRM
- * device's wedged event (6.14+) is a line too, with the task it names.
+ * device's wedged event (6.14+) is a line too, with the task it names, and
+ * an amdgpu GPU reset, with its time and cause.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/btf.h>
 
 #include "gpuhang.h"
 #include "gpuhang.skel.h"
@@ -119,6 +121,26 @@ static void choose_wedged(void)
 }
 
 /*
+ * amdgpu's whole GPU reset, amdgpu_device_gpu_recover(adev, job, context)
+ * (6.1+), in whichever module's BTF has it; one line on stderr if amdgpu
+ * is loaded without it.
+ */
+static void choose_amdgpu(void)
+{
+	const char *func = "amdgpu_device_gpu_recover";
+	char module[64];
+	__u32 id;
+	bool found = !btf_target_find(func, BTF_KIND_FUNC, module, sizeof(module), &id) &&
+		     btf_func_params(module, func) == 3;
+
+	if (!found && module_loaded("amdgpu"))
+		fprintf(stderr, "gpuhang: module amdgpu has no function %s(adev, job, context) in its "
+			"BTF: its GPU resets not traced\n", func);
+	bpf_program__set_autoload(skel->progs.gpu_recover, found);
+	bpf_program__set_autoload(skel->progs.gpu_recover_exit, found);
+}
+
+/*
  * The scheduler's recovery functions, each traced where gpu_sched's BTF has
  * it: one line on stderr for each it lacks (a driver's recovery may call
  * it under another name), none for the timeout handler, without which
@@ -168,6 +190,7 @@ static void choose_programs(void)
 
 static const char *const kind_names[NR_HANG_KINDS] = {
 	[HANG_TIMEOUT] = "TIMEOUT", [HANG_FAULT] = "FAULT", [HANG_WEDGED] = "WEDGED",
+	[HANG_RESET] = "RESET",
 	[HANG_STOP] = "STOP", [HANG_KARMA] = "KARMA", [HANG_RESUBMIT] = "RESUBMIT",
 	[HANG_RECOVERED] = "RECOVERED",
 };
@@ -215,6 +238,29 @@ static struct cell cell_recovery(char *buf, size_t size, __u32 method)
 			len += snprintf(buf + len, len < size ? size - len : 0, "%s%s", len ? "," : "",
 					i < sizeof(names) / sizeof(names[0]) ? names[i] : "?");
 	return CELL_S(buf[0] ? buf : "unknown");
+}
+
+/*
+ * A GPU reset as RECOVERY says it: "gpu-reset", its cause where the kernel
+ * gives one ("gpu-reset(ras)"), its error if it failed ("...:EIO").
+ */
+static struct cell cell_reset(char *buf, size_t size, __u32 cause, __s32 result)
+{
+	static const char *const causes[] = { "unknown", "job", "ras", "mes", "hws", "user", "userq" };
+	char name[32], err[32];
+
+	if (!cause)
+		name[0] = 0;
+	else if (cause - 1 < sizeof(causes) / sizeof(causes[0]))
+		snprintf(name, sizeof(name), "(%s)", causes[cause - 1]);
+	else
+		snprintf(name, sizeof(name), "(%u)", cause - 1);
+	if (result)
+		snprintf(err, sizeof(err), ":%s", errno_name(-result, buf, size));
+	else
+		err[0] = 0;
+	snprintf(buf, size, "gpu-reset%s%s", name, err);
+	return CELL_S(buf);
 }
 
 /* A time in the -m unit since `from` (none if either is unknown). */
@@ -348,8 +394,9 @@ static void timeline_event(const struct gpuhang_event *e, const struct ring_stat
 
 	/* A device's own events (WEDGED) on a track of its own. */
 	timeline_track(gpu, e->ring + 1, r->name[0] ? r->name : "device", e->ring);
-	if (e->kind == HANG_RECOVERED)
-		timeline_slice(gpu, e->ring + 1, "recovery", "recovery", e->ts_ns - e->out_ns,
+	if (e->kind == HANG_RECOVERED || e->kind == HANG_RESET)
+		timeline_slice(gpu, e->ring + 1, e->kind == HANG_RESET ? "gpu-reset" : "recovery",
+			       "recovery", e->ts_ns - e->out_ns,
 			       e->out_ns, TIMELINE_ARGS(rkeys, CELL_U(e->incident),
 			       CELL_U(e->resubmitted), CELL_U(e->lost)));
 	else
@@ -363,16 +410,18 @@ static bool headed;
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct gpuhang_event *e = data;
-	bool incident = e->kind == HANG_TIMEOUT || e->kind == HANG_FAULT || e->kind == HANG_WEDGED;
+	bool incident = e->kind == HANG_TIMEOUT || e->kind == HANG_FAULT ||
+			e->kind == HANG_WEDGED || e->kind == HANG_RESET;
+	bool out = e->kind == HANG_RECOVERED || e->kind == HANG_RESET;
 	struct ring_state r;
 	char job[48], others[512] = "", recovery[64];
 
-	/* A WEDGED that belongs to an incident before it comes without a recorder. */
+	/* A WEDGED or RESET that belongs to an incident before it comes without a recorder. */
 	if (size < GPUHANG_STEP_SIZE ||
-	    (incident && e->kind != HANG_WEDGED && size < sizeof(*e)))
+	    ((e->kind == HANG_TIMEOUT || e->kind == HANG_FAULT) && size < sizeof(*e)))
 		return 0;
 	r = ring_at(e->ring);
-	if (timeline_on() && (incident || e->kind == HANG_RECOVERED))
+	if (timeline_on() && (incident || out))
 		timeline_event(e, &r);
 	/* The steps of a recovery are sent for --timeline too, but printed only with -e. */
 	if (!incident && e->kind != HANG_RECOVERED && !common_env.events)
@@ -387,11 +436,13 @@ static int handle_event(void *ctx, void *data, size_t size)
 		cell_job(job, sizeof(job), &e->job), CELL_U_IF(e->job.context, e->job.context),
 		CELL_U_IF(e->job.context, e->job.seqno), CELL_U_IF(e->job.pid, e->job.pid),
 		cell_name(e->job.comm), incident ? cell_since(e->job.run_ns, e->ts_ns) : CELL_NONE,
-		CELL_U_IF(e->kind == HANG_RECOVERED, (__u64)ns_in_time_unit(e->out_ns)),
+		CELL_U_IF(out, (__u64)ns_in_time_unit(e->out_ns)),
 		CELL_U_IF(e->kind == HANG_RECOVERED, e->resubmitted),
 		CELL_U_IF(e->kind == HANG_RECOVERED, e->lost),
 		incident ? CELL_S_OR_NONE(others) : CELL_NONE,
-		e->kind == HANG_WEDGED ? cell_recovery(recovery, sizeof(recovery), e->recovery) : CELL_NONE,
+		e->kind == HANG_WEDGED ? cell_recovery(recovery, sizeof(recovery), e->recovery) :
+		e->kind == HANG_RESET ? cell_reset(recovery, sizeof(recovery), e->recovery, e->result) :
+		CELL_NONE,
 		e->job.pid && e->kind != HANG_WEDGED ? cell_cgroup(e->job.cgroup_id) : CELL_NONE },
 		e->ts_ns);
 	if (incident && size >= sizeof(*e))
@@ -560,6 +611,7 @@ int main(int argc, char **argv)
 	tool_set_rodata(skel);
 	choose_programs();
 	choose_wedged();
+	choose_amdgpu();
 	if (!choose_functions()) {
 		err = -ENOENT;
 		goto cleanup;

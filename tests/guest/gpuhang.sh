@@ -22,14 +22,16 @@ cd "$(dirname "$0")/../.." || exit 1
 
 guest_init gpuhang
 
-# submit_as NAME CGROUP ARGS...: a schedgen submit from a process called
-# NAME (a copy of dash) in cgroup v2 directory CGROUP; its PID: pid_of NAME.
+# submit_as NAME CGROUP ARGS...: a submit to the generator ($gen: schedgen,
+# or amdgen) from a process called NAME (a copy of dash) in cgroup v2
+# directory CGROUP; its PID: pid_of NAME.
+gen=/proc/schedgen
 submit_as() {
 	cp -f /bin/dash "$S/$1"
-	in_cgroup "$2" "$S/$1" -c 'echo $$ >"$1"; printf "%s\n" "$2" >/proc/schedgen' \
-		"$1" "$S/$1.pid" "submit ${*:3}"
+	in_cgroup "$2" "$S/$1" -c 'echo $$ >"$1"; printf "%s\n" "$2" >"$3"' \
+		"$1" "$S/$1.pid" "submit ${*:3}" "$gen"
 }
-status() { tr '\n' ' ' </proc/schedgen | sed 's/ $//'; }
+status() { tr '\n' ' ' <$gen | sed 's/ $//'; }
 # Text lines of EVENT (TIMEOUT, RECOVERED, ...) in FILE, columns from # on.
 lines_of() { awk -v e="$2" '$2 == e { $1 = ""; $2 = ""; sub(/^ +/, ""); print }' "$1"; }
 # What gpuhang says on stderr of this kernel: what it lacks.
@@ -305,6 +307,71 @@ device WEDGED 1 wedger
 device WEDGED 2 -"
 	unload_module schedgen
 fi
+
+# ---------------------------------------------------------------------------
+# 7. amdgpu's whole GPU reset, amdgpu_device_gpu_recover(adev, job,
+#    context): amdgen (schedgen playing amdgpu, tests/kmod) recovers a
+#    timeout inside it, as amdgpu's timeout handler does up to 6.12: a
+#    RESET line after RECOVERED, part of the incident, naming its job;
+#    "gpu_reset src=2" is one RAS asks, without a job: an incident of its
+#    own. Its cause is in the context from 6.12 (sid), not on 6.1.
+gen=/proc/amdgen
+load_module "${AMDGEN_KO:?}" rings=gfx timeout_ms=1000 || exit 1
+start "$S/a.out" -n 2
+a_pid=$tool_pid
+start "$S/aj.out" -j -e -n 2 --prometheus "$S/a.prom" --timeline "$S/atl.json"
+aj_pid=$tool_pid
+submit_as resetter "$cg/A" ring=gfx jobs=1 hang=1
+echo "wait timeout_ms=60000" >$gen || fail "$P reset: the hung job ended"
+echo "gpu_reset src=2" >$gen || fail "$P reset: amdgen's gpu_reset"
+for p in $a_pid $aj_pid; do kill -INT $p; done
+for p in $a_pid $aj_pid; do wait $p || fail "$P reset: tracer $p exit status $?"; done
+resetter=$(pid_of resetter)
+if [ "$K" = 6.1 ]; then job_cause= ras_cause=; else job_cause="(job)" ras_cause="(ras)"; fi
+check_eq "$P reset: text: the timeout, its recovery and GPU reset, a reset of its own" \
+	"$(awk '$2 ~ /^(TIMEOUT|RECOVERED|RESET)$/ { print $2, $3, $4, $5, $6, $8, $9, $(NF - 1) == "-" ? $NF : $(NF - 1) " " $NF }' "$S/a.out")" \
+	"TIMEOUT 1 amdgen amdgen gfx $resetter resetter -
+RECOVERED 1 amdgen amdgen gfx - - -
+RESET 1 amdgen amdgen - $resetter resetter gpu-reset$job_cause
+RESET 2 amdgen amdgen - - - gpu-reset$ras_cause"
+check_eq "$P reset: text: summary per ring and device" \
+	"$(awk '$1 == "amdgen" && NF == 10 { $9 = $10 = "T"; print }' "$S/a.out")" \
+	"amdgen amdgen - 0 0 2 0 0 T T
+amdgen amdgen gfx 1 0 1 0 1 T T"
+check_eq "$P reset: text: summary per process blamed" \
+	"$(awk '$1 == "amdgen" && NF == 5 { $1 = $1; print }' "$S/a.out")" \
+	"amdgen - RESET - 1
+amdgen - RESET resetter 1
+amdgen gfx TIMEOUT resetter 1"
+check_eq "$P reset: text: on stderr only what the kernel lacks" "$(cat "$S/a.out.err")" "$lacks"
+job=$(jrows "$S/aj.out" incident 'select(.event == "TIMEOUT") | .job')
+check_eq "$P reset: -j -e: the incident's steps, the reset naming its job, the RAS reset" \
+	"$(jrows "$S/aj.out" incident '"\(.event) \(.incident) \(.ring // "-") \(.job // "-") \(.comm // "-") \(.out_us != null) \(.recovery // "-")"')" \
+	"TIMEOUT 1 gfx $job resetter false -
+STOP 1 gfx $job resetter false -
+KARMA 1 gfx $job resetter false -
+RESUBMIT 1 gfx - - false -
+RECOVERED 1 gfx - - true -
+RESET 1 - $job resetter true gpu-reset$job_cause
+RESET 2 - - - true gpu-reset$ras_cause"
+check_eq "$P reset: -j: the RAS reset's recorder (-n 2), the reset's none" \
+	"$(jrows "$S/aj.out" recorded '"\(.incident) \(.ring) \(.comm) \(.state)"' | paste -sd,)" \
+	"1 gfx resetter running,2 gfx resetter error:ECANCELED"
+check "$P reset: --prometheus: promtool check metrics is clean" sh -c "promtool check metrics <'$S/a.prom'"
+check_eq "$P reset: --prometheus: resets per process name, recoveries per ring and device" \
+	"$(grep -E '^gpubpf_gpuhang_(incidents|recoveries)_total' "$S/a.prom" | sort)" \
+	'gpubpf_gpuhang_incidents_total{kind="reset",driver="amdgen",device="amdgen",ring="-",comm="-"} 1
+gpubpf_gpuhang_incidents_total{kind="reset",driver="amdgen",device="amdgen",ring="-",comm="resetter"} 1
+gpubpf_gpuhang_incidents_total{kind="timeout",driver="amdgen",device="amdgen",ring="gfx",comm="resetter"} 1
+gpubpf_gpuhang_recoveries_total{driver="amdgen",device="amdgen",ring="-"} 2
+gpubpf_gpuhang_recoveries_total{driver="amdgen",device="amdgen",ring="gfx"} 1'
+check_eq "$P reset: --timeline: the resets as slices on the device's track" \
+	"$(jq -r '(map(select(.ph == "M" and .name == "thread_name")) | map({("\(.pid)/\(.tid)"): .args.name}) | add) as $t |
+		.[] | select(.ph == "X") | "\($t["\(.pid)/\(.tid)"]) \(.name) \(.args.incident)"' "$S/atl.json")" \
+	"gfx recovery 1
+device gpu-reset 1
+device gpu-reset 2"
+unload_module amdgen
 rmdir "$cg/A" "$cg/B" "$cg"
 
 echo "gpuhang: $failures failures"

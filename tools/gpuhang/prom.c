@@ -10,7 +10,8 @@ static const char *or_dash(const char *s)
 
 static const char *kind_label(__u32 kind)
 {
-	return kind == HANG_FAULT ? "fault" : kind == HANG_WEDGED ? "wedged" : "timeout";
+	return kind == HANG_FAULT ? "fault" : kind == HANG_WEDGED ? "wedged" :
+	       kind == HANG_RESET ? "reset" : "timeout";
 }
 
 enum { PR_RECOVERIES, PR_RESUBMITTED, PR_LOST, PR_OUT, NR_PR };
@@ -52,11 +53,12 @@ int gpuhang_metrics(struct metrics *m, const struct gpuhang_metrics_in *in)
 						      (unsigned long long)ns_in_time_unit(s->out_ns) };
 
 		err = metrics_rows_add(&rings, (const char *const[]){
-			or_dash(s->driver), or_dash(s->dev_name), s->name }, v, NR_PR);
+			or_dash(s->driver), or_dash(s->dev_name), or_dash(s->name) }, v, NR_PR);
 	}
 	metrics_rows_family(m, &incidents, 0, 1, "incidents_total", METRIC_COUNTER,
-			    "GPU job timeouts, faults and devices wedged, by the process name of the "
-			    "job or task blamed (\"-\": not known; ring \"-\": the device's)");
+			    "GPU job timeouts, faults, devices wedged and GPU resets, by the process "
+			    "name of the job or task blamed (\"-\": not known; ring \"-\": the "
+			    "device's)");
 	METRICS_ROWS_TABLE(m, &rings, ring_families);
 	metrics_rows_free(&incidents);
 	metrics_rows_free(&rings);
