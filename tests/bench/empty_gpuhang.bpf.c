@@ -20,5 +20,11 @@ SEC("fentry/drm_sched_stop") int stop(void *ctx) { return 0; }
 SEC("fentry/drm_sched_increase_karma") int karma(void *ctx) { return 0; }
 SEC("fentry/drm_sched_resubmit_jobs") int resubmit(void *ctx) { return 0; }
 SEC("fentry/drm_sched_start") int start(void *ctx) { return 0; }
+/* 6.8+: a ring reset's; drm's wedged event, 6.14+; amdgpu's GPU reset. */
+SEC("fentry/drm_sched_wqueue_stop") int wqueue_stop(void *ctx) { return 0; }
+SEC("fentry/drm_sched_wqueue_start") int wqueue_start(void *ctx) { return 0; }
+SEC("fentry/drm_dev_wedged_event") int wedged(void *ctx) { return 0; }
+SEC("fentry/amdgpu_device_gpu_recover") int gpu_recover(void *ctx) { return 0; }
+SEC("fexit/amdgpu_device_gpu_recover") int gpu_recover_exit(void *ctx) { return 0; }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -25,6 +25,9 @@ else
 	events=(queue_old run_old done_old)
 fi
 functions=(timedout fault stop karma resubmit start)
+# Those the kernel has (schedgen is no amdgpu: no GPU reset to trace, by either).
+grep -qw drm_sched_wqueue_start /proc/kallsyms && functions+=(wqueue_stop wqueue_start)
+grep -qw drm_dev_wedged_event /proc/kallsyms && functions+=(wedged)
 
 workload() {
 	echo "submit ring=gfx jobs=$JOBS exec_us=0" >/proc/schedgen
