@@ -8,7 +8,7 @@
  *
  *   submit ring=NAME jobs=N [exec_us=U] [deps=none|chain|ring:OTHER|gate]
  *          [client=ID] [entity=E] [hang=1]
- *   wait [timeout_ms=T]
+ *   wait [timeout_ms=T]        (until the jobs are done and no recovery runs)
  *   fault ring=NAME
  *   gate close|open
  *   wedge recovery=none|rebind|bus-reset|vendor[,...]
@@ -212,6 +212,8 @@ static struct platform_device *sg_pdev;
 static bool sg_driver_registered;
 static struct proc_dir_entry *sg_proc;
 static DECLARE_WAIT_QUEUE_HEAD(sg_done_wq);
+/* Timeout handlers running: "wait" returns once their recoveries are over too. */
+static atomic_t sg_recovering = ATOMIC_INIT(0);
 /* rmmod under way: no new submissions, and jobs not yet run execute in 0 µs. */
 static bool sg_dying;
 
@@ -474,6 +476,7 @@ static void sg_timeout(struct drm_sched_job *bad)
 
 	/* The job may be freed once the scheduler runs again. */
 	memcpy(comm, job->comm, sizeof(comm));
+	atomic_inc(&sg_recovering);
 	atomic_inc(&job->ring->timeouts);
 	dma_fence_set_error(&bad->s_fence->finished, -ETIME);
 	if (sg_ring_reset)
@@ -481,6 +484,8 @@ static void sg_timeout(struct drm_sched_job *bad)
 	else
 		sg_recover(job);
 	sg_wedged_recovered(pid, comm);
+	atomic_dec(&sg_recovering);
+	wake_up_all(&sg_done_wq);
 }
 
 #if SG_TIMEDOUT_STAT
@@ -714,6 +719,8 @@ static bool sg_done(const int *target)
 {
 	int i;
 
+	if (atomic_read(&sg_recovering))
+		return false;
 	for (i = 0; i < nr_rings; i++) {
 		int want = target ? target[i] : atomic_read(&sg_rings[i].submitted);
 
