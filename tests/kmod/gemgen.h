@@ -8,6 +8,12 @@ struct gg_args {
 	long n, first, size, vm, gtt, write, bytes, pages, async, placement;
 };
 
+struct drm_i915_private;
+
+/* "hang" (gemgen_hang.c): the writer's request hangs an engine; i915 resets it. */
+int gg_hang(struct drm_i915_private *i915);
+void gg_hang_exit(void);
+
 #ifdef GEMGEN_XE
 /* The xe_* commands (gemgen_xe.c); called with gemgen's lock held. */
 int gg_xe_command(const char *verb, const struct gg_args *a);

@@ -40,7 +40,15 @@
  *                                   function named as xe's TTM destroy
  *                                   callback, xe_ttm_bo_destroy (xe has no
  *                                   destroy event; i915mem hooks that function)
+ *   hang                            the writer's request hangs engine rcs0:
+ *                                   its reset (__intel_engine_reset_bh),
+ *                                   the request reset guilty inside
+ *                                   (__i915_request_reset; gemgen_hang.c)
  *   xe_release vm=V                 xe_vm_free
+ *   xe_queue_reset                  xe_exec_queue_reset of the writer's exec
+ *                                   queue (made at its first such command:
+ *                                   rcs0, rcs1, ...; its scheduler named so)
+ *   xe_queue_cat_error              xe_exec_queue_memory_cat_error of it
  *
  * Several commands may be written at once, one per line. A bad command
  * fails the write with EINVAL (and says why in the kernel log). Reading
@@ -249,6 +257,8 @@ static int gg_command(char *line)
 	if (!strncmp(verb, "xe_", 3))
 		return gg_xe_command(verb, &a);
 #endif
+	if (!strcmp(verb, "hang"))
+		return gg_hang(&gg_i915);
 	if (!strcmp(verb, "vm")) {
 		if (gg_nr_vms == MAX_VMS)
 			return -ENOSPC;
@@ -409,6 +419,7 @@ static void __exit gg_exit(void)
 	kvfree(gg_objects);
 	for (i = 0; i < gg_nr_vms; i++)
 		kfree(gg_vms[i]);
+	gg_hang_exit();
 #ifdef GEMGEN_XE
 	gg_xe_exit();
 #endif

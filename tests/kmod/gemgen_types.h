@@ -11,6 +11,8 @@
 
 #include <linux/types.h>
 #include <linux/version.h>
+#include <linux/dma-fence.h>
+#include <drm/drm_device.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_mm.h>
 
@@ -20,7 +22,30 @@
 #define GEMGEN_HAS_GUARD (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0))
 
 struct drm_i915_private {
+	struct drm_device drm;
 	int index;			/* gemgen: the device's minor index */
+};
+
+/* What gpuhang reads of a hang: the request blamed, its context's owner, its engine. */
+struct intel_engine_cs {
+	struct drm_i915_private *i915;
+	char name[8];
+};
+
+struct i915_gem_context {
+	struct pid *pid;
+	char name[24];
+};
+
+struct intel_context {
+	struct intel_engine_cs *engine;
+	struct i915_gem_context *gem_context;
+};
+
+struct i915_request {
+	struct dma_fence fence;
+	struct intel_engine_cs *engine;
+	struct intel_context *context;
 };
 
 struct i915_address_space {

@@ -130,11 +130,72 @@ static void gx_fire_unbind(struct xe_vma *vma)
 	vma->bound = false;
 }
 
+/*
+ * The writer's exec queue, made at its first incident command: owned by
+ * its process (xe_file's pid and name, as xe_file_open() sets them), with
+ * the scheduler xe would have made for it, named as the queue, on no
+ * device (gemgen has none).
+ */
+#define MAX_QUEUES	16
+static struct xe_exec_queue *gx_queues[MAX_QUEUES];
+static int gx_nr_queues;
+
+static struct xe_exec_queue *gx_queue_of_current(void)
+{
+	struct xe_guc_exec_queue *guc;
+	struct xe_exec_queue *q;
+	struct xe_file *xef;
+	char *name;
+	int i;
+
+	for (i = 0; i < gx_nr_queues; i++)
+		if (gx_queues[i]->xef->pid == current->tgid)
+			return gx_queues[i];
+	if (gx_nr_queues == MAX_QUEUES)
+		return NULL;
+	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	xef = kzalloc(sizeof(*xef), GFP_KERNEL);
+	guc = kzalloc(sizeof(*guc), GFP_KERNEL);
+	name = kstrdup(current->comm, GFP_KERNEL);
+	if (!q || !xef || !guc || !name) {
+		kfree(name);
+		kfree(guc);
+		kfree(xef);
+		kfree(q);
+		return NULL;
+	}
+	xef->process_name = name;
+	xef->pid = current->tgid;
+	q->xef = xef;
+	q->guc = guc;
+	snprintf(q->name, sizeof(q->name), "rcs%d", gx_nr_queues);
+	q->guc->sched.base.name = q->name;
+	gx_queues[gx_nr_queues++] = q;
+	return q;
+}
+
+/* xe_exec_queue_reset (the GuC reset the queue's engine) or _memory_cat_error. */
+static int gx_queue_event(const char *verb)
+{
+	struct xe_exec_queue *q = gx_queue_of_current();
+
+	if (!q)
+		return -ENOMEM;
+	if (!strcmp(verb, "xe_queue_reset"))
+		trace_xe_exec_queue_reset(q);
+	else
+		trace_xe_exec_queue_memory_cat_error(q);
+	return 0;
+}
+
 int gg_xe_command(const char *verb, const struct gg_args *a)
 {
 	struct xe_vm *vm;
 	long i;
 	int err;
+
+	if (!strcmp(verb, "xe_queue_reset") || !strcmp(verb, "xe_queue_cat_error"))
+		return gx_queue_event(verb);
 
 	if (!strcmp(verb, "xe_vm")) {
 		if (gx_nr_vms == MAX_VMS)
@@ -232,4 +293,10 @@ void gg_xe_exit(void)
 	kvfree(gx_bos);
 	for (i = 0; i < gx_nr_vms; i++)
 		kfree(gx_vms[i]);
+	for (i = 0; i < gx_nr_queues; i++) {
+		kfree(gx_queues[i]->xef->process_name);
+		kfree(gx_queues[i]->xef);
+		kfree(gx_queues[i]->guc);
+		kfree(gx_queues[i]);
+	}
 }

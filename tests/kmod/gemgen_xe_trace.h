@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * gemgen's xe events: the real xe's memory events (xe_trace_bo.h), with the
- * same system, names and prototypes, over stand-ins with the real member
- * paths (gemgen_xe_types.h).
+ * gemgen's xe events: the real xe's memory events (xe_trace_bo.h) and two
+ * of its exec queue events (xe_trace.h), with the same system, names and
+ * prototypes, over stand-ins with the real member paths (gemgen_xe_types.h).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM xe
@@ -68,6 +68,19 @@ DECLARE_EVENT_CLASS(gemgen_xe_vm,
 
 DEFINE_EVENT(gemgen_xe_vm, xe_vm_create, TP_PROTO(struct xe_vm *vm), TP_ARGS(vm));
 DEFINE_EVENT(gemgen_xe_vm, xe_vm_free, TP_PROTO(struct xe_vm *vm), TP_ARGS(vm));
+
+/* xe_trace.h's exec queue events that report an incident (the GuC's word). */
+DECLARE_EVENT_CLASS(gemgen_xe_exec_queue,
+	TP_PROTO(struct xe_exec_queue *q),
+	TP_ARGS(q),
+	TP_STRUCT__entry(__field(struct xe_exec_queue *, q)),
+	TP_fast_assign(__entry->q = q;),
+	TP_printk("q=%p", __entry->q)
+);
+
+DEFINE_EVENT(gemgen_xe_exec_queue, xe_exec_queue_reset, TP_PROTO(struct xe_exec_queue *q), TP_ARGS(q));
+DEFINE_EVENT(gemgen_xe_exec_queue, xe_exec_queue_memory_cat_error, TP_PROTO(struct xe_exec_queue *q),
+	     TP_ARGS(q));
 
 #endif /* _GEMGEN_XE_TRACE_H */
 
