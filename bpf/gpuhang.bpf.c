@@ -31,7 +31,16 @@
  * And amdgpu's amdgpu_device_gpu_recover(adev, job, context), a whole GPU
  * reset (fentry and fexit: its time and result), part of the incident of
  * the job's ring if it has one, else an incident of its own (a reset RAS,
- * the KFD or a user asked for), on its device's row.
+ * the KFD or a user asked for), on its device's row. And xe's reports of
+ * an exec queue's incidents, tp_btf (6.8+): xe_exec_queue_reset (the GuC
+ * reset its engine) and xe_exec_queue_memory_cat_error (a bad access of
+ * its GPU memory), on the ring of the queue's own scheduler, naming the
+ * queue's process (its xe_file's pid and name). And i915, which has no
+ * DRM scheduler: the request its engine reset blames
+ * (__i915_request_reset(rq, guilty)) is a TIMEOUT on the engine's ring,
+ * named by its fence as a job is and by its context's owner; the engine
+ * reset around it (__intel_engine_reset_bh(), fentry and fexit) a RESET
+ * with its time, ending the incident.
  * The tool never holds the kernel up: each program reads and returns; an
  * incident's record is copied to the ring buffer, or counted as lost.
  */
@@ -92,6 +101,57 @@ struct amdgpu_device___hang {
 /* Its cause (6.12+), an enum AMDGPU_RESET_SRCS: anonymous here, which CO-RE matches with any. */
 struct amdgpu_reset_context___hang {
 	enum { RESET_SRC___hang } src;
+} __core;
+
+struct xe_file___hang {
+	char *process_name;
+	int pid;
+} __core;
+
+struct xe_gpu_scheduler___hang {
+	struct drm_gpu_scheduler base;
+} __core;
+
+struct xe_guc_exec_queue___hang {
+	struct xe_gpu_scheduler___hang sched;
+} __core;
+
+/* (guc is in an anonymous union: CO-RE finds it there.) */
+struct xe_exec_queue___hang {
+	struct xe_file___hang *xef;
+	struct xe_guc_exec_queue___hang *guc;
+} __core;
+
+struct upid___hang {
+	int nr;
+} __core;
+
+struct pid___hang {
+	struct upid___hang numbers[1];
+} __core;
+
+struct drm_i915_private___hang {
+	struct drm_device___hang drm;
+} __core;
+
+struct intel_engine_cs___hang {
+	struct drm_i915_private___hang *i915;
+	char name[8];
+} __core;
+
+struct i915_gem_context___hang {
+	struct pid___hang *pid;
+	char name[24];
+} __core;
+
+struct intel_context___hang {
+	struct i915_gem_context___hang *gem_context;
+} __core;
+
+struct i915_request___hang {
+	struct dma_fence fence;
+	struct intel_engine_cs___hang *engine;
+	struct intel_context___hang *context;
 } __core;
 
 /* drm_dev_wedged_event() has its third argument, the task (set by the frontend). */
@@ -363,7 +423,7 @@ static __always_inline struct gpuhang_event *event_of(struct rings_row *ring, __
 	e->lost = 0;
 	e->recovery = 0;
 	e->result = 0;
-	e->pad = 0;
+	e->scope = 0;
 	e->out_ns = 0;
 	e->head = 0;
 	d = dev_of(ring->s.dev);
@@ -748,6 +808,193 @@ int BPF_PROG(gpu_recover_exit, void *adev, struct drm_sched_job *job,
 	e->recovery = cause;
 	e->result = ret;
 	e->job = info;
+	event_submit(e);
+	return 0;
+}
+
+/*
+ * An exec queue's incident as xe reports it: on the ring of the queue's
+ * scheduler (xe has one per queue), part of its open incident if it has
+ * one, else an incident of its own; naming the queue's process.
+ */
+static __always_inline int on_xe_queue(struct xe_exec_queue___hang *q, __u32 kind)
+{
+	__u64 now = bpf_ktime_get_ns(), guc;
+	struct xe_file___hang *xef;
+	struct gpuhang_event *e;
+	struct rings_row *ring;
+	struct dev_state *d;
+	struct job_info owner;
+	__u32 idx, incident;
+	bool own;
+
+	guc = (__u64)BPF_CORE_READ(q, guc);
+	if (!guc)
+		return 0;
+	ring = ring_of((void *)(guc + bpf_core_field_offset(struct xe_guc_exec_queue___hang, sched.base)),
+		       &idx);
+	if (!ring)
+		return 0;
+	__builtin_memset(&owner, 0, sizeof(owner));
+	xef = BPF_CORE_READ(q, xef);
+	if (xef) {
+		owner.pid = BPF_CORE_READ(xef, pid);
+		bpf_probe_read_kernel_str(owner.comm, sizeof(owner.comm), BPF_CORE_READ(xef, process_name));
+	}
+	if (process_filtered() && !task_wanted(&owner))
+		return 0;
+	own = !ring->s.incident_ns;
+	incident = own ? __sync_fetch_and_add(&nr_incidents, 1) + 1 : ring->s.incident;
+	d = dev_of(ring->s.dev);
+	if (own && d)
+		d->last_incident = incident;
+	count_culprit(idx, kind, &owner);
+	e = own ? event_of(ring, idx, kind, true, now) : event_of(ring, idx, kind, false, now);
+	if (!e)
+		return 0;
+	e->incident = incident;
+	e->scope = RESET_ENGINE;
+	e->job = owner;
+	event_submit(e);
+	return 0;
+}
+
+SEC("tp_btf/xe_exec_queue_reset")
+int BPF_PROG(xe_queue_reset, struct xe_exec_queue___hang *q)
+{
+	return on_xe_queue(ADDR(q), HANG_RESET);
+}
+
+SEC("tp_btf/xe_exec_queue_memory_cat_error")
+int BPF_PROG(xe_queue_cat_error, struct xe_exec_queue___hang *q)
+{
+	return on_xe_queue(ADDR(q), HANG_PAGEFAULT);
+}
+
+/* The rings row of i915 engine `engine`, named as i915 names it ("rcs0"). */
+static __always_inline struct rings_row *engine_ring(struct intel_engine_cs___hang *engine, __u32 *idx)
+{
+	struct rings_row *r;
+	bool made;
+
+	r = ROWS_GET(rings, (__u64)engine, idx, &made, &dropped_rings);
+	if (!r || !made)
+		return r;
+	BPF_CORE_READ_STR_INTO(&r->s.name, engine, name);
+	ring_on_device(&r->s, BPF_CORE_READ(engine, i915, drm.dev));
+	return r;
+}
+
+/*
+ * i915 resets each request of an engine it resets; `guilty`: the one that
+ * hung, the incident: its fence's context:seqno, the owner of its context
+ * (the pid i915 took at its creation; the name it gave it, "comm[pid]", up
+ * to the '[').
+ */
+SEC("fentry/__i915_request_reset")
+int BPF_PROG(i915_request_reset, struct i915_request___hang *rq, bool guilty)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct i915_gem_context___hang *gem;
+	struct i915_request___hang *r = ADDR(rq);
+	struct gpuhang_event *e;
+	struct rings_row *ring;
+	struct dev_state *d;
+	struct job_info job;
+	__u32 idx, i;
+
+	if (!guilty)
+		return 0;
+	ring = engine_ring(BPF_CORE_READ(r, engine), &idx);
+	if (!ring)
+		return 0;
+	__builtin_memset(&job, 0, sizeof(job));
+	job.context = BPF_CORE_READ(r, fence.context);
+	job.seqno = BPF_CORE_READ(r, fence.seqno);
+	job.ring = idx;
+	gem = BPF_CORE_READ(r, context, gem_context);
+	if (gem) {
+		__u32 cut = 0;
+
+		job.pid = BPF_CORE_READ(gem, pid, numbers[0].nr);
+		BPF_CORE_READ_INTO(&job.comm, gem, name);
+		job.comm[COMM_LEN - 1] = 0;
+		/*
+		 * Everything from the '[' zeroed, without a branch per byte (each
+		 * would double the verifier's states): cut is 1 from the first
+		 * '[' on ((x - 1) >> 8 is 1 only when the byte x is 0).
+		 */
+		for (i = 0; i < COMM_LEN; i++) {
+			__u32 c = (__u8)job.comm[i];
+
+			cut |= (((c ^ '[') - 1) >> 8) & 1;
+			job.comm[i] = c & (cut - 1);
+		}
+	}
+	job.wanted = !process_filtered() || task_wanted(&job);
+	ring->s.wanted = job.wanted;
+	if (!job.wanted)
+		return 0;
+	ring->s.incident = __sync_fetch_and_add(&nr_incidents, 1) + 1;
+	ring->s.incident_ns = now;
+	d = dev_of(ring->s.dev);
+	if (d)
+		d->last_incident = ring->s.incident;
+	__sync_fetch_and_add(&ring->s.timeouts, 1);
+	count_culprit(idx, HANG_TIMEOUT, &job);
+	e = event_of(ring, idx, HANG_TIMEOUT, true, now);
+	if (!e)
+		return 0;
+	e->job = job;
+	event_submit(e);
+	return 0;
+}
+
+/* An i915 engine reset begins (its heartbeat found it hung, or a user asked). */
+SEC("fentry/__intel_engine_reset_bh")
+int BPF_PROG(i915_engine_reset, struct intel_engine_cs___hang *engine)
+{
+	struct rings_row *ring;
+	__u32 idx;
+
+	ring = engine_ring(ADDR(engine), &idx);
+	if (ring)
+		ring->s.stop_ns = bpf_ktime_get_ns();
+	return 0;
+}
+
+/* ... and is done: a RESET, its time and result; the engine's incident ends. */
+SEC("fexit/__intel_engine_reset_bh")
+int BPF_PROG(i915_engine_reset_exit, struct intel_engine_cs___hang *engine, const char *msg, int ret)
+{
+	__u64 now = bpf_ktime_get_ns(), out;
+	struct gpuhang_event *e;
+	struct rings_row *ring;
+	__u32 idx, incident;
+	bool own;
+
+	ring = engine_ring(ADDR(engine), &idx);
+	if (!ring || !ring->s.stop_ns)
+		return 0;
+	out = now - ring->s.stop_ns;
+	own = !ring->s.incident_ns;
+	ring->s.stop_ns = 0;
+	ring->s.incident_ns = 0;
+	if (own ? process_filtered() : !ring->s.wanted)
+		return 0;
+	incident = own ? __sync_fetch_and_add(&nr_incidents, 1) + 1 : ring->s.incident;
+	__sync_fetch_and_add(&ring->s.recoveries, 1);
+	__sync_fetch_and_add(&ring->s.out_ns, out);
+	if (out > ring->s.out_max_ns)
+		ring->s.out_max_ns = out;
+	e = own ? event_of(ring, idx, HANG_RESET, true, now) : event_of(ring, idx, HANG_RESET, false, now);
+	if (!e)
+		return 0;
+	__builtin_memset(&e->job, 0, sizeof(e->job));
+	e->incident = incident;
+	e->out_ns = out;
+	e->result = ret;
+	e->scope = RESET_ENGINE;
 	event_submit(e);
 	return 0;
 }

@@ -25,12 +25,19 @@ enum hang_kind {
 	HANG_TIMEOUT,		/* the scheduler's timer found a job past its time */
 	HANG_FAULT,		/* the driver reported a fault (drm_sched_fault) */
 	HANG_WEDGED,		/* the driver's wedged event (drm_dev_wedged_event) */
-	HANG_RESET,		/* a whole GPU reset, when done (amdgpu_device_gpu_recover) */
+	HANG_RESET,		/* a GPU reset when done (amdgpu), an engine's (xe's GuC) */
+	HANG_PAGEFAULT,		/* a GPU page fault that killed a context (xe) */
 	HANG_STOP,		/* recovery: the scheduler stopped, with its bad job */
 	HANG_KARMA,		/* recovery: a job blamed (its karma raised) */
 	HANG_RESUBMIT,		/* recovery: the jobs on the hardware run again */
 	HANG_RECOVERED,		/* recovery: the scheduler started again */
 	NR_HANG_KINDS,
+};
+
+/* What a RESET reset. */
+enum reset_scope {
+	RESET_GPU,		/* the whole device (amdgpu_device_gpu_recover) */
+	RESET_ENGINE,		/* the engine of one context (xe: its GuC did) */
 };
 
 /* A job: who submitted it and when it was queued, run and done (0: not yet). */
@@ -110,11 +117,11 @@ struct gpuhang_event {
 	__u32 recovery;		/* WEDGED: the recovery the device needs, DRM_WEDGE_RECOVERY_* bits;
 				 * RESET: its cause, enum AMDGPU_RESET_SRCS + 1 (0: not known) */
 	__s32 result;		/* RESET: the reset's return (0, or -errno) */
-	__u32 pad;
+	__u32 scope;		/* RESET: enum reset_scope */
 	__u64 out_ns;		/* RECOVERED: stop (or the incident) -> start; RESET: its time */
 	__u64 head;		/* TIMEOUT, FAULT, WEDGED: the recorder's position */
 	struct job_info job;	/* the job blamed (context 0: none known); WEDGED: the task named */
-	/* TIMEOUT, FAULT, and WEDGED and RESET when incidents of their own, only */
+	/* TIMEOUT, FAULT, and the others when incidents of their own, only */
 	struct job_info recorded[RECORDER_SLOTS];
 };
 

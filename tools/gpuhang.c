@@ -8,8 +8,10 @@
  * it happens, with the device's flight recorder under it (its last jobs,
  * kept in the kernel from the gpu_scheduler tracepoints), one line when
  * the ring is running again, and a summary per ring at the end. A DRM
- * device's wedged event (6.14+) is a line too, with the task it names, and
- * an amdgpu GPU reset, with its time and cause.
+ * device's wedged event (6.14+) is a line too, with the task it names, an
+ * amdgpu GPU reset, with its time and cause, xe's reports of a queue's
+ * engine reset or bad memory access, with its process, and i915's engine
+ * resets, with the request they blame.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -120,6 +122,16 @@ static void choose_wedged(void)
 	skel->rodata->wedged_has_task = params >= 3;
 }
 
+/* Does a loaded module's BTF have function `func` with `params` parameters? */
+static bool have_function(const char *func, int params)
+{
+	char module[64];
+	__u32 id;
+
+	return !btf_target_find(func, BTF_KIND_FUNC, module, sizeof(module), &id) &&
+	       btf_func_params(module, func) == params;
+}
+
 /*
  * amdgpu's whole GPU reset, amdgpu_device_gpu_recover(adev, job, context)
  * (6.1+), in whichever module's BTF has it; one line on stderr if amdgpu
@@ -128,16 +140,54 @@ static void choose_wedged(void)
 static void choose_amdgpu(void)
 {
 	const char *func = "amdgpu_device_gpu_recover";
-	char module[64];
-	__u32 id;
-	bool found = !btf_target_find(func, BTF_KIND_FUNC, module, sizeof(module), &id) &&
-		     btf_func_params(module, func) == 3;
+	bool found = have_function(func, 3);
 
 	if (!found && module_loaded("amdgpu"))
 		fprintf(stderr, "gpuhang: module amdgpu has no function %s(adev, job, context) in its "
 			"BTF: its GPU resets not traced\n", func);
 	bpf_program__set_autoload(skel->progs.gpu_recover, found);
 	bpf_program__set_autoload(skel->progs.gpu_recover_exit, found);
+}
+
+/*
+ * i915's engine resets and the request each blames (6.1+: i915 has no DRM
+ * scheduler); one line on stderr if a loaded i915 lacks them.
+ */
+static void choose_i915(void)
+{
+	bool found = have_function("__i915_request_reset", 2) &&
+		     have_function("__intel_engine_reset_bh", 2);
+
+	if (!found && module_loaded("i915"))
+		fprintf(stderr, "gpuhang: module i915 has no functions __i915_request_reset(rq, "
+			"guilty) and __intel_engine_reset_bh(engine, msg) in its BTF: its engine "
+			"resets not traced\n");
+	bpf_program__set_autoload(skel->progs.i915_request_reset, found);
+	bpf_program__set_autoload(skel->progs.i915_engine_reset, found);
+	bpf_program__set_autoload(skel->progs.i915_engine_reset_exit, found);
+}
+
+/*
+ * xe's exec queue incidents (6.8+), where xe's BTF has them; one line on
+ * stderr for each a loaded xe lacks.
+ */
+static void choose_xe(void)
+{
+	const struct { struct bpf_program *prog; const char *event; } evs[] = {
+		{ skel->progs.xe_queue_reset, "xe_exec_queue_reset" },
+		{ skel->progs.xe_queue_cat_error, "xe_exec_queue_memory_cat_error" },
+	};
+	char module[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++) {
+		bool found = tracepoint_btf_module(evs[i].event, module, sizeof(module));
+
+		if (!found && module_loaded("xe"))
+			fprintf(stderr, "gpuhang: xe has no event %s in its BTF: not traced\n",
+				evs[i].event);
+		bpf_program__set_autoload(evs[i].prog, found);
+	}
 }
 
 /*
@@ -190,7 +240,7 @@ static void choose_programs(void)
 
 static const char *const kind_names[NR_HANG_KINDS] = {
 	[HANG_TIMEOUT] = "TIMEOUT", [HANG_FAULT] = "FAULT", [HANG_WEDGED] = "WEDGED",
-	[HANG_RESET] = "RESET",
+	[HANG_RESET] = "RESET", [HANG_PAGEFAULT] = "PAGEFAULT",
 	[HANG_STOP] = "STOP", [HANG_KARMA] = "KARMA", [HANG_RESUBMIT] = "RESUBMIT",
 	[HANG_RECOVERED] = "RECOVERED",
 };
@@ -241,10 +291,11 @@ static struct cell cell_recovery(char *buf, size_t size, __u32 method)
 }
 
 /*
- * A GPU reset as RECOVERY says it: "gpu-reset", its cause where the kernel
- * gives one ("gpu-reset(ras)"), its error if it failed ("...:EIO").
+ * A reset as RECOVERY says it: "gpu-reset", its cause where the kernel
+ * gives one ("gpu-reset(ras)"), its error if it failed ("...:EIO"); an
+ * engine's, "engine-reset".
  */
-static struct cell cell_reset(char *buf, size_t size, __u32 cause, __s32 result)
+static struct cell cell_reset(char *buf, size_t size, __u32 scope, __u32 cause, __s32 result)
 {
 	static const char *const causes[] = { "unknown", "job", "ras", "mes", "hws", "user", "userq" };
 	char name[32], err[32];
@@ -259,7 +310,7 @@ static struct cell cell_reset(char *buf, size_t size, __u32 cause, __s32 result)
 		snprintf(err, sizeof(err), ":%s", errno_name(-result, buf, size));
 	else
 		err[0] = 0;
-	snprintf(buf, size, "gpu-reset%s%s", name, err);
+	snprintf(buf, size, "%s-reset%s%s", scope == RESET_ENGINE ? "engine" : "gpu", name, err);
 	return CELL_S(buf);
 }
 
@@ -394,8 +445,9 @@ static void timeline_event(const struct gpuhang_event *e, const struct ring_stat
 
 	/* A device's own events (WEDGED) on a track of its own. */
 	timeline_track(gpu, e->ring + 1, r->name[0] ? r->name : "device", e->ring);
-	if (e->kind == HANG_RECOVERED || e->kind == HANG_RESET)
-		timeline_slice(gpu, e->ring + 1, e->kind == HANG_RESET ? "gpu-reset" : "recovery",
+	if (e->kind == HANG_RECOVERED || (e->kind == HANG_RESET && e->out_ns))
+		timeline_slice(gpu, e->ring + 1, e->kind == HANG_RECOVERED ? "recovery" :
+			       e->scope == RESET_ENGINE ? "engine-reset" : "gpu-reset",
 			       "recovery", e->ts_ns - e->out_ns,
 			       e->out_ns, TIMELINE_ARGS(rkeys, CELL_U(e->incident),
 			       CELL_U(e->resubmitted), CELL_U(e->lost)));
@@ -411,12 +463,13 @@ static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct gpuhang_event *e = data;
 	bool incident = e->kind == HANG_TIMEOUT || e->kind == HANG_FAULT ||
-			e->kind == HANG_WEDGED || e->kind == HANG_RESET;
-	bool out = e->kind == HANG_RECOVERED || e->kind == HANG_RESET;
+			e->kind == HANG_WEDGED || e->kind == HANG_RESET || e->kind == HANG_PAGEFAULT;
+	/* (xe's engine resets come done, with no time) */
+	bool out = e->kind == HANG_RECOVERED || (e->kind == HANG_RESET && e->out_ns);
 	struct ring_state r;
 	char job[48], others[512] = "", recovery[64];
 
-	/* A WEDGED or RESET that belongs to an incident before it comes without a recorder. */
+	/* Other kinds that belong to an incident before them come without a recorder. */
 	if (size < GPUHANG_STEP_SIZE ||
 	    ((e->kind == HANG_TIMEOUT || e->kind == HANG_FAULT) && size < sizeof(*e)))
 		return 0;
@@ -441,7 +494,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 		CELL_U_IF(e->kind == HANG_RECOVERED, e->lost),
 		incident ? CELL_S_OR_NONE(others) : CELL_NONE,
 		e->kind == HANG_WEDGED ? cell_recovery(recovery, sizeof(recovery), e->recovery) :
-		e->kind == HANG_RESET ? cell_reset(recovery, sizeof(recovery), e->recovery, e->result) :
+		e->kind == HANG_RESET ? cell_reset(recovery, sizeof(recovery), e->scope, e->recovery,
+						   e->result) :
 		CELL_NONE,
 		e->job.pid && e->kind != HANG_WEDGED ? cell_cgroup(e->job.cgroup_id) : CELL_NONE },
 		e->ts_ns);
@@ -612,6 +666,8 @@ int main(int argc, char **argv)
 	choose_programs();
 	choose_wedged();
 	choose_amdgpu();
+	choose_xe();
+	choose_i915();
 	if (!choose_functions()) {
 		err = -ENOENT;
 		goto cleanup;

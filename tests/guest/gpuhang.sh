@@ -372,6 +372,84 @@ check_eq "$P reset: --timeline: the resets as slices on the device's track" \
 device gpu-reset 1
 device gpu-reset 2"
 unload_module amdgen
+
+# ---------------------------------------------------------------------------
+# 8. i915, which has no DRM scheduler: gemgen (tests/kmod, on no device)
+#    plays its hang handling, an engine reset (__intel_engine_reset_bh)
+#    that resets the writer's request on rcs0 as guilty
+#    (__i915_request_reset): a TIMEOUT naming the request as its fence
+#    does and the owner of its context, ended by a RESET with its time.
+load_module "${GEMGEN_KO:?}" || exit 1
+start "$S/i.out" -n 0
+i_pid=$tool_pid
+start "$S/ij.out" -j --prometheus "$S/i.prom"
+ij_pid=$tool_pid
+write_as i915user /proc/gemgen hang || fail "$P i915: gemgen's hang"
+for p in $i_pid $ij_pid; do kill -INT $p; done
+for p in $i_pid $ij_pid; do wait $p || fail "$P i915: tracer $p exit status $?"; done
+i915user=$(pid_of i915user)
+check_eq "$P i915: text: the request blamed, its owner; the engine reset" \
+	"$(awk '$2 ~ /^(TIMEOUT|RESET|RECOVERED)$/ { print $2, $3, $4, $5, $6, $8, $9, $NF }' "$S/i.out")" \
+	"TIMEOUT 1 - - rcs0 $i915user i915user -
+RESET 1 - - rcs0 - - engine-reset"
+check_eq "$P i915: text: summary per engine and process blamed" \
+	"$(awk '$3 == "rcs0" && NF == 10 { $9 = $10 = "T"; print }; $2 == "rcs0" && NF == 5 { $1 = $1; print }' "$S/i.out")" \
+	"- - rcs0 1 0 1 0 0 T T
+- rcs0 TIMEOUT i915user 1"
+check_eq "$P i915: text: on stderr only what the kernel lacks" "$(cat "$S/i.out.err")" "$lacks"
+check_eq "$P i915: -j: the request by its fence (context:seqno), the reset's time" \
+	"$(jrows "$S/ij.out" incident '"\(.event) \(.incident) \(.ring) \((.job // "-") | test("^[0-9]+:1$") or . == "-") \(.pid // "-") \(.out_us != null)"')" \
+	"TIMEOUT 1 rcs0 true $i915user false
+RESET 1 rcs0 true - true"
+check_eq "$P i915: --prometheus: the incident, the engine's recovery" \
+	"$(grep -E '^gpubpf_gpuhang_(incidents|recoveries)_total' "$S/i.prom" | sort)" \
+	'gpubpf_gpuhang_incidents_total{kind="timeout",driver="-",device="-",ring="rcs0",comm="i915user"} 1
+gpubpf_gpuhang_recoveries_total{driver="-",device="-",ring="rcs0"} 1'
+
+# ---------------------------------------------------------------------------
+# 9. xe's reports of an exec queue's incidents (xe: 6.8+, sid here):
+#    gemgen plays them for the writer's queue, named rcs0 as its
+#    scheduler is, on no device: the GuC reset its engine
+#    (xe_exec_queue_reset), then a bad access of its memory
+#    (xe_exec_queue_memory_cat_error); each an incident naming the
+#    queue's process. -c filters by it.
+if [ "$K" != 6.1 ]; then
+	start "$S/x.out" -n 0
+	x_pid=$tool_pid
+	start "$S/xj.out" -j --prometheus "$S/x.prom"
+	xj_pid=$tool_pid
+	start "$S/xc.out" -j -c xeuser
+	xc_pid=$tool_pid
+	start "$S/xo.out" -j -c other
+	xo_pid=$tool_pid
+	# (one process, one queue: both in one write)
+	write_as xeuser /proc/gemgen "xe_queue_reset
+xe_queue_cat_error" || fail "$P xe: gemgen's xe_queue_reset, xe_queue_cat_error"
+	for p in $x_pid $xj_pid $xc_pid $xo_pid; do kill -INT $p; done
+	for p in $x_pid $xj_pid $xc_pid $xo_pid; do wait $p || fail "$P xe: tracer $p exit status $?"; done
+	xeuser=$(pid_of xeuser)
+	check_eq "$P xe: text: an engine reset and a page fault of xeuser's queue" \
+		"$(awk '$2 ~ /^(RESET|PAGEFAULT)$/ { $1 = ""; sub(/^ +/, ""); print }' "$S/x.out")" \
+		"RESET 1 - - rcs0 - $xeuser xeuser - - - - - engine-reset
+PAGEFAULT 2 - - rcs0 - $xeuser xeuser - - - - - -"
+	check_eq "$P xe: text: summary per process blamed" \
+		"$(awk '$2 == "rcs0" && NF == 5 { $1 = $1; print }' "$S/x.out")" \
+		"- rcs0 RESET xeuser 1
+- rcs0 PAGEFAULT xeuser 1"
+	check_eq "$P xe: text: on stderr nothing" "$(cat "$S/x.out.err")" ""
+	check_eq "$P xe: -j: the incidents" \
+		"$(jrows "$S/xj.out" incident '"\(.event) \(.incident) \(.ring) \(.pid) \(.comm) \(.recovery // "-")"')" \
+		"RESET 1 rcs0 $xeuser xeuser engine-reset
+PAGEFAULT 2 rcs0 $xeuser xeuser -"
+	check_eq "$P xe: -c: the queue's process, and another's" \
+		"$(jrows "$S/xc.out" incident .event | paste -sd,) $(jrows "$S/xo.out" incident .event | wc -l)" \
+		"RESET,PAGEFAULT 0"
+	check_eq "$P xe: --prometheus: per kind" \
+		"$(grep '^gpubpf_gpuhang_incidents_total' "$S/x.prom" | sort)" \
+		'gpubpf_gpuhang_incidents_total{kind="pagefault",driver="-",device="-",ring="rcs0",comm="xeuser"} 1
+gpubpf_gpuhang_incidents_total{kind="reset",driver="-",device="-",ring="rcs0",comm="xeuser"} 1'
+fi
+unload_module gemgen
 rmdir "$cg/A" "$cg/B" "$cg"
 
 echo "gpuhang: $failures failures"

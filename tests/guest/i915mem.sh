@@ -75,6 +75,12 @@ if [ -e /sys/kernel/btf/i915 ]; then
 	check "$P real i915: says it traces i915" grep -q "^Tracing Intel GPU memory (i915)" "$S/real.out"
 	check_eq "$P real i915: nothing on stderr" "$(cat "$S/real.err")" ""
 	corepaths_in "$O" i915 | grep -v '^struct xe_' >"$S/real.paths"
+	# gpuhang reads i915's requests and engines: its paths and the
+	# functions' BTF, for gemgen to mirror below.
+	corepaths_in build/gpuhang.bpf.o i915 | grep -E '^struct (i915_|intel_|drm_i915)' >"$S/gh-real.paths"
+	cp /sys/kernel/btf/i915 "$S/i915-real.btf"
+	check_eq "$P real i915: gpuhang's member paths of i915's types, all there" \
+		"$(wc -l <"$S/gh-real.paths") $(grep -c ': missing' "$S/gh-real.paths")" "10 0"
 	check_eq "$P real i915: the BPF reads 8 member paths of its types" "$(wc -l <"$S/real.paths")" 8
 	# i915_vma.guard (>= 6.3): as the real module's BTF has it
 	bpftool btf dump file /sys/kernel/btf/i915 format c |
@@ -104,6 +110,10 @@ if [ "$have_xe" = 1 ] && [ -e /sys/kernel/btf/i915 ]; then
 	corepaths_in "$O" xe | grep -v '^struct \(i915_\|drm_i915\|drm_mm_node\)' >"$S/realxe.paths"
 	check_eq "$P real xe: the BPF reads 9 member paths of its types, all there" \
 		"$(grep -c ': \(size_t\|u64\|struct [a-z0-9_]*\( \*\)\?\)$' "$S/realxe.paths")" 9
+	# gpuhang reads xe's exec queues: its paths, for gemgen to mirror below.
+	corepaths_in build/gpuhang.bpf.o xe | grep '^struct xe_' >"$S/gh-realxe.paths"
+	check_eq "$P real xe: gpuhang's member paths of xe's types, all there" \
+		"$(wc -l <"$S/gh-realxe.paths") $(grep -c ': missing' "$S/gh-realxe.paths")" "5 0"
 	unload_module xe
 elif [ "$have_xe" = 0 ]; then
 	expect_error "$P -D xe where the kernel has no xe: names the module" 1 \
@@ -129,6 +139,19 @@ fi
 if [ -e "$S/realxe.paths" ]; then
 	check_eq "$P gemgen mirrors the real xe: the same member paths, of the same types" \
 		"$(comm -23 "$S/realxe.paths" "$S/mock.paths")" ""
+fi
+if [ -e "$S/gh-real.paths" ]; then
+	check_eq "$P gemgen mirrors the real i915 for gpuhang: its member paths, of the same types" \
+		"$(corepaths_in build/gpuhang.bpf.o gemgen | grep -E '^struct (i915_|intel_|drm_i915)' | diff "$S/gh-real.paths" -)" ""
+	MIRROR_FNS="__i915_request_reset __intel_engine_reset_bh" MIRROR_STRUCTS="" \
+		bash tests/kmod/kfdmock-check.sh --compare /sys/kernel/btf/vmlinux "$S/i915-real.btf" \
+		/sys/kernel/btf/gemgen >"$S/gh-mirror.out" 2>&1
+	check_eq "$P gemgen: the hang functions' prototypes the real i915's (BTF, this boot)" \
+		"$? $(grep -vc '^same ' "$S/gh-mirror.out")" "0 0"
+fi
+if [ -e "$S/gh-realxe.paths" ]; then
+	check_eq "$P gemgen mirrors the real xe for gpuhang: its member paths, of the same types" \
+		"$(corepaths_in build/gpuhang.bpf.o gemgen | grep '^struct xe_' | diff "$S/gh-realxe.paths" -)" ""
 fi
 
 echo >$trace/trace
