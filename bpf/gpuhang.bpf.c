@@ -449,6 +449,32 @@ static __always_inline void count_culprit(__u32 ring, __u32 kind, const struct j
 		__sync_fetch_and_add(&c->s.incidents, 1);
 }
 
+/* The next incident's number (of all rings'). */
+static __always_inline __u32 next_incident(void)
+{
+	return __sync_fetch_and_add(&nr_incidents, 1) + 1;
+}
+
+/* A recovery of `s` that kept it out for `out` ns: counted. */
+static __always_inline void count_recovery(struct ring_state *s, __u64 out)
+{
+	__sync_fetch_and_add(&s->recoveries, 1);
+	__sync_fetch_and_add(&s->out_ns, out);
+	if (out > s->out_max_ns)
+		s->out_max_ns = out;
+}
+
+/*
+ * An event of an incident: with the recorder if it is an incident of its
+ * `own`, without if it belongs to one before. Two calls with constants:
+ * the verifier then knows which size each event was reserved with.
+ */
+static __always_inline struct gpuhang_event *incident_event(struct rings_row *ring, __u32 ring_idx,
+							    __u32 kind, bool own, __u64 now)
+{
+	return own ? event_of(ring, ring_idx, kind, true, now) : event_of(ring, ring_idx, kind, false, now);
+}
+
 /* The timeout handler of `sched` runs: an incident, blaming the first job on its hardware. */
 static __always_inline int on_timeout(struct drm_gpu_scheduler *sched)
 {
@@ -472,7 +498,7 @@ static __always_inline int on_timeout(struct drm_gpu_scheduler *sched)
 	ring->s.wanted = job.wanted;
 	if (!job.wanted)
 		return 0;
-	ring->s.incident = __sync_fetch_and_add(&nr_incidents, 1) + 1;
+	ring->s.incident = next_incident();
 	ring->s.incident_ns = now;
 	d = dev_of(ring->s.dev);
 	if (d)
@@ -570,12 +596,9 @@ static __always_inline int on_start(struct drm_gpu_scheduler *sched)
 	ring->s.incident_ns = 0;
 	if (!wanted)
 		return 0;
-	__sync_fetch_and_add(&ring->s.recoveries, 1);
+	count_recovery(&ring->s, out);
 	__sync_fetch_and_add(&ring->s.resubmitted, resubmitted);
 	__sync_fetch_and_add(&ring->s.lost, lost);
-	__sync_fetch_and_add(&ring->s.out_ns, out);
-	if (out > ring->s.out_max_ns)
-		ring->s.out_max_ns = out;
 	e = event_of(ring, ring_idx, HANG_RECOVERED, false, now);
 	if (!e)
 		return 0;
@@ -708,11 +731,9 @@ int BPF_PROG(wedged, struct drm_device *drm, unsigned long method, void *info)
 	d = dev_of(ring->s.dev);
 	if (d && d->last_incident && d->last_incident != d->wedged_incident)
 		incident = d->last_incident;
-	/* (Two calls: the verifier then knows which size each event was reserved with.) */
-	e = incident ? event_of(ring, ring_idx, HANG_WEDGED, false, now) :
-		       event_of(ring, ring_idx, HANG_WEDGED, true, now);
+	e = incident_event(ring, ring_idx, HANG_WEDGED, !incident, now);
 	if (!incident) {
-		incident = __sync_fetch_and_add(&nr_incidents, 1) + 1;
+		incident = next_incident();
 		if (d)
 			d->last_incident = incident;
 	}
@@ -792,15 +813,12 @@ int BPF_PROG(gpu_recover_exit, void *adev, struct drm_sched_job *job,
 	/* A reset of an incident passes the filters as it did; one without, as its job. */
 	if (own ? !info.wanted && (job || process_filtered()) : !dev->s.wanted)
 		return 0;
-	incident = own ? __sync_fetch_and_add(&nr_incidents, 1) + 1 : dev->s.incident;
+	incident = own ? next_incident() : dev->s.incident;
 	if (context && bpf_core_field_exists(context->src))
 		cause = BPF_CORE_READ((struct amdgpu_reset_context___hang *)ADDR(context), src) + 1;
-	__sync_fetch_and_add(&dev->s.recoveries, 1);
-	__sync_fetch_and_add(&dev->s.out_ns, out);
-	if (out > dev->s.out_max_ns)
-		dev->s.out_max_ns = out;
+	count_recovery(&dev->s, out);
 	count_culprit(idx, HANG_RESET, &info);
-	e = own ? event_of(dev, idx, HANG_RESET, true, now) : event_of(dev, idx, HANG_RESET, false, now);
+	e = incident_event(dev, idx, HANG_RESET, own, now);
 	if (!e)
 		return 0;
 	e->incident = incident;
@@ -844,12 +862,12 @@ static __always_inline int on_xe_queue(struct xe_exec_queue___hang *q, __u32 kin
 	if (process_filtered() && !task_wanted(&owner))
 		return 0;
 	own = !ring->s.incident_ns;
-	incident = own ? __sync_fetch_and_add(&nr_incidents, 1) + 1 : ring->s.incident;
+	incident = own ? next_incident() : ring->s.incident;
 	d = dev_of(ring->s.dev);
 	if (own && d)
 		d->last_incident = incident;
 	count_culprit(idx, kind, &owner);
-	e = own ? event_of(ring, idx, kind, true, now) : event_of(ring, idx, kind, false, now);
+	e = incident_event(ring, idx, kind, own, now);
 	if (!e)
 		return 0;
 	e->incident = incident;
@@ -935,7 +953,7 @@ int BPF_PROG(i915_request_reset, struct i915_request___hang *rq, bool guilty)
 	ring->s.wanted = job.wanted;
 	if (!job.wanted)
 		return 0;
-	ring->s.incident = __sync_fetch_and_add(&nr_incidents, 1) + 1;
+	ring->s.incident = next_incident();
 	ring->s.incident_ns = now;
 	d = dev_of(ring->s.dev);
 	if (d)
@@ -982,12 +1000,9 @@ int BPF_PROG(i915_engine_reset_exit, struct intel_engine_cs___hang *engine, cons
 	ring->s.incident_ns = 0;
 	if (own ? process_filtered() : !ring->s.wanted)
 		return 0;
-	incident = own ? __sync_fetch_and_add(&nr_incidents, 1) + 1 : ring->s.incident;
-	__sync_fetch_and_add(&ring->s.recoveries, 1);
-	__sync_fetch_and_add(&ring->s.out_ns, out);
-	if (out > ring->s.out_max_ns)
-		ring->s.out_max_ns = out;
-	e = own ? event_of(ring, idx, HANG_RESET, true, now) : event_of(ring, idx, HANG_RESET, false, now);
+	incident = own ? next_incident() : ring->s.incident;
+	count_recovery(&ring->s, out);
+	e = incident_event(ring, idx, HANG_RESET, own, now);
 	if (!e)
 		return 0;
 	__builtin_memset(&e->job, 0, sizeof(e->job));
