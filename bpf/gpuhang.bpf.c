@@ -475,13 +475,41 @@ static __always_inline struct gpuhang_event *incident_event(struct rings_row *ri
 	return own ? event_of(ring, ring_idx, kind, true, now) : event_of(ring, ring_idx, kind, false, now);
 }
 
+/*
+ * An incident of `ring` (a TIMEOUT or FAULT) blaming `job`, if it passes
+ * the filters (its recovery then does too): numbered, open on the ring
+ * until its recovery ends it, the device's last, counted, and sent with
+ * the device's recorder.
+ */
+static __always_inline int open_incident(struct rings_row *ring, __u32 ring_idx, __u32 kind,
+					 const struct job_info *job, __u64 now)
+{
+	struct gpuhang_event *e;
+	struct dev_state *d;
+
+	ring->s.wanted = job->wanted;
+	if (!job->wanted)
+		return 0;
+	ring->s.incident = next_incident();
+	ring->s.incident_ns = now;
+	d = dev_of(ring->s.dev);
+	if (d)
+		d->last_incident = ring->s.incident;
+	__sync_fetch_and_add(kind == HANG_FAULT ? &ring->s.faults : &ring->s.timeouts, 1);
+	count_culprit(ring_idx, kind, job);
+	e = event_of(ring, ring_idx, kind, true, now);
+	if (!e)
+		return 0;
+	e->job = *job;
+	event_submit(e);
+	return 0;
+}
+
 /* The timeout handler of `sched` runs: an incident, blaming the first job on its hardware. */
 static __always_inline int on_timeout(struct drm_gpu_scheduler *sched)
 {
 	__u64 now = bpf_ktime_get_ns();
-	struct gpuhang_event *e;
 	struct rings_row *ring;
-	struct dev_state *d;
 	struct job_info job;
 	__u32 ring_idx, kind;
 
@@ -495,22 +523,7 @@ static __always_inline int on_timeout(struct drm_gpu_scheduler *sched)
 	kind = ring->s.fault ? HANG_FAULT : HANG_TIMEOUT;
 	ring->s.fault = 0;
 	/* Filtered by the process blamed: the incident, its counts and its recovery. */
-	ring->s.wanted = job.wanted;
-	if (!job.wanted)
-		return 0;
-	ring->s.incident = next_incident();
-	ring->s.incident_ns = now;
-	d = dev_of(ring->s.dev);
-	if (d)
-		d->last_incident = ring->s.incident;
-	__sync_fetch_and_add(kind == HANG_FAULT ? &ring->s.faults : &ring->s.timeouts, 1);
-	count_culprit(ring_idx, kind, &job);
-	e = event_of(ring, ring_idx, kind, true, now);
-	if (!e)
-		return 0;
-	e->job = job;
-	event_submit(e);
-	return 0;
+	return open_incident(ring, ring_idx, kind, &job, now);
 }
 
 /*
@@ -915,9 +928,7 @@ int BPF_PROG(i915_request_reset, struct i915_request___hang *rq, bool guilty)
 	__u64 now = bpf_ktime_get_ns();
 	struct i915_gem_context___hang *gem;
 	struct i915_request___hang *r = ADDR(rq);
-	struct gpuhang_event *e;
 	struct rings_row *ring;
-	struct dev_state *d;
 	struct job_info job;
 	__u32 idx, i;
 
@@ -950,22 +961,7 @@ int BPF_PROG(i915_request_reset, struct i915_request___hang *rq, bool guilty)
 		}
 	}
 	job.wanted = !process_filtered() || task_wanted(&job);
-	ring->s.wanted = job.wanted;
-	if (!job.wanted)
-		return 0;
-	ring->s.incident = next_incident();
-	ring->s.incident_ns = now;
-	d = dev_of(ring->s.dev);
-	if (d)
-		d->last_incident = ring->s.incident;
-	__sync_fetch_and_add(&ring->s.timeouts, 1);
-	count_culprit(idx, HANG_TIMEOUT, &job);
-	e = event_of(ring, idx, HANG_TIMEOUT, true, now);
-	if (!e)
-		return 0;
-	e->job = job;
-	event_submit(e);
-	return 0;
+	return open_incident(ring, idx, HANG_TIMEOUT, &job, now);
 }
 
 /* An i915 engine reset begins (its heartbeat found it hung, or a user asked). */
