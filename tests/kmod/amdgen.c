@@ -36,12 +36,15 @@
  *
  * A timeout's recovery (schedgen's, recovery=full) runs inside
  * amdgpu_device_gpu_recover(adev, job, reset_context), as amdgpu's timeout
- * handler calls it up to 6.12.
+ * handler calls it up to 6.12; each reset takes a device coredump
+ * (/sys/class/devcoredump), naming its job.
  */
+#include <linux/devcoredump.h>
 #include <linux/dma-fence.h>
 #include <linux/hrtimer.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include "amdgen_types.h"
 
 #define CREATE_TRACE_POINTS
@@ -105,9 +108,31 @@ static void ag_recover(struct amdgpu_job *job);
 static struct amdgpu_device ag_adev;
 
 /*
+ * A coredump of the device, as amdgpu's reset takes one (devcoredump, 6.1+):
+ * its text names the job reset ("job=CONTEXT:SEQNO", "job=none"), which
+ * the tests compare with what gpuhang says. The kernel keeps it in
+ * /sys/class/devcoredump until read, or discards it if the device's last
+ * is still there.
+ */
+static void ag_coredump(struct device *dev, struct amdgpu_job *job)
+{
+	struct dma_fence *f = job ? &job->base.s_fence->finished : NULL;
+	char *text = vmalloc(64);
+	int len;
+
+	if (!text)
+		return;
+	if (f)
+		len = scnprintf(text, 64, "job=%llu:%llu\n", f->context, (unsigned long long)f->seqno);
+	else
+		len = scnprintf(text, 64, "job=none\n");
+	dev_coredumpv(dev, text, len, GFP_KERNEL);
+}
+
+/*
  * amdgpu's full GPU reset, by its real name and prototype (gpuhang traces
- * it): every ring stopped, the ASIC reset, the rings started; here the
- * bad job's ring only, as schedgen recovers it.
+ * it): every ring stopped, the ASIC reset, a coredump taken, the rings
+ * started; here the bad job's ring only, as schedgen recovers it.
  */
 int amdgpu_device_gpu_recover(struct amdgpu_device *adev, struct amdgpu_job *job,
 			      struct amdgpu_reset_context *reset_context);
@@ -116,6 +141,7 @@ noinline int amdgpu_device_gpu_recover(struct amdgpu_device *adev, struct amdgpu
 {
 	/* The context is read, as amdgpu's: else the caller need not fill it in. */
 	barrier_data(reset_context);
+	ag_coredump(adev->dev, job);
 	if (job)
 		sg_recover_full(job);
 	return 0;
