@@ -10,8 +10,14 @@ struct gg_args {
 
 struct drm_i915_private;
 
-/* "hang" (gemgen_hang.c): the writer's request hangs an engine; i915 resets it. */
-int gg_hang(struct drm_i915_private *i915);
+/*
+ * "hang", "gt_reset", "gt_reset_fail", "gt_wedge" (gemgen_hang.c): the
+ * writer's request hangs an engine; i915 resets the engine, or the GT
+ * (which may fail: the GT wedged); or a GT wedged with no hang.
+ */
+enum gg_hang_how { GG_ENGINE_RESET, GG_GT_RESET, GG_GT_RESET_FAILS, GG_WEDGE };
+
+int gg_hang(struct drm_i915_private *i915, enum gg_hang_how how);
 void gg_hang_exit(void);
 
 #ifdef GEMGEN_XE

@@ -44,6 +44,11 @@
  *                                   its reset (__intel_engine_reset_bh),
  *                                   the request reset guilty inside
  *                                   (__i915_request_reset; gemgen_hang.c)
+ *   gt_reset                        the same, reset by a GT reset (intel_gt_reset)
+ *   gt_reset_fail                   the same, the GT reset failing: the GT
+ *                                   wedged inside it (intel_gt_set_wedged)
+ *   gt_wedge                        the GT wedged with no hang, as i915's
+ *                                   unload and suspend do
  *   xe_release vm=V                 xe_vm_free
  *   xe_queue_reset                  xe_exec_queue_reset of the writer's exec
  *                                   queue (made at its first such command:
@@ -258,7 +263,13 @@ static int gg_command(char *line)
 		return gg_xe_command(verb, &a);
 #endif
 	if (!strcmp(verb, "hang"))
-		return gg_hang(&gg_i915);
+		return gg_hang(&gg_i915, GG_ENGINE_RESET);
+	if (!strcmp(verb, "gt_reset"))
+		return gg_hang(&gg_i915, GG_GT_RESET);
+	if (!strcmp(verb, "gt_reset_fail"))
+		return gg_hang(&gg_i915, GG_GT_RESET_FAILS);
+	if (!strcmp(verb, "gt_wedge"))
+		return gg_hang(&gg_i915, GG_WEDGE);
 	if (!strcmp(verb, "vm")) {
 		if (gg_nr_vms == MAX_VMS)
 			return -ENOSPC;

@@ -26,9 +26,16 @@ struct drm_i915_private {
 	int index;			/* gemgen: the device's minor index */
 };
 
-/* What gpuhang reads of a hang: the request blamed, its context's owner, its engine. */
+/* What gpuhang reads of a hang: the request blamed, its context's owner, its engine, its GT. */
+typedef u32 intel_engine_mask_t;
+
+struct intel_gt {
+	struct drm_i915_private *i915;
+};
+
 struct intel_engine_cs {
 	struct drm_i915_private *i915;
+	struct intel_gt *gt;
 	char name[8];
 };
 
