@@ -40,7 +40,9 @@
  * (__i915_request_reset(rq, guilty)) is a TIMEOUT on the engine's ring,
  * named by its fence as a job is and by its context's owner; the engine
  * reset around it (__intel_engine_reset_bh(), fentry and fexit) a RESET
- * with its time, ending the incident.
+ * with its time, ending the incident. And a device coredump the kernel
+ * keeps (fentry on device_add() of the dump's device), of a device the
+ * tool has seen, part of the device's last incident or one of its own.
  * The tool never holds the kernel up: each program reads and returns; an
  * incident's record is copied to the ring buffer, or counted as lost.
  */
@@ -81,8 +83,19 @@ struct device_driver {
 	const char *name;
 } __core;
 
+struct class___hang {
+	const char *name;
+} __core;
+
 struct device___hang {
 	struct device_driver *driver;
+	struct class___hang *class;
+} __core;
+
+/* drivers/base/devcoredump.c's (in vmlinux BTF): a dump, its device its first member. */
+struct devcd_entry___hang {
+	unsigned long datalen;
+	struct device *failing_dev;
 } __core;
 
 struct drm_device___hang {
@@ -134,8 +147,13 @@ struct drm_i915_private___hang {
 	struct drm_device___hang drm;
 } __core;
 
+struct intel_gt___hang {
+	struct drm_i915_private___hang *i915;
+} __core;
+
 struct intel_engine_cs___hang {
 	struct drm_i915_private___hang *i915;
+	struct intel_gt___hang *gt;
 	char name[8];
 } __core;
 
@@ -154,8 +172,16 @@ struct i915_request___hang {
 	struct intel_context___hang *context;
 } __core;
 
-/* drm_dev_wedged_event() has its third argument, the task (set by the frontend). */
+/* drm_dev_wedged_event() is traced (set by the frontend) */
+const volatile bool wedged_traced = false;
+/* ... with its third argument, the task. */
 const volatile bool wedged_has_task = false;
+
+/* drm_dev_wedged_event()'s recovery methods (include/drm/drm_device.h) */
+#define DRM_WEDGE_RECOVERY_REBIND	(1 << 1)
+#define DRM_WEDGE_RECOVERY_BUS_RESET	(1 << 2)
+
+#define EIO 5	/* a failed reset's error */
 
 /* What found its table full, or the ring buffer: counted, reported by the frontend. */
 __u64 dropped_jobs = 0;
@@ -426,6 +452,8 @@ static __always_inline struct gpuhang_event *event_of(struct rings_row *ring, __
 	e->scope = 0;
 	e->out_ns = 0;
 	e->head = 0;
+	e->dump_bytes = 0;
+	e->dump[0] = 0;
 	d = dev_of(ring->s.dev);
 	/* Without a device, head 0: the frontend reads none of the recorder. */
 	if (full && d) {
@@ -453,6 +481,18 @@ static __always_inline void count_culprit(__u32 ring, __u32 kind, const struct j
 static __always_inline __u32 next_incident(void)
 {
 	return __sync_fetch_and_add(&nr_incidents, 1) + 1;
+}
+
+/*
+ * The last incident of `ring`'s device (0: one the filters left out): the
+ * incident its next wedged event or coredump is part of.
+ */
+static __always_inline void device_incident(struct rings_row *ring, __u32 incident)
+{
+	struct dev_state *d = dev_of(ring->s.dev);
+
+	if (d)
+		d->last_incident = incident;
 }
 
 /* A recovery of `s` that kept it out for `out` ns: counted. */
@@ -485,16 +525,14 @@ static __always_inline int open_incident(struct rings_row *ring, __u32 ring_idx,
 					 const struct job_info *job, __u64 now)
 {
 	struct gpuhang_event *e;
-	struct dev_state *d;
 
 	ring->s.wanted = job->wanted;
+	device_incident(ring, 0);
 	if (!job->wanted)
 		return 0;
 	ring->s.incident = next_incident();
 	ring->s.incident_ns = now;
-	d = dev_of(ring->s.dev);
-	if (d)
-		d->last_incident = ring->s.incident;
+	device_incident(ring, ring->s.incident);
 	__sync_fetch_and_add(kind == HANG_FAULT ? &ring->s.faults : &ring->s.timeouts, 1);
 	count_culprit(ring_idx, kind, job);
 	e = event_of(ring, ring_idx, kind, true, now);
@@ -712,6 +750,50 @@ static __always_inline bool task_wanted(const struct job_info *task)
 }
 
 /*
+ * An event a driver raises once for an incident of a device (a wedged
+ * event with its `recovery`, a coredump with its name and size), naming
+ * `task` if it knows one: part of the device's last incident if that has
+ * had none of its kind yet, else an incident of its own, with the
+ * recorder. Filtered by its task, or without one, as the incident it is
+ * part of.
+ */
+static __always_inline void device_event(struct rings_row *ring, __u32 ring_idx, __u32 kind,
+					 const struct job_info *task, __u32 recovery,
+					 const char *dump, __u64 dump_bytes, __u64 now)
+{
+	struct dev_state *d = dev_of(ring->s.dev);
+	__u32 incident = 0, *seen = NULL;
+	struct gpuhang_event *e;
+	bool own;
+
+	if (d) {
+		seen = kind == HANG_WEDGED ? &d->wedged_incident : &d->dump_incident;
+		if (d->last_incident && d->last_incident != *seen)
+			incident = d->last_incident;
+	}
+	if (process_filtered() && (task->pid || task->comm[0] ? !task_wanted(task) : !incident))
+		return;
+	own = !incident;
+	if (own) {
+		incident = next_incident();
+		device_incident(ring, incident);
+	}
+	if (seen)
+		*seen = incident;
+	count_culprit(ring_idx, kind, task);
+	e = incident_event(ring, ring_idx, kind, own, now);
+	if (!e)
+		return;
+	e->incident = incident;
+	e->job = *task;
+	e->recovery = recovery;
+	e->dump_bytes = dump_bytes;
+	if (dump)
+		bpf_probe_read_kernel_str(e->dump, sizeof(e->dump), dump);
+	event_submit(e);
+}
+
+/*
  * The driver says the device hung, and how to recover it (drm reports
  * "WEDGED=..." to user space), naming the task it blames where it knows
  * one: amdgpu after each reset, with the job's task and "none"; xe and
@@ -722,11 +804,9 @@ int BPF_PROG(wedged, struct drm_device *drm, unsigned long method, void *info)
 {
 	struct drm_wedge_task_info___hang *task = wedged_has_task ? ADDR(info) : NULL;
 	__u64 now = bpf_ktime_get_ns();
-	struct gpuhang_event *e;
 	struct rings_row *ring;
-	struct dev_state *d;
 	struct job_info job;
-	__u32 ring_idx, incident = 0;
+	__u32 ring_idx;
 
 	ring = device_ring(BPF_CORE_READ((struct drm_device___hang *)ADDR(drm), dev), &ring_idx);
 	if (!ring)
@@ -739,26 +819,44 @@ int BPF_PROG(wedged, struct drm_device *drm, unsigned long method, void *info)
 		if (!job.comm[0] || (int)job.pid < 0)
 			__builtin_memset(&job, 0, sizeof(job));
 	}
-	if (process_filtered() && !task_wanted(&job))
+	device_event(ring, ring_idx, HANG_WEDGED, &job, method, NULL, 0, now);
+	return 0;
+}
+
+/*
+ * A device coredump the kernel keeps: devcoredump adds its device
+ * (/sys/class/devcoredump/devcdN) only for a dump it keeps, not for one
+ * of a device whose last dump is still unread, which it discards. A dump
+ * of a device whose rings the tool has seen (not a network card's).
+ */
+SEC("fentry/device_add")
+int BPF_PROG(coredump, struct device *dev)
+{
+	static const char devcd_class[] = "devcoredump";
+	struct devcd_entry___hang *devcd = ADDR(dev);
+	struct class___hang *class;
+	struct rings_row *ring;
+	struct device *failing;
+	struct job_info task;
+	char name[sizeof(devcd_class)];
+	__u32 idx, i;
+
+	class = BPF_CORE_READ((struct device___hang *)devcd, class);
+	if (!class || bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(class, name)) !=
+		      sizeof(name))
 		return 0;
-	d = dev_of(ring->s.dev);
-	if (d && d->last_incident && d->last_incident != d->wedged_incident)
-		incident = d->last_incident;
-	e = incident_event(ring, ring_idx, HANG_WEDGED, !incident, now);
-	if (!incident) {
-		incident = next_incident();
-		if (d)
-			d->last_incident = incident;
-	}
-	if (d)
-		d->wedged_incident = incident;
-	count_culprit(ring_idx, HANG_WEDGED, &job);
-	if (!e)
+	for (i = 0; i < sizeof(name); i++)
+		if (name[i] != devcd_class[i])
+			return 0;
+	failing = BPF_CORE_READ(devcd, failing_dev);
+	if (!failing || !ROWS_FIND(devs, (__u64)failing, &idx))
 		return 0;
-	e->incident = incident;
-	e->recovery = method;
-	e->job = job;
-	event_submit(e);
+	ring = device_ring(failing, &idx);
+	if (!ring)
+		return 0;
+	__builtin_memset(&task, 0, sizeof(task));
+	device_event(ring, idx, HANG_COREDUMP, &task, 0, core_dev_name((struct device *)devcd),
+		     BPF_CORE_READ(devcd, datalen), bpf_ktime_get_ns());
 	return 0;
 }
 
@@ -770,12 +868,15 @@ static __always_inline struct rings_row *amdgpu_ring_of(void *adev, __u32 *idx)
 
 /*
  * A GPU reset begins: its time, its job as known now (the reset ends it),
- * and the incident it is part of (its job's ring's).
+ * and the incident it is part of: its job's ring's, else one of its own
+ * (numbered now: the coredump the reset takes is part of it), which
+ * passes the filters as its job does (without one, if none is set).
  */
 SEC("fentry/amdgpu_device_gpu_recover")
 int BPF_PROG(gpu_recover, void *adev, struct drm_sched_job *job)
 {
-	struct rings_row *dev, *ring;
+	struct rings_row *dev, *ring = NULL;
+	struct job_info info;
 	struct dev_state *d;
 	__u32 idx;
 
@@ -783,18 +884,22 @@ int BPF_PROG(gpu_recover, void *adev, struct drm_sched_job *job)
 	if (!dev)
 		return 0;
 	dev->s.stop_ns = bpf_ktime_get_ns();
-	dev->s.incident_ns = 0;
+	job_known(ADDR(job), &info);
 	d = dev_of(dev->s.dev);
 	if (d)
-		job_known(ADDR(job), &d->reset_job);
-	if (!job)
-		return 0;
-	ring = ring_of(BPF_CORE_READ((struct drm_sched_job *)ADDR(job), sched), &idx);
+		d->reset_job = info;
+	if (job)
+		ring = ring_of(BPF_CORE_READ((struct drm_sched_job *)ADDR(job), sched), &idx);
 	if (ring && ring->s.incident_ns) {
 		dev->s.incident = ring->s.incident;
 		dev->s.incident_ns = dev->s.stop_ns;
 		dev->s.wanted = ring->s.wanted;
+		return 0;
 	}
+	dev->s.incident_ns = 0;
+	dev->s.wanted = info.wanted || (!job && !process_filtered());
+	dev->s.incident = dev->s.wanted ? next_incident() : 0;
+	device_incident(dev, dev->s.incident);
 	return 0;
 }
 
@@ -823,10 +928,9 @@ int BPF_PROG(gpu_recover_exit, void *adev, struct drm_sched_job *job,
 		info = d->reset_job;
 	else
 		job_known(ADDR(job), &info);
-	/* A reset of an incident passes the filters as it did; one without, as its job. */
-	if (own ? !info.wanted && (job || process_filtered()) : !dev->s.wanted)
+	if (!dev->s.wanted)
 		return 0;
-	incident = own ? next_incident() : dev->s.incident;
+	incident = dev->s.incident;
 	if (context && bpf_core_field_exists(context->src))
 		cause = BPF_CORE_READ((struct amdgpu_reset_context___hang *)ADDR(context), src) + 1;
 	count_recovery(&dev->s, out);
@@ -854,7 +958,6 @@ static __always_inline int on_xe_queue(struct xe_exec_queue___hang *q, __u32 kin
 	struct xe_file___hang *xef;
 	struct gpuhang_event *e;
 	struct rings_row *ring;
-	struct dev_state *d;
 	struct job_info owner;
 	__u32 idx, incident;
 	bool own;
@@ -876,9 +979,8 @@ static __always_inline int on_xe_queue(struct xe_exec_queue___hang *q, __u32 kin
 		return 0;
 	own = !ring->s.incident_ns;
 	incident = own ? next_incident() : ring->s.incident;
-	d = dev_of(ring->s.dev);
-	if (own && d)
-		d->last_incident = incident;
+	if (own)
+		device_incident(ring, incident);
 	count_culprit(idx, kind, &owner);
 	e = incident_event(ring, idx, kind, own, now);
 	if (!e)
@@ -928,7 +1030,7 @@ int BPF_PROG(i915_request_reset, struct i915_request___hang *rq, bool guilty)
 	__u64 now = bpf_ktime_get_ns();
 	struct i915_gem_context___hang *gem;
 	struct i915_request___hang *r = ADDR(rq);
-	struct rings_row *ring;
+	struct rings_row *ring, *gt;
 	struct job_info job;
 	__u32 idx, i;
 
@@ -961,7 +1063,16 @@ int BPF_PROG(i915_request_reset, struct i915_request___hang *rq, bool guilty)
 		}
 	}
 	job.wanted = !process_filtered() || task_wanted(&job);
-	return open_incident(ring, idx, HANG_TIMEOUT, &job, now);
+	open_incident(ring, idx, HANG_TIMEOUT, &job, now);
+	/* Under a reset of the GT, the incident is the GT's, which ends it. */
+	gt = ROWS_FIND(rings, (__u64)BPF_CORE_READ(r, engine, gt), &idx);
+	if (gt && gt->s.stop_ns) {
+		gt->s.incident = ring->s.incident;
+		gt->s.incident_ns = now;
+		gt->s.wanted = job.wanted;
+		ring->s.incident_ns = 0;
+	}
+	return 0;
 }
 
 /* An i915 engine reset begins (its heartbeat found it hung, or a user asked). */
@@ -977,18 +1088,19 @@ int BPF_PROG(i915_engine_reset, struct intel_engine_cs___hang *engine)
 	return 0;
 }
 
-/* ... and is done: a RESET, its time and result; the engine's incident ends. */
-SEC("fexit/__intel_engine_reset_bh")
-int BPF_PROG(i915_engine_reset_exit, struct intel_engine_cs___hang *engine, const char *msg, int ret)
+/*
+ * A reset of `ring` (an i915 engine's or GT's) is done: a RESET with its
+ * time and result; the incident it was part of ends, or it is one of its
+ * own.
+ */
+static __always_inline int reset_done(struct rings_row *ring, __u32 idx, __u32 scope, int result)
 {
 	__u64 now = bpf_ktime_get_ns(), out;
 	struct gpuhang_event *e;
-	struct rings_row *ring;
-	__u32 idx, incident;
+	__u32 incident;
 	bool own;
 
-	ring = engine_ring(ADDR(engine), &idx);
-	if (!ring || !ring->s.stop_ns)
+	if (!ring->s.stop_ns)
 		return 0;
 	out = now - ring->s.stop_ns;
 	own = !ring->s.incident_ns;
@@ -997,6 +1109,8 @@ int BPF_PROG(i915_engine_reset_exit, struct intel_engine_cs___hang *engine, cons
 	if (own ? process_filtered() : !ring->s.wanted)
 		return 0;
 	incident = own ? next_incident() : ring->s.incident;
+	if (own)
+		device_incident(ring, incident);
 	count_recovery(&ring->s, out);
 	e = incident_event(ring, idx, HANG_RESET, own, now);
 	if (!e)
@@ -1004,9 +1118,83 @@ int BPF_PROG(i915_engine_reset_exit, struct intel_engine_cs___hang *engine, cons
 	__builtin_memset(&e->job, 0, sizeof(e->job));
 	e->incident = incident;
 	e->out_ns = out;
-	e->result = ret;
-	e->scope = RESET_ENGINE;
+	e->result = result;
+	e->scope = scope;
 	event_submit(e);
+	return 0;
+}
+
+/* ... and is done; the engine's incident ends. */
+SEC("fexit/__intel_engine_reset_bh")
+int BPF_PROG(i915_engine_reset_exit, struct intel_engine_cs___hang *engine, const char *msg, int ret)
+{
+	struct rings_row *ring;
+	__u32 idx;
+
+	ring = engine_ring(ADDR(engine), &idx);
+	return ring ? reset_done(ring, idx, RESET_ENGINE, ret) : 0;
+}
+
+/* The rings row of i915 GT `gt`, for its resets: the device's (no name). */
+static __always_inline struct rings_row *gt_ring(struct intel_gt___hang *gt, __u32 *idx)
+{
+	struct rings_row *r;
+	bool made;
+
+	r = ROWS_GET(rings, (__u64)gt, idx, &made, &dropped_rings);
+	if (r && made)
+		ring_on_device(&r->s, BPF_CORE_READ(gt, i915, drm.dev));
+	return r;
+}
+
+/* An i915 GT reset begins (an engine reset was not possible, or failed). */
+SEC("fentry/intel_gt_reset")
+int BPF_PROG(i915_gt_reset, struct intel_gt___hang *gt)
+{
+	struct rings_row *ring;
+	__u32 idx;
+
+	ring = gt_ring(ADDR(gt), &idx);
+	if (!ring)
+		return 0;
+	ring->s.stop_ns = bpf_ktime_get_ns();
+	ring->s.incident_ns = 0;
+	ring->s.failed = 0;
+	return 0;
+}
+
+/* ... and is done: failed (-EIO) if it wedged the GT. */
+SEC("fexit/intel_gt_reset")
+int BPF_PROG(i915_gt_reset_exit, struct intel_gt___hang *gt)
+{
+	struct rings_row *ring;
+	__u32 idx;
+
+	ring = gt_ring(ADDR(gt), &idx);
+	return ring ? reset_done(ring, idx, RESET_GPU, ring->s.failed ? -EIO : 0) : 0;
+}
+
+/*
+ * i915 wedges a GT whose reset failed (and, not traced, on unload, suspend
+ * or a failed init): the reset failed; where drm has no wedged event of
+ * its own (< 6.14), a WEDGED line, with the recovery i915 names there.
+ */
+SEC("fentry/intel_gt_set_wedged")
+int BPF_PROG(i915_gt_wedged, struct intel_gt___hang *gt)
+{
+	struct job_info none;
+	struct rings_row *ring;
+	__u32 idx;
+
+	ring = ROWS_FIND(rings, (__u64)ADDR(gt), &idx);
+	if (!ring || !ring->s.stop_ns)
+		return 0;
+	ring->s.failed = 1;
+	if (wedged_traced)
+		return 0;
+	__builtin_memset(&none, 0, sizeof(none));
+	device_event(ring, idx, HANG_WEDGED, &none, DRM_WEDGE_RECOVERY_REBIND |
+		     DRM_WEDGE_RECOVERY_BUS_RESET, NULL, 0, bpf_ktime_get_ns());
 	return 0;
 }
 

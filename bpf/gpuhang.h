@@ -27,6 +27,7 @@ enum hang_kind {
 	HANG_WEDGED,		/* the driver's wedged event (drm_dev_wedged_event) */
 	HANG_RESET,		/* a GPU reset when done (amdgpu), an engine's (xe's GuC) */
 	HANG_PAGEFAULT,		/* a GPU page fault that killed a context (xe) */
+	HANG_COREDUMP,		/* a device coredump the kernel keeps (devcoredump) */
 	HANG_STOP,		/* recovery: the scheduler stopped, with its bad job */
 	HANG_KARMA,		/* recovery: a job blamed (its karma raised) */
 	HANG_RESUBMIT,		/* recovery: the jobs on the hardware run again */
@@ -36,7 +37,7 @@ enum hang_kind {
 
 /* What a RESET reset. */
 enum reset_scope {
-	RESET_GPU,		/* the whole device (amdgpu_device_gpu_recover) */
+	RESET_GPU,		/* the whole device (amdgpu_device_gpu_recover), i915's GT */
 	RESET_ENGINE,		/* the engine of one context (xe: its GuC did) */
 };
 
@@ -71,7 +72,7 @@ struct ring_state {
 	__u32 dev;		/* its devs row (its recorder) */
 	__u32 fault;		/* drm_sched_fault() since the last timeout */
 	__u32 wanted;		/* its last incident passed -p/-c/--cgroup: so does its recovery */
-	__u32 pad2;
+	__u32 failed;		/* the reset under way failed (i915: its GT wedged) */
 	__u64 stop_ns;		/* recovery under way since (0: none) */
 	__u64 incident_ns;	/* its incident under way since (0: none) */
 	__u32 incident;		/* the number of its last incident (of all rings') */
@@ -91,6 +92,8 @@ struct dev_state {
 	__u64 head;		/* jobs recorded so far: the next goes to head % RECORDER_SLOTS */
 	__u32 last_incident;	/* the number of its last incident (0: none) */
 	__u32 wedged_incident;	/* the incident its last wedged event belonged to */
+	__u32 dump_incident;	/* the incident its last coredump belonged to */
+	__u32 pad;
 	struct job_info reset_job;	/* the job of the GPU reset under way, as it was at its start */
 	struct job_info recorded[RECORDER_SLOTS];
 };
@@ -106,7 +109,7 @@ struct culprit_stats {
 	__u64 incidents;
 };
 
-/* One per incident and per recovery step; a timeout's or fault's carries the recorder. */
+/* One per incident and per recovery step; an incident's own carries the recorder. */
 struct gpuhang_event {
 	__u64 ts_ns;
 	__u32 kind;
@@ -120,6 +123,8 @@ struct gpuhang_event {
 	__u32 scope;		/* RESET: enum reset_scope */
 	__u64 out_ns;		/* RECOVERED: stop (or the incident) -> start; RESET: its time */
 	__u64 head;		/* TIMEOUT, FAULT, WEDGED: the recorder's position */
+	__u64 dump_bytes;	/* COREDUMP: its size */
+	char dump[16];		/* COREDUMP: its name in /sys/class/devcoredump ("devcd3") */
 	struct job_info job;	/* the job blamed (context 0: none known); WEDGED: the task named */
 	/* TIMEOUT, FAULT, and the others when incidents of their own, only */
 	struct job_info recorded[RECORDER_SLOTS];

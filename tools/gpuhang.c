@@ -10,8 +10,9 @@
  * the ring is running again, and a summary per ring at the end. A DRM
  * device's wedged event (6.14+) is a line too, with the task it names, an
  * amdgpu GPU reset, with its time and cause, xe's reports of a queue's
- * engine reset or bad memory access, with its process, and i915's engine
- * resets, with the request they blame.
+ * engine reset or bad memory access, with its process, i915's engine
+ * resets, with the request they blame, and device coredumps, by the name
+ * the kernel keeps them under.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -119,6 +120,7 @@ static void choose_wedged(void)
 			"wedged devices not traced\n");
 		bpf_program__set_autoload(skel->progs.wedged, false);
 	}
+	skel->rodata->wedged_traced = params >= 0;
 	skel->rodata->wedged_has_task = params >= 3;
 }
 
@@ -150,8 +152,9 @@ static void choose_amdgpu(void)
 }
 
 /*
- * i915's engine resets and the request each blames (6.1+: i915 has no DRM
- * scheduler); one line on stderr if a loaded i915 lacks them.
+ * i915's engine and GT resets and the request each blames (6.1+: i915 has
+ * no DRM scheduler), and the GT wedged when its reset fails; one line on
+ * stderr if a loaded i915 lacks them.
  */
 static void choose_i915(void)
 {
@@ -165,6 +168,13 @@ static void choose_i915(void)
 	bpf_program__set_autoload(skel->progs.i915_request_reset, found);
 	bpf_program__set_autoload(skel->progs.i915_engine_reset, found);
 	bpf_program__set_autoload(skel->progs.i915_engine_reset_exit, found);
+	found = found && have_function("intel_gt_reset", 3) && have_function("intel_gt_set_wedged", 1);
+	if (!found && module_loaded("i915"))
+		fprintf(stderr, "gpuhang: module i915 has no functions intel_gt_reset(gt, mask, reason) "
+			"and intel_gt_set_wedged(gt) in its BTF: its GT resets not traced\n");
+	bpf_program__set_autoload(skel->progs.i915_gt_reset, found);
+	bpf_program__set_autoload(skel->progs.i915_gt_reset_exit, found);
+	bpf_program__set_autoload(skel->progs.i915_gt_wedged, found);
 }
 
 /*
@@ -188,6 +198,20 @@ static void choose_xe(void)
 				evs[i].event);
 		bpf_program__set_autoload(evs[i].prog, found);
 	}
+}
+
+/*
+ * Device coredumps, where the kernel keeps them (CONFIG_DEV_COREDUMP:
+ * struct devcd_entry in its BTF); one line on stderr if not.
+ */
+static void choose_coredump(void)
+{
+	bool found = btf_member_offset("vmlinux", "devcd_entry", "failing_dev") >= 0;
+
+	if (!found)
+		fprintf(stderr, "gpuhang: the kernel has no device coredumps (CONFIG_DEV_COREDUMP): "
+			"not traced\n");
+	bpf_program__set_autoload(skel->progs.coredump, found);
 }
 
 /*
@@ -240,7 +264,7 @@ static void choose_programs(void)
 
 static const char *const kind_names[NR_HANG_KINDS] = {
 	[HANG_TIMEOUT] = "TIMEOUT", [HANG_FAULT] = "FAULT", [HANG_WEDGED] = "WEDGED",
-	[HANG_RESET] = "RESET", [HANG_PAGEFAULT] = "PAGEFAULT",
+	[HANG_RESET] = "RESET", [HANG_PAGEFAULT] = "PAGEFAULT", [HANG_COREDUMP] = "COREDUMP",
 	[HANG_STOP] = "STOP", [HANG_KARMA] = "KARMA", [HANG_RESUBMIT] = "RESUBMIT",
 	[HANG_RECOVERED] = "RECOVERED",
 };
@@ -338,6 +362,8 @@ static const struct column event_cols[] = {
 	{ "LOST", "lost", 4, 0 },
 	{ "OTHERS", "others", 0, 0 },
 	{ "RECOVERY", "recovery", 0, COL_SPARSE },
+	{ "DUMP", "dump", 0, COL_SPARSE },
+	{ "", "dump_bytes", 0, COL_JSON_ONLY | COL_SPARSE },
 	CGROUP_COLUMN,
 };
 static const struct table event_table = EVENT_TABLE("incident", event_cols);
@@ -463,7 +489,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct gpuhang_event *e = data;
 	bool incident = e->kind == HANG_TIMEOUT || e->kind == HANG_FAULT ||
-			e->kind == HANG_WEDGED || e->kind == HANG_RESET || e->kind == HANG_PAGEFAULT;
+			e->kind == HANG_WEDGED || e->kind == HANG_RESET || e->kind == HANG_PAGEFAULT ||
+			e->kind == HANG_COREDUMP;
 	/* (xe's engine resets come done, with no time) */
 	bool out = e->kind == HANG_RECOVERED || (e->kind == HANG_RESET && e->out_ns);
 	struct ring_state r;
@@ -497,6 +524,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 		e->kind == HANG_RESET ? cell_reset(recovery, sizeof(recovery), e->scope, e->recovery,
 						   e->result) :
 		CELL_NONE,
+		e->kind == HANG_COREDUMP ? cell_name(e->dump) : CELL_NONE,
+		CELL_U_IF(e->kind == HANG_COREDUMP, e->dump_bytes),
 		e->job.pid && e->kind != HANG_WEDGED ? cell_cgroup(e->job.cgroup_id) : CELL_NONE },
 		e->ts_ns);
 	if (incident && size >= sizeof(*e))
@@ -668,6 +697,7 @@ int main(int argc, char **argv)
 	choose_amdgpu();
 	choose_xe();
 	choose_i915();
+	choose_coredump();
 	if (!choose_functions()) {
 		err = -ENOENT;
 		goto cleanup;

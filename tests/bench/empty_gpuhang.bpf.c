@@ -26,5 +26,7 @@ SEC("fentry/drm_sched_wqueue_start") int wqueue_start(void *ctx) { return 0; }
 SEC("fentry/drm_dev_wedged_event") int wedged(void *ctx) { return 0; }
 SEC("fentry/amdgpu_device_gpu_recover") int gpu_recover(void *ctx) { return 0; }
 SEC("fexit/amdgpu_device_gpu_recover") int gpu_recover_exit(void *ctx) { return 0; }
+/* A device coredump kept: its device added. */
+SEC("fentry/device_add") int coredump(void *ctx) { return 0; }
 
 char LICENSE[] SEC("license") = "GPL";

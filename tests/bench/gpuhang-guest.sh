@@ -24,8 +24,8 @@ if [ -e /sys/kernel/tracing/events/gpu_scheduler/drm_sched_job_run ]; then
 else
 	events=(queue_old run_old done_old)
 fi
-functions=(timedout fault stop karma resubmit start)
-# Those the kernel has (schedgen is no amdgpu: no GPU reset to trace, by either).
+functions=(timedout fault stop karma resubmit start coredump)
+# Those the kernel has (schedgen is no amdgpu nor i915: no GPU reset to trace, by either).
 grep -qw drm_sched_wqueue_start /proc/kallsyms && functions+=(wqueue_stop wqueue_start)
 grep -qw drm_dev_wedged_event /proc/kallsyms && functions+=(wedged)
 

@@ -90,10 +90,10 @@ job=$(jrows "$S/j.out" incident 'select(.event == "TIMEOUT") | .job')
 check "$P the job blamed has a name" test -n "$job"
 check_eq "$P text: one incident, blaming hanger's job; longrun and behind beside it" \
 	"$(lines_of "$S/t.out" TIMEOUT | awk '{ $8 = "RAN"; print }')" \
-	"1 schedgen schedgen gfx $job $hanger hanger RAN - - - $longrun:longrun,$behind:behind -"
+	"1 schedgen schedgen gfx $job $hanger hanger RAN - - - $longrun:longrun,$behind:behind - -"
 check_eq "$P text: its recovery: one job run again, one lost" \
 	"$(lines_of "$S/t.out" RECOVERED | awk '{ $9 = "OUT"; print }')" \
-	"1 schedgen schedgen gfx - - - - OUT 1 1 - -"
+	"1 schedgen schedgen gfx - - - - OUT 1 1 - - -"
 # The flight recorder: the device's last 7 jobs, oldest first, as they
 # stood at the timeout.
 check_eq "$P text: the flight recorder's lines" \
@@ -264,7 +264,7 @@ else
 		"$(dmesg | grep -o 'device wedged.*')" "device wedged, but no recovery needed
 device wedged, needs recovery"
 	check_eq "$P wedged: text: the timeout, its wedged event, a wedged incident of its own" \
-		"$(awk '$2 ~ /^(TIMEOUT|WEDGED)$/ { print $2, $3, $4, $5, $6, $8, $9, $NF }' "$S/w.out")" \
+		"$(awk '$2 ~ /^(TIMEOUT|WEDGED)$/ { print $2, $3, $4, $5, $6, $8, $9, $(NF - 1) }' "$S/w.out")" \
 		"TIMEOUT 1 schedgen schedgen gfx $wedger wedger -
 WEDGED 1 schedgen schedgen - $wedger wedger none
 WEDGED 2 schedgen schedgen - - - rebind,bus-reset"
@@ -315,25 +315,53 @@ fi
 #    RESET line after RECOVERED, part of the incident, naming its job;
 #    "gpu_reset src=2" is one RAS asks, without a job: an incident of its
 #    own. Its cause is in the context from 6.12 (sid), not on 6.1.
+#    Each reset takes a device coredump, which the kernel keeps until read
+#    (its view: /sys/class/devcoredump): the timeout's is discarded, as a
+#    dump taken before the tracers started is still unread; the RAS
+#    reset's, once that one is read, is kept: a COREDUMP line of its
+#    incident naming the kernel's devcd.
 gen=/proc/amdgen
+# devcd_of DEV: the coredumps the kernel keeps of device DEV.
+devcd_of() {
+	local d
+	for d in /sys/class/devcoredump/devcd*; do
+		[ "$(basename "$(readlink "$d/failing_device")")" = "$1" ] && basename "$d"
+	done
+}
+# devcd_free DEVCD: read (freed, at once, by the kernel's work queue).
+devcd_free() {
+	local i
+	echo 1 >"/sys/class/devcoredump/$1/data"
+	for i in $(seq 100); do [ -e "/sys/class/devcoredump/$1" ] || return 0; sleep 0.1; done
+	fail "$P reset: /sys/class/devcoredump/$1 freed"
+}
 load_module "${AMDGEN_KO:?}" rings=gfx timeout_ms=1000 || exit 1
+echo gpu_reset >$gen || fail "$P reset: amdgen's gpu_reset before the tracers"
+unread=$(devcd_of amdgen)
 start "$S/a.out" -n 2
 a_pid=$tool_pid
 start "$S/aj.out" -j -e -n 2 --prometheus "$S/a.prom" --timeline "$S/atl.json"
 aj_pid=$tool_pid
 submit_as resetter "$cg/A" ring=gfx jobs=1 hang=1
 echo "wait timeout_ms=60000" >$gen || fail "$P reset: the hung job ended"
+check_eq "$P reset: the kernel kept the unread dump only" "$(devcd_of amdgen | paste -sd,)" "$unread"
+devcd_free "$unread"
 echo "gpu_reset src=2" >$gen || fail "$P reset: amdgen's gpu_reset"
+kept=$(devcd_of amdgen)
 for p in $a_pid $aj_pid; do kill -INT $p; done
 for p in $a_pid $aj_pid; do wait $p || fail "$P reset: tracer $p exit status $?"; done
 resetter=$(pid_of resetter)
+check_eq "$P reset: the RAS reset's dump kept, naming no job" \
+	"$(echo "$kept" | wc -w) $(cat "/sys/class/devcoredump/$kept/data")" "1 job=none"
+devcd_free "$kept"
 if [ "$K" = 6.1 ]; then job_cause= ras_cause=; else job_cause="(job)" ras_cause="(ras)"; fi
-check_eq "$P reset: text: the timeout, its recovery and GPU reset, a reset of its own" \
-	"$(awk '$2 ~ /^(TIMEOUT|RECOVERED|RESET)$/ { print $2, $3, $4, $5, $6, $8, $9, $(NF - 1) == "-" ? $NF : $(NF - 1) " " $NF }' "$S/a.out")" \
-	"TIMEOUT 1 amdgen amdgen gfx $resetter resetter -
-RECOVERED 1 amdgen amdgen gfx - - -
-RESET 1 amdgen amdgen - $resetter resetter gpu-reset$job_cause
-RESET 2 amdgen amdgen - - - gpu-reset$ras_cause"
+check_eq "$P reset: text: the timeout, its recovery and GPU reset, a reset of its own and its dump" \
+	"$(awk '$2 ~ /^(TIMEOUT|RECOVERED|RESET|COREDUMP)$/ { print $2, $3, $4, $5, $6, $8, $9, $(NF - 1), $NF }' "$S/a.out")" \
+	"TIMEOUT 1 amdgen amdgen gfx $resetter resetter - -
+RECOVERED 1 amdgen amdgen gfx - - - -
+RESET 1 amdgen amdgen - $resetter resetter gpu-reset$job_cause -
+COREDUMP 2 amdgen amdgen - - - - $kept
+RESET 2 amdgen amdgen - - - gpu-reset$ras_cause -"
 check_eq "$P reset: text: summary per ring and device" \
 	"$(awk '$1 == "amdgen" && NF == 10 { $9 = $10 = "T"; print }' "$S/a.out")" \
 	"amdgen amdgen - 0 0 2 0 0 T T
@@ -342,6 +370,7 @@ check_eq "$P reset: text: summary per process blamed" \
 	"$(awk '$1 == "amdgen" && NF == 5 { $1 = $1; print }' "$S/a.out")" \
 	"amdgen - RESET - 1
 amdgen - RESET resetter 1
+amdgen - COREDUMP - 1
 amdgen gfx TIMEOUT resetter 1"
 check_eq "$P reset: text: on stderr only what the kernel lacks" "$(cat "$S/a.out.err")" "$lacks"
 job=$(jrows "$S/aj.out" incident 'select(.event == "TIMEOUT") | .job')
@@ -353,14 +382,19 @@ KARMA 1 gfx $job resetter false -
 RESUBMIT 1 gfx - - false -
 RECOVERED 1 gfx - - true -
 RESET 1 - $job resetter true gpu-reset$job_cause
+COREDUMP 2 - - - false -
 RESET 2 - - - true gpu-reset$ras_cause"
+check_eq "$P reset: -j: the dump's name and size, as the kernel's" \
+	"$(jrows "$S/aj.out" incident 'select(.event == "COREDUMP") | "\(.dump) \(.dump_bytes)"')" \
+	"$kept $(printf 'job=none\n' | wc -c)"
 check_eq "$P reset: -j: the RAS reset's recorder (-n 2), the reset's none" \
 	"$(jrows "$S/aj.out" recorded '"\(.incident) \(.ring) \(.comm) \(.state)"' | paste -sd,)" \
 	"1 gfx resetter running,2 gfx resetter error:ECANCELED"
 check "$P reset: --prometheus: promtool check metrics is clean" sh -c "promtool check metrics <'$S/a.prom'"
 check_eq "$P reset: --prometheus: resets per process name, recoveries per ring and device" \
 	"$(grep -E '^gpubpf_gpuhang_(incidents|recoveries)_total' "$S/a.prom" | sort)" \
-	'gpubpf_gpuhang_incidents_total{kind="reset",driver="amdgen",device="amdgen",ring="-",comm="-"} 1
+	'gpubpf_gpuhang_incidents_total{kind="coredump",driver="amdgen",device="amdgen",ring="-",comm="-"} 1
+gpubpf_gpuhang_incidents_total{kind="reset",driver="amdgen",device="amdgen",ring="-",comm="-"} 1
 gpubpf_gpuhang_incidents_total{kind="reset",driver="amdgen",device="amdgen",ring="-",comm="resetter"} 1
 gpubpf_gpuhang_incidents_total{kind="timeout",driver="amdgen",device="amdgen",ring="gfx",comm="resetter"} 1
 gpubpf_gpuhang_recoveries_total{driver="amdgen",device="amdgen",ring="-"} 2
@@ -375,36 +409,69 @@ unload_module amdgen
 
 # ---------------------------------------------------------------------------
 # 8. i915, which has no DRM scheduler: gemgen (tests/kmod, on no device)
-#    plays its hang handling, an engine reset (__intel_engine_reset_bh)
+#    plays its hang handling: an engine reset (__intel_engine_reset_bh)
 #    that resets the writer's request on rcs0 as guilty
 #    (__i915_request_reset): a TIMEOUT naming the request as its fence
-#    does and the owner of its context, ended by a RESET with its time.
+#    does and the owner of its context, ended by a RESET with its time;
+#    then the same reset by a GT reset (intel_gt_reset): a RESET
+#    gpu-reset of the device; then a GT reset that fails, wedging the GT
+#    (intel_gt_set_wedged): gpu-reset:EIO, and where drm has no wedged
+#    event (6.1) a WEDGED line, as i915 names it from 6.14; then a GT
+#    wedged with no reset, as i915's unload does: no line.
 load_module "${GEMGEN_KO:?}" || exit 1
 start "$S/i.out" -n 0
 i_pid=$tool_pid
-start "$S/ij.out" -j --prometheus "$S/i.prom"
+start "$S/ij.out" -j --prometheus "$S/i.prom" --timeline "$S/itl.json"
 ij_pid=$tool_pid
-write_as i915user /proc/gemgen hang || fail "$P i915: gemgen's hang"
+write_as i915user /proc/gemgen "hang
+gt_reset
+gt_reset_fail
+gt_wedge" || fail "$P i915: gemgen's hang, gt_reset, gt_reset_fail, gt_wedge"
 for p in $i_pid $ij_pid; do kill -INT $p; done
 for p in $i_pid $ij_pid; do wait $p || fail "$P i915: tracer $p exit status $?"; done
 i915user=$(pid_of i915user)
-check_eq "$P i915: text: the request blamed, its owner; the engine reset" \
-	"$(awk '$2 ~ /^(TIMEOUT|RESET|RECOVERED)$/ { print $2, $3, $4, $5, $6, $8, $9, $NF }' "$S/i.out")" \
+if [ "$K" = 6.1 ]; then
+	wedged="
+WEDGED 3 - - - - - rebind,bus-reset" wedged_j="
+WEDGED 3 null true - false" wedged_c="- - WEDGED - 1
+" wedged_p='
+gpubpf_gpuhang_incidents_total{kind="wedged",driver="-",device="-",ring="-",comm="-"} 1'
+else
+	wedged= wedged_j= wedged_c= wedged_p=
+fi
+check_eq "$P i915: text: the requests blamed, their owner; the engine and GT resets" \
+	"$(awk '$2 ~ /^(TIMEOUT|RESET|RECOVERED|WEDGED)$/ { print $2, $3, $4, $5, $6, $8, $9, $(NF - 1) }' "$S/i.out")" \
 	"TIMEOUT 1 - - rcs0 $i915user i915user -
-RESET 1 - - rcs0 - - engine-reset"
-check_eq "$P i915: text: summary per engine and process blamed" \
-	"$(awk '$3 == "rcs0" && NF == 10 { $9 = $10 = "T"; print }; $2 == "rcs0" && NF == 5 { $1 = $1; print }' "$S/i.out")" \
-	"- - rcs0 1 0 1 0 0 T T
-- rcs0 TIMEOUT i915user 1"
+RESET 1 - - rcs0 - - engine-reset
+TIMEOUT 2 - - rcs0 $i915user i915user -
+RESET 2 - - - - - gpu-reset
+TIMEOUT 3 - - rcs0 $i915user i915user -$wedged
+RESET 3 - - - - - gpu-reset:EIO"
+check_eq "$P i915: text: summary per engine, GT and process blamed" \
+	"$(awk '$1 == "-" && NF == 10 { $9 = $10 = "T"; print }; $1 == "-" && NF == 5 { $1 = $1; print }' "$S/i.out")" \
+	"- - - 0 0 2 0 0 T T
+- - rcs0 3 0 1 0 0 T T
+$wedged_c- rcs0 TIMEOUT i915user 3"
 check_eq "$P i915: text: on stderr only what the kernel lacks" "$(cat "$S/i.out.err")" "$lacks"
-check_eq "$P i915: -j: the request by its fence (context:seqno), the reset's time" \
+check_eq "$P i915: -j: the request by its fence (context:seqno), the resets' time" \
 	"$(jrows "$S/ij.out" incident '"\(.event) \(.incident) \(.ring) \((.job // "-") | test("^[0-9]+:1$") or . == "-") \(.pid // "-") \(.out_us != null)"')" \
 	"TIMEOUT 1 rcs0 true $i915user false
-RESET 1 rcs0 true - true"
-check_eq "$P i915: --prometheus: the incident, the engine's recovery" \
+RESET 1 rcs0 true - true
+TIMEOUT 2 rcs0 true $i915user false
+RESET 2 null true - true
+TIMEOUT 3 rcs0 true $i915user false$wedged_j
+RESET 3 null true - true"
+check_eq "$P i915: --prometheus: the incidents, the engine's and GT's recoveries" \
 	"$(grep -E '^gpubpf_gpuhang_(incidents|recoveries)_total' "$S/i.prom" | sort)" \
-	'gpubpf_gpuhang_incidents_total{kind="timeout",driver="-",device="-",ring="rcs0",comm="i915user"} 1
-gpubpf_gpuhang_recoveries_total{driver="-",device="-",ring="rcs0"} 1'
+	"gpubpf_gpuhang_incidents_total{kind=\"timeout\",driver=\"-\",device=\"-\",ring=\"rcs0\",comm=\"i915user\"} 3$wedged_p
+gpubpf_gpuhang_recoveries_total{driver=\"-\",device=\"-\",ring=\"-\"} 2
+gpubpf_gpuhang_recoveries_total{driver=\"-\",device=\"-\",ring=\"rcs0\"} 1"
+check_eq "$P i915: --timeline: the resets as slices, the engine's on its track, the GT's on the device's" \
+	"$(jq -r '(map(select(.ph == "M" and .name == "thread_name")) | map({("\(.pid)/\(.tid)"): .args.name}) | add) as $t |
+		.[] | select(.ph == "X") | "\($t["\(.pid)/\(.tid)"]) \(.name) \(.args.incident)"' "$S/itl.json")" \
+	"rcs0 engine-reset 1
+device gpu-reset 2
+device gpu-reset 3"
 
 # ---------------------------------------------------------------------------
 # 9. xe's reports of an exec queue's incidents (xe: 6.8+, sid here):
@@ -430,8 +497,8 @@ xe_queue_cat_error" || fail "$P xe: gemgen's xe_queue_reset, xe_queue_cat_error"
 	xeuser=$(pid_of xeuser)
 	check_eq "$P xe: text: an engine reset and a page fault of xeuser's queue" \
 		"$(awk '$2 ~ /^(RESET|PAGEFAULT)$/ { $1 = ""; sub(/^ +/, ""); print }' "$S/x.out")" \
-		"RESET 1 - - rcs0 - $xeuser xeuser - - - - - engine-reset
-PAGEFAULT 2 - - rcs0 - $xeuser xeuser - - - - - -"
+		"RESET 1 - - rcs0 - $xeuser xeuser - - - - - engine-reset -
+PAGEFAULT 2 - - rcs0 - $xeuser xeuser - - - - - - -"
 	check_eq "$P xe: text: summary per process blamed" \
 		"$(awk '$2 == "rcs0" && NF == 5 { $1 = $1; print }' "$S/x.out")" \
 		"- rcs0 RESET xeuser 1

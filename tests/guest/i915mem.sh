@@ -80,7 +80,7 @@ if [ -e /sys/kernel/btf/i915 ]; then
 	corepaths_in build/gpuhang.bpf.o i915 | grep -E '^struct (i915_|intel_|drm_i915)' >"$S/gh-real.paths"
 	cp /sys/kernel/btf/i915 "$S/i915-real.btf"
 	check_eq "$P real i915: gpuhang's member paths of i915's types, all there" \
-		"$(wc -l <"$S/gh-real.paths") $(grep -c ': missing' "$S/gh-real.paths")" "10 0"
+		"$(wc -l <"$S/gh-real.paths") $(grep -c ': missing' "$S/gh-real.paths")" "12 0"
 	check_eq "$P real i915: the BPF reads 8 member paths of its types" "$(wc -l <"$S/real.paths")" 8
 	# i915_vma.guard (>= 6.3): as the real module's BTF has it
 	bpftool btf dump file /sys/kernel/btf/i915 format c |
@@ -143,7 +143,8 @@ fi
 if [ -e "$S/gh-real.paths" ]; then
 	check_eq "$P gemgen mirrors the real i915 for gpuhang: its member paths, of the same types" \
 		"$(corepaths_in build/gpuhang.bpf.o gemgen | grep -E '^struct (i915_|intel_|drm_i915)' | diff "$S/gh-real.paths" -)" ""
-	MIRROR_FNS="__i915_request_reset __intel_engine_reset_bh" MIRROR_STRUCTS="" \
+	MIRROR_FNS="__i915_request_reset __intel_engine_reset_bh intel_gt_reset intel_gt_set_wedged" \
+		MIRROR_STRUCTS="" \
 		bash tests/kmod/kfdmock-check.sh --compare /sys/kernel/btf/vmlinux "$S/i915-real.btf" \
 		/sys/kernel/btf/gemgen >"$S/gh-mirror.out" 2>&1
 	check_eq "$P gemgen: the hang functions' prototypes the real i915's (BTF, this boot)" \
