@@ -33,6 +33,13 @@
  *   gpu_reset [src=S]         a GPU reset without a job (amdgpu_device_gpu_recover),
  *                             as RAS, the KFD or debugfs ask one: S the
  *                             enum AMDGPU_RESET_SRCS (default 0, unknown)
+ *   vm_fault pasid=P addr=A [status=S] [hub=H]
+ *                             a GPU VM fault of PASID P (the writer's) at
+ *                             address A, as the GMC's interrupt handler
+ *                             reports one: the PASID's process looked up
+ *                             (amdgpu_vm_get_task_info_pasid), then, 6.12+,
+ *                             amdgpu_vm_update_fault_cache(adev, pasid,
+ *                             addr, status, vmhub)
  *
  * A timeout's recovery (schedgen's, recovery=full) runs inside
  * amdgpu_device_gpu_recover(adev, job, reset_context), as amdgpu's timeout
@@ -46,6 +53,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include "amdgen_types.h"
+#include "amdgpu_task_info.h"
 
 #define CREATE_TRACE_POINTS
 #include "amdgen_trace.h"
@@ -189,6 +197,7 @@ static u32 ag_mem_type(unsigned long domain)
 
 struct ag_args {
 	unsigned long n, first, size, domain, prefer, flags, to, client, src, ring_id, vmid, pasid;
+	unsigned long addr, status, hub;
 	char ring[16];
 };
 
@@ -233,6 +242,12 @@ static int ag_parse(char *line, struct ag_args *a)
 			dst = &a->src;
 		else if (!strcmp(tok, "vmid"))
 			dst = &a->vmid;
+		else if (!strcmp(tok, "addr"))
+			dst = &a->addr;
+		else if (!strcmp(tok, "status"))
+			dst = &a->status;
+		else if (!strcmp(tok, "hub"))
+			dst = &a->hub;
 		else if (!strcmp(tok, "pasid"))
 			dst = &a->pasid;
 		if (!dst || kstrtoul(val, 0, dst)) {
@@ -364,6 +379,53 @@ static int ag_bo_list(const struct ag_args *a)
 	return 0;
 }
 
+/* ---- GPU VM faults ---------------------------------------------------------- */
+
+/* amdgpu_vm_update_fault_cache(): 6.12 has it, Debian's 6.1 not. */
+#ifndef AMDGEN_FAULT_CACHE
+#define AMDGEN_FAULT_CACHE (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
+#endif
+
+#if AMDGEN_FAULT_CACHE
+/* The fault kept for user space to query, by its real name and prototype (gpuhang traces it). */
+void amdgpu_vm_update_fault_cache(struct amdgpu_device *adev, unsigned int pasid, uint64_t addr,
+				  uint32_t status, unsigned int vmhub);
+noinline __noclone void amdgpu_vm_update_fault_cache(struct amdgpu_device *adev, unsigned int pasid,
+						     uint64_t addr, uint32_t status,
+						     unsigned int vmhub)
+{
+	asm volatile("" : : "r"(adev), "r"(pasid), "r"(addr), "r"(status), "r"(vmhub) : "memory");
+}
+#endif
+
+/* A VM fault as gmc_v9_0_process_interrupt() handles one: its process looked up, logged, kept. */
+static int ag_vm_fault(const struct ag_args *a)
+{
+#if AMDGPU_TASK_INFO_PASID
+	struct amdgpu_task_info *ti;
+#else
+	struct amdgpu_task_info info = {}, *ti = &info;
+#endif
+
+	if (!a->pasid || a->pasid > 0xffff || a->status > UINT_MAX || a->hub > 31)
+		return -EINVAL;
+	ag_adev.dev = &sg_pdev->dev;
+#if AMDGPU_TASK_INFO_PASID
+	ti = amdgpu_vm_get_task_info_pasid(&ag_adev, a->pasid);
+#else
+	amdgpu_vm_get_task_info(&ag_adev, a->pasid, ti);
+#endif
+	dev_err(ag_adev.dev, "[gfxhub] page fault (pasid:%lu, for process %s pid %d) at address 0x%016lx\n",
+		a->pasid, ti ? ti->process_name : "-", ti ? ti->tgid : 0, a->addr);
+#if AMDGPU_TASK_INFO_PASID
+	amdgpu_vm_put_task_info(ti);
+#endif
+#if AMDGEN_FAULT_CACHE
+	amdgpu_vm_update_fault_cache(&ag_adev, a->pasid, a->addr, a->status, a->hub);
+#endif
+	return 0;
+}
+
 static int ag_command(const char *cmd, char *line)
 {
 	struct ag_args a;
@@ -371,13 +433,16 @@ static int ag_command(const char *cmd, char *line)
 
 	if (strcmp(cmd, "bo") && strcmp(cmd, "move") && strcmp(cmd, "iv") &&
 	    strcmp(cmd, "vm_flush") && strcmp(cmd, "map") && strcmp(cmd, "unmap") &&
-	    strcmp(cmd, "update") && strcmp(cmd, "bo_list") && strcmp(cmd, "gpu_reset"))
+	    strcmp(cmd, "update") && strcmp(cmd, "bo_list") && strcmp(cmd, "gpu_reset") &&
+	    strcmp(cmd, "vm_fault"))
 		return -ENOENT;
 	err = ag_parse(line, &a);
 	if (err)
 		return err;
 	if (!strcmp(cmd, "gpu_reset"))
 		return ag_gpu_reset(NULL, a.src == ULONG_MAX ? AMDGPU_RESET_SRC_UNKNOWN : a.src);
+	if (!strcmp(cmd, "vm_fault"))
+		return ag_vm_fault(&a);
 	mutex_lock(&ag_lock);
 	if (!strcmp(cmd, "bo"))
 		err = ag_bo_create(&a);

@@ -103,6 +103,7 @@
 #include <linux/uaccess.h>
 #include <linux/version.h>
 #include <uapi/linux/kfd_ioctl.h>
+#include "amdgpu_task_info.h"
 
 #ifndef KFDMOCK_SVM_EVENTS
 #define KFDMOCK_SVM_EVENTS 0
@@ -118,18 +119,6 @@
 #endif
 #ifndef KFDMOCK_SMI_TASK
 #define KFDMOCK_SMI_TASK (LINUX_VERSION_CODE >= KERNEL_VERSION(7, 2, 0))
-#endif
-/*
- * amdgpu's lookup of a PASID's process: amdgpu_vm_get_task_info_pasid()
- * returning a counted struct amdgpu_task_info (upstream 6.10, and Debian's
- * 6.1), 5.10's amdgpu_vm_get_task_info() filling one; its task's pid and
- * comm first, drm's struct drm_wedge_task_info, from the header that has it.
- */
-#ifndef KFDMOCK_TASK_INFO_PASID
-#define KFDMOCK_TASK_INFO_PASID (LINUX_VERSION_CODE >= KERNEL_VERSION(5, 11, 0))
-#endif
-#ifndef KFDMOCK_WEDGE_TASK
-#define KFDMOCK_WEDGE_TASK (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0))
 #endif
 
 #define KFDMOCK_GPU_ID		0x4d4f		/* "MO" */
@@ -167,29 +156,6 @@ static kfdmock_dev_t mock_dev = { .id = KFDMOCK_GPU_ID };
 #endif
 
 struct amdgpu_reset_context;
-struct amdgpu_device;
-
-/* amdgpu_vm.h's, member for member (kfdmock-check.sh compares the offsets). */
-#if KFDMOCK_WEDGE_TASK
-struct drm_wedge_task_info {
-	pid_t pid;
-	char comm[TASK_COMM_LEN];
-};
-#endif
-struct amdgpu_task_info {
-#if KFDMOCK_WEDGE_TASK
-	struct drm_wedge_task_info task;
-	char process_name[TASK_COMM_LEN];
-#else
-	char process_name[TASK_COMM_LEN];
-	char task_name[TASK_COMM_LEN];
-	pid_t pid;
-#endif
-	pid_t tgid;
-#if KFDMOCK_TASK_INFO_PASID
-	struct kref refcount;
-#endif
-};
 
 /*
  * The driver's functions: global, never inlined, never cloned (a .constprop
@@ -223,13 +189,6 @@ void kfd_smi_event_page_fault_end(kfdmock_dev_t *node, kfdmock_who_t who,
 				  unsigned long address, bool migration);
 #endif
 void kfd_smi_event_update_vmfault(kfdmock_dev_t *dev, uint16_t pasid);
-#if KFDMOCK_TASK_INFO_PASID
-struct amdgpu_task_info *amdgpu_vm_get_task_info_pasid(struct amdgpu_device *adev, u32 pasid);
-void amdgpu_vm_put_task_info(struct amdgpu_task_info *task_info);
-#else
-void amdgpu_vm_get_task_info(struct amdgpu_device *adev, u32 pasid,
-			     struct amdgpu_task_info *task_info);
-#endif
 void kfd_smi_event_update_gpu_reset(kfdmock_dev_t *dev, bool post_reset
 #if KFDMOCK_RESET_CONTEXT
 				    , struct amdgpu_reset_context *reset_context
@@ -315,56 +274,10 @@ KFD_FN void kfd_smi_event_page_fault_end(kfdmock_dev_t *node, kfdmock_who_t who,
 }
 #endif /* KFDMOCK_SVM_EVENTS */
 
-/* A PASID's process: the mock's PASIDs are all the current task's (the vmfault command's writer). */
-static void task_info_fill(struct amdgpu_task_info *ti)
-{
-#if KFDMOCK_WEDGE_TASK
-	ti->task.pid = task_pid_nr(current);
-	get_task_comm(ti->task.comm, current);
-#else
-	ti->pid = task_pid_nr(current);
-	get_task_comm(ti->task_name, current);
-#endif
-	ti->tgid = task_tgid_nr(current);
-	get_task_comm(ti->process_name, current->group_leader);
-}
-
-#if KFDMOCK_TASK_INFO_PASID
-KFD_FN struct amdgpu_task_info *amdgpu_vm_get_task_info_pasid(struct amdgpu_device *adev, u32 pasid)
-{
-	struct amdgpu_task_info *ti = kzalloc(sizeof(*ti), GFP_KERNEL);
-
-	WRITE_ONCE(sink, READ_ONCE(sink) ^ (unsigned long)adev ^ pasid);
-	if (!ti)
-		return NULL;
-	kref_init(&ti->refcount);
-	task_info_fill(ti);
-	return ti;
-}
-
-static void task_info_release(struct kref *ref)
-{
-	kfree(container_of(ref, struct amdgpu_task_info, refcount));
-}
-
-KFD_FN void amdgpu_vm_put_task_info(struct amdgpu_task_info *task_info)
-{
-	if (task_info)
-		kref_put(&task_info->refcount, task_info_release);
-}
-#else
-KFD_FN void amdgpu_vm_get_task_info(struct amdgpu_device *adev, u32 pasid,
-				    struct amdgpu_task_info *task_info)
-{
-	WRITE_ONCE(sink, READ_ONCE(sink) ^ (unsigned long)adev ^ pasid);
-	task_info_fill(task_info);
-}
-#endif
-
 /* As the KFD's: the fault reported with its process, when amdgpu names one. */
 KFD_FN void kfd_smi_event_update_vmfault(kfdmock_dev_t *dev, uint16_t pasid)
 {
-#if KFDMOCK_TASK_INFO_PASID
+#if AMDGPU_TASK_INFO_PASID
 	struct amdgpu_task_info *ti = amdgpu_vm_get_task_info_pasid(NULL, pasid);
 
 	use(C_UPDATE_VMFAULT, (unsigned long)dev ^ pasid ^ (ti ? ti->tgid : 0));
