@@ -54,6 +54,7 @@
  *                                   queue (made at its first such command:
  *                                   rcs0, rcs1, ...; its scheduler named so)
  *   xe_queue_cat_error              xe_exec_queue_memory_cat_error of it
+ *   xe_job_timedout                 xe_sched_job_timedout of a job of it
  *
  * Several commands may be written at once, one per line. A bad command
  * fails the write with EINVAL (and says why in the kernel log). Reading

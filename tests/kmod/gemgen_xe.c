@@ -174,7 +174,44 @@ static struct xe_exec_queue *gx_queue_of_current(void)
 	return q;
 }
 
-/* xe_exec_queue_reset (the GuC reset the queue's engine) or _memory_cat_error. */
+static const char *gx_fence_name(struct dma_fence *f)
+{
+	return "gemgen";
+}
+
+/* The fence is a drm_sched_fence's finished: free the whole. */
+static void gx_fence_release(struct dma_fence *f)
+{
+	kfree(container_of(f, struct drm_sched_fence, finished));
+}
+
+static const struct dma_fence_ops gx_fence_ops = {
+	.get_driver_name = gx_fence_name,
+	.get_timeline_name = gx_fence_name,
+	.release = gx_fence_release,
+};
+static DEFINE_SPINLOCK(gx_fence_lock);
+
+/*
+ * xe_sched_job_timedout of a job of the queue's, as xe's timeout handler
+ * reports one it found past its time: the job named by its finished
+ * fence, as the scheduler's are (never run here: freed at once).
+ */
+static int gx_job_timedout(struct xe_exec_queue *q)
+{
+	struct drm_sched_fence *s_fence = kzalloc(sizeof(*s_fence), GFP_KERNEL);
+	struct xe_sched_job job = { .drm.sched = &q->guc->sched.base, .drm.s_fence = s_fence, .q = q };
+
+	if (!s_fence)
+		return -ENOMEM;
+	dma_fence_init(&s_fence->finished, &gx_fence_ops, &gx_fence_lock, dma_fence_context_alloc(1), 1);
+	trace_xe_sched_job_timedout(&job);
+	dma_fence_signal(&s_fence->finished);
+	dma_fence_put(&s_fence->finished);
+	return 0;
+}
+
+/* xe_exec_queue_reset (the GuC reset the queue's engine), _memory_cat_error, a job's timeout. */
 static int gx_queue_event(const char *verb)
 {
 	struct xe_exec_queue *q = gx_queue_of_current();
@@ -183,6 +220,8 @@ static int gx_queue_event(const char *verb)
 		return -ENOMEM;
 	if (!strcmp(verb, "xe_queue_reset"))
 		trace_xe_exec_queue_reset(q);
+	else if (!strcmp(verb, "xe_job_timedout"))
+		return gx_job_timedout(q);
 	else
 		trace_xe_exec_queue_memory_cat_error(q);
 	return 0;
@@ -194,7 +233,8 @@ int gg_xe_command(const char *verb, const struct gg_args *a)
 	long i;
 	int err;
 
-	if (!strcmp(verb, "xe_queue_reset") || !strcmp(verb, "xe_queue_cat_error"))
+	if (!strcmp(verb, "xe_queue_reset") || !strcmp(verb, "xe_queue_cat_error") ||
+	    !strcmp(verb, "xe_job_timedout"))
 		return gx_queue_event(verb);
 
 	if (!strcmp(verb, "xe_vm")) {

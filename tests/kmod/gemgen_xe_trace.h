@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * gemgen's xe events: the real xe's memory events (xe_trace_bo.h) and two
- * of its exec queue events (xe_trace.h), with the same system, names and
+ * gemgen's xe events: the real xe's memory events (xe_trace_bo.h), two of
+ * its exec queue events and a job's timeout (xe_trace.h), with the same system, names and
  * prototypes, over stand-ins with the real member paths (gemgen_xe_types.h).
  */
 #undef TRACE_SYSTEM
@@ -81,6 +81,18 @@ DECLARE_EVENT_CLASS(gemgen_xe_exec_queue,
 DEFINE_EVENT(gemgen_xe_exec_queue, xe_exec_queue_reset, TP_PROTO(struct xe_exec_queue *q), TP_ARGS(q));
 DEFINE_EVENT(gemgen_xe_exec_queue, xe_exec_queue_memory_cat_error, TP_PROTO(struct xe_exec_queue *q),
 	     TP_ARGS(q));
+
+/* ... and its job event of a timeout xe found real (its handler checks the job's run time). */
+DECLARE_EVENT_CLASS(gemgen_xe_sched_job,
+	TP_PROTO(struct xe_sched_job *job),
+	TP_ARGS(job),
+	TP_STRUCT__entry(__field(struct xe_sched_job *, job)),
+	TP_fast_assign(__entry->job = job;),
+	TP_printk("job=%p", __entry->job)
+);
+
+DEFINE_EVENT(gemgen_xe_sched_job, xe_sched_job_timedout, TP_PROTO(struct xe_sched_job *job),
+	     TP_ARGS(job));
 
 #endif /* _GEMGEN_XE_TRACE_H */
 

@@ -55,4 +55,10 @@ struct xe_exec_queue {
 	};
 };
 
+/* A job: the DRM scheduler's, on its queue. */
+struct xe_sched_job {
+	struct drm_sched_job drm;
+	struct xe_exec_queue *q;
+};
+
 #endif /* _GEMGEN_XE_TYPES_H */
