@@ -510,25 +510,14 @@ static __always_inline void smi_who(unsigned long who, struct who *w)
  */
 static __always_inline bool smi_wanted(const struct who *w)
 {
-	const char *comm = w->comm;
-	int i;
-
 	if (targ_pid && w->pid != (__u32)targ_pid)
 		return false;
 	if (!targ_comm[0] && !filter_cg)
 		return true;
 	if (!bpf_map_lookup_elem(&names, &w->pid))
 		return false;
-	if (!targ_comm[0])
-		return true;
 	/* The task's own name, where the kernel gives the task: it may have changed since. */
-	for (i = 0; i < TASK_COMM_LEN; i++) {
-		if (comm[i] != targ_comm[i])
-			return false;
-		if (!comm[i])
-			break;
-	}
-	return true;
+	return comm_wanted(w->comm);
 }
 
 static __always_inline struct proc_stats *proc_row(const struct who *w)

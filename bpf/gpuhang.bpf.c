@@ -35,7 +35,9 @@
  * an exec queue's incidents, tp_btf (6.8+): xe_exec_queue_reset (the GuC
  * reset its engine) and xe_exec_queue_memory_cat_error (a bad access of
  * its GPU memory), on the ring of the queue's own scheduler, naming the
- * queue's process (its xe_file's pid and name). And i915, which has no
+ * queue's process (its xe_file's pid and name), and xe_sched_job_timedout,
+ * xe's word that a timeout is real (the incident on an xe ring: the
+ * scheduler's timer alone is not). And i915, which has no
  * DRM scheduler: the request its engine reset blames
  * (__i915_request_reset(rq, guilty)) is a TIMEOUT on the engine's ring,
  * named by its fence as a job is and by its context's owner; the engine
@@ -111,6 +113,12 @@ struct amdgpu_device___hang {
 	struct device *dev;
 } __core;
 
+/* A PASID's process as amdgpu knows it (the layout differs by kernel: CO-RE finds these). */
+struct amdgpu_task_info___hang {
+	char process_name[COMM_LEN];
+	int tgid;
+} __core;
+
 /* Its cause (6.12+), an enum AMDGPU_RESET_SRCS: anonymous here, which CO-RE matches with any. */
 struct amdgpu_reset_context___hang {
 	enum { RESET_SRC___hang } src;
@@ -133,6 +141,11 @@ struct xe_guc_exec_queue___hang {
 struct xe_exec_queue___hang {
 	struct xe_file___hang *xef;
 	struct xe_guc_exec_queue___hang *guc;
+} __core;
+
+struct xe_sched_job___hang {
+	struct drm_sched_job drm;
+	struct xe_exec_queue___hang *q;
 } __core;
 
 struct upid___hang {
@@ -172,6 +185,13 @@ struct i915_request___hang {
 	struct intel_context___hang *context;
 } __core;
 
+/*
+ * xe reports the timeouts it finds real (xe_sched_job_timedout, traced;
+ * set by the frontend): the scheduler's timer on an xe ring is then no
+ * incident by itself (xe's handler checks the job's run time, and re-arms
+ * the timer for a job that has not run past its time).
+ */
+const volatile bool xe_timeouts_traced = false;
 /* drm_dev_wedged_event() is traced (set by the frontend) */
 const volatile bool wedged_traced = false;
 /* ... with its third argument, the task. */
@@ -454,6 +474,9 @@ static __always_inline struct gpuhang_event *event_of(struct rings_row *ring, __
 	e->head = 0;
 	e->dump_bytes = 0;
 	e->dump[0] = 0;
+	e->address = 0;
+	e->status = 0;
+	e->vmhub = 0;
 	d = dev_of(ring->s.dev);
 	/* Without a device, head 0: the frontend reads none of the recorder. */
 	if (full && d) {
@@ -553,6 +576,9 @@ static __always_inline int on_timeout(struct drm_gpu_scheduler *sched)
 
 	ring = ring_of(sched, &ring_idx);
 	if (!ring)
+		return 0;
+	if (xe_timeouts_traced && ring->s.driver[0] == 'x' && ring->s.driver[1] == 'e' &&
+	    !ring->s.driver[2])
 		return 0;
 	job_known((void *)pending_next(sched, NULL), &job);
 	/* A handler that finds the hardware idle does nothing: no incident (a fault waits). */
@@ -733,20 +759,15 @@ int BPF_PROG(wqueue_start, struct drm_gpu_scheduler *sched)
 	return 0;
 }
 
-/* Does the task a wedged event names pass -p and -c? (Its cgroup is not known: --cgroup, no.) */
+/*
+ * Does the task a driver names (a wedged event's, a queue's or PASID's
+ * process) pass -p and -c? (Its cgroup is not known: --cgroup, no.)
+ */
 static __always_inline bool task_wanted(const struct job_info *task)
 {
-	int i;
-
 	if (filter_cg || (targ_pid && task->pid != (__u32)targ_pid))
 		return false;
-	for (i = 0; i < COMM_LEN && targ_comm[0]; i++) {
-		if (task->comm[i] != targ_comm[i])
-			return false;
-		if (!task->comm[i])
-			break;
-	}
-	return true;
+	return comm_wanted(task->comm);
 }
 
 /*
@@ -948,6 +969,106 @@ int BPF_PROG(gpu_recover_exit, void *adev, struct drm_sched_job *job,
 }
 
 /*
+ * An incident a driver reports with the process it belongs to (`owner`,
+ * pid and comm; none: 0), filtered by it: part of the incident open on
+ * `ring`, else one of its own, with the recorder; an amdgpu VM fault's
+ * `address`, `status` and `vmhub` (+ 1) where it has them.
+ */
+static __always_inline int owner_event(struct rings_row *ring, __u32 idx, __u32 kind,
+				       const struct job_info *owner, __u32 scope, __u64 address,
+				       __u32 status, __u32 vmhub, __u64 now)
+{
+	struct gpuhang_event *e;
+	__u32 incident;
+	bool own;
+
+	if (process_filtered() && !task_wanted(owner))
+		return 0;
+	own = !ring->s.incident_ns;
+	incident = own ? next_incident() : ring->s.incident;
+	if (own)
+		device_incident(ring, incident);
+	count_culprit(idx, kind, owner);
+	e = incident_event(ring, idx, kind, own, now);
+	if (!e)
+		return 0;
+	e->incident = incident;
+	e->scope = scope;
+	e->job = *owner;
+	e->address = address;
+	e->status = status;
+	e->vmhub = vmhub;
+	event_submit(e);
+	return 0;
+}
+
+/*
+ * amdgpu's last lookup of a PASID's process on a thread: the fault its GMC
+ * interrupt handler reports next names it (6.12+: the handler looks the
+ * process up, logs the fault, then keeps it for user space with
+ * amdgpu_vm_update_fault_cache()). Rare: a timeout or coredump looks up too.
+ */
+struct task_lookup {
+	__u64 adev;
+	__u32 pasid;
+	__u32 tgid;
+	char comm[COMM_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, struct task_lookup);
+} task_lookups SEC(".maps");
+
+SEC("fexit/amdgpu_vm_get_task_info_pasid")
+int BPF_PROG(task_info, void *adev, __u32 pasid, struct amdgpu_task_info___hang *ret)
+{
+	struct amdgpu_task_info___hang *ti = ADDR(ret);
+	__u32 tid = bpf_get_current_pid_tgid();
+	struct task_lookup t = {};
+
+	if (!ti)
+		return 0;
+	t.adev = addr_value((__u64)adev);
+	t.pasid = pasid;
+	t.tgid = BPF_CORE_READ(ti, tgid);
+	BPF_CORE_READ_STR_INTO(&t.comm, ti, process_name);
+	bpf_map_update_elem(&task_lookups, &tid, &t, BPF_ANY);
+	return 0;
+}
+
+/*
+ * A GPU VM fault (6.12+): an incident on the device (of its own, unless
+ * during a GPU reset of an incident), naming the process of the PASID as
+ * the handler's lookup just did.
+ */
+SEC("fentry/amdgpu_vm_update_fault_cache")
+int BPF_PROG(vm_fault, void *adev, unsigned int pasid, __u64 addr, __u32 status, unsigned int vmhub)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u32 tid = bpf_get_current_pid_tgid(), idx;
+	struct task_lookup *t;
+	struct rings_row *ring;
+	struct job_info owner;
+
+	ring = amdgpu_ring_of(ADDR(adev), &idx);
+	if (!ring)
+		return 0;
+	__builtin_memset(&owner, 0, sizeof(owner));
+	t = bpf_map_lookup_elem(&task_lookups, &tid);
+	if (t) {
+		if (t->adev == addr_value((__u64)adev) && t->pasid == pasid) {
+			owner.pid = t->tgid;
+			__builtin_memcpy(owner.comm, t->comm, sizeof(owner.comm));
+		}
+		bpf_map_delete_elem(&task_lookups, &tid);
+	}
+	return owner_event(ring, idx, HANG_PAGEFAULT, &owner, 0, addr, status, vmhub + 1, now);
+}
+
+/*
  * An exec queue's incident as xe reports it: on the ring of the queue's
  * scheduler (xe has one per queue), part of its open incident if it has
  * one, else an incident of its own; naming the queue's process.
@@ -956,11 +1077,9 @@ static __always_inline int on_xe_queue(struct xe_exec_queue___hang *q, __u32 kin
 {
 	__u64 now = bpf_ktime_get_ns(), guc;
 	struct xe_file___hang *xef;
-	struct gpuhang_event *e;
 	struct rings_row *ring;
 	struct job_info owner;
-	__u32 idx, incident;
-	bool own;
+	__u32 idx;
 
 	guc = (__u64)BPF_CORE_READ(q, guc);
 	if (!guc)
@@ -975,21 +1094,38 @@ static __always_inline int on_xe_queue(struct xe_exec_queue___hang *q, __u32 kin
 		owner.pid = BPF_CORE_READ(xef, pid);
 		bpf_probe_read_kernel_str(owner.comm, sizeof(owner.comm), BPF_CORE_READ(xef, process_name));
 	}
-	if (process_filtered() && !task_wanted(&owner))
+	return owner_event(ring, idx, kind, &owner, RESET_ENGINE, 0, 0, 0, now);
+}
+
+/*
+ * A timeout xe found real: the incident, blaming its job (named by its
+ * fence, its submitter if the recorder saw it queued, else the queue's
+ * process).
+ */
+SEC("tp_btf/xe_sched_job_timedout")
+int BPF_PROG(xe_job_timedout, struct xe_sched_job___hang *job)
+{
+	struct xe_sched_job___hang *j = ADDR(job);
+	__u64 now = bpf_ktime_get_ns();
+	struct drm_sched_job *drm_job;
+	struct xe_file___hang *xef;
+	struct rings_row *ring;
+	struct job_info info;
+	__u32 idx;
+
+	drm_job = (void *)j + bpf_core_field_offset(struct xe_sched_job___hang, drm);
+	ring = ring_of(BPF_CORE_READ(drm_job, sched), &idx);
+	if (!ring)
 		return 0;
-	own = !ring->s.incident_ns;
-	incident = own ? next_incident() : ring->s.incident;
-	if (own)
-		device_incident(ring, incident);
-	count_culprit(idx, kind, &owner);
-	e = incident_event(ring, idx, kind, own, now);
-	if (!e)
-		return 0;
-	e->incident = incident;
-	e->scope = RESET_ENGINE;
-	e->job = owner;
-	event_submit(e);
-	return 0;
+	job_known(drm_job, &info);
+	xef = BPF_CORE_READ(j, q, xef);
+	if (!info.pid && xef) {
+		info.pid = BPF_CORE_READ(xef, pid);
+		bpf_probe_read_kernel_str(info.comm, sizeof(info.comm), BPF_CORE_READ(xef, process_name));
+		info.ring = idx;
+		info.wanted = !process_filtered() || task_wanted(&info);
+	}
+	return open_incident(ring, idx, HANG_TIMEOUT, &info, now);
 }
 
 SEC("tp_btf/xe_exec_queue_reset")
@@ -1075,16 +1211,23 @@ int BPF_PROG(i915_request_reset, struct i915_request___hang *rq, bool guilty)
 	return 0;
 }
 
+/* A reset of `ring` (an i915 engine's or GT's) begins: the requests it blames come inside. */
+static __always_inline void reset_begins(struct rings_row *ring)
+{
+	if (!ring)
+		return;
+	ring->s.stop_ns = bpf_ktime_get_ns();
+	ring->s.incident_ns = 0;
+	ring->s.failed = 0;
+}
+
 /* An i915 engine reset begins (its heartbeat found it hung, or a user asked). */
 SEC("fentry/__intel_engine_reset_bh")
 int BPF_PROG(i915_engine_reset, struct intel_engine_cs___hang *engine)
 {
-	struct rings_row *ring;
 	__u32 idx;
 
-	ring = engine_ring(ADDR(engine), &idx);
-	if (ring)
-		ring->s.stop_ns = bpf_ktime_get_ns();
+	reset_begins(engine_ring(ADDR(engine), &idx));
 	return 0;
 }
 
@@ -1151,15 +1294,9 @@ static __always_inline struct rings_row *gt_ring(struct intel_gt___hang *gt, __u
 SEC("fentry/intel_gt_reset")
 int BPF_PROG(i915_gt_reset, struct intel_gt___hang *gt)
 {
-	struct rings_row *ring;
 	__u32 idx;
 
-	ring = gt_ring(ADDR(gt), &idx);
-	if (!ring)
-		return 0;
-	ring->s.stop_ns = bpf_ktime_get_ns();
-	ring->s.incident_ns = 0;
-	ring->s.failed = 0;
+	reset_begins(gt_ring(ADDR(gt), &idx));
 	return 0;
 }
 

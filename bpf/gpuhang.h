@@ -26,7 +26,7 @@ enum hang_kind {
 	HANG_FAULT,		/* the driver reported a fault (drm_sched_fault) */
 	HANG_WEDGED,		/* the driver's wedged event (drm_dev_wedged_event) */
 	HANG_RESET,		/* a GPU reset when done (amdgpu), an engine's (xe's GuC) */
-	HANG_PAGEFAULT,		/* a GPU page fault that killed a context (xe) */
+	HANG_PAGEFAULT,		/* a GPU page fault: of a VM (amdgpu), killing a queue (xe) */
 	HANG_COREDUMP,		/* a device coredump the kernel keeps (devcoredump) */
 	HANG_STOP,		/* recovery: the scheduler stopped, with its bad job */
 	HANG_KARMA,		/* recovery: a job blamed (its karma raised) */
@@ -125,6 +125,9 @@ struct gpuhang_event {
 	__u64 head;		/* TIMEOUT, FAULT, WEDGED: the recorder's position */
 	__u64 dump_bytes;	/* COREDUMP: its size */
 	char dump[16];		/* COREDUMP: its name in /sys/class/devcoredump ("devcd3") */
+	__u64 address;		/* PAGEFAULT (amdgpu): the address faulted on */
+	__u32 status;		/* ... the VM hub's fault status register */
+	__u32 vmhub;		/* ... the VM hub + 1 (0: no address known) */
 	struct job_info job;	/* the job blamed (context 0: none known); WEDGED: the task named */
 	/* TIMEOUT, FAULT, and the others when incidents of their own, only */
 	struct job_info recorded[RECORDER_SLOTS];

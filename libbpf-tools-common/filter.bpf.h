@@ -28,10 +28,25 @@ static __always_inline bool process_filtered(void)
 	return targ_pid || targ_comm[0] || filter_cg;
 }
 
+/* Does a task named `comm` pass -c? */
+static __always_inline bool comm_wanted(const char *comm)
+{
+	int i;
+
+	if (!targ_comm[0])
+		return true;
+	for (i = 0; i < TASK_COMM_LEN; i++) {
+		if (comm[i] != targ_comm[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
 static __always_inline bool current_wanted(__u32 pid)
 {
 	char comm[TASK_COMM_LEN];
-	int i;
 
 	if (targ_pid && pid != (__u32)targ_pid)
 		return false;
@@ -40,13 +55,7 @@ static __always_inline bool current_wanted(__u32 pid)
 	if (!targ_comm[0])
 		return true;
 	bpf_get_current_comm(comm, sizeof(comm));
-	for (i = 0; i < TASK_COMM_LEN; i++) {
-		if (comm[i] != targ_comm[i])
-			return false;
-		if (!comm[i])
-			break;
-	}
-	return true;
+	return comm_wanted(comm);
 }
 
 #endif /* GPU_BPF_FILTER_BPF_H */

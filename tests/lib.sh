@@ -130,6 +130,15 @@ stop_tool() {
 	tool_status=$?
 }
 
+# stop_tools WHAT PID...: end several at once, as stop_tool does; a
+# failure "WHAT: tracer PID exit status N" for each that exits nonzero.
+stop_tools() {
+	local what=$1 p
+	shift
+	kill -INT "$@" 2>/dev/null
+	for p; do wait "$p" || fail "$what: tracer $p exit status $?"; done
+}
+
 # stop_bpftrace PID: Ctrl-C for a bpftrace in the background, sent again
 # every 2 s while it runs. bookworm's bpftrace 0.17 polls its perf buffers
 # (epoll_wait, 100 ms) and ends only when a SIGINT interrupts that wait

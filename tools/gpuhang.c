@@ -136,19 +136,26 @@ static bool have_function(const char *func, int params)
 
 /*
  * amdgpu's whole GPU reset, amdgpu_device_gpu_recover(adev, job, context)
- * (6.1+), in whichever module's BTF has it; one line on stderr if amdgpu
- * is loaded without it.
+ * (6.1+), and its VM faults, amdgpu_vm_update_fault_cache() with the
+ * process amdgpu_vm_get_task_info_pasid() names (6.12+), in whichever
+ * module's BTF has them; one line on stderr for each a loaded amdgpu lacks.
  */
 static void choose_amdgpu(void)
 {
-	const char *func = "amdgpu_device_gpu_recover";
-	bool found = have_function(func, 3);
+	bool amdgpu = module_loaded("amdgpu"), found = have_function("amdgpu_device_gpu_recover", 3);
 
-	if (!found && module_loaded("amdgpu"))
-		fprintf(stderr, "gpuhang: module amdgpu has no function %s(adev, job, context) in its "
-			"BTF: its GPU resets not traced\n", func);
+	if (!found && amdgpu)
+		fprintf(stderr, "gpuhang: module amdgpu has no function amdgpu_device_gpu_recover(adev, "
+			"job, context) in its BTF: its GPU resets not traced\n");
 	bpf_program__set_autoload(skel->progs.gpu_recover, found);
 	bpf_program__set_autoload(skel->progs.gpu_recover_exit, found);
+	found = have_function("amdgpu_vm_update_fault_cache", 5) &&
+		have_function("amdgpu_vm_get_task_info_pasid", 2);
+	if (!found && amdgpu)
+		fprintf(stderr, "gpuhang: module amdgpu has no function amdgpu_vm_update_fault_cache(adev, "
+			"pasid, addr, status, vmhub) in its BTF (Linux < 6.12): its VM faults not traced\n");
+	bpf_program__set_autoload(skel->progs.task_info, found);
+	bpf_program__set_autoload(skel->progs.vm_fault, found);
 }
 
 /*
@@ -178,12 +185,13 @@ static void choose_i915(void)
 }
 
 /*
- * xe's exec queue incidents (6.8+), where xe's BTF has them; one line on
- * stderr for each a loaded xe lacks.
+ * xe's job timeouts and exec queue incidents (6.8+), where xe's BTF has
+ * them; one line on stderr for each a loaded xe lacks.
  */
 static void choose_xe(void)
 {
 	const struct { struct bpf_program *prog; const char *event; } evs[] = {
+		{ skel->progs.xe_job_timedout, "xe_sched_job_timedout" },
 		{ skel->progs.xe_queue_reset, "xe_exec_queue_reset" },
 		{ skel->progs.xe_queue_cat_error, "xe_exec_queue_memory_cat_error" },
 	};
@@ -197,6 +205,9 @@ static void choose_xe(void)
 			fprintf(stderr, "gpuhang: xe has no event %s in its BTF: not traced\n",
 				evs[i].event);
 		bpf_program__set_autoload(evs[i].prog, found);
+		/* The timeouts xe finds real: its rings' scheduler timers are not incidents then. */
+		if (!i)
+			skel->rodata->xe_timeouts_traced = found;
 	}
 }
 
@@ -362,8 +373,12 @@ static const struct column event_cols[] = {
 	{ "LOST", "lost", 4, 0 },
 	{ "OTHERS", "others", 0, 0 },
 	{ "RECOVERY", "recovery", 0, COL_SPARSE },
-	{ "DUMP", "dump", 0, COL_SPARSE },
+	{ "DETAIL", "", 0, COL_TEXT_ONLY },
+	{ "", "dump", 0, COL_JSON_ONLY | COL_SPARSE },
 	{ "", "dump_bytes", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "address", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "vmhub", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "status", 0, COL_JSON_ONLY | COL_SPARSE },
 	CGROUP_COLUMN,
 };
 static const struct table event_table = EVENT_TABLE("incident", event_cols);
@@ -493,8 +508,9 @@ static int handle_event(void *ctx, void *data, size_t size)
 			e->kind == HANG_COREDUMP;
 	/* (xe's engine resets come done, with no time) */
 	bool out = e->kind == HANG_RECOVERED || (e->kind == HANG_RESET && e->out_ns);
+	bool fault = e->kind == HANG_PAGEFAULT && e->vmhub;
 	struct ring_state r;
-	char job[48], others[512] = "", recovery[64];
+	char job[48], others[512] = "", recovery[64], address[24], status[16];
 
 	/* Other kinds that belong to an incident before them come without a recorder. */
 	if (size < GPUHANG_STEP_SIZE ||
@@ -524,8 +540,13 @@ static int handle_event(void *ctx, void *data, size_t size)
 		e->kind == HANG_RESET ? cell_reset(recovery, sizeof(recovery), e->scope, e->recovery,
 						   e->result) :
 		CELL_NONE,
+		e->kind == HANG_COREDUMP ? cell_name(e->dump) :
+		fault ? cell_hex(address, sizeof(address), e->address) : CELL_NONE,
 		e->kind == HANG_COREDUMP ? cell_name(e->dump) : CELL_NONE,
 		CELL_U_IF(e->kind == HANG_COREDUMP, e->dump_bytes),
+		fault ? cell_hex(address, sizeof(address), e->address) : CELL_NONE,
+		CELL_U_IF(fault, e->vmhub - 1),
+		fault ? cell_hex(status, sizeof(status), e->status) : CELL_NONE,
 		e->job.pid && e->kind != HANG_WEDGED ? cell_cgroup(e->job.cgroup_id) : CELL_NONE },
 		e->ts_ns);
 	if (incident && size >= sizeof(*e))
@@ -550,7 +571,7 @@ static const struct table ring_table = TABLE("ring", ring_cols);
 static const struct column culprit_cols[] = {
 	{ "DEV", "dev", -12, 0 },
 	{ "RING", "ring", -10, 0 },
-	{ "KIND", "kind", -8, 0 },
+	{ "KIND", "kind", -9, 0 },
 	{ "COMM", "comm", -16, 0 },
 	{ "INCIDENTS", "incidents", 9, 0 },
 };

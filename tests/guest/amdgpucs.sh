@@ -93,13 +93,14 @@ if [ "$btf" = 1 ]; then
 	corepaths_in "$O" amdgpu >"$S/real.paths"
 	check_eq "$P real amdgpu: the member paths the BPF reads of amdgpu's types, all there" \
 		"$(grep -c '^struct amdgpu_' "$S/real.paths") $(grep -c ': missing' "$S/real.paths")" "18 0"
-	# gpuhang's GPU reset hook reads amdgpu's types too: the paths, and the
-	# BTF for amdgen's prototype below (the context's cause: 6.12+).
+	# gpuhang's GPU reset and VM fault hooks read amdgpu's types too: the
+	# paths, and the BTF for amdgen's prototypes below (the context's
+	# cause: 6.12+).
 	corepaths_in build/gpuhang.bpf.o amdgpu | grep '^struct amdgpu_' >"$S/gh-real.paths"
 	cp /sys/kernel/btf/amdgpu "$S/amdgpu-real.btf"
 	if [ "$K" = 6.1 ]; then gh_missing=1; else gh_missing=0; fi
 	check_eq "$P real amdgpu: gpuhang's member paths of amdgpu's types (a reset's cause from 6.12)" \
-		"$(wc -l <"$S/gh-real.paths") $(grep -c '^struct amdgpu_reset_context.src: missing' "$S/gh-real.paths")" "2 $gh_missing"
+		"$(wc -l <"$S/gh-real.paths") $(grep -c '^struct amdgpu_reset_context.src: missing' "$S/gh-real.paths")" "4 $gh_missing"
 	timeout 120 "$T" --no-btf 1 1 >"$S/real-rec.out" 2>"$S/real-rec.err"
 	check_eq "$P real amdgpu --no-btf: every field it reads in the real formats, one idle interval, exits 0" \
 		"$? $(grep -cx "no submissions" "$S/real-rec.out")" "0 1"
@@ -120,11 +121,15 @@ if [ "$btf" = 1 ]; then
 		"$(grep '^struct amdgpu_' "$S/real.paths" | comm -23 - "$S/mock.paths")" ""
 	check_eq "$P amdgen mirrors the real amdgpu for gpuhang: its member paths, of the same types" \
 		"$(corepaths_in build/gpuhang.bpf.o amdgen | grep '^struct amdgpu_' | diff "$S/gh-real.paths" -)" ""
-	MIRROR_FNS=amdgpu_device_gpu_recover MIRROR_STRUCTS="" bash tests/kmod/kfdmock-check.sh --compare \
+	# (amdgpu_vm_update_fault_cache(): 6.12+, as amdgen has it)
+	fns="amdgpu_device_gpu_recover amdgpu_vm_get_task_info_pasid"
+	[ "$K" = 6.1 ] || fns="$fns amdgpu_vm_update_fault_cache"
+	MIRROR_FNS=$fns MIRROR_STRUCTS="" bash tests/kmod/kfdmock-check.sh --compare \
 		/sys/kernel/btf/vmlinux "$S/amdgpu-real.btf" /sys/kernel/btf/amdgen >"$S/gh-mirror.out" 2>&1
-	check_eq "$P amdgen: amdgpu_device_gpu_recover's prototype the real amdgpu's (BTF, this boot)" \
-		"$? $(cat "$S/gh-mirror.out")" \
-		"0 same int amdgpu_device_gpu_recover(struct amdgpu_device *, struct amdgpu_job *, struct amdgpu_reset_context *)"
+	check_eq "$P amdgen: gpuhang's functions' prototypes the real amdgpu's (BTF, this boot)" \
+		"$? $(grep -c '^same ' "$S/gh-mirror.out") $(grep -vc '^same ' "$S/gh-mirror.out")" "0 $(echo $fns | wc -w) 0"
+	check_eq "$P amdgen: amdgpu_device_gpu_recover's prototype" "$(grep -m1 gpu_recover "$S/gh-mirror.out")" \
+		"same int amdgpu_device_gpu_recover(struct amdgpu_device *, struct amdgpu_job *, struct amdgpu_reset_context *)"
 fi
 # What the tool says on its own about its path: nothing on the BTF path;
 # else the record path's lines (amdgen plays amdgpu: gpu_sched is the module named).

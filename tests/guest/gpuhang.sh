@@ -81,8 +81,7 @@ echo "gate open" >/proc/schedgen
 echo "wait timeout_ms=60000" >/proc/schedgen || fail "$P the hang's jobs all ended"
 check_eq "$P schedgen: one timeout, every job done" "$(status)" \
 	"ring=gfx dev=schedgen submitted=7 completed=7 timeouts=1 ring=compute dev=schedgen submitted=0 completed=0 timeouts=0"
-for p in $e_pid $j_pid $t_pid $p_pid; do kill -INT $p; done
-for p in $e_pid $j_pid $t_pid $p_pid; do wait $p || fail "$P tracer $p exit status $?"; done
+stop_tools "$P hang" $e_pid $j_pid $t_pid $p_pid
 hanger=$(pid_of hanger) longrun=$(pid_of longrun) behind=$(pid_of behind) busy=$(pid_of busy)
 
 # The job blamed, named as drmsched names it: the -j object's context:seqno.
@@ -257,8 +256,7 @@ else
 	check_eq "$P ring reset: one timeout, both jobs done" "$(status)" \
 		"ring=gfx dev=schedgen submitted=2 completed=2 timeouts=1"
 	echo "wedge recovery=rebind,bus-reset" >/proc/schedgen || fail "$P wedged: schedgen's wedge"
-	for p in $w_pid $wj_pid $wc_pid; do kill -INT $p; done
-	for p in $w_pid $wj_pid $wc_pid; do wait $p || fail "$P wedged: tracer $p exit status $?"; done
+	stop_tools "$P wedged" $w_pid $wj_pid $wc_pid
 	wedger=$(pid_of wedger)
 	check_eq "$P wedged: drm logged one recovered, one needing recovery" \
 		"$(dmesg | grep -o 'device wedged.*')" "device wedged, but no recovery needed
@@ -348,8 +346,7 @@ check_eq "$P reset: the kernel kept the unread dump only" "$(devcd_of amdgen | p
 devcd_free "$unread"
 echo "gpu_reset src=2" >$gen || fail "$P reset: amdgen's gpu_reset"
 kept=$(devcd_of amdgen)
-for p in $a_pid $aj_pid; do kill -INT $p; done
-for p in $a_pid $aj_pid; do wait $p || fail "$P reset: tracer $p exit status $?"; done
+stop_tools "$P reset" $a_pid $aj_pid
 resetter=$(pid_of resetter)
 check_eq "$P reset: the RAS reset's dump kept, naming no job" \
 	"$(echo "$kept" | wc -w) $(cat "/sys/class/devcoredump/$kept/data")" "1 job=none"
@@ -405,6 +402,32 @@ check_eq "$P reset: --timeline: the resets as slices on the device's track" \
 	"gfx recovery 1
 device gpu-reset 1
 device gpu-reset 2"
+# An amdgpu GPU VM fault (6.12+: amdgpu_vm_update_fault_cache()): amdgen
+# plays the GMC's interrupt handler for the writer's PASID (the process
+# looked up, the fault logged, then kept): a PAGEFAULT of its own on the
+# device, naming the process and the address the driver's log names.
+if [ "$K" != 6.1 ]; then
+	start "$S/v.out" -n 0
+	v_pid=$tool_pid
+	start "$S/vj.out" -j -c faulter
+	vj_pid=$tool_pid
+	start "$S/vo.out" -j -c other
+	vo_pid=$tool_pid
+	dmesg -C
+	write_as faulter $gen "vm_fault pasid=42 addr=0x7f0012345000 status=0x841051 hub=0" ||
+		fail "$P VM fault: amdgen's vm_fault"
+	stop_tools "$P VM fault" $v_pid $vj_pid $vo_pid
+	faulter=$(pid_of faulter)
+	check_eq "$P VM fault: the driver's log line" "$(dmesg | grep -o 'page fault.*')" \
+		"page fault (pasid:42, for process faulter pid $faulter) at address 0x00007f0012345000"
+	check_eq "$P VM fault: text: the process and address the log names" \
+		"$(awk '$2 == "PAGEFAULT" { print $3, $4, $5, $6, $8, $9, $NF }' "$S/v.out")" \
+		"1 amdgen amdgen - $faulter faulter 0x7f0012345000"
+	check_eq "$P VM fault: -j -c: the fault's address, VM hub and status" \
+		"$(jrows "$S/vj.out" incident '"\(.event) \(.pid) \(.comm) \(.address) \(.vmhub) \(.status)"')" \
+		"PAGEFAULT $faulter faulter 0x7f0012345000 0 0x841051"
+	check_eq "$P VM fault: -c of another process: nothing" "$(jrows "$S/vo.out" incident .event | wc -l)" 0
+fi
 unload_module amdgen
 
 # ---------------------------------------------------------------------------
@@ -427,8 +450,7 @@ write_as i915user /proc/gemgen "hang
 gt_reset
 gt_reset_fail
 gt_wedge" || fail "$P i915: gemgen's hang, gt_reset, gt_reset_fail, gt_wedge"
-for p in $i_pid $ij_pid; do kill -INT $p; done
-for p in $i_pid $ij_pid; do wait $p || fail "$P i915: tracer $p exit status $?"; done
+stop_tools "$P i915" $i_pid $ij_pid
 i915user=$(pid_of i915user)
 if [ "$K" = 6.1 ]; then
 	wedged="
@@ -478,7 +500,9 @@ device gpu-reset 3"
 #    gemgen plays them for the writer's queue, named rcs0 as its
 #    scheduler is, on no device: the GuC reset its engine
 #    (xe_exec_queue_reset), then a bad access of its memory
-#    (xe_exec_queue_memory_cat_error); each an incident naming the
+#    (xe_exec_queue_memory_cat_error), then a job's timeout xe found
+#    real (xe_sched_job_timedout; the job never queued through the
+#    scheduler: the queue's process blamed); each an incident naming the
 #    queue's process. -c filters by it.
 if [ "$K" != 6.1 ]; then
 	start "$S/x.out" -n 0
@@ -491,30 +515,34 @@ if [ "$K" != 6.1 ]; then
 	xo_pid=$tool_pid
 	# (one process, one queue: both in one write)
 	write_as xeuser /proc/gemgen "xe_queue_reset
-xe_queue_cat_error" || fail "$P xe: gemgen's xe_queue_reset, xe_queue_cat_error"
-	for p in $x_pid $xj_pid $xc_pid $xo_pid; do kill -INT $p; done
-	for p in $x_pid $xj_pid $xc_pid $xo_pid; do wait $p || fail "$P xe: tracer $p exit status $?"; done
+xe_queue_cat_error
+xe_job_timedout" || fail "$P xe: gemgen's xe_queue_reset, xe_queue_cat_error, xe_job_timedout"
+	stop_tools "$P xe" $x_pid $xj_pid $xc_pid $xo_pid
 	xeuser=$(pid_of xeuser)
-	check_eq "$P xe: text: an engine reset and a page fault of xeuser's queue" \
-		"$(awk '$2 ~ /^(RESET|PAGEFAULT)$/ { $1 = ""; sub(/^ +/, ""); print }' "$S/x.out")" \
+	check_eq "$P xe: text: an engine reset, a page fault and a timeout of xeuser's queue" \
+		"$(awk '$2 ~ /^(RESET|PAGEFAULT|TIMEOUT)$/ { if ($7 ~ /^[0-9]+:1$/) $7 = "C:1"; $1 = ""; sub(/^ +/, ""); print }' "$S/x.out")" \
 		"RESET 1 - - rcs0 - $xeuser xeuser - - - - - engine-reset -
-PAGEFAULT 2 - - rcs0 - $xeuser xeuser - - - - - - -"
+PAGEFAULT 2 - - rcs0 - $xeuser xeuser - - - - - - -
+TIMEOUT 3 - - rcs0 C:1 $xeuser xeuser - - - - - - -"
 	check_eq "$P xe: text: summary per process blamed" \
 		"$(awk '$2 == "rcs0" && NF == 5 { $1 = $1; print }' "$S/x.out")" \
-		"- rcs0 RESET xeuser 1
+		"- rcs0 TIMEOUT xeuser 1
+- rcs0 RESET xeuser 1
 - rcs0 PAGEFAULT xeuser 1"
 	check_eq "$P xe: text: on stderr nothing" "$(cat "$S/x.out.err")" ""
 	check_eq "$P xe: -j: the incidents" \
 		"$(jrows "$S/xj.out" incident '"\(.event) \(.incident) \(.ring) \(.pid) \(.comm) \(.recovery // "-")"')" \
 		"RESET 1 rcs0 $xeuser xeuser engine-reset
-PAGEFAULT 2 rcs0 $xeuser xeuser -"
+PAGEFAULT 2 rcs0 $xeuser xeuser -
+TIMEOUT 3 rcs0 $xeuser xeuser -"
 	check_eq "$P xe: -c: the queue's process, and another's" \
 		"$(jrows "$S/xc.out" incident .event | paste -sd,) $(jrows "$S/xo.out" incident .event | wc -l)" \
-		"RESET,PAGEFAULT 0"
+		"RESET,PAGEFAULT,TIMEOUT 0"
 	check_eq "$P xe: --prometheus: per kind" \
 		"$(grep '^gpubpf_gpuhang_incidents_total' "$S/x.prom" | sort)" \
 		'gpubpf_gpuhang_incidents_total{kind="pagefault",driver="-",device="-",ring="rcs0",comm="xeuser"} 1
-gpubpf_gpuhang_incidents_total{kind="reset",driver="-",device="-",ring="rcs0",comm="xeuser"} 1'
+gpubpf_gpuhang_incidents_total{kind="reset",driver="-",device="-",ring="rcs0",comm="xeuser"} 1
+gpubpf_gpuhang_incidents_total{kind="timeout",driver="-",device="-",ring="rcs0",comm="xeuser"} 1'
 fi
 unload_module gemgen
 rmdir "$cg/A" "$cg/B" "$cg"

@@ -110,10 +110,10 @@ if [ "$have_xe" = 1 ] && [ -e /sys/kernel/btf/i915 ]; then
 	corepaths_in "$O" xe | grep -v '^struct \(i915_\|drm_i915\|drm_mm_node\)' >"$S/realxe.paths"
 	check_eq "$P real xe: the BPF reads 9 member paths of its types, all there" \
 		"$(grep -c ': \(size_t\|u64\|struct [a-z0-9_]*\( \*\)\?\)$' "$S/realxe.paths")" 9
-	# gpuhang reads xe's exec queues: its paths, for gemgen to mirror below.
+	# gpuhang reads xe's exec queues and jobs: its paths, for gemgen to mirror below.
 	corepaths_in build/gpuhang.bpf.o xe | grep '^struct xe_' >"$S/gh-realxe.paths"
 	check_eq "$P real xe: gpuhang's member paths of xe's types, all there" \
-		"$(wc -l <"$S/gh-realxe.paths") $(grep -c ': missing' "$S/gh-realxe.paths")" "5 0"
+		"$(wc -l <"$S/gh-realxe.paths") $(grep -c ': missing' "$S/gh-realxe.paths")" "7 0"
 	unload_module xe
 elif [ "$have_xe" = 0 ]; then
 	expect_error "$P -D xe where the kernel has no xe: names the module" 1 \
