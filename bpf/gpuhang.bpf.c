@@ -624,28 +624,58 @@ static __always_inline void recovery_step(struct drm_gpu_scheduler *sched, __u32
 }
 
 /*
- * The jobs on `sched`'s hardware as a recovery ends, (all << 16) | run
- * again: those with a hardware fence that has no error were run again, or
- * go on running; the others (no fence: cancelled; an error: force-
- * completed) end without running again. A global function: the verifier
- * walks its loop once, not once per program that calls it.
+ * A walk of a scheduler's pending list (bpf_loop's context), with the
+ * offsets it reads at: the callback has no CO-RE relocations of its own.
  */
-__noinline int pending_counts(__u64 sched)
+struct pending_walk {
+	__u64 head;		/* &sched->pending_list */
+	__u64 next;		/* the list entry to visit next */
+	__u32 list_off, fence_off, parent_off, error_off;
+	__u32 all, resubmitted;
+};
+
+/*
+ * One job of the walk: one with a hardware fence that has no error was
+ * run again (or goes on running); the others (no fence: cancelled; an
+ * error: force-completed) end without running again. Counted without a
+ * branch (a read of a NULL parent fails and gives 0).
+ */
+static int pending_step(__u32 i, struct pending_walk *w)
 {
-	struct drm_sched_job___hang *job = NULL;
-	__u32 i, resubmitted = 0;
+	__u64 job = w->next - w->list_off, s_fence = 0, parent = 0, next = 0;
+	__s64 err;
+	int error = 0;
 
-	/*
-	 * Counted without a branch per job, which would multiply the
-	 * verifier's states (a read of a NULL parent fails and gives 0).
-	 */
-	for (i = 0; i < MAX_PENDING && (job = pending_next((void *)sched, job)); i++) {
-		__u64 parent = (__u64)BPF_CORE_READ(job, s_fence, parent);
-		__u64 err = (__u64)(__s64)BPF_CORE_READ((struct dma_fence *)parent, error);
+	if (!w->next || w->next == w->head)
+		return 1;
+	bpf_probe_read_kernel(&s_fence, sizeof(s_fence), (void *)(job + w->fence_off));
+	bpf_probe_read_kernel(&parent, sizeof(parent), (void *)(s_fence + w->parent_off));
+	bpf_probe_read_kernel(&error, sizeof(error), (void *)(parent + w->error_off));
+	err = error;
+	w->all++;
+	w->resubmitted += ((parent | -parent) >> 63) & ((((__u64)err | -(__u64)err) >> 63) ^ 1);
+	bpf_probe_read_kernel(&next, sizeof(next), (void *)w->next);
+	w->next = next;
+	return 0;
+}
 
-		resubmitted += ((parent | -parent) >> 63) & (((err | -err) >> 63) ^ 1);
-	}
-	return (i << 16) | resubmitted;
+/*
+ * The jobs on `sched`'s hardware as a recovery ends, (all << 16) | run
+ * again. bpf_loop: the verifier checks one step, not MAX_PENDING.
+ */
+static __always_inline int pending_counts(__u64 sched)
+{
+	struct pending_walk w = {
+		.head = sched + bpf_core_field_offset(struct drm_gpu_scheduler___hang, pending_list),
+		.list_off = bpf_core_field_offset(struct drm_sched_job___hang, list),
+		.fence_off = bpf_core_field_offset(struct drm_sched_job___hang, s_fence),
+		.parent_off = bpf_core_field_offset(struct drm_sched_fence, parent),
+		.error_off = bpf_core_field_offset(struct dma_fence, error),
+	};
+
+	bpf_probe_read_kernel(&w.next, sizeof(w.next), (void *)w.head);
+	bpf_loop(MAX_PENDING, pending_step, &w, 0);
+	return (w.all << 16) | w.resubmitted;
 }
 
 /* `sched` starts again: the recovery's end. Out: since its stop, else since its incident. */
