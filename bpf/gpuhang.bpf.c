@@ -410,20 +410,33 @@ static __always_inline int on_done(struct drm_sched_fence *s_fence)
 }
 
 /*
- * The job after `job` on `sched`'s pending list (NULL: its first), or
- * NULL at its end: the list is the scheduler's jobs on the hardware, in
- * the order they run; its first is the one the timeout handler takes.
+ * A walk of a scheduler's pending list (bpf_loop's context), with the
+ * offsets it reads at: the callback has no CO-RE relocations of its own.
  */
-static __always_inline struct drm_sched_job___hang *pending_next(struct drm_gpu_scheduler *sched,
-								 struct drm_sched_job___hang *job)
-{
-	struct drm_gpu_scheduler___hang *s = (void *)sched;
-	__u64 head = (__u64)&s->pending_list, next;
+struct pending_walk {
+	__u64 head;		/* &sched->pending_list */
+	__u64 next;		/* the list entry to visit next */
+	__u32 list_off, fence_off, parent_off, error_off;
+	__u32 all, resubmitted;
+};
 
-	next = job ? (__u64)BPF_CORE_READ(job, list.next) : (__u64)BPF_CORE_READ(s, pending_list.next);
-	if (!next || next == head)
-		return NULL;
-	return (void *)(next - bpf_core_field_offset(struct drm_sched_job___hang, list));
+/*
+ * A walk of `sched`'s pending list from its start: the list is the
+ * scheduler's jobs on the hardware, in the order they run; its first is
+ * the one the timeout handler takes.
+ */
+static __always_inline struct pending_walk pending_walk_of(__u64 sched)
+{
+	struct pending_walk w = {
+		.head = sched + bpf_core_field_offset(struct drm_gpu_scheduler___hang, pending_list),
+		.list_off = bpf_core_field_offset(struct drm_sched_job___hang, list),
+		.fence_off = bpf_core_field_offset(struct drm_sched_job___hang, s_fence),
+		.parent_off = bpf_core_field_offset(struct drm_sched_fence, parent),
+		.error_off = bpf_core_field_offset(struct dma_fence, error),
+	};
+
+	bpf_probe_read_kernel(&w.next, sizeof(w.next), (void *)w.head);
+	return w;
 }
 
 /* The job of `sched_job` as the tool knows it: its row's info, else only its name. */
@@ -550,9 +563,10 @@ static __always_inline int open_incident(struct rings_row *ring, __u32 ring_idx,
 	struct gpuhang_event *e;
 
 	ring->s.wanted = job->wanted;
-	device_incident(ring, 0);
-	if (!job->wanted)
+	if (!job->wanted) {
+		device_incident(ring, 0);
 		return 0;
+	}
 	ring->s.incident = next_incident();
 	ring->s.incident_ns = now;
 	device_incident(ring, ring->s.incident);
@@ -570,6 +584,7 @@ static __always_inline int open_incident(struct rings_row *ring, __u32 ring_idx,
 static __always_inline int on_timeout(struct drm_gpu_scheduler *sched)
 {
 	__u64 now = bpf_ktime_get_ns();
+	struct pending_walk first;
 	struct rings_row *ring;
 	struct job_info job;
 	__u32 ring_idx, kind;
@@ -580,7 +595,9 @@ static __always_inline int on_timeout(struct drm_gpu_scheduler *sched)
 	if (xe_timeouts_traced && ring->s.driver[0] == 'x' && ring->s.driver[1] == 'e' &&
 	    !ring->s.driver[2])
 		return 0;
-	job_known((void *)pending_next(sched, NULL), &job);
+	first = pending_walk_of((__u64)sched);
+	job_known(first.next && first.next != first.head ? (void *)(first.next - first.list_off) : NULL,
+		  &job);
 	/* A handler that finds the hardware idle does nothing: no incident (a fault waits). */
 	if (!job.context)
 		return 0;
@@ -624,17 +641,6 @@ static __always_inline void recovery_step(struct drm_gpu_scheduler *sched, __u32
 }
 
 /*
- * A walk of a scheduler's pending list (bpf_loop's context), with the
- * offsets it reads at: the callback has no CO-RE relocations of its own.
- */
-struct pending_walk {
-	__u64 head;		/* &sched->pending_list */
-	__u64 next;		/* the list entry to visit next */
-	__u32 list_off, fence_off, parent_off, error_off;
-	__u32 all, resubmitted;
-};
-
-/*
  * One job of the walk: one with a hardware fence that has no error was
  * run again (or goes on running); the others (no fence: cancelled; an
  * error: force-completed) end without running again. Counted without a
@@ -665,15 +671,8 @@ static int pending_step(__u32 i, struct pending_walk *w)
  */
 static __always_inline int pending_counts(__u64 sched)
 {
-	struct pending_walk w = {
-		.head = sched + bpf_core_field_offset(struct drm_gpu_scheduler___hang, pending_list),
-		.list_off = bpf_core_field_offset(struct drm_sched_job___hang, list),
-		.fence_off = bpf_core_field_offset(struct drm_sched_job___hang, s_fence),
-		.parent_off = bpf_core_field_offset(struct drm_sched_fence, parent),
-		.error_off = bpf_core_field_offset(struct dma_fence, error),
-	};
+	struct pending_walk w = pending_walk_of(sched);
 
-	bpf_probe_read_kernel(&w.next, sizeof(w.next), (void *)w.head);
 	bpf_loop(MAX_PENDING, pending_step, &w, 0);
 	return (w.all << 16) | w.resubmitted;
 }
@@ -1098,6 +1097,16 @@ int BPF_PROG(vm_fault, void *adev, unsigned int pasid, __u64 addr, __u32 status,
 	return owner_event(ring, idx, HANG_PAGEFAULT, &owner, 0, addr, status, vmhub + 1, now);
 }
 
+/* The process an xe file was opened by, into `who` (false: none). */
+static __always_inline bool xe_file_owner(struct xe_file___hang *xef, struct job_info *who)
+{
+	if (!xef)
+		return false;
+	who->pid = BPF_CORE_READ(xef, pid);
+	bpf_probe_read_kernel_str(who->comm, sizeof(who->comm), BPF_CORE_READ(xef, process_name));
+	return true;
+}
+
 /*
  * An exec queue's incident as xe reports it: on the ring of the queue's
  * scheduler (xe has one per queue), part of its open incident if it has
@@ -1106,7 +1115,6 @@ int BPF_PROG(vm_fault, void *adev, unsigned int pasid, __u64 addr, __u32 status,
 static __always_inline int on_xe_queue(struct xe_exec_queue___hang *q, __u32 kind)
 {
 	__u64 now = bpf_ktime_get_ns(), guc;
-	struct xe_file___hang *xef;
 	struct rings_row *ring;
 	struct job_info owner;
 	__u32 idx;
@@ -1119,11 +1127,7 @@ static __always_inline int on_xe_queue(struct xe_exec_queue___hang *q, __u32 kin
 	if (!ring)
 		return 0;
 	__builtin_memset(&owner, 0, sizeof(owner));
-	xef = BPF_CORE_READ(q, xef);
-	if (xef) {
-		owner.pid = BPF_CORE_READ(xef, pid);
-		bpf_probe_read_kernel_str(owner.comm, sizeof(owner.comm), BPF_CORE_READ(xef, process_name));
-	}
+	xe_file_owner(BPF_CORE_READ(q, xef), &owner);
 	return owner_event(ring, idx, kind, &owner, RESET_ENGINE, 0, 0, 0, now);
 }
 
@@ -1138,7 +1142,6 @@ int BPF_PROG(xe_job_timedout, struct xe_sched_job___hang *job)
 	struct xe_sched_job___hang *j = ADDR(job);
 	__u64 now = bpf_ktime_get_ns();
 	struct drm_sched_job *drm_job;
-	struct xe_file___hang *xef;
 	struct rings_row *ring;
 	struct job_info info;
 	__u32 idx;
@@ -1148,10 +1151,7 @@ int BPF_PROG(xe_job_timedout, struct xe_sched_job___hang *job)
 	if (!ring)
 		return 0;
 	job_known(drm_job, &info);
-	xef = BPF_CORE_READ(j, q, xef);
-	if (!info.pid && xef) {
-		info.pid = BPF_CORE_READ(xef, pid);
-		bpf_probe_read_kernel_str(info.comm, sizeof(info.comm), BPF_CORE_READ(xef, process_name));
+	if (!info.pid && xe_file_owner(BPF_CORE_READ(j, q, xef), &info)) {
 		info.ring = idx;
 		info.wanted = !process_filtered() || task_wanted(&info);
 	}

@@ -20,7 +20,7 @@
 /* Jobs on the hardware a recovery's count walks: more than any ring's credits. */
 #define MAX_PENDING	256
 
-/* What happened: an incident (a timeout, a fault), or a step of its recovery. */
+/* What happened: an incident (the kinds before HANG_STOP), or a step of its recovery. */
 enum hang_kind {
 	HANG_TIMEOUT,		/* the scheduler's timer found a job past its time */
 	HANG_FAULT,		/* the driver reported a fault (drm_sched_fault) */

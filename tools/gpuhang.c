@@ -503,9 +503,7 @@ static bool headed;
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct gpuhang_event *e = data;
-	bool incident = e->kind == HANG_TIMEOUT || e->kind == HANG_FAULT ||
-			e->kind == HANG_WEDGED || e->kind == HANG_RESET || e->kind == HANG_PAGEFAULT ||
-			e->kind == HANG_COREDUMP;
+	bool incident = e->kind < HANG_STOP;
 	/* (xe's engine resets come done, with no time) */
 	bool out = e->kind == HANG_RECOVERED || (e->kind == HANG_RESET && e->out_ns);
 	bool fault = e->kind == HANG_PAGEFAULT && e->vmhub;
