@@ -20,6 +20,7 @@
 #include "tp_record.bpf.h"
 #include "maps.bpf.h"
 #include "nvdrv.h"
+#include "nv_xid.bpf.h"
 
 
 __u64 dropped_rows = 0;		/* a table was full */
@@ -53,16 +54,9 @@ struct vm_fault {
 	struct vm_area_struct *vma;
 } __core;
 
-/* nv_state_t (nv.h): priv, os_state, flags, then nv_pci_info_t pci_info. */
-#define NV_STATE_PCI_DOMAIN	20
-#define NV_STATE_PCI_BUS	24
-#define NV_STATE_PCI_SLOT	25
-
 /* struct nvidia_p2p_page_table (nv-p2p.h): version, page_size, pages, entries. */
 #define P2P_PT_PAGE_SIZE	4
 #define P2P_PT_ENTRIES		16
-
-#define NV_XID_LEVEL 0xFFFFFFFFu
 
 /* ---- maps ----------------------------------------------------------------- */
 
@@ -169,20 +163,6 @@ struct {
 static __always_inline __u32 file_dev(struct file *file)
 {
 	return file ? BPF_CORE_READ(file, f_inode, i_rdev) : 0;
-}
-
-/* domain << 16 | bus << 8 | slot of an nv_state_t (or nv_linux_state_t, which starts with it). */
-static __always_inline __u32 nv_gpu(void *nv)
-{
-	__u32 domain = 0;
-	__u8 bus = 0, slot = 0;
-
-	if (!nv)
-		return 0;
-	bpf_probe_read_kernel(&domain, sizeof(domain), nv + NV_STATE_PCI_DOMAIN);
-	bpf_probe_read_kernel(&bus, sizeof(bus), nv + NV_STATE_PCI_BUS);
-	bpf_probe_read_kernel(&slot, sizeof(slot), nv + NV_STATE_PCI_SLOT);
-	return domain << 16 | (__u32)bus << 8 | slot;
 }
 
 static __always_inline struct nvdrv_event *event_new(__u32 type, bool always)
@@ -1026,78 +1006,48 @@ int BPF_KRETPROBE(p2p_return, int ret)
 /* ---- Xids ------------------------------------------------------------------------------ */
 
 /*
- * nv_printf (u32 level, const char *fmt, ...): the RM reports an Xid with
- * level 0xFFFFFFFF and "NVRM: Xid (PCI:%04x:%02x:%02x): %d, pid=%s,
- * name=%s, %s\n" (MIG variants put one or two more numbers before the Xid).
- * It runs on every ioctl too: the level is tested first. The frontend parses
- * the format to tell which argument is which: the integer registers and
- * the stack slots are sent, each slot also read as a string.
+ * nv_printf (u32 level, const char *fmt, ...): an Xid report, sent unless
+ * the tracepoint reports Xids (nv_xid.bpf.h).
  */
 SEC("kprobe")
 int BPF_KPROBE(printf_entry, u32 level, const char *fmt)
 {
-	static const char prefix[] = "NVRM: Xid";
+	struct nv_xid *x = nv_printf_xid(ctx, level, fmt);
 	struct nvdrv_event *e;
-	char head[sizeof(prefix)];
-	void *sp;
-	int i;
 
-	if (level != NV_XID_LEVEL || !fmt)
+	if (!x || !nv_xid_printed(x))
 		return 0;
-	if (bpf_probe_read_kernel(head, sizeof(head) - 1, fmt))
-		return 0;
-	for (i = 0; i < sizeof(prefix) - 1; i++)
-		if (head[i] != prefix[i])
-			return 0;
-	e = event_new(EV_XID_PRINT, true);
+	e = event_new(EV_XID, true);
 	if (!e)
 		return 0;
-	e->xid.level = level;
-	bpf_probe_read_kernel_str(e->xid.fmt, sizeof(e->xid.fmt), fmt);
-	e->xid.regs[0] = PT_REGS_PARM3(ctx);
-	e->xid.regs[1] = PT_REGS_PARM4(ctx);
-	e->xid.regs[2] = PT_REGS_PARM5(ctx);
-	e->xid.regs[3] = ctx->r9;	/* PT_REGS_PARM6: libbpf >= 1.2 */
-	sp = (void *)PT_REGS_SP(ctx);
-	/* At entry the stack pointer is at the return address: arguments follow. */
-	if (bpf_probe_read_kernel(e->xid.slots, sizeof(e->xid.slots), sp + 8))
-		__builtin_memset(e->xid.slots, 0, sizeof(e->xid.slots));
-	for (i = 0; i < XID_SLOTS; i++) {
-		e->xid.str[i][0] = '\0';
-		if (e->xid.slots[i] >> 47)	/* a kernel address */
-			bpf_probe_read_kernel_str(e->xid.str[i], XID_STR_LEN,
-						  (void *)e->xid.slots[i]);
-	}
+	e->xid = *x;
 	bpf_ringbuf_submit(e, 0);	/* rare: wake the reader now */
 	return 0;
 }
 
-/* nv_log_error (nv_state_t *nv, u32 xid, const char *fmt, va_list) */
+/* nv_log_error (nv_state_t *nv, u32 xid, const char *fmt, va_list): an Xid not printed. */
 SEC("kprobe")
 int BPF_KPROBE(log_error_entry, void *nv, u32 xid)
 {
-	struct nvdrv_event *e = event_new(EV_XID_LOG, true);
+	struct nvdrv_event *e;
 
+	if (nv_xid_take_print(xid, NULL))
+		return 0;
+	e = event_new(EV_XID, true);
 	if (!e)
 		return 0;
-	e->xlog.gpu = nv_gpu(nv);
-	e->xlog.xid = xid;
+	nv_log_error_read(nv, xid, &e->xid);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
 
 /*
- * nvidia:nvidia_dev_xid (575 and later; nv_report_error(), from nv_log_error):
- * the GPU's PCI name, the Xid and the RM's message, the stable source
- * where the driver has it (nvdrv.c then attaches nv_printf's kprobe above
- * only for the pid and name the RM's report gives, not nv_log_error's). A
- * classic tracepoint read through its format (nvdrv.c fills the fields):
- * DKMS builds have no BTF. Counted as the record path's events are, so a
- * firing the kernel skipped is reported (records.h).
+ * nvidia:nvidia_dev_xid (575 and later), the stable source where the
+ * driver has it (nvdrv.c then attaches nv_printf's kprobe above only for
+ * the pid and name the RM's report gives, not nv_log_error's). Counted as
+ * the record path's events are, so a firing the kernel skipped is
+ * reported (records.h).
  */
-TP_FIELD(f_xid_dev);
-TP_FIELD(f_xid_code);
-TP_FIELD(f_xid_msg);
 TP_RECORD_COUNTERS();
 
 SEC("tracepoint")
@@ -1106,12 +1056,10 @@ int dev_xid(void *ctx)
 	struct nvdrv_event *e;
 
 	TP_RECORD_RAN();
-	e = event_new(EV_XID_TP, true);
+	e = event_new(EV_XID, true);
 	if (!e)
 		return 0;
-	e->xtp.xid = tp_read_u64(ctx, &f_xid_code);
-	tp_read_str(ctx, &f_xid_dev, e->xtp.dev, sizeof(e->xtp.dev));
-	tp_read_str(ctx, &f_xid_msg, e->xtp.msg, sizeof(e->xtp.msg));
+	nv_xid_tp_read(ctx, &e->xid);
 	bpf_ringbuf_submit(e, 0);	/* rare: wake the reader now */
 	return 0;
 }

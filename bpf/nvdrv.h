@@ -4,6 +4,7 @@
 #define NVDRV_H
 
 #include "histogram.h"
+#include "nv_xid.h"
 
 #define COMM_LEN	16
 /* Rows for the whole session (rows.bpf.h: a table of 1 << bits fills before its last slot) */
@@ -16,11 +17,6 @@
 #define POWER_ROW_BITS	4	/* power_row: the driver's states and the cycles */
 #define MAX_INFLIGHT	16384	/* calls between entry and return */
 #define MAX_LIVE_VMAS	16384	/* mappings of the driver's files alive */
-#define XID_STR_LEN	48	/* pid, name, message strings of an Xid report */
-#define XID_FMT_LEN	96
-#define XID_SLOTS	5	/* nv_printf's stack arguments read */
-#define XID_DEV_LEN	16	/* the tracepoint's dev: pci_name(), "0000:3b:00.0" */
-#define XID_MSG_LEN	128	/* the tracepoint's msg, the Xid's whole message */
 
 /* The interface layer's ioctl numbers (nv-ioctl-numbers.h): _IOC_NR. */
 #define NV_ESC_IOCTL_XFER_CMD	0xd3
@@ -73,12 +69,10 @@ enum nvdrv_event_type {
 	EV_ISR,		/* a top half */
 	EV_BH,		/* a bottom half */
 	EV_P2P,		/* a p2p call, at its return */
-	EV_XID_PRINT,	/* nv_printf of an Xid report (always sent: Xids are rare) */
-	EV_XID_LOG,	/* nv_log_error(nv, xid, ...) (always sent) */
+	EV_XID,		/* an Xid (nv_xid.h: always sent, Xids are rare) */
 	EV_POWER,	/* nv_set_system_power_state, at its return */
 	EV_VMA_COPY,	/* nvidia_vma_open: a mapping copied (fork, split, mremap) */
 	EV_VMA_RELEASE,	/* nvidia_vma_release: a mapping gone (munmap, exit) */
-	EV_XID_TP,	/* nvidia:nvidia_dev_xid, the driver's tracepoint (575 on; always sent) */
 	/* The RM's objects, for GPU memory per process (always sent; not -e lines): */
 	EV_RM_ALLOC,	/* an RM_ALLOC the RM made (any class) or refused (memory classes) */
 	EV_RM_FREE,	/* an RM_FREE the RM did */
@@ -227,13 +221,7 @@ struct nvdrv_event {
 			__u64 bytes;
 			__u64 va;
 		} p2p;
-		struct {		/* EV_XID_PRINT */
-			__u32 level;
-			__u32 regs[4];	/* edx, ecx, r8d, r9d: the first integer arguments */
-			__u64 slots[XID_SLOTS];	/* the stack arguments */
-			char fmt[XID_FMT_LEN];
-			char str[XID_SLOTS][XID_STR_LEN];	/* each slot read as a string */
-		} xid;
+		struct nv_xid xid;		/* EV_XID */
 		struct {		/* EV_POWER */
 			__u32 state;	/* enum power_row: the target */
 			__u32 depth;	/* nv_pm_action_depth_t */
@@ -242,10 +230,6 @@ struct nvdrv_event {
 			__u64 lat_ns;	/* the transition */
 			__u64 cycle_ns;	/* a resume ending a cycle: the cycle (else 0) */
 		} power;
-		struct {		/* EV_XID_LOG */
-			__u32 gpu;
-			__u32 xid;
-		} xlog;
 		struct {		/* EV_RM_ALLOC, EV_RM_FREE; EV_RM_CLOSE: file */
 			__u32 client;	/* hRoot */
 			__u32 parent;	/* hObjectParent */
@@ -257,11 +241,6 @@ struct nvdrv_event {
 			__u64 file;	/* the struct file * it came through */
 			__u64 cgroup_id;
 		} rm;
-		struct {		/* EV_XID_TP: the record's fields */
-			__u32 xid;	/* error_code */
-			char dev[XID_DEV_LEN];
-			char msg[XID_MSG_LEN];
-		} xtp;
 	};
 };
 

@@ -389,7 +389,7 @@ static void print_irqs(FILE *f, const struct map_snapshot *s, double secs)
 			continue;
 		table_header_once(f, &irq_table, &header);
 		lat_hist_delta(&tb, &now->top_bottom, was ? &was->top_bottom : NULL);
-		gpu_name(k->gpu, gpu, sizeof(gpu));
+		nv_gpu_name(k->gpu, gpu, sizeof(gpu));
 		table_row(f, &irq_table, (struct cell[]){
 			CELL_S(gpu), CELL_S(irq_kind_name(k->kind)), CELL_U(top),
 			CELL_F(secs > 0 ? top / secs : 0.0, 1), CELL_U(DELTA(now, was, bottom)),
@@ -462,7 +462,7 @@ static void print_xids(FILE *f)
 			continue;
 		table_header_once(f, &xid_table, &header);
 		table_row(f, &xid_table, (struct cell[]){
-			CELL_S(gpu_name(x->gpu, gpu, sizeof(gpu))), CELL_U(x->xid),
+			CELL_S(nv_gpu_name(x->gpu, gpu, sizeof(gpu))), CELL_U(x->xid),
 			CELL_U(x->count - x->prev), CELL_S_OR_NONE(x->pid), CELL_S_OR_NONE(x->name),
 			meaning ? CELL_S(meaning) : CELL_NONE, CELL_S_OR_NONE(x->msg) });
 		x->prev = x->count;
@@ -562,8 +562,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	}
 	/* Xids are counted in every mode. */
-	if (is_xid_event(e->type) && !xid_event(e, &xr))
-		return 0;
+	if (e->type == EV_XID)
+		xid_event(e, &xr);
 	if (common_env.events)
 		print_event(e, &xr);
 	timeline_event(e, &xr);
@@ -659,30 +659,24 @@ static char xid_source[600];
 static bool choose_xid_source(void)
 {
 	struct nvdrv_bpf__rodata *ro = skel->rodata;
-	struct tp_format fmt;
-	int err;
+	char why[400];
 
-	err = tp_format_load("nvidia", "nvidia_dev_xid", &fmt);
-	if (!err)
-		err = tp_field_get(&fmt, "dev", TP_WANT_STR, &ro->f_xid_dev) ?:
-		      tp_field_get(&fmt, "error_code", TP_WANT_INT, &ro->f_xid_code) ?:
-		      tp_field_get(&fmt, "msg", TP_WANT_STR, &ro->f_xid_msg);
-	if (!err) {
+	if (nv_xid_tracepoint(&ro->f_xid_dev, &ro->f_xid_code, &ro->f_xid_msg, why, sizeof(why))) {
 		snprintf(xid_source, sizeof(xid_source),
 			 "nvdrv: Xids from the driver's tracepoint nvidia:nvidia_dev_xid, "
 			 "their pid and name from nv_printf");
 		/* nv_printf's report, just before, names the process the tracepoint does not. */
 		drop_hooks(P_LOG_ERROR);
-		xids_from_tracepoint(true);
+		ro->nv_xid_from_tracepoint = true;
 		return true;
 	}
-	if (!fmt.nr_fields)	/* no such event, or its format unreadable */
+	if (!why[0])
 		snprintf(xid_source, sizeof(xid_source), "nvdrv: Xids from nv_printf and nv_log_error "
 			 "(kprobes): nvidia.ko has no tracepoint nvidia:nvidia_dev_xid (575 and later "
 			 "have it)");
 	else
 		snprintf(xid_source, sizeof(xid_source), "nvdrv: Xids from nv_printf and nv_log_error "
-			 "(kprobes), not from the tracepoint: %s", fmt.error);
+			 "(kprobes), not from the tracepoint: %s", why);
 	bpf_program__set_autoload(skel->progs.dev_xid, false);
 	bpf_program__set_autoload(skel->progs.records_fired, false);
 	return false;

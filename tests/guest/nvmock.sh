@@ -431,7 +431,7 @@ start_tool "$S/x.ev" "$T" -e; xe_pid=$tool_pid
 start_tool "$S/x.j" "$T" -j
 echo 1 >$trace/events/nvidia/nvidia_dev_xid/enable
 echo >$trace/trace
-long="Ch 00000010, intr 00000000. MMU Fault: ENGINE GRAPHICS GPC0"	# 59 bytes: more than nv_printf's 47
+long="Ch 00000010, intr 00000000. MMU Fault: ENGINE GRAPHICS GPC0"	# 59 bytes, whole
 c xid xid=79 pid=1234 name=cudaapp msg=GPU has fallen off the bus.
 c xid xid=31 pid=4321 name=trainer n=3 dev=1 "msg=$long"
 c xid xid=43 mig=1 pid=77 name=migapp msg=Ch 00000008

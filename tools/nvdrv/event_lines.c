@@ -12,8 +12,8 @@
 static const char *const event_names[NR_EVENT_TYPES] = {
 	[EV_OPEN] = "OPEN", [EV_CLOSE] = "CLOSE", [EV_IOCTL] = "IOCTL", [EV_MMAP] = "MMAP",
 	[EV_FAULT] = "FAULT", [EV_ISR] = "ISR", [EV_BH] = "BH", [EV_P2P] = "P2P",
-	[EV_XID_PRINT] = "XID", [EV_XID_LOG] = "XID", [EV_POWER] = "POWER",
-	[EV_VMA_COPY] = "VMCOPY", [EV_VMA_RELEASE] = "UNMAP", [EV_XID_TP] = "XID",
+	[EV_XID] = "XID", [EV_POWER] = "POWER",
+	[EV_VMA_COPY] = "VMCOPY", [EV_VMA_RELEASE] = "UNMAP",
 };
 
 /* The DETAIL text holds what the JSON fields after it hold, for grep. */
@@ -175,7 +175,7 @@ static void power_line(struct line *l, const struct nvdrv_event *e, const struct
 /* ISR, BH: a top half, a bottom half. */
 static void irq_line(struct line *l, const struct nvdrv_event *e, const struct xid_report *xr)
 {
-	l->c[F_GPU] = CELL_S(gpu_name(e->irq.gpu, l->gpu, sizeof(l->gpu)));
+	l->c[F_GPU] = CELL_S(nv_gpu_name(e->irq.gpu, l->gpu, sizeof(l->gpu)));
 	l->c[F_KIND] = CELL_S(e->type == EV_ISR ? irq_kind_name(e->irq.kind) : bh_kind_name(e->irq.kind));
 	l->c[F_IRQ] = CELL_I((int)e->irq.irq);
 	detail(l, "gpu=%s kind=%s irq=%d", l->gpu, l->c[F_KIND].s, (int)e->irq.irq);
@@ -196,12 +196,12 @@ static void p2p_line(struct line *l, const struct nvdrv_event *e, const struct x
 	put_ret(l, e->p2p.ret);
 }
 
-/* XID (EV_XID_PRINT, EV_XID_LOG, EV_XID_TP): the Xid the event reported. */
+/* XID: the Xid the event reported. */
 static void xid_line(struct line *l, const struct nvdrv_event *e, const struct xid_report *xr)
 {
 	const char *meaning = nv_xid_meaning(xr->xid);
 
-	l->c[F_GPU] = CELL_S(gpu_name(xr->gpu, l->gpu, sizeof(l->gpu)));
+	l->c[F_GPU] = CELL_S(nv_gpu_name(xr->gpu, l->gpu, sizeof(l->gpu)));
 	l->c[F_XID] = CELL_U(xr->xid);
 	if (xr->pid)
 		l->c[F_XID_PID] = CELL_S(xr->pid);
@@ -219,8 +219,8 @@ static void (*const line_of[NR_EVENT_TYPES])(struct line *, const struct nvdrv_e
 					     const struct xid_report *) = {
 	[EV_OPEN] = file_line, [EV_CLOSE] = file_line, [EV_MMAP] = file_line, [EV_FAULT] = file_line,
 	[EV_IOCTL] = ioctl_line, [EV_ISR] = irq_line, [EV_BH] = irq_line, [EV_P2P] = p2p_line,
-	[EV_XID_PRINT] = xid_line, [EV_XID_LOG] = xid_line, [EV_POWER] = power_line,
-	[EV_VMA_COPY] = file_line, [EV_VMA_RELEASE] = file_line, [EV_XID_TP] = xid_line,
+	[EV_XID] = xid_line, [EV_POWER] = power_line,
+	[EV_VMA_COPY] = file_line, [EV_VMA_RELEASE] = file_line,
 };
 
 /* The cells of e's line. */
@@ -342,15 +342,13 @@ void nvdrv_timeline_event(const struct nvdrv_event *e, const struct xid_report *
 	switch (e->type) {
 	case EV_ISR:
 	case EV_BH:
-	case EV_XID_PRINT:
-	case EV_XID_LOG:
-	case EV_XID_TP:
+	case EV_XID:
 		/* The GPU's: on its own process, a track per kind of event. */
 		pid = timeline_gpu(l.c[F_GPU].s);
 		tid = e->type == EV_ISR ? 1 : e->type == EV_BH ? 2 : 3;
 		timeline_track(pid, tid, e->type == EV_ISR ? "interrupts" : e->type == EV_BH ?
 			       "bottom halves" : "Xids", tid);
-		if (is_xid_event(e->type)) {
+		if (e->type == EV_XID) {
 			snprintf(title, sizeof(title), "Xid %u", xr->xid);
 			name = title;
 		} else {

@@ -14,7 +14,7 @@ extern const struct table event_table;
 
 /*
  * The line of `e` on stdout, its time since tracing began; `xr` the Xid
- * of an EV_XID_PRINT or EV_XID_LOG event (xid_event()'s).
+ * of an EV_XID event (xid_event()'s).
  */
 void print_event(const struct nvdrv_event *e, const struct xid_report *xr);
 

@@ -587,25 +587,6 @@ static const struct nv_uvm_ioctl uvm_ioctls[] = {
 	{ 0x30000002, "UVM_DEINITIALIZE", -1, -1 },
 };
 
-/* Xid meanings: NVIDIA's Xid catalog (the "Xid Errors" document), no header. */
-static const struct nv_name xids[] = {
-	{ 8, "GPU stopped processing" }, { 13, "graphics engine exception" },
-	{ 31, "GPU memory page fault" }, { 32, "invalid or corrupted push buffer stream" },
-	{ 38, "driver firmware error" }, { 43, "GPU stopped processing (channel stopped)" },
-	{ 45, "preemptive cleanup, due to previous errors" }, { 48, "double bit ECC error (DBE)" },
-	{ 61, "internal micro-controller breakpoint/warning" },
-	{ 62, "internal micro-controller halt" },
-	{ 63, "ECC page retirement or row remapping recording event" },
-	{ 64, "ECC page retirement or row remapper recording failure" },
-	{ 68, "video processor exception" }, { 69, "graphics engine class error" },
-	{ 74, "NVLink error" }, { 79, "GPU has fallen off the bus" },
-	{ 92, "high single-bit ECC error rate" }, { 94, "contained ECC error" },
-	{ 95, "uncontained ECC error" }, { 109, "context switch timeout" },
-	{ 119, "GSP RPC timeout" }, { 120, "GSP error" }, { 121, "C2C link corrected error" },
-	{ 140, "unrecovered ECC error" }, { 143, "GPU initialization failure" },
-	{ 154, "GPU recovery action changed" },
-};
-
 const char *nv_escape_name(__u32 esc)
 {
 	if (esc & NV_ESC_UVM)
@@ -707,11 +688,6 @@ __u32 nv_uvm_ioctl_cmd(size_t i)
 	return i < NR(uvm_ioctls) ? uvm_ioctls[i].cmd : 0;
 }
 
-const char *nv_xid_meaning(__u32 xid)
-{
-	return lookup(xids, NR(xids), xid);
-}
-
 /* ---- the driver's devices, GPUs and hooked functions ----------------------------- */
 
 /* Major 195 is nvidia.ko's; others named by /proc/devices. */
@@ -744,12 +720,6 @@ const char *dev_name(__u32 dev, char *buf, size_t size)
 		}
 	}
 	fclose(f);
-	return buf;
-}
-
-const char *gpu_name(__u32 gpu, char *buf, size_t size)
-{
-	snprintf(buf, size, "%04x:%02x:%02x", gpu >> 16, (gpu >> 8) & 0xff, gpu & 0xff);
 	return buf;
 }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The names nvdrv prints for NVIDIA's numbers: ioctl escapes, the resource
- * manager's statuses, classes and control commands, Xids; and for the
- * driver's device nodes, GPUs, interrupt handlers and p2p functions. The
+ * manager's statuses, classes and control commands; and for the
+ * driver's device nodes, interrupt handlers and p2p functions. The
  * tables (nvidia_names.c) say which of NVIDIA's headers each comes from.
  */
 #ifndef NVDRV_NVIDIA_NAMES_H
@@ -62,14 +62,8 @@ int nv_uvm_status_offset(__u32 cmd, unsigned int driver_major);
 size_t nv_uvm_ioctl_count(void);
 __u32 nv_uvm_ioctl_cmd(size_t i);
 
-/* What an Xid means ("GPU has fallen off the bus"), or NULL. */
-const char *nv_xid_meaning(__u32 xid);
-
 /* A device node: "nvidiactl", "nvidia0", "nvidia-uvm", else NAME:MINOR or MAJOR:MINOR. */
 const char *dev_name(__u32 dev, char *buf, size_t size);
-
-/* A GPU by its PCI address, domain << 16 | bus << 8 | slot: "0000:01:00". */
-const char *gpu_name(__u32 gpu, char *buf, size_t size);
 
 /* The roles of the hooked functions (nvdrv.h's enums), or "?". */
 const char *irq_kind_name(__u32 kind);

@@ -105,7 +105,7 @@ static int device_metrics(struct metrics *m, const struct map_snapshot *devs,
 		for (i = 0; i < irqs->n; i++) {						\
 			const struct irq_key *k = snapshot_key(irqs, i);		\
 			const struct irq_stats *q = snapshot_value(irqs, i);		\
-			const struct label *l = LABELS({ "gpu", gpu_name(k->gpu, gpu, sizeof(gpu)) }, \
+			const struct label *l = LABELS({ "gpu", nv_gpu_name(k->gpu, gpu, sizeof(gpu)) }, \
 						       { "kind", irq_kind_name(k->kind) }); \
 			put;								\
 		}									\
@@ -132,7 +132,7 @@ static void xid_metrics(struct metrics *m)
 	metrics_family(m, "xids_total", METRIC_COUNTER, "Xid errors reported, per GPU and Xid");
 	for (i = 0; i < nr_xid_rows; i++) {
 		snprintf(xid, sizeof(xid), "%u", xid_rows[i].xid);
-		metrics_u64(m, LABELS({ "gpu", gpu_name(xid_rows[i].gpu, gpu, sizeof(gpu)) },
+		metrics_u64(m, LABELS({ "gpu", nv_gpu_name(xid_rows[i].gpu, gpu, sizeof(gpu)) },
 				      { "xid", xid }), xid_rows[i].count);
 	}
 }
