@@ -45,14 +45,20 @@
  * with its time, ending the incident. And a device coredump the kernel
  * keeps (fentry on device_add() of the dump's device), of a device the
  * tool has seen, part of the device's last incident or one of its own.
+ * And NVIDIA's Xids, read as nv_xid.bpf.h reads them (kprobes and the
+ * driver's tracepoint: nvidia.ko has no BTF), each an incident of its own
+ * on its GPU's rings row, naming the process the RM's report names.
  * The tool never holds the kernel up: each program reads and returns; an
  * incident's record is copied to the ring buffer, or counted as lost.
  */
 #include "kernel_types.bpf.h"
+#include <asm/ptrace.h>	/* struct pt_regs: the registers at a kprobe (NVIDIA's Xids) */
 #include <bpf/bpf_tracing.h>
 #define EVENTS_RINGBUF_BYTES (1024 * 1024)	/* ~170 incidents with their recorders */
 #include "tool.bpf.h"
+#include "tp_record.bpf.h"
 #include "gpuhang.h"
+#include "nv_xid.bpf.h"
 
 #include "drm_types.bpf.h"
 
@@ -463,14 +469,19 @@ static __always_inline void job_known(struct drm_sched_job *sched_job, struct jo
 	out->wanted = !process_filtered();
 }
 
-/* An event of `ring` and its last incident; with its device's recorder if `full`. */
+/*
+ * An event of `ring` and its last incident, of `size`: GPUHANG_STEP_SIZE,
+ * GPUHANG_XID_SIZE, or the whole event, with its device's recorder (a
+ * constant, for the verifier to know what was reserved).
+ */
 static __always_inline struct gpuhang_event *event_of(struct rings_row *ring, __u32 ring_idx,
-						      __u32 kind, bool full, __u64 now)
+						      __u32 kind, __u64 size, __u64 now)
 {
+	bool full = size == sizeof(struct gpuhang_event);
 	struct gpuhang_event *e;
 	struct dev_state *d;
 
-	e = full ? event_reserve(sizeof(*e)) : event_reserve(GPUHANG_STEP_SIZE);
+	e = event_reserve(size);
 	if (!e)
 		return NULL;
 	e->ts_ns = now;
@@ -513,9 +524,16 @@ static __always_inline void count_culprit(__u32 ring, __u32 kind, const struct j
 		__sync_fetch_and_add(&c->s.incidents, 1);
 }
 
-/* The next incident's number (of all rings'). */
+/*
+ * The next incident's number (of all rings'). Before 5.12 BPF has no
+ * fetch-and-add (tool_load() makes it a load): a plain increment there,
+ * where only NVIDIA's Xids are traced (no module has BTF); two Xids at
+ * once on two CPUs could then take one number.
+ */
 static __always_inline __u32 next_incident(void)
 {
+	if (!has_atomic_fetch)
+		return ++nr_incidents;
 	return __sync_fetch_and_add(&nr_incidents, 1) + 1;
 }
 
@@ -548,7 +566,8 @@ static __always_inline void count_recovery(struct ring_state *s, __u64 out)
 static __always_inline struct gpuhang_event *incident_event(struct rings_row *ring, __u32 ring_idx,
 							    __u32 kind, bool own, __u64 now)
 {
-	return own ? event_of(ring, ring_idx, kind, true, now) : event_of(ring, ring_idx, kind, false, now);
+	return own ? event_of(ring, ring_idx, kind, sizeof(struct gpuhang_event), now) :
+	       event_of(ring, ring_idx, kind, GPUHANG_STEP_SIZE, now);
 }
 
 /*
@@ -572,7 +591,7 @@ static __always_inline int open_incident(struct rings_row *ring, __u32 ring_idx,
 	device_incident(ring, ring->s.incident);
 	__sync_fetch_and_add(kind == HANG_FAULT ? &ring->s.faults : &ring->s.timeouts, 1);
 	count_culprit(ring_idx, kind, job);
-	e = event_of(ring, ring_idx, kind, true, now);
+	e = event_of(ring, ring_idx, kind, sizeof(*e), now);
 	if (!e)
 		return 0;
 	e->job = *job;
@@ -633,7 +652,7 @@ static __always_inline void recovery_step(struct drm_gpu_scheduler *sched, __u32
 		ring->s.stop_ns = now;
 	if (!emit_events || !recovery_wanted(ring))
 		return;
-	e = event_of(ring, ring_idx, kind, false, now);
+	e = event_of(ring, ring_idx, kind, GPUHANG_STEP_SIZE, now);
 	if (!e)
 		return;
 	job_known(bad, &e->job);
@@ -705,7 +724,7 @@ static __always_inline int on_start(struct drm_gpu_scheduler *sched)
 	count_recovery(&ring->s, out);
 	__sync_fetch_and_add(&ring->s.resubmitted, resubmitted);
 	__sync_fetch_and_add(&ring->s.lost, lost);
-	e = event_of(ring, ring_idx, HANG_RECOVERED, false, now);
+	e = event_of(ring, ring_idx, HANG_RECOVERED, GPUHANG_STEP_SIZE, now);
 	if (!e)
 		return 0;
 	__builtin_memset(&e->job, 0, sizeof(e->job));
@@ -1363,6 +1382,147 @@ int BPF_PROG(i915_gt_wedged, struct intel_gt___hang *gt)
 	device_event(ring, idx, HANG_WEDGED, &none, DRM_WEDGE_RECOVERY_REBIND |
 		     DRM_WEDGE_RECOVERY_BUS_RESET, NULL, 0, bpf_ktime_get_ns());
 	return 0;
+}
+
+/*
+ * The rings row of NVIDIA GPU `gpu` (domain << 16 | bus << 8 | slot),
+ * named as the RM names it ("0000:3b:00"): the driver has no DRM
+ * scheduler, nor a recorder. Its key is no kernel address, as the others'.
+ */
+/* The hex digit of the 4 bits of `v` at `shift`. */
+static __always_inline char hex_digit(__u32 v, int shift)
+{
+	__u32 d = v >> shift & 15;
+
+	return d < 10 ? '0' + d : 'a' + d - 10;
+}
+
+static __always_inline struct rings_row *nv_gpu_ring(__u32 gpu, __u32 *idx)
+{
+	struct rings_row *r;
+	char *n;
+	bool made;
+
+	r = ROWS_GET(rings, 1ULL << 32 | gpu, idx, &made, &dropped_rings);
+	if (!r || !made)
+		return r;
+	n = r->s.dev_name;
+	n[0] = hex_digit(gpu, 28);
+	n[1] = hex_digit(gpu, 24);
+	n[2] = hex_digit(gpu, 20);
+	n[3] = hex_digit(gpu, 16);
+	n[4] = ':';
+	n[5] = hex_digit(gpu, 12);
+	n[6] = hex_digit(gpu, 8);
+	n[7] = ':';
+	n[8] = hex_digit(gpu, 4);
+	n[9] = hex_digit(gpu, 0);
+	n[10] = '\0';
+	n = r->s.driver;
+	n[0] = 'n';
+	n[1] = 'v';
+	n[2] = 'i';
+	n[3] = 'd';
+	n[4] = 'i';
+	n[5] = 'a';
+	n[6] = '\0';
+	r->s.dev = NO_ROW;
+	return r;
+}
+
+/*
+ * The process an Xid's report names: known when its pid is a number (the
+ * RM writes pid='<unknown>', name=<unknown> for an error of no process).
+ */
+static __always_inline void xid_process(const struct nv_xid *x, struct job_info *p)
+{
+	__u32 pid = 0;
+	int i;
+	char c;
+
+	__builtin_memset(p, 0, sizeof(*p));
+	if (!(x->has & NV_XID_PID))
+		return;
+	for (i = 0; i < 10; i++) {
+		c = x->pid[i];
+		if (c < '0' || c > '9')
+			break;
+		pid = pid * 10 + c - '0';
+	}
+	if (!i || c)
+		return;
+	p->pid = pid;
+	if (x->has & NV_XID_NAME)
+		__builtin_memcpy(p->comm, x->name, sizeof(p->comm) - 1);
+}
+
+/*
+ * An Xid: an incident of its own on its GPU's row, naming the process its
+ * report names; filtered by it (an Xid of no known process passes only
+ * when no filter is set).
+ */
+static __always_inline int xid_incident(const struct nv_xid *x)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct gpuhang_event *e;
+	struct rings_row *ring;
+	struct job_info owner;
+	__u32 idx, incident;
+
+	xid_process(x, &owner);
+	if (process_filtered() && (!owner.pid || !task_wanted(&owner)))
+		return 0;
+	ring = nv_gpu_ring(x->gpu, &idx);
+	if (!ring)
+		return 0;
+	incident = next_incident();
+	count_culprit(idx, HANG_XID, &owner);
+	e = event_of(ring, idx, HANG_XID, GPUHANG_XID_SIZE, now);
+	if (!e)
+		return 0;
+	e->incident = incident;
+	e->job = owner;
+	e->xid = *x;
+	event_submit(e);
+	return 0;
+}
+
+/* nv_printf(level, fmt, ...): an Xid's report, its own before 575 (nv_xid.bpf.h). */
+SEC("kprobe")
+int BPF_KPROBE(xid_printf, __u32 level, const char *fmt)
+{
+	struct nv_xid *x = nv_printf_xid(ctx, level, fmt);
+
+	if (!x || !nv_xid_printed(x))
+		return 0;
+	return xid_incident(x);
+}
+
+/* nv_log_error(nv, xid, fmt, ap) (before 575): an Xid nv_printf did not report. */
+SEC("kprobe")
+int BPF_KPROBE(xid_log_error, void *nv, __u32 xid)
+{
+	struct nv_xid *x;
+
+	if (nv_xid_take_print(xid, NULL))
+		return 0;
+	x = nv_xid_scratch();
+	if (!x)
+		return 0;
+	nv_log_error_read(nv, xid, x);
+	return xid_incident(x);
+}
+
+/* nvidia:nvidia_dev_xid (575 and later): each Xid, the process from nv_printf's report. */
+SEC("tracepoint")
+int xid_tracepoint(void *ctx)
+{
+	struct nv_xid *x = nv_xid_scratch();
+
+	if (!x)
+		return 0;
+	nv_xid_tp_read(ctx, x);
+	return xid_incident(x);
 }
 
 /* Linux <= 6.16 */

@@ -5,6 +5,8 @@
 
 #include <linux/types.h>
 
+#include "nv_xid.h"
+
 #define COMM_LEN	16
 #define NAME_LEN	32	/* a ring's, a device's, a driver's name */
 #define MAX_RINGS	64	/* schedulers (rings) over a run */
@@ -28,6 +30,7 @@ enum hang_kind {
 	HANG_RESET,		/* a GPU reset when done (amdgpu), an engine's (xe's GuC) */
 	HANG_PAGEFAULT,		/* a GPU page fault: of a VM (amdgpu), killing a queue (xe) */
 	HANG_COREDUMP,		/* a device coredump the kernel keeps (devcoredump) */
+	HANG_XID,		/* an NVIDIA Xid: an error the GPU's resource manager reports */
 	HANG_STOP,		/* recovery: the scheduler stopped, with its bad job */
 	HANG_KARMA,		/* recovery: a job blamed (its karma raised) */
 	HANG_RESUBMIT,		/* recovery: the jobs on the hardware run again */
@@ -128,9 +131,13 @@ struct gpuhang_event {
 	__u64 address;		/* PAGEFAULT (amdgpu): the address faulted on */
 	__u32 status;		/* ... the VM hub's fault status register */
 	__u32 vmhub;		/* ... the VM hub + 1 (0: no address known) */
-	struct job_info job;	/* the job blamed (context 0: none known); WEDGED: the task named */
-	/* TIMEOUT, FAULT, and the others when incidents of their own, only */
-	struct job_info recorded[RECORDER_SLOTS];
+	struct job_info job;	/* the job blamed (context 0: none known); WEDGED: the task named;
+				 * XID: the process the report names */
+	union {
+		/* TIMEOUT, FAULT, and the others when incidents of their own, only */
+		struct job_info recorded[RECORDER_SLOTS];
+		struct nv_xid xid;	/* XID */
+	};
 };
 
 /* A rings row as the frontend looks one up by index (rows.bpf.h's struct rings_row). */
@@ -140,7 +147,8 @@ struct ring_row {
 	struct ring_state s;
 };
 
-/* The size of an event without the recorder. */
+/* The size of an event without the recorder; of an Xid's. */
 #define GPUHANG_STEP_SIZE ((unsigned long)&((struct gpuhang_event *)0)->recorded)
+#define GPUHANG_XID_SIZE (GPUHANG_STEP_SIZE + sizeof(struct nv_xid))
 
 #endif /* GPUHANG_H */

@@ -11,8 +11,9 @@
  * device's wedged event (6.14+) is a line too, with the task it names, an
  * amdgpu GPU reset, with its time and cause, xe's reports of a queue's
  * engine reset or bad memory access, with its process, i915's engine
- * resets, with the request they blame, and device coredumps, by the name
- * the kernel keeps them under.
+ * resets, with the request they blame, device coredumps, by the name
+ * the kernel keeps them under, and NVIDIA's Xids, with the process the
+ * driver's report names.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include <linux/btf.h>
 
 #include "gpuhang.h"
+#include "tp_field.h"
 #include "gpuhang.skel.h"
 #include "gpuhang/prom.h"
 #include "btf_targets.h"
@@ -38,7 +40,12 @@ static struct env {
 enum sched_abi { ABI_NONE, ABI_PRE_6_17, ABI_6_17 };
 
 static enum sched_abi abi;
+/* Why abi is ABI_NONE: said if nothing else is traced, or if gpu_sched is loaded. */
+static char no_sched[400];
+static bool sched_loaded;
 static struct gpuhang_bpf *skel;
+/* NVIDIA's Xid hooks: kprobes and a tracepoint attached by name (nvidia.ko has no BTF). */
+static struct bpf_link *xid_links[2];
 /* The previous summary's rows: a summary prints what changed since. */
 static struct map_snapshot prev[2];
 
@@ -87,27 +94,33 @@ static const struct tool_desc tool = {
 	.needs = TOOL_TRACEFS,
 };
 
-/* The tool's checks: the scheduler's events, and its functions' BTF. */
+/*
+ * The DRM scheduler's events and its functions' BTF: ABI_NONE, and
+ * no_sched saying why, without them.
+ */
 static enum sched_abi detect_abi(void)
 {
+	sched_loaded = module_loaded("gpu_sched");
 	if (module_lacks_btf("gpu_sched")) {
-		fprintf(stderr, "gpuhang: module gpu_sched has no BTF (a kernel without "
-			"CONFIG_DEBUG_INFO_BTF_MODULES): its timeout handling cannot be traced\n");
+		snprintf(no_sched, sizeof(no_sched), "gpuhang: module gpu_sched has no BTF (a kernel "
+			 "without CONFIG_DEBUG_INFO_BTF_MODULES): its timeout handling cannot be traced");
 		return ABI_NONE;
 	}
 	if (tracepoint_exists("gpu_scheduler", "drm_sched_job_queue"))
 		return ABI_6_17;
 	if (tracepoint_exists("gpu_scheduler", "drm_sched_job"))
 		return ABI_PRE_6_17;
-	fprintf(stderr, "gpuhang: no gpu_scheduler tracepoints: module gpu-sched is not loaded; "
-		"it comes with the drivers that use the DRM GPU scheduler (amdgpu, xe, nouveau, "
-		"panfrost, panthor, v3d, etnaviv, lima, msm): load yours, e.g. 'modprobe amdgpu'\n");
+	snprintf(no_sched, sizeof(no_sched), "gpuhang: no gpu_scheduler tracepoints: module gpu-sched "
+		 "is not loaded; it comes with the drivers that use the DRM GPU scheduler (amdgpu, xe, "
+		 "nouveau, panfrost, panthor, v3d, etnaviv, lima, msm), and no i915 or nvidia to trace "
+		 "instead: load yours, e.g. 'modprobe amdgpu'");
 	return ABI_NONE;
 }
 
 /*
  * drm_dev_wedged_event(dev, method[, info]) where drm has it (6.14+; the
- * task from 6.17), in module drm or built in; one line on stderr if not.
+ * task from 6.17), in module drm or built in; one line on stderr if a
+ * loaded drm lacks it.
  */
 static void choose_wedged(void)
 {
@@ -115,11 +128,10 @@ static void choose_wedged(void)
 
 	if (params < 0)
 		params = btf_func_params("vmlinux", "drm_dev_wedged_event");
-	if (params < 0) {
+	if (params < 0 && module_loaded("drm"))
 		fprintf(stderr, "gpuhang: drm has no function drm_dev_wedged_event (Linux < 6.14): "
 			"wedged devices not traced\n");
-		bpf_program__set_autoload(skel->progs.wedged, false);
-	}
+	bpf_program__set_autoload(skel->progs.wedged, params >= 0);
 	skel->rodata->wedged_traced = params >= 0;
 	skel->rodata->wedged_has_task = params >= 3;
 }
@@ -163,9 +175,9 @@ static void choose_amdgpu(void)
  * no DRM scheduler), and the GT wedged when its reset fails; one line on
  * stderr if a loaded i915 lacks them.
  */
-static void choose_i915(void)
+static bool choose_i915(void)
 {
-	bool found = have_function("__i915_request_reset", 2) &&
+	bool gt, found = have_function("__i915_request_reset", 2) &&
 		     have_function("__intel_engine_reset_bh", 2);
 
 	if (!found && module_loaded("i915"))
@@ -175,13 +187,62 @@ static void choose_i915(void)
 	bpf_program__set_autoload(skel->progs.i915_request_reset, found);
 	bpf_program__set_autoload(skel->progs.i915_engine_reset, found);
 	bpf_program__set_autoload(skel->progs.i915_engine_reset_exit, found);
-	found = found && have_function("intel_gt_reset", 3) && have_function("intel_gt_set_wedged", 1);
-	if (!found && module_loaded("i915"))
+	gt = found && have_function("intel_gt_reset", 3) && have_function("intel_gt_set_wedged", 1);
+	if (found && !gt && module_loaded("i915"))
 		fprintf(stderr, "gpuhang: module i915 has no functions intel_gt_reset(gt, mask, reason) "
 			"and intel_gt_set_wedged(gt) in its BTF: its GT resets not traced\n");
-	bpf_program__set_autoload(skel->progs.i915_gt_reset, found);
-	bpf_program__set_autoload(skel->progs.i915_gt_reset_exit, found);
-	bpf_program__set_autoload(skel->progs.i915_gt_wedged, found);
+	bpf_program__set_autoload(skel->progs.i915_gt_reset, gt);
+	bpf_program__set_autoload(skel->progs.i915_gt_reset_exit, gt);
+	bpf_program__set_autoload(skel->progs.i915_gt_wedged, gt);
+	return found;
+}
+
+/*
+ * NVIDIA's Xids, where nvidia.ko is loaded: each from its tracepoint
+ * nvidia:nvidia_dev_xid (575 and later), else from nv_printf and
+ * nv_log_error (kprobes), the process from nv_printf's report
+ * (nv_xid.bpf.h); one line on stderr if the tracepoint cannot be read.
+ */
+static bool choose_nvidia(void)
+{
+	struct gpuhang_bpf__rodata *ro = skel->rodata;
+	bool nvidia = module_loaded("nvidia"), tp = false;
+	char why[400];
+
+	if (nvidia) {
+		tp = nv_xid_tracepoint(&ro->f_xid_dev, &ro->f_xid_code, &ro->f_xid_msg, why,
+				       sizeof(why));
+		if (!tp && why[0])
+			fprintf(stderr, "gpuhang: Xids from nv_printf and nv_log_error (kprobes), not "
+				"from the tracepoint nvidia:nvidia_dev_xid: %s\n", why);
+		ro->nv_xid_from_tracepoint = tp;
+	}
+	bpf_program__set_autoload(skel->progs.xid_printf, nvidia);
+	bpf_program__set_autoload(skel->progs.xid_log_error, nvidia && !tp);
+	bpf_program__set_autoload(skel->progs.xid_tracepoint, tp);
+	return nvidia;
+}
+
+/* The Xid hooks chosen, attached by name; one line on stderr for one that fails. */
+static void attach_nvidia(void)
+{
+	struct bpf_program *tp = skel->progs.xid_tracepoint, *log = skel->progs.xid_log_error;
+	struct bpf_link *link;
+
+	if (!bpf_program__autoload(skel->progs.xid_printf))
+		return;
+	link = bpf_program__attach_kprobe(skel->progs.xid_printf, false, "nv_printf");
+	if (!link)
+		fprintf(stderr, "gpuhang: cannot attach to nvidia's nv_printf (%s): the processes "
+			"of Xids not known\n", strerror(errno));
+	xid_links[0] = link;
+	link = bpf_program__autoload(tp) ? bpf_program__attach_tracepoint(tp, "nvidia", "nvidia_dev_xid") :
+	       bpf_program__attach_kprobe(log, false, "nv_log_error");
+	if (!link)
+		fprintf(stderr, "gpuhang: cannot attach to nvidia's %s (%s): Xids %s\n",
+			bpf_program__autoload(tp) ? "tracepoint nvidia_dev_xid" : "nv_log_error",
+			strerror(errno), bpf_program__autoload(tp) ? "not traced" : "only from nv_printf");
+	xid_links[1] = link;
 }
 
 /*
@@ -258,16 +319,23 @@ static bool choose_functions(void)
 	return true;
 }
 
+/* The scheduler's programs of the loaded gpu_sched (none without it). */
 static void choose_programs(void)
 {
-	bool old = abi == ABI_PRE_6_17, wqueue = btf_func_params("gpu_sched", "drm_sched_wqueue_start") >= 0;
+	bool old = abi == ABI_PRE_6_17, sched = abi != ABI_NONE,
+	     wqueue = sched && btf_func_params("gpu_sched", "drm_sched_wqueue_start") >= 0;
+	struct bpf_program *fns[] = { skel->progs.timedout, skel->progs.fault, skel->progs.stop,
+				      skel->progs.karma, skel->progs.resubmit, skel->progs.start };
+	size_t i;
 
-	bpf_program__set_autoload(skel->progs.queue_old, old);
-	bpf_program__set_autoload(skel->progs.run_old, old);
-	bpf_program__set_autoload(skel->progs.done_old, old);
-	bpf_program__set_autoload(skel->progs.queue_new, !old);
-	bpf_program__set_autoload(skel->progs.run_new, !old);
-	bpf_program__set_autoload(skel->progs.done_new, !old);
+	bpf_program__set_autoload(skel->progs.queue_old, sched && old);
+	bpf_program__set_autoload(skel->progs.run_old, sched && old);
+	bpf_program__set_autoload(skel->progs.done_old, sched && old);
+	bpf_program__set_autoload(skel->progs.queue_new, sched && !old);
+	bpf_program__set_autoload(skel->progs.run_new, sched && !old);
+	bpf_program__set_autoload(skel->progs.done_new, sched && !old);
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		bpf_program__set_autoload(fns[i], sched);
 	/* A ring reset's, from 6.8: before, drm_sched_stop() and _start() are the only ones. */
 	bpf_program__set_autoload(skel->progs.wqueue_stop, wqueue);
 	bpf_program__set_autoload(skel->progs.wqueue_start, wqueue);
@@ -276,6 +344,7 @@ static void choose_programs(void)
 static const char *const kind_names[NR_HANG_KINDS] = {
 	[HANG_TIMEOUT] = "TIMEOUT", [HANG_FAULT] = "FAULT", [HANG_WEDGED] = "WEDGED",
 	[HANG_RESET] = "RESET", [HANG_PAGEFAULT] = "PAGEFAULT", [HANG_COREDUMP] = "COREDUMP",
+	[HANG_XID] = "XID",
 	[HANG_STOP] = "STOP", [HANG_KARMA] = "KARMA", [HANG_RESUBMIT] = "RESUBMIT",
 	[HANG_RECOVERED] = "RECOVERED",
 };
@@ -349,6 +418,16 @@ static struct cell cell_reset(char *buf, size_t size, __u32 scope, __u32 cause, 
 	return CELL_S(buf);
 }
 
+/* An Xid as DETAIL says it: "xid=79 (GPU has fallen off the bus) msg=...". */
+static struct cell cell_xid(char *buf, size_t size, const struct xid_report *x)
+{
+	const char *meaning = nv_xid_meaning(x->xid);
+
+	snprintf(buf, size, "xid=%u (%s) msg=%s", x->xid, meaning ? meaning : "?",
+		 x->msg ? x->msg : "-");
+	return CELL_S(buf);
+}
+
 /* A time in the -m unit since `from` (none if either is unknown). */
 static struct cell cell_since(__u64 from, __u64 to)
 {
@@ -379,6 +458,9 @@ static const struct column event_cols[] = {
 	{ "", "address", 0, COL_JSON_ONLY | COL_SPARSE },
 	{ "", "vmhub", 0, COL_JSON_ONLY | COL_SPARSE },
 	{ "", "status", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "xid", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "meaning", 0, COL_JSON_ONLY | COL_SPARSE },
+	{ "", "message", 0, COL_JSON_ONLY | COL_SPARSE },
 	CGROUP_COLUMN,
 };
 static const struct table event_table = EVENT_TABLE("incident", event_cols);
@@ -506,12 +588,13 @@ static int handle_event(void *ctx, void *data, size_t size)
 	bool incident = e->kind < HANG_STOP;
 	/* (xe's engine resets come done, with no time) */
 	bool out = e->kind == HANG_RECOVERED || (e->kind == HANG_RESET && e->out_ns);
-	bool fault = e->kind == HANG_PAGEFAULT && e->vmhub;
+	bool fault = e->kind == HANG_PAGEFAULT && e->vmhub, xid = e->kind == HANG_XID;
+	struct xid_report x = {};
 	struct ring_state r;
-	char job[48], others[512] = "", recovery[64], address[24], status[16];
+	char job[48], others[512] = "", recovery[64], address[24], status[16], detail[256];
 
 	/* Other kinds that belong to an incident before them come without a recorder. */
-	if (size < GPUHANG_STEP_SIZE ||
+	if (size < GPUHANG_STEP_SIZE || (xid && size < GPUHANG_XID_SIZE) ||
 	    ((e->kind == HANG_TIMEOUT || e->kind == HANG_FAULT) && size < sizeof(*e)))
 		return 0;
 	r = ring_at(e->ring);
@@ -520,8 +603,10 @@ static int handle_event(void *ctx, void *data, size_t size)
 	/* The steps of a recovery are sent for --timeline too, but printed only with -e. */
 	if (!incident && e->kind != HANG_RECOVERED && !common_env.events)
 		return 0;
-	if (incident)
+	if (incident && size >= sizeof(*e))
 		others_of(e, others, sizeof(others));
+	if (xid)
+		nv_xid_report(&e->xid, &x);
 	if (!common_env.events)
 		table_header_once(stdout, &event_table, &headed);
 	table_event(stdout, &event_table, (struct cell[]){
@@ -539,13 +624,17 @@ static int handle_event(void *ctx, void *data, size_t size)
 						   e->result) :
 		CELL_NONE,
 		e->kind == HANG_COREDUMP ? cell_name(e->dump) :
-		fault ? cell_hex(address, sizeof(address), e->address) : CELL_NONE,
+		fault ? cell_hex(address, sizeof(address), e->address) :
+		xid ? cell_xid(detail, sizeof(detail), &x) : CELL_NONE,
 		e->kind == HANG_COREDUMP ? cell_name(e->dump) : CELL_NONE,
 		CELL_U_IF(e->kind == HANG_COREDUMP, e->dump_bytes),
 		fault ? cell_hex(address, sizeof(address), e->address) : CELL_NONE,
 		CELL_U_IF(fault, e->vmhub - 1),
 		fault ? cell_hex(status, sizeof(status), e->status) : CELL_NONE,
-		e->job.pid && e->kind != HANG_WEDGED ? cell_cgroup(e->job.cgroup_id) : CELL_NONE },
+		CELL_U_IF(xid, x.xid),
+		xid && nv_xid_meaning(x.xid) ? CELL_S(nv_xid_meaning(x.xid)) : CELL_NONE,
+		xid && x.msg ? CELL_S(x.msg) : CELL_NONE,
+		e->job.pid && e->kind != HANG_WEDGED && !xid ? cell_cgroup(e->job.cgroup_id) : CELL_NONE },
 		e->ts_ns);
 	if (incident && size >= sizeof(*e))
 		print_recorded(e);
@@ -697,13 +786,16 @@ static void report_dropped(void)
 int main(int argc, char **argv)
 {
 	struct trace_loop loop;
+	bool i915, nvidia;
 	int err;
 
 	if (!tool_init(&tool, argc, argv))
 		return 1;
 	abi = detect_abi();
-	if (abi == ABI_NONE)
+	if (abi == ABI_NONE && !module_loaded("i915") && !module_loaded("nvidia")) {
+		fprintf(stderr, "%s\n", no_sched);
 		return 1;
+	}
 
 	skel = gpuhang_bpf__open_opts(tool_open_opts());
 	if (!skel) {
@@ -715,9 +807,13 @@ int main(int argc, char **argv)
 	choose_wedged();
 	choose_amdgpu();
 	choose_xe();
-	choose_i915();
+	i915 = choose_i915();
+	nvidia = choose_nvidia();
 	choose_coredump();
-	if (!choose_functions()) {
+	/* Without the scheduler, i915's and NVIDIA's incidents are still there to trace. */
+	if (abi == ABI_NONE && (sched_loaded || (!i915 && !nvidia)))
+		fprintf(stderr, "%s\n", no_sched);
+	if ((abi == ABI_NONE && !i915 && !nvidia) || (abi != ABI_NONE && !choose_functions())) {
 		err = -ENOENT;
 		goto cleanup;
 	}
@@ -725,17 +821,21 @@ int main(int argc, char **argv)
 			 "the DRM scheduler's tracepoints and recovery functions");
 	if (err)
 		goto cleanup;
+	attach_nvidia();
 
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;
 	/* Incidents print as they happen, with or without -e: the summary too. */
 	loop.summary_with_events = true;
 	err = tool_trace(&loop, &event_table, print_summary,
-			 "Tracing GPU job timeouts and recoveries (%s events)",
-			 abi == ABI_6_17 ? "Linux >= 6.17" : "Linux <= 6.16");
+			 "Tracing GPU job timeouts and recoveries (%s)",
+			 abi == ABI_6_17 ? "Linux >= 6.17 events" : abi == ABI_PRE_6_17 ?
+			 "Linux <= 6.16 events" : "no DRM scheduler");
 	report_dropped();
 	err = tool_close(&loop, err);
 cleanup:
+	bpf_link__destroy(xid_links[0]);
+	bpf_link__destroy(xid_links[1]);
 	map_snapshot_free_all(prev, 2);
 	gpuhang_bpf__destroy(skel);
 	return err != 0;

@@ -204,14 +204,27 @@ echo >$trace/kprobe_events
 # ---------------------------------------------------------------------------
 # 4. nvdrv on nvctl's calls: text, -e and -j at once.
 P="nvdrv:"
+# gpuhang beside them: its Xid kprobes on the real driver's functions.
+start_tool "$S/h.j" "$PWD/bin/gpuhang" -j; h_pid=$tool_pid
 start "$S/t.out"; t_pid=$tool_pid
 start "$S/e.out" -e --timeline "$S/nv.json"; e_pid=$tool_pid
 start "$S/j.out" -j
 "$W" >"$S/nvctl2.out" 2>&1
+h_probes=$(bpftool perf show 2>&1 | awk -v p="$h_pid" '$2 == p && / kprobe / { for (i = 1; i < NF; i++) if ($i == "func") print $(i + 1) }' | sort | tr '\n' ' ')
 stop INT
 j_status=$tool_status
 kill -INT "$t_pid" "$e_pid"; wait "$t_pid"; t_status=$?; wait "$e_pid"; e_status=$?
 check_eq "$P text, -e, -j: exit 0" "$t_status $e_status $j_status" "0 0 0"
+stop_tools "gpuhang on nvidia.ko" "$h_pid"
+check_eq "gpuhang on nvidia.ko: its Xid kprobes on the real nv_printf and nv_log_error" \
+	"$h_probes" "nv_log_error nv_printf "
+# (nvidia.ko loads drm: before 6.14 it has no wedged event, said.)
+h_lacks=""
+[ "$VM_KERNEL" = sid ] || h_lacks="gpuhang: drm has no function drm_dev_wedged_event (Linux < 6.14): wedged devices not traced
+"
+check_eq "gpuhang on nvidia.ko: no Xid; on stderr what drm lacks and the banner" \
+	"$(jq -r 'select(.event == "XID") | .xid' "$S/h.j")$(cat "$S/h.j.err")" \
+	"${h_lacks}Tracing GPU job timeouts and recoveries (no DRM scheduler)... Hit Ctrl-C to end."
 # The one line every nvdrv says: where its Xids come from. 535 and 550
 # define no tracepoint (575 and later do: nvmock.sh plays one).
 xids_kprobes="nvdrv: Xids from nv_printf and nv_log_error (kprobes): nvidia.ko has no tracepoint nvidia:nvidia_dev_xid (575 and later have it)"

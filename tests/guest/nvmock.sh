@@ -27,6 +27,9 @@
 #     driver's tracepoint nvidia:nvidia_dev_xid, its record as NVIDIA's,
 #     each Xid once, equal to the kernel's own trace buffer, with the pid
 #     and name of the RM's nv_printf report before it.
+# And gpuhang's Xid incidents, from both sources, equal to nvdrv's -e
+# lines and the trace buffer: the process the report names, text, -j,
+# --prometheus, --timeline, -p; an Xid of no process ('<unknown>').
 #
 # Environment (from tests/vm/run): VM_KERNEL, VM_SCRATCH, NVMOCK_KO, NVMOCK_XIDTP_KO.
 cd "$(dirname "$0")/../.." || exit 1
@@ -67,6 +70,10 @@ check_eq "$P its functions are in kallsyms under [nvidia]" "${missing# }" ""
 c() { printf '%s\n' "$*" >"$ctl" || fail "$P write '$*' to $ctl"; }
 check "$P the control file refuses an unknown command" sh -c "! echo bogus 2>/dev/null >$ctl"
 
+H=$PWD/bin/gpuhang
+start_tool "$S/h.out" "$H" --timeline "$S/h.tl"; h_pid=$tool_pid
+start_tool "$S/h.j" "$H" -j --prometheus "$S/h.prom"; hj_pid=$tool_pid
+start_tool "$S/hp.out" "$H" -p 4321; hp_pid=$tool_pid
 start_tool "$S/t.out" "$T"; t_pid=$tool_pid
 start_tool "$S/e.out" "$T" -e --timeline "$S/mock.json"; e_pid=$tool_pid
 start_tool "$S/j.out" "$T" -j
@@ -119,6 +126,7 @@ stop_tool INT
 j_status=$tool_status
 kill -INT "$t_pid" "$e_pid"; wait "$t_pid"; t_status=$?; wait "$e_pid"; e_status=$?
 check_eq "$P text, -e, -j: exit 0" "$t_status $e_status $j_status" "0 0 0"
+stop_tools "gpuhang on nvmock" "$h_pid" "$hj_pid" "$hp_pid"
 # The mock has no file operations but mmap, ioctl and close (550's
 # names), and no power management: the real driver serves those (nvdrv.sh).
 # Before it, the Xids' source: this mock plays 535 and 550, without the
@@ -231,6 +239,68 @@ null"
 check_eq "$P -j: every line a JSON object with a type" "$(json_lines "$j")" ok
 check_eq "$P -j: only the banner on stderr besides the missing file operations" \
 	"$(grep -vxF -e "$nofile" -e "$xids_kprobes" "$S/j.out.err")" "Tracing nvidia.ko 0.0-nvmock... Hit Ctrl-C to end."
+
+# ---- 3b. Xids as gpuhang's incidents -----------------------------------------
+# Each Xid an incident of its own on its GPU (driver nvidia, no ring),
+# naming the process the RM's report names: the same Xids, in the same
+# order, as nvdrv's -e lines, numbered from 1. Without gpu_sched or drm
+# loaded, gpuhang says nothing on stderr but its banner (-j).
+P="gpuhang on nvmock (kprobes):"
+xid_incidents() { awk '$2 == "XID" { x = $16; sub(/^xid=/, "", x); print $3, $4, $5, x, $8, $9 }' "$1"; }
+check_eq "$P stderr: nothing (text, -p); -j: the banner" \
+	"$(cat "$S/h.out.err" "$S/hp.out.err" "$S/h.j.err")" \
+	"Tracing GPU job timeouts and recoveries (no DRM scheduler)... Hit Ctrl-C to end."
+check_eq "$P XID incidents: number, GPU, driver, Xid, pid, comm; as nvdrv's -e lines" \
+	"$(xid_incidents "$S/h.out")" \
+	"$(awk '$2 == "XID"' "$e" | sed -E 's/.*gpu=([^ ]+) xid=([0-9]+) .* pid=([^ ]+) name=([^ ]+) msg=.*/\1 nvidia \2 \3 \4/' | awk '{ print NR, $0 }')"
+check_eq "$P XID incidents: the numbers the Xids had" \
+	"$(xid_incidents "$S/h.out" | awk '{ printf "%s ", $4 }')" "79 31 31 31 43 13 48 48 "
+check_eq "$P DETAIL: the Xid, its meaning, the message" \
+	"$(awk '$2 == "XID" && $3 <= 2 { sub(/.* xid=/, "xid="); print }' "$S/h.out")" \
+	"xid=79 (GPU has fallen off the bus) msg=GPU has fallen off the bus.
+xid=31 (GPU memory page fault) msg=Ch 00000010, intr 00000000. MMU Fault"
+check_eq "$P -j: one incident per Xid, equal to the text's" \
+	"$(jq -r 'select(.event == "XID") | "\(.incident) \(.dev) \(.driver) \(.xid) \(.pid // "-") \(.comm // "-") \(.ring) \(.job)"' "$S/h.j")" \
+	"$(xid_incidents "$S/h.out" | sed 's/$/ null null/')"
+check_eq "$P -j: the Xids' meanings" \
+	"$(jq -r 'select(.event == "XID") | "\(.xid) \(.meaning)"' "$S/h.j" | sort -un)" \
+	"13 graphics engine exception
+31 GPU memory page fault
+43 GPU stopped processing (channel stopped)
+48 double bit ECC error (DBE)
+79 GPU has fallen off the bus"
+check_eq "$P -j: the messages as the RM wrote them (none from nv_log_error alone)" \
+	"$(jq -r 'select(.event == "XID") | .message' "$S/h.j")" "GPU has fallen off the bus.
+Ch 00000010, intr 00000000. MMU Fault
+Ch 00000010, intr 00000000. MMU Fault
+Ch 00000010, intr 00000000. MMU Fault
+Ch 00000008
+Graphics Exception
+null
+null"
+check_eq "$P summary: incidents per GPU, kind and process" \
+	"$(awk '$3 == "XID" && NF == 5' "$S/h.out" | sed 's/  */ /g')" \
+	"0000:3b:00 - XID - 2
+0000:3b:00 - XID cudaapp 1
+0000:3b:00 - XID migapp 1
+0001:af:02 - XID migci 1
+0001:af:02 - XID trainer 3"
+check_eq "$P --prometheus: incidents_total of kind xid (sorted)" \
+	"$(grep '^gpubpf_gpuhang_incidents_total{kind="xid"' "$S/h.prom" | sort)" \
+	'gpubpf_gpuhang_incidents_total{kind="xid",driver="nvidia",device="0000:3b:00",ring="-",comm="-"} 2
+gpubpf_gpuhang_incidents_total{kind="xid",driver="nvidia",device="0000:3b:00",ring="-",comm="cudaapp"} 1
+gpubpf_gpuhang_incidents_total{kind="xid",driver="nvidia",device="0000:3b:00",ring="-",comm="migapp"} 1
+gpubpf_gpuhang_incidents_total{kind="xid",driver="nvidia",device="0001:af:02",ring="-",comm="migci"} 1
+gpubpf_gpuhang_incidents_total{kind="xid",driver="nvidia",device="0001:af:02",ring="-",comm="trainer"} 3'
+check "$P --prometheus: promtool check metrics is clean" sh -c "promtool check metrics <'$S/h.prom'"
+check_eq "$P --timeline: an instant per Xid on its GPU's device track, with the process" \
+	"$(jq -r '[.[] | select(.ph == "i" and .name == "XID")] | map("\(.args.incident) \(.args.pid) \(.args.comm)") | .[]' "$S/h.tl")" \
+	"$(xid_incidents "$S/h.out" | awk '{ print $1, ($5 == "-" ? "null" : $5), ($6 == "-" ? "null" : $6) }')"
+check_eq "$P -p 4321: its three Xids alone, numbered from 1" \
+	"$(xid_incidents "$S/hp.out")" "1 0001:af:02 nvidia 31 4321 trainer
+2 0001:af:02 nvidia 31 4321 trainer
+3 0001:af:02 nvidia 31 4321 trainer"
+P="nvdrv mock:"
 
 # ---- --timeline (written with -e's lines) ----------------------------------
 # The GPU's events as instants on its own process, "GPU <pci>": a track of
@@ -426,6 +496,7 @@ check_eq "$P the record: dev, error_code, msg, as the real driver's" \
 	"__data_loc char[] dev
 u32 error_code
 __data_loc char[] msg"
+start_tool "$S/g6.j" "$H" -j; g6_pid=$tool_pid
 start_tool "$S/x.out" "$T"; x_pid=$tool_pid
 start_tool "$S/x.ev" "$T" -e; xe_pid=$tool_pid
 start_tool "$S/x.j" "$T" -j
@@ -443,6 +514,7 @@ stop_tool INT
 xj_status=$tool_status
 kill -INT "$x_pid" "$xe_pid"; wait "$x_pid"; x_status=$?; wait "$xe_pid"; xe_status=$?
 check_eq "$P text, -e, -j: exit 0" "$x_status $xe_status $xj_status" "0 0 0"
+stop_tools "gpuhang on nvmock 575" "$g6_pid"
 xids_tp="nvdrv: Xids from the driver's tracepoint nvidia:nvidia_dev_xid, their pid and name from nv_printf"
 check_eq "$P stderr: the Xids' source, the tracepoint, then what the mock lacks (text, -e)" \
 	"$(cat "$S/x.out.err" "$S/x.ev.err")" "$xids_tp
@@ -479,4 +551,29 @@ check_eq "$P -j: Xid rows equal the text's; the message whole" \
 0001:af:02 31 3 4321 trainer $long
 0000:3b:00 43 1 77 migapp Ch 00000008
 0000:3b:00 48 2 null null mock"
+# gpuhang: an incident per Xid the tracepoint reports, as many of each as
+# the trace buffer has, each with the process of the report printed
+# before it; then an Xid of no process and one after it.
+check_eq "$P gpuhang: stderr: the banner alone" "$(cat "$S/g6.j.err")" \
+	"Tracing GPU job timeouts and recoveries (no DRM scheduler)... Hit Ctrl-C to end."
+check_eq "$P gpuhang: an XID incident per Xid, the process from nv_printf, the whole message" \
+	"$(jq -r 'select(.event == "XID") | "\(.incident) \(.dev) \(.xid) \(.pid // "-") \(.comm // "-") \(.message)"' "$S/g6.j")" \
+	"1 0000:3b:00 79 1234 cudaapp GPU has fallen off the bus.
+2 0001:af:02 31 4321 trainer $long
+3 0001:af:02 31 4321 trainer $long
+4 0001:af:02 31 4321 trainer $long
+5 0000:3b:00 43 77 migapp Ch 00000008
+6 0000:3b:00 48 - - mock
+7 0000:3b:00 48 - - mock"
+check_eq "$P gpuhang: as many of each Xid as the kernel's trace buffer" \
+	"$(jq -r 'select(.event == "XID") | .xid' "$S/g6.j" | sort -n | uniq -c | awk '{ print $1, $2 }')" \
+	"$(grep -o 'nvidia_dev_xid: Xid (PCI:[^)]*): [0-9]*' $trace/trace | awk '{ print $NF }' | sort -n | uniq -c | awk '{ print $1, $2 }')"
+start_tool "$S/g6u.out" "$H"
+c xid xid=45 "pid='<unknown>'" "name=<unknown>" msg=Preemptive cleanup
+c xid xid=79 pid=555 name=after msg=GPU has fallen off the bus.
+sleep 1	# the Xids' events read
+stop_tool INT
+check_eq "$P gpuhang: pid='<unknown>': no process; the next Xid its own" \
+	"$tool_status $(xid_incidents "$S/g6u.out" | tr '\n' ';')" \
+	"0 1 0000:3b:00 nvidia 45 - -;2 0000:3b:00 nvidia 79 555 after;"
 check "$P rmmod (575)" rmmod nvidia

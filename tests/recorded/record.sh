@@ -79,10 +79,12 @@ submit ring=gfx_0.0.0 jobs=3 exec_us=25000"
 }
 
 # gpuhang: schedgen with a job timeout: a job that hangs with another
-# process's job running beside it, recovered as amdgpu recovers.
+# process's job running beside it, recovered as amdgpu recovers; then an
+# NVIDIA Xid naming trainer (nvmock).
 guest_gpuhang() {
 	load_module_deps "${SCHEDGEN_KO:?}" && load_module "$SCHEDGEN_KO" rings=gfx_0.0.0 \
 		timeout_ms=2000 credits=2 || exit 1
+	insmod "${NVMOCK_KO:?}" || exit 1
 	rec_start j -j
 	write_as renderer /proc/schedgen "submit ring=gfx_0.0.0 jobs=3 exec_us=1000 entity=2"
 	echo wait >/proc/schedgen
@@ -91,6 +93,7 @@ guest_gpuhang() {
 	write_as trainer /proc/schedgen "submit ring=gfx_0.0.0 jobs=1 exec_us=10000000 entity=3 deps=gate"
 	echo "gate open" >/proc/schedgen
 	echo "wait timeout_ms=60000" >/proc/schedgen
+	echo "xid xid=31 pid=4321 name=trainer msg=Ch 00000010, intr 00000000. MMU Fault" >/proc/nvmock
 	rec_stop
 }
 

@@ -12,7 +12,7 @@ static const char *kind_label(__u32 kind)
 {
 	return kind == HANG_FAULT ? "fault" : kind == HANG_WEDGED ? "wedged" :
 	       kind == HANG_RESET ? "reset" : kind == HANG_PAGEFAULT ? "pagefault" :
-	       kind == HANG_COREDUMP ? "coredump" : "timeout";
+	       kind == HANG_COREDUMP ? "coredump" : kind == HANG_XID ? "xid" : "timeout";
 }
 
 enum { PR_RECOVERIES, PR_RESUBMITTED, PR_LOST, PR_OUT, NR_PR };
@@ -58,7 +58,7 @@ int gpuhang_metrics(struct metrics *m, const struct gpuhang_metrics_in *in)
 	}
 	metrics_rows_family(m, &incidents, 0, 1, "incidents_total", METRIC_COUNTER,
 			    "GPU job timeouts, faults, devices wedged, GPU and engine resets, page "
-			    "faults and device coredumps, by the process name of the job, task or context blamed (\"-\": "
+			    "faults, device coredumps and NVIDIA Xids, by the process name of the job, task or context blamed (\"-\": "
 			    "not known; ring \"-\": the device's)");
 	METRICS_ROWS_TABLE(m, &rings, ring_families);
 	metrics_rows_free(&incidents);
