@@ -503,8 +503,13 @@ device gpu-reset 3"
 #    (xe_exec_queue_memory_cat_error), then a job's timeout xe found
 #    real (xe_sched_job_timedout; the job never queued through the
 #    scheduler: the queue's process blamed); each an incident naming the
-#    queue's process. -c filters by it.
+#    queue's process. -c filters by it. Before them, schedgen as a driver
+#    named xe: a job that hangs on its ring xering; the scheduler's timer
+#    fires and the recovery runs, but on an xe ring only xe's own report
+#    is a timeout (xe lets a job the GuC has not yet run for its time go
+#    on): no incident, a recovery of none, the incidents after it 1, 2, 3.
 if [ "$K" != 6.1 ]; then
+	load_module "$SCHEDGEN_KO" rings=xering timeout_ms=1000 driver=xe || exit 1
 	start "$S/x.out" -n 0
 	x_pid=$tool_pid
 	start "$S/xj.out" -j --prometheus "$S/x.prom"
@@ -513,12 +518,18 @@ if [ "$K" != 6.1 ]; then
 	xc_pid=$tool_pid
 	start "$S/xo.out" -j -c other
 	xo_pid=$tool_pid
+	write_as xehang /proc/schedgen "submit ring=xering jobs=1 hang=1" ||
+		fail "$P xe: schedgen's hung job on xering"
+	echo "wait timeout_ms=30000" >/proc/schedgen
 	# (one process, one queue: both in one write)
 	write_as xeuser /proc/gemgen "xe_queue_reset
 xe_queue_cat_error
 xe_job_timedout" || fail "$P xe: gemgen's xe_queue_reset, xe_queue_cat_error, xe_job_timedout"
 	stop_tools "$P xe" $x_pid $xj_pid $xc_pid $xo_pid
+	unload_module schedgen
 	xeuser=$(pid_of xeuser)
+	check_eq "$P xe: schedgen's ring of driver xe: its timer's timeout no incident, the recovery of none" \
+		"$(awk '$6 == "xering" { print $2, $3, $4, $5 }' "$S/x.out")" "RECOVERED 0 xe xe"
 	check_eq "$P xe: text: an engine reset, a page fault and a timeout of xeuser's queue" \
 		"$(awk '$2 ~ /^(RESET|PAGEFAULT|TIMEOUT)$/ { if ($7 ~ /^[0-9]+:1$/) $7 = "C:1"; $1 = ""; sub(/^ +/, ""); print }' "$S/x.out")" \
 		"RESET 1 - - rcs0 - $xeuser xeuser - - - - - engine-reset -
@@ -532,7 +543,8 @@ TIMEOUT 3 - - rcs0 C:1 $xeuser xeuser - - - - - - -"
 	check_eq "$P xe: text: on stderr nothing" "$(cat "$S/x.out.err")" ""
 	check_eq "$P xe: -j: the incidents" \
 		"$(jrows "$S/xj.out" incident '"\(.event) \(.incident) \(.ring) \(.pid) \(.comm) \(.recovery // "-")"')" \
-		"RESET 1 rcs0 $xeuser xeuser engine-reset
+		"RECOVERED 0 xering null null -
+RESET 1 rcs0 $xeuser xeuser engine-reset
 PAGEFAULT 2 rcs0 $xeuser xeuser -
 TIMEOUT 3 rcs0 $xeuser xeuser -"
 	check_eq "$P xe: -c: the queue's process, and another's" \

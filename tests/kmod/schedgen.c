@@ -140,6 +140,10 @@ MODULE_PARM_DESC(wedged, "register a DRM device; recoveries raise drm_dev_wedged
 #define SG_NAME "schedgen"
 #define SG_DESCRIPTION "Job generator on the DRM GPU scheduler, for gpu-bpf-tools tests"
 #endif
+static char *driver = SG_NAME;
+module_param(driver, charp, 0444);
+MODULE_PARM_DESC(driver, "the name of the driver bound to the device, and of the device "
+		 "(default the module's): tools tell drivers apart by it, as gpuhang does xe");
 /* A job armed and about to be pushed to its entity (an ioctl's submit). */
 #ifndef sg_on_push
 #define sg_on_push(job) do { } while (0)
@@ -1070,12 +1074,13 @@ static int __init sg_init(void)
 		       SG_WQUEUE ? " or ring" : " (no drm_sched_wqueue_stop() here for ring)");
 		return -EINVAL;
 	}
+	sg_driver.driver.name = driver;
 	err = platform_driver_register(&sg_driver);
 	if (err)
 		return err;
 	sg_driver_registered = true;
 	/* A real device: >= 6.17 trace events record dev_name(sched->dev). */
-	sg_pdev = platform_device_register_simple(SG_NAME, -1, NULL, 0);
+	sg_pdev = platform_device_register_simple(driver, -1, NULL, 0);
 	if (IS_ERR(sg_pdev)) {
 		err = PTR_ERR(sg_pdev);
 		sg_pdev = NULL;
