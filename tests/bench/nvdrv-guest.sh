@@ -11,7 +11,8 @@
 # GET_BUILD_VERSION_V2), the client freed: 2 x NV_ROUNDS + 2 ioctls.
 # nvdrv's printed count is the CALLS of nvctl's rows (nvdrv -e: its IOCTL
 # lines). Prints one "ROUND ..." line per tracer and round, under the
-# kernel "KVER/nvdrv" (tests/bench/summarize: a table of its own).
+# kernel "KVER/nvdrv" (tests/bench/summarize: a table of its own). And
+# gpuhang, whose Xid hooks on the same driver are its quiet state there.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 . tests/bench/lib.sh
@@ -69,6 +70,7 @@ echo "bench: nvdrv's hooks: $((${#all_hooks[@]} - 1)) kprobes and sched_process_
 # The limit, also beside every tracer in its burst (lib.sh).
 BENCH_BESIDE=("$BENCH_BIN/empty" "$BENCH_BIN/empty_nvdrv.bpf.o" \
 	"ioctl_entry=$ioctl_fn" "ioctl_return=$ioctl_fn" printf_entry=nv_printf)
+nvdrv_beside=("${BENCH_BESIDE[@]}")
 
 for r in $(seq 1 "$ROUNDS"); do
 	bench_one "no tracer" ready "" sh -c 'echo ready; exec sleep 3600'
@@ -78,4 +80,10 @@ for r in $(seq 1 "$ROUNDS"); do
 	bench_one nvdrv Tracing summary bin/nvdrv
 	bench_one "nvdrv -e" "TIME(s)" " IOCTL " bin/nvdrv -e
 	bench_one "bpftrace (the script replaced)" ready "" bpftrace "$BENCH_OUT/seed-nv.bt"
+	# gpuhang's quiet state on NVIDIA's driver: its Xid kprobes, nv_printf's
+	# the one that fires; beside an empty one on nv_printf alone.
+	BENCH_BESIDE=("$BENCH_BIN/empty" "$BENCH_BIN/empty_nvdrv.bpf.o" printf_entry=nv_printf)
+	bench_one "empty: gpuhang's hook (nv_printf)" ready "" "${BENCH_BESIDE[@]}"
+	bench_one "gpuhang (its Xids)" Tracing "" bin/gpuhang
+	BENCH_BESIDE=("${nvdrv_beside[@]}")
 done
