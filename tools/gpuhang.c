@@ -290,7 +290,7 @@ static void choose_coredump(void)
  * The scheduler's recovery functions, each traced where gpu_sched's BTF has
  * it: one line on stderr for each it lacks (a driver's recovery may call
  * it under another name), none for the timeout handler, without which
- * there is nothing to trace.
+ * there is nothing to trace (false); none of them without the scheduler.
  */
 static bool choose_functions(void)
 {
@@ -305,6 +305,11 @@ static bool choose_functions(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		/* No scheduler: none of them (i915 and NVIDIA are traced alone). */
+		if (abi == ABI_NONE) {
+			bpf_program__set_autoload(fns[i].prog, false);
+			continue;
+		}
 		if (btf_func_params("gpu_sched", fns[i].func) >= 0)
 			continue;
 		if (!i) {
@@ -324,9 +329,6 @@ static void choose_programs(void)
 {
 	bool old = abi == ABI_PRE_6_17, sched = abi != ABI_NONE,
 	     wqueue = sched && btf_func_params("gpu_sched", "drm_sched_wqueue_start") >= 0;
-	struct bpf_program *fns[] = { skel->progs.timedout, skel->progs.fault, skel->progs.stop,
-				      skel->progs.karma, skel->progs.resubmit, skel->progs.start };
-	size_t i;
 
 	bpf_program__set_autoload(skel->progs.queue_old, sched && old);
 	bpf_program__set_autoload(skel->progs.run_old, sched && old);
@@ -334,8 +336,6 @@ static void choose_programs(void)
 	bpf_program__set_autoload(skel->progs.queue_new, sched && !old);
 	bpf_program__set_autoload(skel->progs.run_new, sched && !old);
 	bpf_program__set_autoload(skel->progs.done_new, sched && !old);
-	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
-		bpf_program__set_autoload(fns[i], sched);
 	/* A ring reset's, from 6.8: before, drm_sched_stop() and _start() are the only ones. */
 	bpf_program__set_autoload(skel->progs.wqueue_stop, wqueue);
 	bpf_program__set_autoload(skel->progs.wqueue_start, wqueue);
@@ -813,7 +813,7 @@ int main(int argc, char **argv)
 	/* Without the scheduler, i915's and NVIDIA's incidents are still there to trace. */
 	if (abi == ABI_NONE && (sched_loaded || (!i915 && !nvidia)))
 		fprintf(stderr, "%s\n", no_sched);
-	if ((abi == ABI_NONE && !i915 && !nvidia) || (abi != ABI_NONE && !choose_functions())) {
+	if ((abi == ABI_NONE && !i915 && !nvidia) || !choose_functions()) {
 		err = -ENOENT;
 		goto cleanup;
 	}
