@@ -114,7 +114,7 @@ $(foreach t,$(TOOLS) $(TEMPLATE_TOOLS),$(eval $(call tool_link,$(t))))
 # Host unit tests of the common library (tests/unit): test_NAME.c, with an
 # optional NAME_test.bpf.c whose skeleton it includes.
 UNIT_TESTS := test_common test_loop test_tp_format test_records test_metrics test_timeline \
-	test_nvidia_names test_kfd_names test_btf_targets test_core_btf
+	test_nvidia_names test_kfd_names test_btf_targets test_core_btf test_container
 UNIT_BINS := $(addprefix $(OUTPUT)/tests/,$(UNIT_TESTS))
 
 $(OUTPUT)/tests:
