@@ -116,11 +116,14 @@ fi
 # cl_api.c's no_result globs, as one extended regex.
 no_result=$(sed -n '/no_result\[\] = {/,/};/p' tools/cltrace/cl_api.c | grep -o '"[^"]*"' |
 	tr -d '"' | sed 's/\*/.*/g' | paste -sd'|')
-# (BEGIN runs once every probe is attached.)
-timeout 120 bpftrace -e "BEGIN { printf(\"ready\\n\"); } $probes /comm == \"clinfo\"/ { @[probe] = count(); }" \
+# (BEGIN runs once every probe is attached: on a busy 2-CPU host, with
+# the glob's hundred uprobes, that took more than 2 minutes once.)
+timeout 600 bpftrace -e "BEGIN { printf(\"ready\\n\"); } $probes /comm == \"clinfo\"/ { @[probe] = count(); }" \
 	>"$tmp/bt.out" 2>&1 &
 bt=$!
-for _ in $(seq 1 1200); do grep -qs '^ready' "$tmp/bt.out" && break; sleep 0.1; done
+for _ in $(seq 1 3000); do grep -qs '^ready' "$tmp/bt.out" && break; sleep 0.1; done
+grep -qs '^ready' "$tmp/bt.out" ||
+	fail "cltrace: bpftrace did not attach to libOpenCL's functions within 300 s: $(tail -2 "$tmp/bt.out")"
 clinfo >/dev/null 2>&1
 stop_tool INT
 stop_bpftrace $bt
