@@ -419,10 +419,9 @@ static struct cell cell_reset(char *buf, size_t size, __u32 scope, __u32 cause, 
 }
 
 /* An Xid as DETAIL says it: "xid=79 (GPU has fallen off the bus) msg=...". */
-static struct cell cell_xid(char *buf, size_t size, const struct xid_report *x)
+static struct cell cell_xid(char *buf, size_t size, const struct xid_report *x,
+			    const char *meaning)
 {
-	const char *meaning = nv_xid_meaning(x->xid);
-
 	snprintf(buf, size, "xid=%u (%s) msg=%s", x->xid, meaning ? meaning : "?",
 		 x->msg ? x->msg : "-");
 	return CELL_S(buf);
@@ -590,6 +589,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	bool out = e->kind == HANG_RECOVERED || (e->kind == HANG_RESET && e->out_ns);
 	bool fault = e->kind == HANG_PAGEFAULT && e->vmhub, xid = e->kind == HANG_XID;
 	struct xid_report x = {};
+	const char *meaning = NULL;
 	struct ring_state r;
 	char job[48], others[512] = "", recovery[64], address[24], status[16], detail[256];
 
@@ -605,8 +605,10 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	if (incident && size >= sizeof(*e))
 		others_of(e, others, sizeof(others));
-	if (xid)
+	if (xid) {
 		nv_xid_report(&e->xid, &x);
+		meaning = nv_xid_meaning(x.xid);
+	}
 	if (!common_env.events)
 		table_header_once(stdout, &event_table, &headed);
 	table_event(stdout, &event_table, (struct cell[]){
@@ -625,14 +627,14 @@ static int handle_event(void *ctx, void *data, size_t size)
 		CELL_NONE,
 		e->kind == HANG_COREDUMP ? cell_name(e->dump) :
 		fault ? cell_hex(address, sizeof(address), e->address) :
-		xid ? cell_xid(detail, sizeof(detail), &x) : CELL_NONE,
+		xid ? cell_xid(detail, sizeof(detail), &x, meaning) : CELL_NONE,
 		e->kind == HANG_COREDUMP ? cell_name(e->dump) : CELL_NONE,
 		CELL_U_IF(e->kind == HANG_COREDUMP, e->dump_bytes),
 		fault ? cell_hex(address, sizeof(address), e->address) : CELL_NONE,
 		CELL_U_IF(fault, e->vmhub - 1),
 		fault ? cell_hex(status, sizeof(status), e->status) : CELL_NONE,
 		CELL_U_IF(xid, x.xid),
-		xid && nv_xid_meaning(x.xid) ? CELL_S(nv_xid_meaning(x.xid)) : CELL_NONE,
+		meaning ? CELL_S(meaning) : CELL_NONE,
 		xid && x.msg ? CELL_S(x.msg) : CELL_NONE,
 		e->job.pid && e->kind != HANG_WEDGED && !xid ? cell_cgroup(e->job.cgroup_id) : CELL_NONE },
 		e->ts_ns);
