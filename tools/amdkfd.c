@@ -697,7 +697,7 @@ int main(int argc, char **argv)
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;
 	err = tool_trace(&loop, &event_table, print_summary,
-			 "Tracing amdgpu's KFD");
+			 "Tracing amdgpu's KFD, counting from now");
 	amdkfd_timeline_end(monotonic_ns());
 	report_dropped();
 	report_missed_returns();

@@ -539,7 +539,7 @@ int main(int argc, char **argv)
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;
 	err = tool_trace(&loop, &event_table, print_summary,
-			 "Tracing Intel GPU memory (%s%s%s)",
+			 "Tracing Intel GPU memory (%s%s%s), counting from now",
 			 traced & (1u << DRV_I915) ? "i915" : "",
 			 traced == ((1u << DRV_I915) | (1u << DRV_XE)) ? ", " : "",
 			 traced & (1u << DRV_XE) ? "xe" : "");

@@ -768,7 +768,7 @@ int main(int argc, char **argv)
 	loop = TOOL_TRACE_LOOP(skel, handle_event);
 	loop.write_metrics = write_metrics;
 	err = tool_trace(&loop, &event_table, print_summary,
-			 "Tracing nvidia.ko %s", driver_version());
+			 "Tracing nvidia.ko %s, counting from now", driver_version());
 	report_dropped();
 	report_missed_returns();
 	err = tool_close(&loop, err);

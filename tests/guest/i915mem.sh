@@ -183,7 +183,7 @@ check_eq "$P summary: exit status 0 on Ctrl-C (text, -j)" "$txt_status $json_sta
 drivers=i915
 [ -e $trace/events/xe ] && [ "$rec" = 0 ] && drivers="i915, xe"
 check "$P summary: traces every driver gemgen plays ($drivers)" \
-	grep -qxF "Tracing Intel GPU memory ($drivers)... Hit Ctrl-C to end." "$out"
+	grep -qxF "Tracing Intel GPU memory ($drivers), counting from now... Hit Ctrl-C to end." "$out"
 check_eq "$P gemuser1: 4 live, 262144 bytes, peak 655360, 10 created, 6 destroyed" \
 	"$(mem_json "$j" "$a")" "4 262144 655360 10 655360 6 393216"
 check_eq "$P gemuser2 (exited): 3 live, 3 MiB, created 3" \
@@ -232,7 +232,7 @@ check_eq "$P -l names exactly the objects the kernel created and did not destroy
 check_eq "$P -l: oldest first within a process (creation order)" \
 	"$(awk '/^i915 PID/ { p = $3 } /^    0x/ && p == '"$a"' { print $1 }' "$out" | tr '\n' ' ')" \
 	"$(awk -F'obj=' '/create/ { print $2 }' "$S/objs.trace" | sed -n '7,10p' | tr '\n' ' ')"
-banner='^Tracing Intel GPU memory (i915\(, xe\)\?)\.\.\. Hit Ctrl-C to end\.$'
+banner='^Tracing Intel GPU memory (i915\(, xe\)\?), counting from now\.\.\. Hit Ctrl-C to end\.$'
 check_eq "$P summary: nothing on stderr (text; -j: the banner alone)" \
 	"$(quiet "$out.err")|$(quiet "$j.err" | grep -v "$banner")" "|"
 echo 0 >$trace/events/i915/enable
@@ -733,7 +733,7 @@ gemusers 3 3145728 3145728 3 0"
 	check_eq "$P --no-btf: stderr says the path, what is '-', and the banner" \
 		"$(cat "$S/r-rec.json.err")" \
 		"$([ -e $trace/events/xe ] && echo "i915mem: xe not traced: without its BTF (its trace records do not name the buffer objects)"
-		rec_lines "--no-btf"; echo "Tracing Intel GPU memory (i915)... Hit Ctrl-C to end.")"
+		rec_lines "--no-btf"; echo "Tracing Intel GPU memory (i915), counting from now... Hit Ctrl-C to end.")"
 	check "$P the BTF path says nothing of records (-v does)" test ! -s "$S/r-btf.ev.err"
 	timeout 60 "$T" -v 1 1 >"$S/v.out" 2>"$S/v.err"
 	check "$P -v: the BTF path named" grep -qx "i915mem: reading the structs of gemgen (module BTF)" "$S/v.err"

@@ -233,7 +233,7 @@ check_eq "$P all functions found; on stderr, the Xids' source alone (text, -e)" 
 $xids_kprobes"
 check_eq "$P -j: on stderr, the Xids' source and the banner" "$(cat "$S/j.out.err")" \
 	"$xids_kprobes
-Tracing nvidia.ko $ver... Hit Ctrl-C to end."
+Tracing nvidia.ko $ver, counting from now... Hit Ctrl-C to end."
 
 # What nvctl did, by the escape the driver ran (the inner one of XFER):
 # "ESC XFER ERRNO STATUS OBJ" per ioctl, in order.
@@ -406,7 +406,7 @@ if frontend_checks "interval summaries under load"; then
 	stop INT
 	check_eq "$P interval: exit 0, the Xids' source and the banner on stderr" "$tool_status $(cat "$S/iv.out.err")" \
 		"0 $xids_kprobes
-Tracing nvidia.ko $ver... Hit Ctrl-C to end."
+Tracing nvidia.ko $ver, counting from now... Hit Ctrl-C to end."
 	bpid=$(sed -n 's/^NVCTL-BURST pid=\([0-9]*\) .*/\1/p' "$S/burst.out")
 	# "ESC CALLS" of the burst, per escape: as nvctl counted them, as the summaries sum them.
 	want_burst=$(sed -n 's/^NVCTL-BURST esc=\(0x[0-9a-f]*\) calls=\([0-9]*\) .*/\1 \2/p' "$S/burst.out" | sort)
@@ -595,6 +595,6 @@ check_eq "$P the refusals' statuses per class, as nvctl read them" \
 	"$(sed -n 's/^NVCTL-MEM class=\(0x[0-9a-f]*\) .*status:\(0x[0-9a-f]*\)$/\1 \2/p' "$S/rmctl.out" |
 		while read -r c st; do printf '%d %d\n' "$c" "$st"; done | sort | uniq -c | awk '{ print $2, $3, $1 }')"
 check_eq "$P stderr: the Xids' source and the banner" "$(cat "$S/rm.j.err")" "$xids_kprobes
-Tracing nvidia.ko $ver... Hit Ctrl-C to end."
+Tracing nvidia.ko $ver, counting from now... Hit Ctrl-C to end."
 
 check "$P rmmod" rmmod nvidia

@@ -238,7 +238,7 @@ Graphics Exception
 null"
 check_eq "$P -j: every line a JSON object with a type" "$(json_lines "$j")" ok
 check_eq "$P -j: only the banner on stderr besides the missing file operations" \
-	"$(grep -vxF -e "$nofile" -e "$xids_kprobes" "$S/j.out.err")" "Tracing nvidia.ko 0.0-nvmock... Hit Ctrl-C to end."
+	"$(grep -vxF -e "$nofile" -e "$xids_kprobes" "$S/j.out.err")" "Tracing nvidia.ko 0.0-nvmock, counting from now... Hit Ctrl-C to end."
 
 # ---- 3b. Xids as gpuhang's incidents -----------------------------------------
 # Each Xid an incident of its own on its GPU (driver nvidia, no ring),
@@ -523,7 +523,7 @@ $xids_tp
 $nofile"
 check_eq "$P -j: the same and the banner" "$(cat "$S/x.j.err")" "$xids_tp
 $nofile
-Tracing nvidia.ko 0.0-nvmock-xid-tracepoint... Hit Ctrl-C to end."
+Tracing nvidia.ko 0.0-nvmock-xid-tracepoint, counting from now... Hit Ctrl-C to end."
 # "GPU XID COUNT PID NAME MEANING": the GPU from the record's PCI name.
 check_eq "$P Xids: GPU, number, count, pid, name, meaning; once each" \
 	"$(xid_rows "$S/x.out")" "0000:3b:00 79 1 1234 cudaapp GPU has fallen off the bus

@@ -1026,7 +1026,7 @@ pid=$(awk '/^waiting/ { print $2 }' $tmp/jleak.wl)
 check_eq "cudatrace -l -j: both end with the process, status 0" "$pair_status" "0 0"
 check_eq "cudatrace -l -j: every line a JSON object with a type" "$(json_lines $j)" ok
 check "cudatrace -l -j: the banner goes to stderr" \
-	grep -qx 'Tracing CUDA allocations\.\.\. Hit Ctrl-C to end\.' $j.err
+	grep -qx 'Tracing CUDA allocations, counting from now\.\.\. Hit Ctrl-C to end\.' $j.err
 check_eq "cudatrace -l -j: the process object is the text's heading" \
 	"$(jq -r 'select(.type == "leak_process") | "PID \(.pid) (\(.comm)) \(.state): \(.allocations) allocations, \(.bytes) bytes never freed"' $j)" \
 	"$(grep "^PID $pid " $n)"

@@ -651,7 +651,7 @@ static int run(void)
 	/* --leaks with -e or -E: the leaks every interval and at the end too. */
 	loop.summary_with_events = apitrace_env.leaks;
 	err = tool_trace(&loop, call_table(), on_interval, "Tracing %s %s", family->family,
-			 apitrace_env.leaks && !common_env.events ? "allocations" : "calls");
+			 apitrace_env.leaks && !common_env.events ? "allocations, counting from now" : "calls");
 	report_dropped();
 	err = tool_close(&loop, err);
 cleanup:
