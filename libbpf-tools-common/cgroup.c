@@ -13,6 +13,7 @@
 #include <bpf/bpf.h>
 
 #include "cgroup.h"
+#include "container.h"
 
 int cgroup_open(const char *path, char *why, size_t size)
 {
@@ -49,6 +50,8 @@ bool cgroup_filter_apply(struct bpf_map *cgroup_map, const char *path, int fd)
 	return true;
 }
 
+static bool v2_mounted;
+
 /* Where the cgroup v2 hierarchy is mounted (usually /sys/fs/cgroup). */
 static const char *cgroup_root(void)
 {
@@ -69,11 +72,18 @@ static const char *cgroup_root(void)
 		if (sep && sscanf(line, "%*s %*s %*s %*s %255s", mnt) == 1 &&
 		    sscanf(sep, " - %63s", fstype) == 1 && !strcmp(fstype, "cgroup2")) {
 			snprintf(root, sizeof(root), "%s", mnt);
+			v2_mounted = true;
 			break;
 		}
 	}
 	fclose(f);
 	return root;
+}
+
+bool cgroup_v2_mounted(void)
+{
+	cgroup_root();
+	return v2_mounted;
 }
 
 #define MAX_CGROUPS 8192	/* names remembered; beyond: shown as "#ID" */
@@ -140,4 +150,65 @@ const char *cgroup_name(__u64 id)
 	/* Gone (or beyond what we remember): the id, and no second walk for it. */
 	snprintf(unknown, sizeof(unknown), "#%llu", (unsigned long long)id);
 	return remember(id, unknown) ?: unknown;
+}
+
+/* The walk of cgroup_of_container(): what is asked, what was found. */
+static struct {
+	const char *id;		/* a prefix of a container's id, or NULL */
+	char pod[POD_UID_LEN + 1];	/* a pod's UID, or "" */
+	char path[4096];	/* the shallowest cgroup that is it */
+	char match[CONTAINER_ID_LEN + 1];	/* the container it is */
+	bool ambiguous;
+} wanted;
+
+static int visit_container(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	struct container c;
+	bool is;
+
+	(void)st;
+	(void)ftw;
+	if (type != FTW_D || !container_of_cgroup(path + root_len, &c))
+		return 0;
+	if (wanted.id)
+		is = c.id[0] && !strncmp(c.id, wanted.id, strlen(wanted.id));
+	else
+		is = !strcmp(c.pod, wanted.pod);
+	if (!is)
+		return 0;
+	if (wanted.id && wanted.match[0] && strcmp(wanted.match, c.id))
+		wanted.ambiguous = true;	/* two containers' ids begin so */
+	/* Below a container or pod are cgroups of its own: the shallowest is it. */
+	if (!wanted.path[0] || strlen(path) < strlen(wanted.path)) {
+		snprintf(wanted.path, sizeof(wanted.path), "%s", path);
+		snprintf(wanted.match, sizeof(wanted.match), "%s", c.id);
+	}
+	return 0;
+}
+
+const char *cgroup_of_container(const char *id, const char *pod, char *why, size_t size)
+{
+	const char *root = cgroup_root();
+
+	memset(&wanted, 0, sizeof(wanted));
+	if (id && !container_id_arg(id)) {
+		snprintf(why, size, "not a container id (1 to 64 lowercase hex digits)");
+		return NULL;
+	}
+	if (pod && !pod_uid_arg(pod, wanted.pod)) {
+		snprintf(why, size, "not a pod UID (8-4-4-4-12 lowercase hex digits)");
+		return NULL;
+	}
+	wanted.id = id;
+	root_len = strlen(root);
+	nftw(root, visit_container, 16, FTW_PHYS | FTW_MOUNT);
+	if (wanted.ambiguous) {
+		snprintf(why, size, "more than one container's id begins so: give more of it");
+		return NULL;
+	}
+	if (!wanted.path[0]) {
+		snprintf(why, size, "no cgroup of it under %s", root);
+		return NULL;
+	}
+	return strdup(wanted.path);
 }

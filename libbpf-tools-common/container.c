@@ -17,16 +17,19 @@
 
 #include "container.h"
 
-static bool is_id(const char *s, size_t len)
+static bool is_hex(const char *s, size_t len)
 {
 	size_t i;
 
-	if (len != CONTAINER_ID_LEN)
-		return false;
 	for (i = 0; i < len; i++)
 		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
 			return false;
 	return true;
+}
+
+static bool is_id(const char *s, size_t len)
+{
+	return len == CONTAINER_ID_LEN && is_hex(s, len);
 }
 
 /* A component [s, s + len) that is PREFIX + ID + SUFFIX: the id into c. */
@@ -58,7 +61,7 @@ static bool pod_uid(const char *s, size_t len, char sep, struct container *c)
 	for (i = 0; i < len; i++) {
 		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
 
-		if (dash ? s[i] != sep : !((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+		if (dash ? s[i] != sep : !is_hex(s + i, 1))
 			return false;
 		uid[i] = dash ? '-' : s[i];
 	}
@@ -132,4 +135,22 @@ const char *container_runtime_name(enum container_runtime r)
 	};
 
 	return r < sizeof(names) / sizeof(names[0]) && names[r] ? names[r] : "";
+}
+
+bool container_id_arg(const char *s)
+{
+	size_t len = strlen(s);
+
+	return len && len <= CONTAINER_ID_LEN && is_hex(s, len);
+}
+
+bool pod_uid_arg(const char *s, char uid[POD_UID_LEN + 1])
+{
+	struct container c;
+	size_t len = strlen(s);
+
+	if (!pod_uid(s, len, '-', &c) && !pod_uid(s, len, '_', &c))
+		return false;
+	memcpy(uid, c.pod, POD_UID_LEN + 1);
+	return true;
 }

@@ -40,4 +40,10 @@ bool container_of_cgroup(const char *path, struct container *c);
 /* "containerd", "cri-o", "docker", "podman", "" (none or not known). */
 const char *container_runtime_name(enum container_runtime r);
 
+/* --container's ID: 1 to 64 lowercase hex digits, an id or its start. */
+bool container_id_arg(const char *s);
+
+/* --pod's UID, dashed or, as the kubelet's slices write it, with '_': dashed into uid. */
+bool pod_uid_arg(const char *s, char uid[POD_UID_LEN + 1]);
+
 #endif /* GPU_BPF_CONTAINER_H */

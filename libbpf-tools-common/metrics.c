@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "container.h"
 #include "metrics.h"
 #include "opts.h"
 #include "untrusted.h"
@@ -49,15 +50,44 @@ void metrics_escape(char *out, size_t size, const char *value)
 	out[o] = '\0';
 }
 
-static void put_labels(FILE *f, const struct label *labels, const char *le)
+static void put_label(FILE *f, const char **sep, const char *name, const char *value)
 {
 	char esc[METRICS_LABEL_LEN * 2];
+
+	metrics_escape(esc, sizeof(esc), value);
+	fprintf(f, "%s%s=\"%s\"", *sep, name, esc);
+	*sep = ",";
+}
+
+/*
+ * Before a "cgroup" label, the container its path names as kube-state-metrics
+ * names it, so that a query joins the two on equal labels:
+ * kube_pod_container_info's container_id="containerd://ID" (where the path
+ * names the runtime) and kube_pod_info's uid.
+ */
+static void put_container_labels(FILE *f, const char **sep, const char *cgroup)
+{
+	struct container c;
+	char id[CONTAINER_ID_LEN + 32];
+
+	if (!container_of_cgroup(cgroup, &c))
+		return;
+	if (c.id[0] && container_runtime_name(c.runtime)[0]) {
+		snprintf(id, sizeof(id), "%s://%s", container_runtime_name(c.runtime), c.id);
+		put_label(f, sep, "container_id", id);
+	}
+	if (c.pod[0])
+		put_label(f, sep, "uid", c.pod);
+}
+
+static void put_labels(FILE *f, const struct label *labels, const char *le)
+{
 	const char *sep = "{";
 
 	for (; labels && labels->name; labels++) {
-		metrics_escape(esc, sizeof(esc), labels->value);
-		fprintf(f, "%s%s=\"%s\"", sep, labels->name, esc);
-		sep = ",";
+		if (!strcmp(labels->name, "cgroup"))
+			put_container_labels(f, &sep, labels->value);
+		put_label(f, &sep, labels->name, labels->value);
 	}
 	if (le) {
 		fprintf(f, "%sle=\"%s\"", sep, le);
@@ -145,7 +175,7 @@ static int nr_labels(const struct metrics_rows *r)
 
 const char *metrics_cgroup(__u64 cgroup_id)
 {
-	return common_env.show_cgroup ? cgroup_name(cgroup_id) : "";
+	return common_env.show_cgroup && cgroup_v2_mounted() ? cgroup_name(cgroup_id) : "";
 }
 
 int metrics_rows_add(struct metrics_rows *r, const char *const *label_values,

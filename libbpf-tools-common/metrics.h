@@ -11,7 +11,8 @@
  * never per interval; times are _seconds histograms with cumulative `le`
  * buckets; sizes are _bytes; labels have bounded cardinality (device, ring,
  * driver, comm, cgroup...), never a pid or an address, so rows kept per
- * process are summed per comm (metrics_rows).
+ * process are summed per comm (metrics_rows). A "cgroup" label brings the
+ * container's: container_id and uid, as kube-state-metrics names them.
  */
 #ifndef GPU_BPF_METRICS_H
 #define GPU_BPF_METRICS_H
@@ -80,7 +81,7 @@ double metrics_time_unit(void);
  */
 #define METRICS_MAX_LABELS	6
 #define METRICS_MAX_VALUES	12
-#define METRICS_LABEL_LEN	128
+#define METRICS_LABEL_LEN	512	/* a pod container's cgroup path is ~200 */
 
 struct metrics_row {
 	char labels[METRICS_MAX_LABELS][METRICS_LABEL_LEN];

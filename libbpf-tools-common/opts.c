@@ -11,7 +11,7 @@ struct common_env common_env;
 
 enum {
 	OPT_MSECS = 'm', OPT_PID = 'p', OPT_COMM = 'c', OPT_TIMESTAMP = 'T', OPT_VERBOSE = 'v', OPT_JSON = 'j',
-	OPT_SHOW_CGROUP = 'C', OPT_CGROUP = 0x100, OPT_PROMETHEUS,
+	OPT_SHOW_CGROUP = 'C', OPT_CGROUP = 0x100, OPT_PROMETHEUS, OPT_CONTAINER, OPT_POD,
 };
 
 static const struct argp_option common_options[] = {
@@ -21,7 +21,11 @@ static const struct argp_option common_options[] = {
 	{ "json", OPT_JSON, NULL, 0, "JSON lines: one object per event or table row", 0 },
 	{ "cgroup", OPT_CGROUP, "PATH", 0,
 	  "Trace only tasks in this cgroup v2 directory or below it", 0 },
-	{ "show-cgroup", OPT_SHOW_CGROUP, NULL, 0, "Show each process's cgroup", 0 },
+	{ "container", OPT_CONTAINER, "ID", 0,
+	  "Trace only this container (its id or the start of it, as docker ps or crictl ps shows it)", 0 },
+	{ "pod", OPT_POD, "UID", 0, "Trace only this Kubernetes pod (its metadata.uid)", 0 },
+	{ "show-cgroup", OPT_SHOW_CGROUP, NULL, 0,
+	  "Show each process's container, pod and cgroup", 0 },
 	{ "prometheus", OPT_PROMETHEUS, "FILE", 0,
 	  "Write metrics to FILE in Prometheus' text format (node_exporter's textfile "
 	  "collector), replaced every interval (default 10 s) and at exit", 0 },
@@ -84,13 +88,25 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 	case OPT_JSON:
 		common_env.json = true;
 		break;
-	case OPT_CGROUP: {
+	case OPT_CGROUP:
+	case OPT_CONTAINER:
+	case OPT_POD: {
+		const char *opt = key == OPT_CGROUP ? "--cgroup" : key == OPT_CONTAINER ? "--container" : "--pod";
+		const char *path = arg;
 		char why[128];
 
-		common_env.cgroup_fd = cgroup_open(arg, why, sizeof(why));
-		if (common_env.cgroup_fd < 0)
-			argp_failure(state, argp_err_exit_status, 0, "--cgroup %s: %s", arg, why);
-		common_env.cgroup = arg;
+		/* One cgroup to filter on (filter.bpf.h): a container and its pod are in one. */
+		if (common_env.cgroup)
+			argp_failure(state, argp_err_exit_status, 0,
+				     "%s %s: only one of --cgroup, --container and --pod", opt, arg);
+		if (key != OPT_CGROUP)
+			path = cgroup_of_container(key == OPT_CONTAINER ? arg : NULL,
+						   key == OPT_POD ? arg : NULL, why, sizeof(why));
+		if (path)
+			common_env.cgroup_fd = cgroup_open(path, why, sizeof(why));
+		if (!path || common_env.cgroup_fd < 0)
+			argp_failure(state, argp_err_exit_status, 0, "%s %s: %s", opt, arg, why);
+		common_env.cgroup = path;
 		break;
 	}
 	case OPT_PROMETHEUS:

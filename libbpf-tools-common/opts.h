@@ -3,7 +3,8 @@
  * Options every tool shares, and number parsing with range checks.
  *
  * Every tool has them (tool_init() adds `common_argp_child` to its argp):
- * -v, -T, -m, -p PID, -c COMM, -j, --cgroup PATH, -C, --prometheus, -h
+ * -v, -T, -m, -p PID, -c COMM, -j, --cgroup PATH, --container ID, --pod UID,
+ * -C, --prometheus, -h
  * and the positional `interval [count]`; -e and --timeline where its
  * description asks (tool.h). A letter means the same in every tool.
  */
@@ -21,9 +22,9 @@ struct common_env {
 	pid_t pid;		/* -p: only this process (0: all) */
 	char comm[16];		/* -c: only processes of this name ("": all) */
 	bool json;		/* -j: JSON lines (table.h) */
-	const char *cgroup;	/* --cgroup: only tasks in this cgroup v2 or below */
+	const char *cgroup;	/* --cgroup (--container, --pod: theirs): only tasks in it or below */
 	int cgroup_fd;		/* ... opened (valid when cgroup is set) */
-	bool show_cgroup;	/* -C: a CGROUP column where work is per process */
+	bool show_cgroup;	/* -C: CONTAINER, POD and CGROUP columns where work is per process */
 	const char *prometheus;	/* --prometheus: the metrics file (metrics.h) */
 	bool events;		/* -e: a line per event (the tools that have it: tool.h) */
 	const char *timeline;	/* --timeline FILE (the tools that draw one: tool.h) */

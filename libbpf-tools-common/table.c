@@ -6,9 +6,11 @@
 #include <time.h>
 
 #include "cgroup.h"
+#include "container.h"
 #include "histogram.h"
 #include "opts.h"
 #include "output.h"
+#include "pidns.h"
 #include "table.h"
 #include "untrusted.h"
 
@@ -119,7 +121,7 @@ void summary_begin(FILE *f)
 
 struct cell cell_cgroup(__u64 id)
 {
-	return common_env.show_cgroup ? CELL_S(cgroup_name(id)) : CELL_NONE;
+	return common_env.show_cgroup && cgroup_v2_mounted() ? CELL_S(cgroup_name(id)) : CELL_NONE;
 }
 
 static void json_begin(FILE *f, const char *type, double ts)
@@ -135,6 +137,43 @@ static bool shown(const struct column *col, unsigned int not_in_this_output)
 	       (!(col->flags & COL_CGROUP) || common_env.show_cgroup);
 }
 
+/*
+ * A COL_CGROUP column is the container its cell's cgroup path names
+ * (container_of_cgroup()) before the path: text CONTAINER (docker's 12
+ * digits) and POD (the UID), JSON "container" (the whole id), "runtime",
+ * "pod" and "unit".
+ */
+static const struct column container_col = { "CONTAINER", "container", -12, 0 };
+static const struct column pod_col = { "POD", "pod", -POD_UID_LEN, 0 };
+
+static void container_of_cell(const struct cell *path, struct container *c)
+{
+	if (path->kind == CELL_STR)
+		container_of_cgroup(path->s, c);
+	else
+		memset(c, 0, sizeof(*c));
+}
+
+/* key: the string, or null when it is empty. */
+static void json_string_or_null(FILE *f, const char *key, const char *s)
+{
+	struct cell c = CELL_S_OR_NONE(s);
+
+	json_key(f, key, false);
+	json_put_cell(f, &c);
+}
+
+static void json_container(FILE *f, const struct cell *path)
+{
+	struct container c;
+
+	container_of_cell(path, &c);
+	json_string_or_null(f, "container", c.id);
+	json_string_or_null(f, "runtime", container_runtime_name(c.runtime));
+	json_string_or_null(f, "pod", c.pod);
+	json_string_or_null(f, "unit", c.unit);
+}
+
 static void json_fields(FILE *f, const struct table *t, const struct cell *cells)
 {
 	int i;
@@ -144,13 +183,24 @@ static void json_fields(FILE *f, const struct table *t, const struct cell *cells
 			continue;
 		if ((t->cols[i].flags & COL_SPARSE) && cells[i].kind == CELL_NA)
 			continue;
+		if (t->cols[i].flags & COL_CGROUP)
+			json_container(f, &cells[i]);
 		json_key(f, t->cols[i].key, t->cols[i].flags & COL_TIME);
 		json_put_cell(f, &cells[i]);
+		if (t->events && (t->cols[i].flags & COL_PID) && cells[i].kind == CELL_U64 &&
+		    ns_pid(cells[i].u))
+			fprintf(f, ",\"ns_pid\":%u", ns_pid(cells[i].u));
 	}
 }
 
-/* `ends_line`: the row's last text column, where a string may keep its spaces. */
-static void text_cell(FILE *f, const struct column *col, const struct cell *c, bool ends_line)
+/*
+ * `ends_line`: the row's last text column, where a string may keep its
+ * spaces. `event`: a line of an event, whose process still lives (a
+ * summary's may be gone, its PID another's since): PID(NSPID) where a
+ * COL_PID's namespace numbers it otherwise.
+ */
+static void text_cell(FILE *f, const struct column *col, const struct cell *c, bool ends_line,
+		      bool event)
 {
 	char buf[1024];
 	const char *s = buf;
@@ -161,7 +211,10 @@ static void text_cell(FILE *f, const struct column *col, const struct cell *c, b
 		text_escape(buf, sizeof(buf), c->s, sizeof(buf), ends_line);
 		break;
 	case CELL_U64:
-		snprintf(buf, sizeof(buf), "%llu", c->u);
+		if (event && (col->flags & COL_PID) && ns_pid(c->u))
+			snprintf(buf, sizeof(buf), "%llu(%u)", c->u, ns_pid(c->u));
+		else
+			snprintf(buf, sizeof(buf), "%llu", c->u);
 		break;
 	case CELL_S64:
 		snprintf(buf, sizeof(buf), "%lld", c->i);
@@ -192,7 +245,20 @@ static void text_row(FILE *f, const struct table *t, const struct cell *cells)
 		if (!first)
 			fputc(' ', f);
 		first = false;
-		text_cell(f, &t->cols[i], &cells[i], i == last);
+		if (t->cols[i].flags & COL_CGROUP) {
+			struct container c;
+			struct cell id, pod;
+
+			container_of_cell(&cells[i], &c);
+			c.id[12] = '\0';	/* as docker ps prints it */
+			id = CELL_S_OR_NONE(c.id);
+			pod = CELL_S_OR_NONE(c.pod);
+			text_cell(f, &container_col, &id, false, false);
+			fputc(' ', f);
+			text_cell(f, &pod_col, &pod, false, false);
+			fputc(' ', f);
+		}
+		text_cell(f, &t->cols[i], &cells[i], i == last, t->events);
 	}
 	fputc('\n', f);
 }
@@ -219,6 +285,9 @@ void table_header(FILE *f, const struct table *t)
 		if (!first)
 			fputc(' ', f);
 		first = false;
+		if (col->flags & COL_CGROUP)
+			fprintf(f, "%*s %*s ", container_col.width, container_col.head,
+				pod_col.width, pod_col.head);
 		fprintf(f, "%*s", col->width, head);
 	}
 	fputc('\n', f);

@@ -66,9 +66,16 @@ static inline struct cell cell_hex(char *buf, size_t size, unsigned long long v)
 #define COL_JSON_ONLY	0x4	/* a field with no text column */
 #define COL_CGROUP	0x8	/* only with -C (common_env.show_cgroup) */
 #define COL_SPARSE	0x10	/* JSON: left out when it has no value (CELL_NA) */
+#define COL_PID		0x20	/* a host PID: in event lines "PID(NSPID)", JSON "ns_pid" too,
+				   where its namespace numbers it otherwise */
 
-/* The CGROUP column of a table whose rows are processes (-C). */
+/*
+ * The CGROUP column of a table whose rows are processes (-C): CONTAINER and
+ * POD before it (container.h), JSON "container", "runtime", "pod", "unit".
+ */
 #define CGROUP_COLUMN { "CGROUP", "cgroup", 0, COL_CGROUP }
+/* The PID column of a process (BPF's tgid): its PID in its container's namespace too (pidns.h). */
+#define PID_COLUMN { "PID", "pid", -7, COL_PID }
 
 struct column {
 	const char *head;	/* text header */

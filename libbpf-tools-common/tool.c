@@ -296,6 +296,9 @@ bool tool_init(const struct tool_desc *tool, int argc, char **argv)
 	runtime_init(common_env.verbose);
 	if (!runtime_preflight())
 		return false;
+	if (common_env.show_cgroup && !cgroup_v2_mounted())
+		fprintf(stderr, "%s: -C: no cgroup v2 hierarchy is mounted (cgroup v1 alone): "
+			"no process's cgroup or container can be named\n", program_invocation_short_name);
 	if (btf_targets_register()) {
 		fprintf(stderr, "%s: cannot register libbpf's section handlers\n",
 			program_invocation_short_name);

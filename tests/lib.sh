@@ -337,23 +337,59 @@ in_cgroup() {
 	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$@"
 }
 
+# Cgroups named as the container runtimes name them (container.c reads
+# them): A a containerd container of a Kubernetes pod (the kubelet's systemd
+# driver), B a docker container. cg_names CG [NAME] sets cg_A and cg_B,
+# their directories under CG (NAME as the tools name it: by default CG
+# below /sys/fs/cgroup), and what -C shows of each: cg_A_text and cg_B_text
+# the text columns CONTAINER POD CGROUP, cg_B_json the JSON fields (CG_JQ),
+# cg_A_labels the Prometheus labels.
+CG_POD=7f3e1c2a-5b6d-4e8f-9a0b-1c2d3e4f5a6b
+CG_ID_A=a3c1f09e7b2d4c5e8f6a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e
+CG_ID_B=b7e2d1c0a9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e3d2
+cg_names() {
+	local rel_a=/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${CG_POD//-/_}.slice/cri-containerd-$CG_ID_A.scope
+	local rel_b=/system.slice/docker-$CG_ID_B.scope name=${2:-/${1#/sys/fs/cgroup/}}
+	cg_A=$1$rel_a cg_B=$1$rel_b
+	cg_A_text="${CG_ID_A:0:12} $CG_POD $name$rel_a"
+	cg_B_text="${CG_ID_B:0:12} - $name$rel_b"
+	cg_B_json="$CG_ID_B docker null $name$rel_b"
+	cg_A_labels="container_id=\"containerd://$CG_ID_A\",uid=\"$CG_POD\",cgroup=\"$name$rel_a\""
+}
+# The fields -C adds to a JSON row, as jq prints them for cg_B_json.
+CG_JQ='\(.container) \(.runtime) \(.pod) \(.cgroup)'
+
+# cg_prom_check P COMM SAMPLE VALUE: cgroup_tracers_start's cg-A.prom has
+# the sample SAMPLE (its name and first labels, e.g. 'x_total{comm="a"'),
+# A's container labels after them, of VALUE; and every sample of COMM
+# there has A's labels.
+cg_prom_check() {
+	local f=${VM_SCRATCH:?}/cg-A.prom
+	check_eq "$1 --pod -C --prometheus: $3 of A's container and pod" \
+		"$(grep -F "$3,$cg_A_labels} " "$f" | awk '{ print $NF }')" "$4"
+	check_eq "$1 --pod -C --prometheus: every sample of $2 names A's container and pod" \
+		"$(grep -F "comm=\"$2\"" "$f" | grep -vcF "$cg_A_labels")" 0
+}
+
 # cgroup_tracers_start CG: the --cgroup test's three tracers, started with
 # the calling script's `start OUT ARGS...`: $VM_SCRATCH/cg-all.out
-# (unfiltered), cg-A.out (--cgroup CG/A -C) and cg-B.out (--cgroup CG/B -j
-# -C), CG/A and CG/B made for them. cgroup_tracers_stop ends all three
+# (unfiltered), cg-A.out (--pod CG_POD -C --prometheus cg-A.prom: A's pod)
+# and cg-B.out (--container, B's id as docker ps shows it, -j -C), cg_A and
+# cg_B (cg_names) made for them. cgroup_tracers_stop ends all three
 # (Ctrl-C) and removes the cgroups (their workloads must have exited).
 cgroup_tracers_start() {
 	local s=${VM_SCRATCH:?}
 	cg_dir=$1 cg_pids=()
-	mkdir -p "$cg_dir/A" "$cg_dir/B"
+	cg_names "$cg_dir"
+	mkdir -p "$cg_A" "$cg_B"
 	start "$s/cg-all.out" && cg_pids+=("$tool_pid")
-	start "$s/cg-A.out" --cgroup "$cg_dir/A" -C && cg_pids+=("$tool_pid")
-	start "$s/cg-B.out" --cgroup "$cg_dir/B" -j -C && cg_pids+=("$tool_pid")
+	start "$s/cg-A.out" --pod "$CG_POD" -C --prometheus "$s/cg-A.prom" && cg_pids+=("$tool_pid")
+	start "$s/cg-B.out" --container "${CG_ID_B:0:12}" -j -C && cg_pids+=("$tool_pid")
 }
 cgroup_tracers_stop() {
 	local p
 	for p in "${cg_pids[@]}"; do kill -INT "$p"; wait "$p"; done
-	rmdir "$cg_dir/A" "$cg_dir/B" "$cg_dir"
+	find "$cg_dir" -depth -type d -exec rmdir {} +
 }
 
 # frontend_checks WHAT: true where the checks of what the frontend alone

@@ -65,8 +65,8 @@ static const char doc[] =
 "AMD GPU command submissions, buffers, migrations and interrupts per process.\n"
 "\n"
 "USAGE: amdgpucs [-ejmCTv] [-r RING] [-p PID] [-c COMM] [--cgroup PATH]\n"
-"                [--no-btf] [--timeline FILE] [--prometheus FILE]\n"
-"                [interval [count]]\n"
+"                [--container ID] [--pod UID] [--no-btf] [--timeline FILE]\n"
+"                [--prometheus FILE] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    amdgpucs              # summary at Ctrl-C\n"
@@ -232,7 +232,7 @@ static const struct column event_cols[] = {
 	{ "TIME(s)", "time_s", -11, 0 },
 	{ "EVENT", "event", -9, 0 },
 	{ "RING", "ring", -16, 0 },
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "DETAIL", "", 0, COL_TEXT_ONLY },
 	{ "", "context", 0, COL_JSON_ONLY | COL_SPARSE },	/* the job's fence */
@@ -373,7 +373,7 @@ static int cmp_row(const void *a, const void *b)
 
 static const struct column submission_cols[] = {
 	{ "RING", "ring", -16, 0 },
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "SUBMITS", "submits", 8, 0 },
 	{ "IBS", "ibs", 8, 0 },
@@ -474,7 +474,7 @@ static int cmp_bo(const void *a, const void *b)
 }
 
 static const struct column buffer_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "DOMAIN", "domain", -10, 0 },
 	{ "ALLOWED", "allowed", -16, 0 },
@@ -552,7 +552,7 @@ static int cmp_pid(const void *a, const void *b)
 }
 
 static const struct column vm_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "MAPS", "maps", 6, 0 },
 	{ "MAPPED_B", "mapped_bytes", 12, 0 },

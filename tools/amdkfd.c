@@ -56,8 +56,9 @@ static const char doc[] =
 "Trace AMD GPU compute through amdgpu's KFD (/dev/kfd): ioctls, memory, queues,\n"
 "evictions, SVM migrations and GPU page faults, per process.\n"
 "\n"
-"USAGE: amdkfd [-ejlmCTv] [-p PID] [-c COMM] [--cgroup PATH] [--timeline FILE]\n"
-"              [--prometheus FILE] [interval [count]]\n"
+"USAGE: amdkfd [-ejlmCTv] [-p PID] [-c COMM] [--cgroup PATH] [--container ID]\n"
+"              [--pod UID] [--timeline FILE] [--prometheus FILE]\n"
+"              [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    amdkfd                # summary at Ctrl-C\n"
@@ -132,7 +133,7 @@ static int process_exited(const struct amdkfd_event *e)
 
 static const struct column event_cols[] = {
 	{ "TIME(s)", "time_s", -11, 0 },
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "EVENT", "event", -26, 0 },
 	{ "RET", "ret", 5, COL_SPARSE },
@@ -288,7 +289,7 @@ static int cmp_proc(const void *a, const void *b)
 }
 
 static const struct column call_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "CALL", "call", -26, 0 },
 	{ "CALLS", "calls", 8, 0 },
@@ -301,7 +302,7 @@ static const struct table call_table = TABLE("call", call_cols);
 static const struct table call_hist_table = { "call_hist", call_cols, 3, false };
 
 static const struct column err_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "CALL", "call", -26, 0 },
 	{ "ERRNO", "errno", -8, 0 },
@@ -311,7 +312,7 @@ static const struct column err_cols[] = {
 static const struct table err_table = TABLE("error", err_cols);
 
 static const struct column mem_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "GPU", "gpu", -6, 0 },
 	{ "KIND", "kind", -10, 0 },
@@ -328,7 +329,7 @@ static const struct column mem_cols[] = {
 static const struct table mem_table = TABLE("memory", mem_cols);
 
 static const struct column queue_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "GPU", "gpu", -6, 0 },
 	{ "TYPE", "queue_type", -12, 0 },	/* "type" names the JSON object */
@@ -341,7 +342,7 @@ static const struct column queue_cols[] = {
 static const struct table queue_table = TABLE("queues", queue_cols);
 
 static const struct column proc_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "EVICTIONS", "evictions", 9, 0 },
 	{ "RESTORES", "restores", 8, 0 },

@@ -46,9 +46,9 @@ const char *argp_program_version = "drmsched 0.1";
 static const char doc[] =
 "Trace DRM GPU scheduler jobs: queue wait and execution time per ring.\n"
 "\n"
-"USAGE: drmsched [-ejmCTv] [-p PID] [-c COMM] [--cgroup PATH] [-r RING]\n"
-"                [-d DEV] [--no-btf] [--timeline FILE] [--prometheus FILE]\n"
-"                [interval [count]]\n"
+"USAGE: drmsched [-ejmCTv] [-p PID] [-c COMM] [--cgroup PATH] [--container ID]\n"
+"                [--pod UID] [-r RING] [-d DEV] [--no-btf] [--timeline FILE]\n"
+"                [--prometheus FILE] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    drmsched              # summary per ring at Ctrl-C\n"
@@ -495,7 +495,7 @@ static int cmp_proc(const void *a, const void *b)
 }
 
 static const struct column proc_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "CLIENT", "client", 6, 0 },	/* >= 6.17 only */
 	{ "DEV", "dev", -12, 0 },
@@ -646,7 +646,7 @@ static const struct column event_cols[] = {
 	{ "JOB", "", -16, COL_TEXT_ONLY },	/* context:seqno */
 	{ "", "context", 0, COL_JSON_ONLY },
 	{ "", "seqno", 0, COL_JSON_ONLY },
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "LAT", "lat", 8, COL_TIME },		/* queued -> run, run -> done */
 	{ "DEP", "", 0, COL_TEXT_ONLY },	/* the fence waited on */

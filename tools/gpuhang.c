@@ -54,7 +54,8 @@ static const char doc[] =
 "Trace GPU job timeouts, faults and recoveries: the job blamed, its submitter.\n"
 "\n"
 "USAGE: gpuhang [-ejmCTv] [-n JOBS] [-p PID] [-c COMM] [--cgroup PATH]\n"
-"               [--timeline FILE] [--prometheus FILE] [interval [count]]\n"
+"               [--container ID] [--pod UID] [--timeline FILE]\n"
+"               [--prometheus FILE] [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    gpuhang               # one line per incident, a summary at Ctrl-C\n"
@@ -443,7 +444,7 @@ static const struct column event_cols[] = {
 	{ "JOB", "job", -10, 0 },
 	{ "", "context", 0, COL_JSON_ONLY },
 	{ "", "seqno", 0, COL_JSON_ONLY },
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "RAN", "ran", 9, COL_TIME },
 	{ "OUT", "out", 9, COL_TIME },
@@ -472,7 +473,7 @@ static const struct column recorded_cols[] = {
 	{ "JOB", "job", -10, 0 },
 	{ "", "context", 0, COL_JSON_ONLY },
 	{ "", "seqno", 0, COL_JSON_ONLY },
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "WAIT", "wait", 9, COL_TIME },
 	{ "RAN", "ran", 9, COL_TIME },

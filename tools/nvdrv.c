@@ -67,8 +67,9 @@ const char *argp_program_version = "nvdrv 0.1";
 static const char doc[] =
 "NVIDIA kernel driver (nvidia.ko) calls, per process and GPU.\n"
 "\n"
-"USAGE: nvdrv [-ejlmCTv] [-p PID] [-c COMM] [--cgroup PATH] [--timeline FILE]\n"
-"             [--prometheus FILE] [interval [count]]\n"
+"USAGE: nvdrv [-ejlmCTv] [-p PID] [-c COMM] [--cgroup PATH] [--container ID]\n"
+"             [--pod UID] [--timeline FILE] [--prometheus FILE]\n"
+"             [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    nvdrv                 # summary at Ctrl-C\n"
@@ -141,7 +142,7 @@ static int cmp_u32_quad(const void *a, const void *b)
 }
 
 static const struct column device_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "DEVICE", "device", -16, 0 },
 	{ "OPENS", "opens", 6, 0 },
@@ -188,7 +189,7 @@ static void print_devices(FILE *f, const struct map_snapshot *s)
 }
 
 static const struct column ioctl_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "ESCAPE", "escape", -22, 0 },
 	{ "NR", "esc", -5, 0 },
@@ -287,7 +288,7 @@ static void print_ioctls(FILE *f, const struct map_snapshot *s)
 }
 
 static const struct column error_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "ESCAPE", "escape", -22, 0 },
 	{ "", "esc", 0, COL_JSON_ONLY },
@@ -320,7 +321,7 @@ static void print_errors(FILE *f, const struct map_snapshot *s)
 }
 
 static const struct column rm_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "ESCAPE", "escape", -22, 0 },
 	{ "", "esc", 0, COL_JSON_ONLY },
@@ -405,7 +406,7 @@ static void print_irqs(FILE *f, const struct map_snapshot *s, double secs)
 }
 
 static const struct column p2p_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "FUNCTION", "function", -31, 0 },	/* nvidia_p2p_get_pages_persistent */
 	{ "CALLS", "calls", 7, 0 },

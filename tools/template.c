@@ -34,8 +34,9 @@ const char *argp_program_version = "template 0.1";
 static const char doc[] =
 "Trace ioctl(2) per process and command: calls, errors, latency.\n"
 "\n"
-"USAGE: template [-ejmCTv] [-p PID] [-c COMM] [--cgroup PATH] [--no-btf]\n"
-"                [--timeline FILE] [--prometheus FILE] [interval [count]]\n"
+"USAGE: template [-ejmCTv] [-p PID] [-c COMM] [--cgroup PATH] [--container ID]\n"
+"                [--pod UID] [--no-btf] [--timeline FILE] [--prometheus FILE]\n"
+"                [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    template              # summary at Ctrl-C\n"
@@ -109,7 +110,7 @@ static int attach_records(void)
 
 static const struct column event_cols[] = {
 	{ "TIME(s)", "time_s", -11, 0 },
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "FD", "fd", 4, 0 },
 	{ "CMD", "cmd", -10, 0 },
@@ -151,7 +152,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 }
 
 static const struct column row_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "CMD", "cmd", -10, 0 },
 	{ "CALLS", "calls", 8, 0 },

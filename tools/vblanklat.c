@@ -58,7 +58,8 @@ static const char doc[] =
 "Display vblank timing, missed vblanks, and vblank event latency per client.\n"
 "\n"
 "USAGE: vblanklat [-ejmCTv] [-P CRTC] [-p PID] [-c COMM] [--cgroup PATH]\n"
-"                 [--no-btf] [--prometheus FILE] [interval [count]]\n"
+"                 [--container ID] [--pod UID] [--no-btf] [--prometheus FILE]\n"
+"                 [interval [count]]\n"
 "\n"
 "EXAMPLES:\n"
 "    vblanklat             # summary at Ctrl-C\n"
@@ -214,7 +215,7 @@ static const struct column event_cols[] = {
 	{ "EVENT", "event", -9, 0 },
 	{ "CRTC", "crtc", 4, 0 },
 	{ "SEQ", "seq", -10, 0 },
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "Q->D", "queue_lat", 8, COL_TIME },
 	{ "V->D", "vblank_lat", 8, COL_TIME },
@@ -433,7 +434,7 @@ static int cmp_file(const void *a, const void *b)
 }
 
 static const struct column client_cols[] = {
-	{ "PID", "pid", -7, 0 },		/* -: the kernel's own events */
+	PID_COLUMN,		/* -: the kernel's own events */
 	{ "COMM", "comm", -16, 0 },
 	{ "QUEUED", "queued", 7, 0 },
 	{ "DELIVERED", "delivered", 9, 0 },

@@ -378,25 +378,27 @@ check_eq "$P -e -j: the same events as the text, fences included" \
 check_eq "$P -e -j: BO_CREATE fields" \
 	"$(jq -r 'select(.event == "BO_CREATE") | "\(.bytes) \(.domain) \(has("context"))"' "$j")" "8192 GTT false"
 
-# --cgroup: submitters in two cgroups, traced unfiltered and filtered.
+# --pod and --container: submitters in two containers' cgroups (cg_names),
+# traced unfiltered and filtered.
 cg=/sys/fs/cgroup/amdgpucs-test
 cgroup_tracers_start "$cg"
 cp /bin/dash "$S/amdcgA"; cp /bin/dash "$S/amdcgB"
-in_cgroup "$cg/A" "$S/amdcgA" -c 'printf "%s\n" "$1" >/proc/amdgen' sh "submit ring=gfx jobs=3 exec_us=100
+in_cgroup "$cg_A" "$S/amdcgA" -c 'printf "%s\n" "$1" >/proc/amdgen' sh "submit ring=gfx jobs=3 exec_us=100
 bo n=2 size=4096 domain=4
 wait"
-in_cgroup "$cg/B" "$S/amdcgB" -c 'printf "%s\n" "$1" >/proc/amdgen' sh "submit ring=gfx jobs=5 exec_us=100
+in_cgroup "$cg_B" "$S/amdcgB" -c 'printf "%s\n" "$1" >/proc/amdgen' sh "submit ring=gfx jobs=5 exec_us=100
 wait"
 cgroup_tracers_stop
 check_eq "$P --cgroup: unfiltered sees both: 3 and 5 submissions" \
 	"$(awk 'NF == 9 && $3 ~ /^amdcg/ { print $3, $4 }' "$S/cg-all.out" | sort | tr '\n' ' ')" "amdcgA 3 amdcgB 5 "
-check_eq "$P --cgroup A -C: its 3 submissions, named by cgroup" \
-	"$(awk 'NF == 10 && $3 ~ /^amdcg/ { print $3, $4, $10 }' "$S/cg-A.out")" "amdcgA 3 /amdgpucs-test/A"
-check_eq "$P --cgroup A -C: its 2 buffers" \
-	"$(awk 'NF == 11 && $2 == "amdcgA" && $3 == "VRAM" { print $5, $11 }' "$S/cg-A.out")" "2 /amdgpucs-test/A"
-check_eq "$P --cgroup B -j -C: its 5 submissions, no buffers" \
-	"$(jq -r 'select(.type == "submission") | "\(.comm) \(.submits) \(.cgroup)"' "$S/cg-B.out")
-$(jq -r 'select(.type == "buffer")' "$S/cg-B.out" | wc -l)" "amdcgB 5 /amdgpucs-test/B
+check_eq "$P --pod -C: its 3 submissions, named by container, pod and cgroup" \
+	"$(awk 'NF == 12 && $3 ~ /^amdcg/ { print $3, $4, $10, $11, $12 }' "$S/cg-A.out")" "amdcgA 3 $cg_A_text"
+check_eq "$P --pod -C: its 2 buffers" \
+	"$(awk 'NF == 13 && $2 == "amdcgA" && $3 == "VRAM" { print $5, $11, $12, $13 }' "$S/cg-A.out")" "2 $cg_A_text"
+cg_prom_check "$P" amdcgA 'gpubpf_amdgpucs_submissions_total{ring="gfx",comm="amdcgA"' 3
+check_eq "$P --container -j -C: its 5 submissions, no buffers" \
+	"$(jq -r "select(.type == \"submission\") | \"\(.comm) \(.submits) $CG_JQ\"" "$S/cg-B.out")
+$(jq -r 'select(.type == "buffer")' "$S/cg-B.out" | wc -l)" "amdcgB 5 $cg_B_json
 0"
 
 # 3v. CPU-visible VRAM and placements (the seed's `visible`): 3 buffers of

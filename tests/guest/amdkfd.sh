@@ -419,20 +419,23 @@ check_eq "$P mock: nothing lost" "$(grep -h "lost\|not counted\|not followed\|no
 # 6. A pid served again: kfdwork (cgroup A) exits holding memory and queues,
 #    and its pid goes at once (ns_last_pid) to kfdwork2 (cgroup B), which
 #    asks the same and still runs when the tracer stops. Each is a process
-#    of its own: its name, cgroup, calls, memory; only the first exited.
-mkdir -p "$cg/A" "$cg/B"
+#    of its own: its name, container, calls, memory; only the first exited.
+#    A and B are named as a pod's containerd container and a docker one
+#    (tests/lib.sh cg_names).
+cg_names "$cg"
+mkdir -p "$cg_A" "$cg_B"
 cp "$KW" "$S/kfdwork2"
 mkfifo "$S/hold2"
 # (An interval of an hour: no summary nor metrics before the end forgets anything.)
 start "$S/reuse.json" -j -l -C --prometheus "$S/reuse.prom" 3600 || exit 1
-sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" "$3"' sh "$cg/A" "$KW" $GPU >"$S/kw1.out" 2>&1 &
+sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" "$3"' sh "$cg_A" "$KW" $GPU >"$S/kw1.out" 2>&1 &
 wp1=$!
 wait $wp1
 check_eq "$P pid again: the first kfdwork ran" "$? $(cat "$S/kw1.out")" "0 ready"
 wp2=
 for _ in 1 2 3 4 5; do
 	echo $((wp1 - 1)) >/proc/sys/kernel/ns_last_pid
-	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" -w "$3"' sh "$cg/B" "$S/kfdwork2" $GPU \
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" -w "$3"' sh "$cg_B" "$S/kfdwork2" $GPU \
 		<"$S/hold2" >"$S/kw2.out" 2>&1 &
 	wp2=$!
 	[ "$wp2" = "$wp1" ] && break
@@ -454,12 +457,12 @@ stop
 check_eq "$P pid again: status" "$tool_status" 0
 exec 8>&-
 wait "$wp2"
-rmdir "$cg/A" "$cg/B" "$cg"
+find "$cg" -depth -type d -exec rmdir {} +
 # pcalls FILE PID COMM: "CALL CALLS ERRORS" of COMM's calls.
 pcalls() { jrows "$1" call "select(.pid == $2 and .comm == \"$3\") | \"\(.call) \(.calls) \(.errors)\"" | sort | paste -sd,; }
-check_eq "$P pid again: two processes, each its cgroup" \
-	"$(jrows "$S/reuse.json" call "select(.pid == $wp1) | \"\(.comm) \(.cgroup)\"" | sort -u | paste -sd,)" \
-	"kfdwork /amdkfd-test/A,kfdwork2 /amdkfd-test/B"
+check_eq "$P pid again: two processes, each its container" \
+	"$(jrows "$S/reuse.json" call "select(.pid == $wp1) | \"\(.comm) $CG_JQ\"" | sort -u | paste -sd,)" \
+	"kfdwork $CG_ID_A containerd $CG_POD ${cg_A_text##* },kfdwork2 $cg_B_json"
 check_eq "$P pid again: kfdwork's calls, as in part 5" "$(pcalls "$S/reuse.json" "$wp1" kfdwork)" \
 	"$(pcalls "$S/mock.json" "$wp" kfdwork)"
 check_eq "$P pid again: kfdwork2's, the same but the close (it runs)" \
@@ -470,16 +473,17 @@ check_eq "$P pid again: each one's VRAM, its allocations alone" \
 check_eq "$P pid again: -l: what each left, the first exited" \
 	"$(jrows "$S/reuse.json" leak_process "select(.pid == $wp1) | \"\(.comm) \(.exited) \(.allocs) \(.bytes)\"" | sort | paste -sd,)" \
 	"kfdwork true 4 1126400,kfdwork2 false 4 1126400"
-# gauge COMM FAMILY: COMM's series of gpubpf_amdkfd_FAMILY, "LABEL=VALUE ... N" sorted.
+# gauge COMM FAMILY: COMM's series of gpubpf_amdkfd_FAMILY, "KIND CONTAINER_ID uid=UID N" sorted.
 gauge() {
 	grep "^gpubpf_amdkfd_$2{comm=\"$1\"" "$S/reuse.prom" |
-		sed -E 's/^[a-z_]+\{comm="[^"]*",gpu="[0-9]+",(kind|type)="([A-Z_]+)",cgroup="([^"]*)"\} /\2 \3 /' |
+		sed -E 's/^[a-z_]+\{comm="[^"]*",gpu="[0-9]+",(kind|type)="([A-Z_]+)",container_id="([^"]*)",(uid="([^"]*)",)?cgroup="[^"]*"\} /\2 \3 uid=\5 /' |
 		sort | paste -sd,
 }
-check_eq "$P pid again: --prometheus: the live bytes of kfdwork2 alone" \
+a="containerd://$CG_ID_A uid=$CG_POD" b="docker://$CG_ID_B uid="
+check_eq "$P pid again: --prometheus: the live bytes of kfdwork2 alone, by container" \
 	"$(gauge kfdwork live_bytes) | $(gauge kfdwork2 live_bytes)" \
-	"DOORBELL /amdkfd-test/A 0,GTT /amdkfd-test/A 0,USERPTR /amdkfd-test/A 0,VRAM /amdkfd-test/A 0 | DOORBELL /amdkfd-test/B 8192,GTT /amdkfd-test/B 65536,USERPTR /amdkfd-test/B 4096,VRAM /amdkfd-test/B 1048576"
+	"DOORBELL $a 0,GTT $a 0,USERPTR $a 0,VRAM $a 0 | DOORBELL $b 8192,GTT $b 65536,USERPTR $b 4096,VRAM $b 1048576"
 check_eq "$P pid again: --prometheus: its queues alone alive" \
 	"$(gauge kfdwork queues_alive) | $(gauge kfdwork2 queues_alive)" \
-	"COMPUTE_AQL /amdkfd-test/A 0,SDMA /amdkfd-test/A 0 | COMPUTE_AQL /amdkfd-test/B 1,SDMA /amdkfd-test/B 1"
+	"COMPUTE_AQL $a 0,SDMA $a 0 | COMPUTE_AQL $b 1,SDMA $b 1"
 check_eq "$P pid again: nothing lost" "$(grep -h "lost\|not counted\|not followed\|not timed" "$S/reuse.json.err")" ""

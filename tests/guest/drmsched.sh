@@ -329,37 +329,97 @@ if frontend_checks "-j and -e -j against the text"; then
 		"$(jq -r --argjson now "$(date +%s)" 'select(.ts < $now - 60 or .ts > $now + 1)' "$j")" ""
 fi
 
-# 3k. --cgroup: workloads from three cgroups (A, A/sub below it, and B),
-#     traced at once unfiltered and filtered by each.
+# 3k. --cgroup and --container: workloads from three cgroups, traced at
+#     once unfiltered and filtered by each: A a CRI-O container of a
+#     Kubernetes pod (the kubelet's systemd driver), A/sub a cgroup of the
+#     container's own below it, and B, which no runtime named, a hostile name
+#     (a quote, a backslash, a space, a tab, an escape sequence, 240 bytes;
+#     cgroup v2 refuses a newline).
 cg=/sys/fs/cgroup/drmsched-test
-mkdir -p "$cg/A/sub" "$cg/B"
+pod=0d9c2b7a-1e3f-4a5b-8c6d-7e8f9a0b1c2d
+id=c0ffee0123456789abcdef0123456789abcdef0123456789abcdef0123456789
+rel_a=kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${pod//-/_}.slice/crio-$id.scope
+rel_b=$(printf 'b"\\ \t\033[2J%0231d' 0)
+mkdir -p "$cg/$rel_a/sub" "$cg/$rel_b"
 start "$S/cg-all.out"
 p1=$tool_pid
-start "$S/cg-A.out" --cgroup "$cg/A"
+start "$S/cg-A.out" --container "${id:0:6}"
 p2=$tool_pid
-start "$S/cg-sub.out" --cgroup "$cg/A/sub" -C
+start "$S/cg-sub.out" --cgroup "$cg/$rel_a/sub" -C
 p3=$tool_pid
-start "$S/cg-B.out" -j -C --cgroup "$cg/B"
-in_cgroup "$cg/A" sh -c 'echo "submit ring=gfx jobs=3 exec_us=1000" >/proc/schedgen'
-in_cgroup "$cg/A/sub" sh -c 'echo "submit ring=gfx jobs=2 exec_us=1000" >/proc/schedgen'
-in_cgroup "$cg/B" sh -c 'echo "submit ring=gfx jobs=5 exec_us=1000" >/proc/schedgen'
+start "$S/cg-B.out" -j -C --cgroup "$cg/$rel_b" --prometheus "$S/cg-B.prom"
+in_cgroup "$cg/$rel_a" sh -c 'echo "submit ring=gfx jobs=3 exec_us=1000" >/proc/schedgen'
+in_cgroup "$cg/$rel_a/sub" sh -c 'echo "submit ring=gfx jobs=2 exec_us=1000" >/proc/schedgen'
+in_cgroup "$cg/$rel_b" sh -c 'echo "submit ring=gfx jobs=5 exec_us=1000" >/proc/schedgen'
 drain
 stop INT
 for p in $p1 $p2 $p3; do kill -INT $p; wait $p; done
 check_eq "$P --cgroup: unfiltered sees all 10 jobs" "$(ring_row "$S/cg-all.out" gfx | cut -d' ' -f1-3)" "10 10 10"
-check_eq "$P --cgroup A: its 3 and the 2 of A/sub below it" "$(ring_row "$S/cg-A.out" gfx | cut -d' ' -f1-3)" "5 5 5"
+check_eq "$P --container: its 3 and the 2 of a cgroup below it" "$(ring_row "$S/cg-A.out" gfx | cut -d' ' -f1-3)" "5 5 5"
 check_eq "$P --cgroup A/sub: its 2" "$(ring_row "$S/cg-sub.out" gfx | cut -d' ' -f1-3)" "2 2 2"
-check_eq "$P --cgroup A/sub -C: the process row names its cgroup" \
-	"$(awk 'NF == 10 && $1 ~ /^[0-9]+$/ { print $6, $10 }' "$S/cg-sub.out")" "2 /drmsched-test/A/sub"
-check "$P -C: a CGROUP column" grep -q "^PID .* CGROUP$" "$S/cg-sub.out"
-check_eq "$P --cgroup B -j -C: its 5, cgroup field in the process row" \
-	"$(jq -r 'select(.type == "process") | "\(.queued) \(.cgroup)"' "$S/cg-B.out")" "5 /drmsched-test/B"
+check_eq "$P --cgroup A/sub -C: the process row names its container, pod and cgroup" \
+	"$(awk 'NF == 12 && $1 ~ /^[0-9]+$/ { print $6, $10, $11, $12 }' "$S/cg-sub.out")" \
+	"2 ${id:0:12} $pod /drmsched-test/$rel_a/sub"
+check "$P -C: CONTAINER, POD and CGROUP columns" grep -q "^PID .* CONTAINER  *POD  *CGROUP$" "$S/cg-sub.out"
+check_eq "$P --cgroup B -j -C: its 5; no container, the hostile path whole" \
+	"$(jq -r --arg want "/drmsched-test/$rel_b" \
+		'select(.type == "process") | "\(.queued) \(.container) \(.runtime) \(.pod) \(.unit) \(.cgroup == $want)"' \
+		"$S/cg-B.out")" "5 null null null null true"
+esc='b\"\\ ??[2J'$(printf '%0231d' 0)
+check_eq "$P --cgroup B --prometheus: the hostile path one escaped label value, no line broken" \
+	"$(grep '^gpubpf_drmsched_process_jobs_queued_total{' "$S/cg-B.prom" |
+		grep -cF ",ring=\"gfx\",comm=\"sh\",cgroup=\"/drmsched-test/$esc\"} 5") $(grep -vc '^gpubpf_\|^#' "$S/cg-B.prom")" \
+	"1 0"
 quiet "$P --cgroup: nothing on stderr" "$S/cg-all.out.err" "$S/cg-A.out.err" "$S/cg-sub.out.err"
 expect_error "$P --cgroup: no such directory" 64 "^drmsched: --cgroup /nonexistent: No such file or directory" \
 	"$T" --cgroup /nonexistent
 expect_error "$P --cgroup: not a cgroup" 64 "^drmsched: --cgroup /proc: not a cgroup v2 directory" \
 	"$T" --cgroup /proc
-rmdir "$cg/A/sub" "$cg/A" "$cg/B" "$cg"
+expect_error "$P --container: one that is not there" 64 \
+	"^drmsched: --container 0123abc: no cgroup of it under /sys/fs/cgroup$" "$T" --container 0123abc
+expect_error "$P --pod: not a UID" 64 \
+	"^drmsched: --pod 42: not a pod UID \\(8-4-4-4-12 lowercase hex digits\\)$" "$T" --pod 42
+expect_error "$P --pod with --container: one cgroup to filter on" 64 \
+	"^drmsched: --container ${id:0:6}: only one of --cgroup, --container and --pod$" \
+	"$T" --pod "$pod" --container "${id:0:6}"
+find "$cg" -depth -type d -exec rmdir {} +
+# Only cgroup v1 mounted, as on a machine still booted with it: -C says in
+# one line that it can name no cgroup (BPF reads the unmounted v2 root's
+# id), and its fields are null.
+v1='umount /sys/fs/cgroup && mount -t tmpfs none /sys/fs/cgroup && mkdir /sys/fs/cgroup/gpubpf &&
+	mount -t cgroup -o none,name=gpubpf cgroup /sys/fs/cgroup/gpubpf'
+start_tool "$S/v1.json" unshare -m sh -c "$v1"' && exec "$@"' sh "$T" -C -j
+submit ring=gfx jobs=2 exec_us=1000
+drain
+stop INT
+check_eq "$P cgroup v1 alone -C: one line says so" "$(grep -cxF "drmsched: -C: no cgroup v2 hierarchy is mounted (cgroup v1 alone): no process's cgroup or container can be named" "$S/v1.json.err")" 1
+check_eq "$P cgroup v1 alone -C -j: the process's container and cgroup null" \
+	"$(jq -r 'select(.type == "process") | "\(.queued) \(.container) \(.pod) \(.cgroup)"' "$S/v1.json")" "2 null null null"
+
+# 3k'. A submitter in a PID namespace of its own (a container's, PID 1
+#      there; unshare --pid): -e and -e -j show its PID there beside the
+#      host's, while it lives (it waits on a fifo until both have the line).
+if frontend_checks "PID namespaces"; then
+	start "$S/ns.ev" -e; ns_ev=$tool_pid
+	start "$S/ns.json" -e -j; ns_json=$tool_pid
+	mkfifo "$S/ns.go"
+	unshare --pid --fork sh -c 'echo "submit ring=gfx jobs=1 exec_us=1000" >/proc/schedgen; read -r _ <"$1"' \
+		sh "$S/ns.go" &
+	ns_unshare=$!
+	for _ in $(seq 1 300); do
+		grep -q ' QUEUE ' "$S/ns.ev" && grep -q '"QUEUE"' "$S/ns.json" && break
+		nap 0.1
+	done
+	ns_host=$(cat /proc/$ns_unshare/task/$ns_unshare/children)
+	echo >"$S/ns.go"
+	wait $ns_unshare
+	drain
+	for tool_pid in $ns_ev $ns_json; do stop INT; done
+	check_eq "$P -e: the QUEUE line's PID, the host's and the namespace's" \
+		"$(awk '$2 == "QUEUE" { print $6 }' "$S/ns.ev")" "${ns_host% }(1)"
+	check_eq "$P -e -j: pid and ns_pid" \
+		"$(jq -r 'select(.event == "QUEUE") | "\(.pid) \(.ns_pid)"' "$S/ns.json")" "${ns_host% } 1"
+fi
 
 # 3l. --prometheus, read back through the real node_exporter and Prometheus:
 #     counters are totals since start (two submissions a summary apart add

@@ -467,20 +467,25 @@ PY
 		"$(jq -r --argjson now "$(date +%s)" 'select(.ts < $now - 60 or .ts > $now + 1)' "$j")" ""
 fi
 
-# 3h. --cgroup: objects made from three cgroups (A, A/sub below it, B),
-#     traced at once unfiltered and filtered; -C names the cgroups.
+# 3h. --container: objects made from three cgroups, traced at once
+#     unfiltered and filtered; -C names the containers and cgroups. A is a
+#     podman container (systemd's driver), A/sub a cgroup of its own below
+#     it, B a docker container (the cgroupfs driver).
 cg=/sys/fs/cgroup/i915mem-test
-mkdir -p "$cg/A/sub" "$cg/B"
+id_a=a11ce00000000000000000000000000000000000000000000000000000000a11
+id_b=5eed0000000000000000000000000000000000000000000000000000000b0b0b
+A=$cg/machine.slice/libpod-$id_a.scope B=$cg/docker/$id_b
+mkdir -p "$A/sub" "$B"
 start "$S/cg-all.out" -l
 p1=$tool_pid
-start "$S/cg-A.out" -l -C --cgroup "$cg/A"
+start "$S/cg-A.out" -l -C --container "${id_a:0:12}" --prometheus "$S/cg-A.prom"
 p2=$tool_pid
-start "$S/cg-B.out" -l -j -C --cgroup "$cg/B"
+start "$S/cg-B.out" -l -j -C --container "$id_b"
 o=$(gem_next created)
-cg_write "$cg/A" gemcga "create n=3 size=4096
+cg_write "$A" gemcga "create n=3 size=4096
 destroy first=$o n=1"
-cg_write "$cg/A/sub" gemcgsub "create n=2 size=8192"
-cg_write "$cg/B" gemcgb "create n=5 size=16384
+cg_write "$A/sub" gemcgsub "create n=2 size=8192"
+cg_write "$B" gemcgb "create n=5 size=16384
 destroy first=$((o + 5)) n=2"
 stop INT
 for p in $p1 $p2; do kill -INT $p; wait $p; done
@@ -489,29 +494,31 @@ check_eq "$P --cgroup: unfiltered, each cgroup's process and its objects" \
 	"$(mem_row "$S/cg-all.out" "$a") / $(mem_row "$S/cg-all.out" "$sub") / $(mem_row "$S/cg-all.out" "$b")" \
 	"2 8192 12288 3 12288 1 4096 / 2 16384 16384 2 16384 0 0 / 3 49152 81920 5 81920 2 32768"
 check "$P --cgroup: unfiltered, 7 objects alive" grep -qx "Objects alive (created while tracing, not destroyed): 7" "$S/cg-all.out"
-check_eq "$P --cgroup A -C: A's process and A/sub's below it, each named by its cgroup" \
-	"$(awk 'NF == 11 && $4 ~ /^[0-9]+$/ { print $2, $3, $7, $9, $11 }' "$S/cg-A.out")" \
-	"$sub gemcgsub 2 0 /i915mem-test/A/sub
-$a gemcga 3 1 /i915mem-test/A"
-check "$P -C: a CGROUP column" grep -q "^DRIVER .* CGROUP$" "$S/cg-A.out"
-check "$P --cgroup A -l: 4 objects alive" grep -qx "Objects alive (created while tracing, not destroyed): 4" "$S/cg-A.out"
-check_eq "$P --cgroup A -l -C: the leaking processes with their cgroups" \
+check_eq "$P --container A -C: A's process and A/sub's below it, each named by container and cgroup" \
+	"$(awk 'NF == 13 && $4 ~ /^[0-9]+$/ { print $2, $3, $7, $9, $11, $12, $13 }' "$S/cg-A.out")" \
+	"$sub gemcgsub 2 0 ${id_a:0:12} - /i915mem-test/machine.slice/libpod-$id_a.scope/sub
+$a gemcga 3 1 ${id_a:0:12} - /i915mem-test/machine.slice/libpod-$id_a.scope"
+check "$P -C: CONTAINER, POD and CGROUP columns" grep -q "^DRIVER .* CONTAINER  *POD  *CGROUP$" "$S/cg-A.out"
+check "$P --container A -l: 4 objects alive" grep -qx "Objects alive (created while tracing, not destroyed): 4" "$S/cg-A.out"
+check_eq "$P --container A -l -C: the leaking processes with their cgroups" \
 	"$(grep '^i915 PID' "$S/cg-A.out" | sed 's/ exited//')" \
-	"i915 PID $a (gemcga): 2 objects, 8192 bytes, cgroup /i915mem-test/A
-i915 PID $sub (gemcgsub): 2 objects, 16384 bytes, cgroup /i915mem-test/A/sub"
-check_eq "$P --cgroup B -j -C: B's process only, its cgroup a field" \
-	"$(jrows "$S/cg-B.out" memory '"\(.pid) \(.created) \(.destroyed) \(.live) \(.cgroup)"')" \
-	"$b 5 2 3 /i915mem-test/B"
-check_eq "$P --cgroup B -j -l -C: its 3 objects alive, each with its creator's cgroup" \
-	"$(jrows "$S/cg-B.out" leaks '.objects') $(jrows "$S/cg-B.out" leak '"\(.pid) \(.cgroup)"' | sort | uniq -c | tr -s ' ')" \
-	"3  3 $b /i915mem-test/B"
+	"i915 PID $a (gemcga): 2 objects, 8192 bytes, cgroup /i915mem-test/machine.slice/libpod-$id_a.scope
+i915 PID $sub (gemcgsub): 2 objects, 16384 bytes, cgroup /i915mem-test/machine.slice/libpod-$id_a.scope/sub"
+check_eq "$P --container A --prometheus: each process's objects by container" \
+	"$(grep -F 'gpubpf_i915mem_objects_created_total{driver="i915",comm="gemcga",container_id="podman://'"$id_a"'",cgroup="/i915mem-test/machine.slice/libpod-'"$id_a"'.scope"} ' "$S/cg-A.prom" | awk '{ print $NF }')" 3
+check_eq "$P --container B -j -C: B's process only, its container and cgroup fields" \
+	"$(jrows "$S/cg-B.out" memory '"\(.pid) \(.created) \(.destroyed) \(.live) \(.container) \(.runtime) \(.pod) \(.cgroup)"')" \
+	"$b 5 2 3 $id_b docker null /i915mem-test/docker/$id_b"
+check_eq "$P --container B -j -l -C: its 3 objects alive, each with its creator's container" \
+	"$(jrows "$S/cg-B.out" leaks '.objects') $(jrows "$S/cg-B.out" leak '"\(.pid) \(.container) \(.cgroup)"' | sort | uniq -c | tr -s ' ')" \
+	"3  3 $b $id_b /i915mem-test/docker/$id_b"
 check_eq "$P --cgroup B -j: every line a JSON object" "$(json_lines "$S/cg-B.out")" ok
 check_eq "$P --cgroup: nothing on stderr" "$(quiet "$S/cg-all.out.err" "$S/cg-A.out.err")" ""
 expect_error "$P --cgroup: no such directory" 64 "^i915mem: --cgroup /nonexistent: No such file or directory" \
 	"$T" --cgroup /nonexistent
 expect_error "$P --cgroup: not a cgroup" 64 "^i915mem: --cgroup /proc: not a cgroup v2 directory" \
 	"$T" --cgroup /proc
-rmdir "$cg/A/sub" "$cg/A" "$cg/B" "$cg"
+find "$cg" -depth -type d -exec rmdir {} +
 # 3i. Interval totals are exact: one process creates 50 objects, binds them
 #     and destroys 30 (unbinding them first), in 20 rounds 0.2 s apart,
 #     across several 1-s interval switches. Summed over the interval

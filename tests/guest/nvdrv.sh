@@ -427,29 +427,32 @@ Tracing nvidia.ko $ver, counting from now... Hit Ctrl-C to end."
 	check_eq "$P interval: nothing lost" "$(jq -r 'select(.type == "lost") | .what' "$S/iv.out")" ""
 fi
 
-# --cgroup: nvctl (as nvctlA, nvctlB) in two cgroups, B's twice (two
-# processes: two rows, summed per name here).
+# --pod and --container: nvctl (as nvctlA, nvctlB) in two containers'
+# cgroups (cg_names), B's twice (two processes: two rows, summed per name
+# here).
 cp "$W" "$S/nvctlA"; cp "$W" "$S/nvctlB"
 cg=/sys/fs/cgroup/nvdrv-test
 start "$S/comm.out" -c nvctlB; comm_pid=$tool_pid
 cgroup_tracers_start "$cg"
-in_cgroup "$cg/A" "$S/nvctlA" >/dev/null
-in_cgroup "$cg/B" "$S/nvctlB" >/dev/null
-in_cgroup "$cg/B" "$S/nvctlB" >/dev/null
+in_cgroup "$cg_A" "$S/nvctlA" >/dev/null
+in_cgroup "$cg_B" "$S/nvctlB" >/dev/null
+in_cgroup "$cg_B" "$S/nvctlB" >/dev/null
 cgroup_tracers_stop
 kill -INT "$comm_pid"; wait "$comm_pid"
 check_eq "$P --cgroup: unfiltered sees both: 7 and 14 RM_CONTROL calls" \
 	"$(awk '$2 ~ /^nvctl[AB]$/ && $3 == "RM_CONTROL" && $4 == "0x2a" { n[$2] += $5 } END { for (c in n) print c, n[c] }' "$S/cg-all.out" | sort | tr '\n' ' ')" \
 	"nvctlA 7 nvctlB 14 "
-check_eq "$P --cgroup A -C: A's calls only, named by cgroup" \
-	"$(awk '$3 == "RM_CONTROL" && $4 == "0x2a" { print $2, $5, $NF }' "$S/cg-A.out")" "nvctlA 7 /nvdrv-test/A"
-check_eq "$P --cgroup A -C: its device row, with the cgroup" \
-	"$(awk '$3 == "nvidiactl" { print $2, $4, $NF }' "$S/cg-A.out")" "nvctlA 1 /nvdrv-test/A"
-check_eq "$P --cgroup B -j -C: B's calls only" \
-	"$(jq -r 'select(.type == "ioctl" and .escape == "RM_CONTROL") | "\(.comm) \(.calls) \(.cgroup)"' "$S/cg-B.out")" \
-	"nvctlB 7 /nvdrv-test/B
-nvctlB 7 /nvdrv-test/B"
-check_eq "$P --cgroup B -j: no other process" \
+check_eq "$P --pod -C: A's calls only, named by container, pod and cgroup" \
+	"$(awk '$3 == "RM_CONTROL" && $4 == "0x2a" { print $2, $5, $(NF - 2), $(NF - 1), $NF }' "$S/cg-A.out")" \
+	"nvctlA 7 $cg_A_text"
+check_eq "$P --pod -C: its device row, with the container" \
+	"$(awk '$3 == "nvidiactl" { print $2, $4, $(NF - 2), $(NF - 1), $NF }' "$S/cg-A.out")" "nvctlA 1 $cg_A_text"
+cg_prom_check "$P" nvctlA 'gpubpf_nvdrv_ioctls_total{escape="RM_CONTROL",comm="nvctlA"' 7
+check_eq "$P --container -j -C: B's calls only" \
+	"$(jq -r "select(.type == \"ioctl\" and .escape == \"RM_CONTROL\") | \"\(.comm) \(.calls) $CG_JQ\"" "$S/cg-B.out")" \
+	"nvctlB 7 $cg_B_json
+nvctlB 7 $cg_B_json"
+check_eq "$P --container -j: no other process" \
 	"$(jq -r 'select(.comm != null and .comm != "nvctlB") | .comm' "$S/cg-B.out" | sort -u)" ""
 check_eq "$P -c nvctlB: its calls only" \
 	"$(awk '$2 ~ /^nvctl/ && $4 ~ /^0x/ && NF == 9 { print $2 }' "$S/comm.out" | sort -u) $(awk '$3 == "RM_CONTROL" && $4 == "0x2a" { n += $5 } END { print n }' "$S/comm.out")" \

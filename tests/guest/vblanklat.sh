@@ -295,22 +295,23 @@ exact() {
 		prom_stop
 	fi
 
-	# 7. --cgroup: clients in two cgroups, traced unfiltered and filtered.
+	# 7. --pod and --container: clients in two containers' cgroups
+	#    (cg_names), traced unfiltered and filtered.
 	cg=/sys/fs/cgroup/vblanklat-test
 	cgroup_tracers_start "$cg"
-	in_cgroup "$cg/A" "$W" -n 4 >/dev/null &
+	in_cgroup "$cg_A" "$W" -n 4 >/dev/null &
 	wa=$!
-	in_cgroup "$cg/B" "$W" -n 6 >/dev/null &
+	in_cgroup "$cg_B" "$W" -n 6 >/dev/null &
 	wb=$!
 	wait "$wa" "$wb"
 	cgroup_tracers_stop
 	check_eq "$P --cgroup: unfiltered sees both clients, 4 + 6 delivered" \
 		"$(awk 'NF == 9 && $2 == "vblwait" { s += $4 } END { print s + 0 }' "$S/cg-all.out")" 10
-	check_eq "$P --cgroup A -C: its client only, named by cgroup" \
-		"$(awk 'NF == 10 && $2 == "vblwait" { print $3, $4, $10 }' "$S/cg-A.out")" "4 4 /vblanklat-test/A"
-	check_eq "$P --cgroup B -j -C: its client only" \
-		"$(jq -r 'select(.type == "client" and .comm == "vblwait") | "\(.queued) \(.cgroup)"' "$S/cg-B.out")" \
-		"6 /vblanklat-test/B"
+	check_eq "$P --pod -C: its client only, named by container, pod and cgroup" \
+		"$(awk 'NF == 12 && $2 == "vblwait" { print $3, $4, $10, $11, $12 }' "$S/cg-A.out")" "4 4 $cg_A_text"
+	check_eq "$P --container -j -C: its client only" \
+		"$(jq -r "select(.type == \"client\" and .comm == \"vblwait\") | \"\(.queued) $CG_JQ\"" "$S/cg-B.out")" \
+		"6 $cg_B_json"
 	X=()
 }
 client_sums() { jq -r --arg c "$2" 'select(.type == "client" and .comm == $c) | [.queued, .delivered] | @tsv' "$1" |

@@ -1080,65 +1080,77 @@ else
 	skip "cudatrace: --cgroup: a cgroup v1 hierarchy: none mounted here"
 fi
 
-# Workloads of known counts from three cgroups (A, A/sub below it, B), on
-# the fake library system-wide, traced at once unfiltered and by each.
+# Workloads of known counts from three cgroups, on the fake library
+# system-wide, traced at once unfiltered and by each: A a containerd
+# container of a pod, A/sub a cgroup of its own below it, B a docker
+# container (tests/lib.sh cg_names).
 cgroot=$(findmnt -n -t cgroup2 -o TARGET 2>/dev/null | head -1)
 cg=${cgroot:-/nonexistent}/cudatrace-test
-cgname=/cudatrace-test
+cg_names "$cg" /cudatrace-test
 lib=$D/libcuda.so.1
-if [ -z "$cgroot" ] || ! mkdir -p "$cg/A/sub" "$cg/B" 2>/dev/null; then
+if [ -z "$cgroot" ] || ! mkdir -p "$cg_A/sub" "$cg_B" 2>/dev/null; then
 	skip "cudatrace: --cgroup, -C: no cgroup v2 hierarchy to make cgroups in"
 else
 	start_tool "$tmp/cg-all.out" $t -L $lib
 	p1=$tool_pid
-	start_tool "$tmp/cg-A.out" $t -L $lib --cgroup "$cg/A"
+	start_tool "$tmp/cg-A.out" $t -L $lib --pod "$CG_POD"
 	p2=$tool_pid
-	start_tool "$tmp/cg-sub.out" $t -L $lib --cgroup "$cg/A/sub" -C
+	start_tool "$tmp/cg-sub.out" $t -L $lib --cgroup "$cg_A/sub" -C
 	p3=$tool_pid
-	start_tool "$tmp/cg-B.json" $t -L $lib --cgroup "$cg/B" -j -C
+	start_tool "$tmp/cg-B.json" $t -L $lib --container "${CG_ID_B:0:12}" -j -C
 	p4=$tool_pid
-	start_tool "$tmp/cg-Be.out" $t -L $lib --cgroup "$cg/B" -e -C
+	start_tool "$tmp/cg-Be.out" $t -L $lib --container "${CG_ID_B:0:12}" -e -C
 	p5=$tool_pid
-	in_cgroup "$cg/A" $D/workload batches 3 >/dev/null
-	in_cgroup "$cg/A/sub" $D/workload batches 2 >/dev/null
-	in_cgroup "$cg/B" $D/workload batches 5 >/dev/null
+	in_cgroup "$cg_A" $D/workload batches 3 >/dev/null
+	in_cgroup "$cg_A/sub" $D/workload batches 2 >/dev/null
+	in_cgroup "$cg_B" $D/workload batches 5 >/dev/null
 	sleep 0.3
 	for p in $p1 $p2 $p3 $p4 $p5; do kill -INT $p; wait $p; done
 	check_eq "cudatrace --cgroup: unfiltered: all 10 batches" \
 		"$(field $tmp/cg-all.out cuMemAlloc_v2 2) $(field $tmp/cg-all.out cuLaunchKernel 2)" "10 10"
-	check_eq "cudatrace --cgroup A: its 3 and the 2 of A/sub below it" \
+	check_eq "cudatrace --pod: its container's 3 and the 2 of a cgroup below it" \
 		"$(field $tmp/cg-A.out cuMemAlloc_v2 2) $(field $tmp/cg-A.out cuLaunchKernel 2)" "5 5"
 	check_eq "cudatrace --cgroup A/sub: its 2" \
 		"$(field $tmp/cg-sub.out cuMemAlloc_v2 2) $(field $tmp/cg-sub.out cuLaunchKernel 2)" "2 2"
-	check "cudatrace -C: a CGROUP column in the launch table" \
-		grep -qE '^PID +FUNCTION .* FAILED CGROUP$' $tmp/cg-sub.out
-	check_eq "cudatrace --cgroup A/sub -C: the launch row names its cgroup" \
-		"$(awk 'NF == 8 && $1 ~ /^[0-9]+$/ { print $6, $8 }' $tmp/cg-sub.out)" "2 $cgname/A/sub"
-	check_eq "cudatrace --cgroup B -j -C: its 5, the cgroup a field of the launch" \
-		"$(json_lines $tmp/cg-B.json) $(jq -r 'select(.type == "function" and .function == "cuMemAlloc_v2") | .calls' $tmp/cg-B.json) $(jq -r 'select(.type == "launch") | "\(.launches) \(.cgroup)"' $tmp/cg-B.json)" \
-		"ok 5 5 $cgname/B"
-	check_eq "cudatrace --cgroup B -e -C: its 21 calls, each naming the cgroup last" \
-		"$(head -1 $tmp/cg-Be.out | awk '{ print $NF }') $(calls $tmp/cg-Be.out | awk '{ print $NF }' | sort | uniq -c | sed 's/^ *//')" \
-		"CGROUP 21 $cgname/B"
+	check "cudatrace -C: CONTAINER, POD and CGROUP columns in the launch table" \
+		grep -qE '^PID +FUNCTION .* FAILED CONTAINER +POD +CGROUP$' $tmp/cg-sub.out
+	check_eq "cudatrace --cgroup A/sub -C: the launch row names its container, pod and cgroup" \
+		"$(awk 'NF == 10 && $1 ~ /^[0-9]+$/ { print $6, $8, $9, $10 }' $tmp/cg-sub.out)" "2 $cg_A_text/sub"
+	check_eq "cudatrace --container -j -C: its 5, the container fields of the launch" \
+		"$(json_lines $tmp/cg-B.json) $(jq -r 'select(.type == "function" and .function == "cuMemAlloc_v2") | .calls' $tmp/cg-B.json) $(jq -r "select(.type == \"launch\") | \"\\(.launches) $CG_JQ\"" $tmp/cg-B.json)" \
+		"ok 5 5 $cg_B_json"
+	check_eq "cudatrace --container -e -C: its 21 calls, each naming the container and cgroup last" \
+		"$(head -1 $tmp/cg-Be.out | awk '{ print $(NF - 2), $(NF - 1), $NF }') $(calls $tmp/cg-Be.out | awk '{ print $(NF - 2), $(NF - 1), $NF }' | sort | uniq -c | sed 's/^ *//')" \
+		"CONTAINER POD CGROUP 21 $cg_B_text"
 	check_eq "cudatrace --cgroup: nothing on stderr but what is probed" \
 		"$(cat $tmp/cg-*.err | grep -v -e ' functions: ' -e ' lacks: ' -e '^Tracing CUDA calls')" ""
 
-	# -l: only B's leaks, the heading (or the object) naming the cgroup.
-	start_tool "$tmp/cg-leak.out" $t -L $lib --cgroup "$cg/B" -l -C
+	# -l: only B's leaks, the heading (or the object) naming the container.
+	# --prometheus every second: B's outstanding bytes while it sleeps.
+	start_tool "$tmp/cg-leak.out" $t -L $lib --container "${CG_ID_B:0:12}" -l -C
 	p1=$tool_pid
-	start_tool "$tmp/cg-leak.json" $t -L $lib --cgroup "$cg/B" -l -C -j
+	start_tool "$tmp/cg-leak.json" $t -L $lib --container "${CG_ID_B:0:12}" -l -C -j
 	p2=$tool_pid
-	in_cgroup "$cg/A" $D/workload leak >/dev/null
-	in_cgroup "$cg/B" $D/workload leak >"$tmp/cg-leak.wl"
+	start_tool "$tmp/cg-leak.prom.out" $t -L $lib --container "${CG_ID_B:0:12}" -C \
+		--prometheus "$tmp/cg-leak.prom" 1
+	p3=$tool_pid
+	in_cgroup "$cg_A" $D/workload leak >/dev/null
+	in_cgroup "$cg_B" $D/workload leak sleep 3000 >"$tmp/cg-leak.wl" &
+	wl=$!
+	series="gpubpf_cudatrace_outstanding_bytes{comm=\"workload\",container_id=\"docker://$CG_ID_B\",cgroup=\"${cg_B_text##* }\"} "
+	for _ in $(seq 1 100); do grep -qF "$series" "$tmp/cg-leak.prom" && break; sleep 0.1; done
+	check_eq "cudatrace --container -C --prometheus: B's outstanding bytes by container" \
+		"$(grep -F "$series" "$tmp/cg-leak.prom" | awk '{ print $NF }')" 2110440
+	wait $wl
 	sleep 0.3
-	for p in $p1 $p2; do kill -INT $p; wait $p; done
-	check_eq "cudatrace --cgroup B -l -C: B's process only, its cgroup named" \
+	for p in $p1 $p2 $p3; do kill -INT $p; wait $p; done
+	check_eq "cudatrace --container -l -C: B's process only, its cgroup named" \
 		"$(grep -c ' exited: ' $tmp/cg-leak.out) $(grep ' exited: ' $tmp/cg-leak.out | sed 's/^PID [0-9]* //')" \
-		"1 (workload) exited: 4 allocations, 2110440 bytes never freed (cgroup $cgname/B)"
-	check_eq "cudatrace --cgroup B -l -C -j: the same as objects" \
-		"$(jq -r 'select(.type == "leak_process") | "\(.allocations) \(.bytes) \(.cgroup)"' $tmp/cg-leak.json) $(jq -r 'select(.type == "leak") | .cgroup' $tmp/cg-leak.json | sort | uniq -c | sed 's/^ *//')" \
-		"4 2110440 $cgname/B 4 $cgname/B"
-	rmdir "$cg/A/sub" "$cg/A" "$cg/B" "$cg"
+		"1 (workload) exited: 4 allocations, 2110440 bytes never freed (cgroup ${cg_B_text##* })"
+	check_eq "cudatrace --container -l -C -j: the same as objects, with the container" \
+		"$(jq -r "select(.type == \"leak_process\") | \"\\(.allocations) \\(.bytes) $CG_JQ\"" $tmp/cg-leak.json) $(jq -r "select(.type == \"leak\") | \"$CG_JQ\"" $tmp/cg-leak.json | sort | uniq -c | sed 's/^ *//')" \
+		"4 2110440 $cg_B_json 4 $cg_B_json"
+	find "$cg" -depth -type d -exec rmdir {} +
 fi
 
 # ---- the real CUDA toolkit -----------------------------------------------------

@@ -3,10 +3,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -310,6 +314,18 @@ static void put_row(FILE *f, const void *arg)
 		CELL_S("1:2"), CELL_U(2), CELL_S("/x") });
 }
 
+#define CONTAINER_ID "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define POD_CGROUP "/kubepods.slice/kubepods-burstable.slice/" \
+	"kubepods-burstable-pod7f3e1c2a_5b6d_4e8f_9a0b_1c2d3e4f5a6b.slice/" \
+	"cri-containerd-" CONTAINER_ID ".scope"
+
+static void put_pod_row(FILE *f, const void *arg)
+{
+	(void)arg;
+	table_row(f, &test_table, (struct cell[]){ CELL_U(42), CELL_S("a\"b"), CELL_NONE,
+		CELL_S("1:2"), CELL_U(2), CELL_S(POD_CGROUP) });
+}
+
 /* The forged name of issue 23: quote, backslash, newline, bad byte, ESC[2J. */
 #define HOSTILE "a\"b\\c\nd\xff\x1b[2J"
 
@@ -351,8 +367,9 @@ static void test_untrusted_text(void)
 		fields += (p == row || p[-1] == ' ') && *p != ' ' && *p != '\n';
 	/* PID NAME WAIT JOB(2 words: '1 2' is the tool's own, escaped too) CGROUP(ends the line: kept) */
 	CHECK_STR("table text row: the name one field; the last column keeps its spaces", row,
-		  "42    a\"b\\\\c\\x0ad\\xff\\x1b[2J        - 1\\x202 /x y\n");
-	CHECK("table text row: fields counted", fields == 6, "%d fields", fields);
+		  "42    a\"b\\\\c\\x0ad\\xff\\x1b[2J        - 1\\x202 -            -                                    /x y\n");
+	CHECK("table text row: fields counted (CONTAINER and POD before CGROUP)", fields == 8,
+	      "%d fields", fields);
 	common_env.show_cgroup = false;
 }
 
@@ -397,16 +414,82 @@ static void test_table_output(void)
 	common_env.msecs = true;
 	common_env.show_cgroup = true;
 	CHECK_STR("table text header: -m and -C", printed(put_header, NULL),
-		  "PID     NAME WAIT(ms) JOB    CGROUP\n");
+		  "PID     NAME WAIT(ms) JOB    CONTAINER    POD                                  CGROUP\n");
+	CHECK_STR("table text row: -C, a pod's container by id and pod UID", printed(put_pod_row, NULL),
+		  "42       a\"b        - 1:2    0123456789ab 7f3e1c2a-5b6d-4e8f-9a0b-1c2d3e4f5a6b "
+		  POD_CGROUP "\n");
 	common_env.json = true;
 	CHECK_STR("table JSON header: none", printed(put_header, NULL), "");
 	summary_begin(stdout);	/* with -j: sets the rows' "ts", prints nothing */
 	CHECK("table JSON row: fields, units, null, -C field",
 	      strstr(printed(put_row, NULL), ",\"pid\":42,\"name\":\"a\\\"b\",\"wait_ms\":null,"
-		     "\"seqno\":2,\"cgroup\":\"/x\"}\n") != NULL &&
+		     "\"seqno\":2,") != NULL &&
 	      !strncmp(printed(put_row, NULL), "{\"type\":\"thing\",\"ts\":", 20),
 	      "got %s", printed(put_row, NULL));
+	CHECK("table JSON row: -C, no container: null identities before the path",
+	      strstr(printed(put_row, NULL), ",\"container\":null,\"runtime\":null,\"pod\":null,"
+		     "\"unit\":null,\"cgroup\":\"/x\"}\n") != NULL, "got %s", printed(put_row, NULL));
+	CHECK("table JSON row: -C, a pod's container: the whole id, runtime, pod UID, path",
+	      strstr(printed(put_pod_row, NULL), ",\"container\":\"" CONTAINER_ID "\","
+		     "\"runtime\":\"containerd\",\"pod\":\"7f3e1c2a-5b6d-4e8f-9a0b-1c2d3e4f5a6b\","
+		     "\"unit\":null,\"cgroup\":\"" POD_CGROUP "\"}\n") != NULL,
+	      "got %s", printed(put_pod_row, NULL));
 	common_env.json = common_env.msecs = common_env.show_cgroup = false;
+}
+
+static const struct column pid_cols[] = { PID_COLUMN, { "COMM", "comm", -4, 0 } };
+static const struct table pid_events = EVENT_TABLE("event", pid_cols);
+static const struct table pid_rows = TABLE("process", pid_cols);
+static unsigned int traced_pid;
+
+static void put_pid_event(FILE *f, const void *arg)
+{
+	table_event(f, arg, (struct cell[]){ CELL_U(traced_pid), CELL_S("w") }, monotonic_ns());
+}
+
+static void put_pid_row(FILE *f, const void *arg)
+{
+	table_row(f, arg, (struct cell[]){ CELL_U(traced_pid), CELL_S("w") });
+}
+
+/* A process in a PID namespace of its own (a container's): PID 1 there. */
+static void test_ns_pid(void)
+{
+	char want[64];
+	int go[2];
+	pid_t child;
+
+	/* A fork whose child alone is in a new namespace (unshare() would take this process's next). */
+	if (pipe(go) || (child = syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, 0, 0, 0, 0)) < 0) {
+		printf("SKIP event lines: a PID namespace's number (clone: %s)\n", strerror(errno));
+		return;
+	}
+	if (child == 0) {	/* PID 1 of the new namespace, until the pipe closes */
+		char c;
+
+		close(go[1]);
+		_exit(read(go[0], &c, 1) < 0);
+	}
+	close(go[0]);
+	traced_pid = child;
+	common_env.json = false;
+	snprintf(want, sizeof(want), "%u(1) w   \n", traced_pid);
+	CHECK_STR("event line: PID(NSPID) of a process in a namespace of its own",
+		  printed(put_pid_event, &pid_events), want);
+	snprintf(want, sizeof(want), "%-7u w   \n", traced_pid);
+	CHECK_STR("summary row: the host PID alone (a summary's process may be gone)",
+		  printed(put_pid_row, &pid_rows), want);
+	common_env.json = true;
+	snprintf(want, sizeof(want), ",\"pid\":%u,\"ns_pid\":1,\"comm\":\"w\"}\n", traced_pid);
+	CHECK("event JSON: ns_pid after pid", strstr(printed(put_pid_event, &pid_events), want) != NULL,
+	      "got %s", printed(put_pid_event, &pid_events));
+	traced_pid = getpid();
+	CHECK("event JSON: no ns_pid for a process of the host's namespace",
+	      !strstr(printed(put_pid_event, &pid_events), "ns_pid"), "got %s",
+	      printed(put_pid_event, &pid_events));
+	common_env.json = false;
+	close(go[1]);
+	waitpid(child, NULL, 0);
 }
 
 int main(void)
@@ -418,6 +501,7 @@ int main(void)
 	test_kernel_release();
 	test_reader_gone();
 	test_trace_seconds();
+	test_ns_pid();
 	test_table_output();
 	test_untrusted_text();
 	test_proc_comm();

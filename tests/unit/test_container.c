@@ -27,6 +27,8 @@ static const char *said(const char *path)
 
 int main(void)
 {
+	char uid[POD_UID_LEN + 1] = "";
+
 	/* Kubernetes, systemd cgroup driver: the kubelet's slices, the runtime's scope. */
 	CHECK_STR("containerd, burstable pod", said("/kubepods.slice/kubepods-burstable.slice/"
 		  "kubepods-burstable-pod" UID_ ".slice/cri-containerd-" ID ".scope"),
@@ -78,5 +80,19 @@ int main(void)
 		  "none");
 	CHECK_STR("'pod' outside the kubelet's tree", said("/pod" UID "/" ID), "none");
 	CHECK_STR("a hostile name", said("/system.slice/a\"b\nc.service"), "- - - a\"b\nc.service");
+
+	/* --container and --pod's arguments. */
+	CHECK("--container: a whole id", container_id_arg(ID), "refused");
+	CHECK("--container: its start, as docker ps shows it", container_id_arg("3f1c0a9e8b7d"), "refused");
+	CHECK("--container: one digit", container_id_arg("3"), "refused");
+	CHECK("--container: nothing is no id", !container_id_arg(""), "taken");
+	CHECK("--container: 65 digits are no id", !container_id_arg(ID "0"), "taken");
+	CHECK("--container: capitals are no id", !container_id_arg("3F1C"), "taken");
+	CHECK("--container: a name is no id", !container_id_arg("trainer"), "taken");
+	CHECK("--pod: dashed", pod_uid_arg(UID, uid) && !strcmp(uid, UID), "got %s", uid);
+	CHECK("--pod: as a slice writes it, dashed after",
+	      pod_uid_arg(UID_, uid) && !strcmp(uid, UID), "got %s", uid);
+	CHECK("--pod: a UID cut short", !pod_uid_arg("1e0d3a8e-7c3f-4b8a-9f0e-6b2e5a4c3d2", uid), "taken");
+	CHECK("--pod: a pod's name is no UID", !pod_uid_arg("trainer-0", uid), "taken");
 	return check_failures;
 }

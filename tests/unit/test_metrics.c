@@ -96,6 +96,12 @@ static int write_sample(struct metrics *m, void *ctx)
 	return 0;
 }
 
+#define CONTAINER_ID "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define POD_UID "7f3e1c2a-5b6d-4e8f-9a0b-1c2d3e4f5a6b"
+#define POD_CGROUP "/kubepods.slice/kubepods-burstable.slice/" \
+	"kubepods-burstable-pod7f3e1c2a_5b6d_4e8f_9a0b_1c2d3e4f5a6b.slice/" \
+	"cri-containerd-" CONTAINER_ID ".scope"
+
 static int write_cgroup_rows(struct metrics *m, void *ctx)
 {
 	struct metrics_rows rows = { .label_names = { "comm", "cgroup" } };
@@ -103,6 +109,11 @@ static int write_cgroup_rows(struct metrics *m, void *ctx)
 
 	(void)ctx;
 	metrics_rows_add(&rows, (const char *const[]){ "w", "/a" }, &one, 1);
+	metrics_rows_add(&rows, (const char *const[]){ "w", POD_CGROUP }, &one, 1);
+	metrics_rows_add(&rows, (const char *const[]){ "w", "/system.slice/docker-" CONTAINER_ID ".scope" },
+			 &one, 1);
+	metrics_rows_add(&rows, (const char *const[]){ "w", "/kubepods/besteffort/pod" POD_UID "/" CONTAINER_ID },
+			 &one, 1);
 	metrics_rows_family(m, &rows, 0, 1, "cg_total", METRIC_COUNTER, "Per comm");
 	metrics_rows_free(&rows);
 	return 0;
@@ -192,12 +203,20 @@ static void test_file(void)
 
 	metrics_write_file(path, "t", write_cgroup_rows, NULL, NULL, NULL);
 	CHECK_STR("rows: the cgroup label only with -C", lines_with(read_all(path), "gpubpf_t_cg"),
-		  "gpubpf_t_cg_total{comm=\"w\"} 1\n");
+		  "gpubpf_t_cg_total{comm=\"w\"} 4\n");
 	common_env.show_cgroup = true;
 	metrics_write_file(path, "t", write_cgroup_rows, NULL, NULL, NULL);
 	common_env.show_cgroup = false;
-	CHECK_STR("rows: with -C, the cgroup label", lines_with(read_all(path), "gpubpf_t_cg"),
-		  "gpubpf_t_cg_total{comm=\"w\",cgroup=\"/a\"} 1\n");
+	CHECK_STR("rows: with -C, the cgroup label, and a container's container_id and uid as "
+		  "kube-state-metrics has them (no container_id where no runtime is named)",
+		  lines_with(read_all(path), "gpubpf_t_cg"),
+		  "gpubpf_t_cg_total{comm=\"w\",cgroup=\"/a\"} 1\n"
+		  "gpubpf_t_cg_total{comm=\"w\",container_id=\"containerd://" CONTAINER_ID "\",uid=\""
+		  POD_UID "\",cgroup=\"" POD_CGROUP "\"} 1\n"
+		  "gpubpf_t_cg_total{comm=\"w\",container_id=\"docker://" CONTAINER_ID "\",cgroup=\""
+		  "/system.slice/docker-" CONTAINER_ID ".scope\"} 1\n"
+		  "gpubpf_t_cg_total{comm=\"w\",uid=\"" POD_UID "\",cgroup=\"/kubepods/besteffort/pod"
+		  POD_UID "/" CONTAINER_ID "\"} 1\n");
 
 	snprintf(path, sizeof(path), "%s/no/such/dir/t.prom", dir);
 	err = metrics_write_file(path, "t", write_sample, NULL, NULL, NULL);

@@ -12,7 +12,7 @@
 #include "table.h"
 
 static const struct column process_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "EXITED", "exited", -6, 0 },
 	{ "ALLOCS", "allocs", 7, 0 },
@@ -21,7 +21,7 @@ static const struct column process_cols[] = {
 static const struct table process_table = TABLE("leak_process", process_cols);
 
 static const struct column leak_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "HANDLE", "handle", -14, 0 },
 	{ "GPU", "gpu", -6, 0 },
 	{ "FLAGS", "flags", -28, 0 },

@@ -27,7 +27,7 @@ const char *build_log_line(const char *log, size_t len, char *buf, size_t size)
 }
 
 static const struct column build_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "PROGRAM", "program", -18, 0 },
 	{ "FAILED", "failures", 6, 0 },
 	{ "RESULT", "result", -26, 0 },
@@ -67,7 +67,7 @@ void print_build_failures(FILE *f, const struct procs *p, const struct map_snaps
 }
 
 static const struct column ktime_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "KERNEL", "kernel", -24, 0 },
 	{ "RUNS", "runs", 8, 0 },
 	{ "AVG", "avg", 11, COL_TIME },		/* start -> end, on the device */

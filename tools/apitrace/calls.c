@@ -34,7 +34,7 @@ enum {
 
 static const struct column event_cols[NR_EV_COLS] = {
 	[EV_TIME] = { "TIME(s)", "time_s", -10, 0 },
-	[EV_PID] = { "PID", "pid", -7, 0 },
+	[EV_PID] = PID_COLUMN,
 	[EV_TID] = { "TID", "tid", -7, 0 },
 	[EV_COMM] = { "COMM", "comm", -16, 0 },
 	[EV_FUNC] = { "FUNCTION", "function", -26, 0 },

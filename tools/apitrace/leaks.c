@@ -188,7 +188,7 @@ int print_leaks(const struct leak_source *src, __u32 pid, const char *exit_comm,
 	map_snapshot_free(&s);
 	qsort(v, n, sizeof(*v), cmp_leak);
 
-	if (exit_comm && common_env.show_cgroup && exit_cgroup)
+	if (exit_comm && common_env.show_cgroup && exit_cgroup && cgroup_v2_mounted())
 		cgroup = cgroup_name(exit_cgroup);
 	if (exit_comm)
 		summary_begin(f);

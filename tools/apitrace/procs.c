@@ -72,7 +72,7 @@ const char *proc_cgroup(const struct procs *p, __u32 pid)
 	struct proc_info pi;
 	int i;
 
-	if (!common_env.show_cgroup)
+	if (!common_env.show_cgroup || !cgroup_v2_mounted())
 		return NULL;
 	if (!bpf_map__lookup_elem(p->procs, &pid, sizeof(pid), &pi, sizeof(pi), 0) &&
 	    pi.cgroup_id)

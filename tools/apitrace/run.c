@@ -292,7 +292,7 @@ static int cmp_launch_row(const void *a, const void *b)
 }
 
 static const struct column launch_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "FUNCTION", "function", -26, 0 },
 	{ "KERNEL", "kernel", -24, 0 },
 	{ "GRID", "", -14, COL_TEXT_ONLY },	/* XxYxZ */

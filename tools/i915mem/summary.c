@@ -45,7 +45,7 @@ static int cmp_live_bytes(const void *a, const void *b)
 
 static const struct column memory_cols[] = {
 	{ "DRIVER", "driver", -6, 0 },
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "LIVE", "live", 8, 0 },
 	{ "LIVE_BYTES", "live_bytes", 12, 0 },
@@ -87,7 +87,7 @@ static void print_memory(FILE *f, const struct map_snapshot *s)
 
 static const struct column activity_cols[] = {
 	{ "DRIVER", "driver", -6, 0 },
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "BINDS", "binds", 7, 0 },
 	{ "UNBINDS", "unbinds", 7, 0 },
@@ -149,7 +149,7 @@ static int cmp_vm(const void *a, const void *b)
 static const struct column vm_cols[] = {
 	{ "DRIVER", "driver", -6, 0 },
 	{ "ADDRESS_SPACE", "address_space", -18, 0 },
-	{ "PID", "pid", -7, 0 },		/* its creator (or first binder) */
+	PID_COLUMN,		/* its creator (or first binder) */
 	{ "COMM", "comm", -16, 0 },
 	{ "BINDS", "binds", 7, 0 },
 	{ "UNBINDS", "unbinds", 7, 0 },

@@ -20,7 +20,7 @@ static const char *const event_names[NR_EVENT_TYPES] = {
 static const struct column event_cols[] = {
 	{ "TIME(s)", "time_s", -11, 0 },
 	{ "EVENT", "event", -6, 0 },
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "DETAIL", "", 0, COL_TEXT_ONLY },
 	{ "", "device", 0, COL_JSON_ONLY | COL_SPARSE },

@@ -8,7 +8,7 @@
 #include "table.h"
 
 static const struct column mapping_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "DEVICE", "device", -16, 0 },
 	{ "MAPPED", "mapped", 7, 0 },		/* mmaps that succeeded */

@@ -300,7 +300,7 @@ static const char *class_label(__u32 cls, char *buf, size_t size)
 }
 
 static const struct column mem_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "CLASS", "class", -32, 0 },	/* NV01_MEMORY_SYSTEM_OS_DESCRIPTOR */
 	{ "ALLOCS", "allocs", 7, 0 },
@@ -315,7 +315,7 @@ static const struct column mem_cols[] = {
 static const struct table mem_table = TABLE("memory", mem_cols);
 
 static const struct column live_cols[] = {
-	{ "PID", "pid", -7, 0 },
+	PID_COLUMN,
 	{ "COMM", "comm", -16, 0 },
 	{ "CLASS", "class", -32, 0 },
 	{ "CLIENT", "client", -10, 0 },
