@@ -118,13 +118,14 @@ STOP $job $hanger hanger
 KARMA $job $hanger hanger
 RESUBMIT - - -
 RECOVERED - - -"
-check_eq "$P -e -C: the job blamed's cgroup" "$(lines_of "$S/e.out" TIMEOUT | awk '{ print $NF }')" "/gpuhang/A"
+check_eq "$P -e -C: the job blamed's container, pod and cgroup" \
+	"$(lines_of "$S/e.out" TIMEOUT | awk '{ print $(NF - 2), $(NF - 1), $NF }')" "- - /gpuhang/A"
 check_eq "$P -e -C: the recorder's cgroups" \
-	"$(awk '/^QUEUED/ { on = 1; next } on && NF == 9 { print $5, $9 } /STOP/ { on = 0 }' "$S/e.out" | sort | uniq -c | awk '{ print $2, $3, $1 }')" \
-	"behind /gpuhang/B 2
-busy /gpuhang/A 3
-hanger /gpuhang/A 1
-longrun /gpuhang/B 1"
+	"$(awk '/^QUEUED/ { on = 1; next } on && NF == 11 { print $5, $9, $10, $11 } /STOP/ { on = 0 }' "$S/e.out" | sort | uniq -c | awk '{ print $2, $3, $4, $5, $1 }')" \
+	"behind - - /gpuhang/B 2
+busy - - /gpuhang/A 3
+hanger - - /gpuhang/A 1
+longrun - - /gpuhang/B 1"
 
 # -j: the same, as objects; the recorder's jobs name their incident.
 check_eq "$P -j: the incident" \
