@@ -455,7 +455,7 @@ static void put_pid_row(FILE *f, const void *arg)
 /* A process in a PID namespace of its own (a container's): PID 1 there. */
 static void test_ns_pid(void)
 {
-	char want[64];
+	char want[64], pid_ns[32];
 	int go[2];
 	pid_t child;
 
@@ -473,7 +473,8 @@ static void test_ns_pid(void)
 	close(go[0]);
 	traced_pid = child;
 	common_env.json = false;
-	snprintf(want, sizeof(want), "%u(1) w   \n", traced_pid);
+	snprintf(pid_ns, sizeof(pid_ns), "%u(1)", traced_pid);
+	snprintf(want, sizeof(want), "%-7s w   \n", pid_ns);
 	CHECK_STR("event line: PID(NSPID) of a process in a namespace of its own",
 		  printed(put_pid_event, &pid_events), want);
 	snprintf(want, sizeof(want), "%-7u w   \n", traced_pid);
