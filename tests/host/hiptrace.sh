@@ -38,9 +38,11 @@ start_tool "$tmp/e.out" $t -e -p $wl; p1=$tool_pid
 start_tool "$tmp/E.out" $t -E -p $wl; p2=$tool_pid
 start_tool "$tmp/j.out" $t -j -p $wl; p3=$tool_pid
 start_tool "$tmp/l.out" $t -j -l -p $wl; p4=$tool_pid
+went=$(date +%s.%N)
 touch "$tmp/go"
 { wait $wl; } 2>/dev/null
 check_eq "hiptrace: hipwork was killed inside its last call" "$?" 137
+died=$(date +%s.%N)
 for tool_pid in $p1 $p2 $p3 $p4; do wait "$tool_pid"; done
 unset FAKE_HIP_LOG
 
@@ -83,6 +85,8 @@ j=$tmp/j.out
 check_eq "hiptrace -j: the unfinished call" \
 	"$(jq -r 'select(.type == "unfinished") | "\(.pid) \(.tid) \(.function) \(.ended) \(.in_call_s > 0)"' "$j")" \
 	"$wl $wl hipStreamSynchronize killed by SIGKILL true"
+check_eq "hiptrace -j: the unfinished call's ts, the process's end: after its start, before its wait returned" \
+	"$(jq -r --argjson a "$went" --argjson b "$died" 'select(.type == "unfinished") | .ts >= $a and .ts <= $b' "$j")" true
 check_eq "hiptrace -j: calls and errors per function, as the fake counted them" \
 	"$(jq -r 'select(.type == "function") | "\(.function) \(.calls) \(.errors)"' "$j" | sort | paste -sd,)" \
 	"$(awk '{ n[$1]++; if (!/ result=0( |$)/) e[$1]++ } END { for (f in n) print f, n[f], e[f] + 0 }' \

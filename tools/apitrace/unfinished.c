@@ -38,7 +38,8 @@ static const struct column unfinished_cols[NR_UF_COLS] = {
 	[UF_FUNC] = { "FUNCTION", "function", -26, 0 },
 	[UF_IN_CALL] = { "IN CALL(s)", "in_call_s", 10, 0 },	/* entry -> the process's end */
 };
-static const struct table unfinished_table = TABLE("unfinished", unfinished_cols);
+/* Lines of an event, the process's end: JSON's "ts" is its time, not a summary's. */
+static const struct table unfinished_table = EVENT_TABLE("unfinished", unfinished_cols);
 
 void report_unfinished(struct bpf_map *inflight, __u32 pid, const char *comm, __u32 exit_code,
 		       __u64 now)
@@ -61,10 +62,10 @@ void report_unfinished(struct bpf_map *inflight, __u32 pid, const char *comm, __
 			text_printf(f, "PID %u (%s) %s inside:\n", pid, text_safe(comm), ended);
 			table_header(f, &unfinished_table);
 		}
-		table_row(f, &unfinished_table, (struct cell[]){
+		table_event(f, &unfinished_table, (struct cell[]){
 			CELL_U(pid), CELL_S(comm), CELL_S(ended), CELL_S(""), CELL_U(k->tid),
 			CELL_S(func_name(k->func)),
-			CELL_F(seconds_since(c->ts, now), 3) });
+			CELL_F(seconds_since(c->ts, now), 3) }, now);
 		bpf_map__delete_elem(inflight, k, sizeof(*k), 0);
 	}
 	map_snapshot_free(&s);
