@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -258,16 +260,44 @@ static void report_write_error(const char *path, const char *what, int err)
 		what, strerror(err));
 }
 
-/* mkstemp() of a temporary beside `path` into tmp; the fd, or -errno said on stderr. */
-static int create_beside(const char *path, char *tmp, size_t size)
+/*
+ * The file is written unnamed (O_TMPFILE) in its directory and named only
+ * to be renamed over `path`: a writer killed while it writes leaves
+ * nothing. Where the filesystem has no O_TMPFILE, it is named from the
+ * start. Either name is PATH.tmp-PID-N: one whose PID no longer runs is a
+ * dead writer's, which the next start removes (metrics_path_writable()).
+ * The name does not end in .prom: the textfile collector skips it.
+ */
+#define TMP_INFIX ".tmp-"
+
+static void dir_of(const char *path, char *dir, size_t size)
 {
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, size, ".");
+	else if (slash == path)
+		snprintf(dir, size, "/");
+	else
+		snprintf(dir, size, "%.*s", (int)(slash - path), path);
+}
+
+/* A temporary beside `path`, its name into tmp; the fd, or -errno said on stderr. */
+static int create_beside(const char *path, char *tmp, size_t size, bool *unnamed)
+{
+	static unsigned int seq;
+	char dir[4096];
 	int fd;
 
-	if (snprintf(tmp, size, "%s.XXXXXX", path) >= (int)size) {
+	if (snprintf(tmp, size, "%s" TMP_INFIX "%d-%u", path, (int)getpid(), seq++) >= (int)size) {
 		report_write_error(path, "cannot write", ENAMETOOLONG);
 		return -ENAMETOOLONG;
 	}
-	fd = mkstemp(tmp);
+	dir_of(path, dir, sizeof(dir));
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+	*unnamed = fd >= 0;
+	if (fd < 0)
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		fd = -errno;
 		report_write_error(path, "cannot create a file beside it", -fd);
@@ -275,29 +305,76 @@ static int create_beside(const char *path, char *tmp, size_t size)
 	return fd;
 }
 
+/* An unnamed file named `tmp` (through /proc: AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH). */
+static int name_unnamed(int fd, const char *tmp)
+{
+	char proc[64];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	return linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) ? errno : 0;
+}
+
+/* Remove the temporaries of writers killed between naming and renaming (PATH.tmp-PID-N). */
+static void remove_dead_writers(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t len = strlen(base);
+	char dir[4096], stale[8192];
+	struct dirent *d;
+	DIR *dp;
+	int pid;
+
+	dir_of(path, dir, sizeof(dir));
+	dp = opendir(dir);
+	if (!dp)
+		return;
+	while ((d = readdir(dp))) {
+		if (strncmp(d->d_name, base, len) || strncmp(d->d_name + len, TMP_INFIX, strlen(TMP_INFIX)) ||
+		    sscanf(d->d_name + len + strlen(TMP_INFIX), "%d-", &pid) != 1 || pid <= 0)
+			continue;
+		if (kill(pid, 0) && errno == ESRCH) {
+			snprintf(stale, sizeof(stale), "%s/%s", dir, d->d_name);
+			unlink(stale);
+		}
+	}
+	closedir(dp);
+}
+
 bool metrics_path_writable(const char *path)
 {
 	char tmp[4096];
-	int fd = create_beside(path, tmp, sizeof(tmp));
+	struct stat st;
+	bool unnamed;
+	int fd;
 
+	/* Renamed over it every interval: a directory or a device is no target. */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "%s: --prometheus %s: %s\n", program_invocation_short_name, path,
+			S_ISDIR(st.st_mode) ? "a directory: give a file in it" : "not a regular file");
+		return false;
+	}
+	remove_dead_writers(path);
+	fd = create_beside(path, tmp, sizeof(tmp), &unnamed);
 	if (fd < 0)
 		return false;
 	close(fd);
-	unlink(tmp);
+	if (!unnamed)
+		unlink(tmp);
 	return true;
 }
 
 int metrics_write_file(const char *path, const char *tool, metrics_fn fn, void *ctx,
 		       const char *const *lost_reasons, const unsigned long long *lost)
 {
-	/* The temporary name does not end in .prom: the textfile collector skips it. */
 	char tmp[4096];
 	struct metrics m = { .tool = tool };
+	bool unnamed, named;
 	int fd, err = 0, i;
 
-	fd = create_beside(path, tmp, sizeof(tmp));
+	fd = create_beside(path, tmp, sizeof(tmp), &unnamed);
 	if (fd < 0)
 		return fd;
+	named = !unnamed;
 	/* Readable by node_exporter, which does not run as root. */
 	fchmod(fd, 0644);
 	m.f = fdopen(fd, "w");
@@ -315,6 +392,8 @@ int metrics_write_file(const char *path, const char *tool, metrics_fn fn, void *
 	}
 	if (fflush(m.f) || ferror(m.f) || fsync(fileno(m.f)))
 		err = err ?: errno ?: EIO;
+	if (!err && unnamed && !(err = name_unnamed(fileno(m.f), tmp)))
+		named = true;
 	if (fclose(m.f) && !err)
 		err = errno;
 	if (!err && rename(tmp, path))
@@ -322,7 +401,8 @@ int metrics_write_file(const char *path, const char *tool, metrics_fn fn, void *
 out:
 	if (err) {
 		report_write_error(path, "cannot write", err);
-		unlink(tmp);
+		if (named)
+			unlink(tmp);
 	} else {
 		report_write_error(path, NULL, 0);
 	}

@@ -37,9 +37,16 @@ extern struct common_env common_env;
 extern const struct argp_child common_argp_child[];
 
 /*
+ * A command-line argument as an error line quotes it: escaped, cut to
+ * ARG_SHOWN_MAX characters and "..." (a 100 KB argument is not echoed).
+ */
+#define ARG_SHOWN_MAX 64
+const char *arg_shown(const char *arg);
+
+/*
  * Parse `arg` as a whole decimal integer in [min, max] into *out.
  * Returns 0, or -EINVAL (and *out untouched) for anything else: empty,
- * trailing junk, out of range.
+ * a sign or space before the digits, trailing junk, out of range.
  */
 int parse_long(const char *arg, long min, long max, long *out);
 

@@ -3,6 +3,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include "output.h"
 
 static bool broken;
+static int write_error;	/* stdout's errno, when not a reader gone */
 
 /*
  * Not a terminal: one write(2) per buffer, not per line. At thousands of
@@ -38,18 +40,49 @@ static bool reader_gone(void)
 	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
 }
 
+/*
+ * stdout failed with `err`: a reader gone (EPIPE) ends tracing quietly;
+ * anything else (a full disk, EIO) is output lost, said at once with
+ * what the buffer held, and the tool's exit status (output_error()).
+ */
+static void stdout_failed(int err, size_t pending)
+{
+	broken = true;
+	if (err == EPIPE || reader_gone())
+		return;
+	write_error = err ?: EIO;
+	fprintf(stderr, "%s: stdout: cannot write: %s: %zu bytes of output lost; tracing ends, "
+		"the summary on stderr\n", program_invocation_short_name, strerror(write_error),
+		pending);
+	__fpurge(stdout);
+}
+
 bool output_broken(void)
 {
-	if (!broken && (ferror(stdout) || reader_gone()))
+	if (!broken && ferror(stdout)) {
+		size_t pending = __fpending(stdout);
+
+		errno = 0;
+		fflush(stdout);		/* again, for the error's errno */
+		stdout_failed(errno, pending);
+	} else if (!broken && reader_gone()) {
 		broken = true;
+	}
 	return broken;
 }
 
 bool output_flush(void)
 {
-	if (!broken && fflush(stdout) == EOF && errno == EPIPE)
-		broken = true;
+	size_t pending = __fpending(stdout);
+
+	if (!broken && fflush(stdout) == EOF)
+		stdout_failed(errno, pending);
 	return output_broken();
+}
+
+int output_error(void)
+{
+	return write_error;
 }
 
 FILE *summary_stream(void)

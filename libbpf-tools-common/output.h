@@ -5,7 +5,9 @@
  * `tool | grep` sees lines within a poll interval, at one write(2) per
  * batch rather than per line), and a closed reader (`tool
  * | head`) ends tracing instead of killing the tool with SIGPIPE, so the
- * summary still gets printed - to stderr, as stdout is gone.
+ * summary still gets printed - to stderr, as stdout is gone. Any other
+ * failure to write (a full disk) ends tracing the same way, said at once
+ * on stderr with what was lost, and the exit status 1 (output_error()).
  */
 #ifndef GPU_BPF_OUTPUT_H
 #define GPU_BPF_OUTPUT_H
@@ -28,6 +30,12 @@ FILE *summary_stream(void);
 
 /* Flush stdout and notice a closed reader; returns output_broken(). */
 bool output_flush(void);
+
+/*
+ * The errno stdout failed with other than a reader gone (a full disk:
+ * ENOSPC), said on stderr when it happened; 0 if none. The exit status 1.
+ */
+int output_error(void);
 
 /* An errno by its name, "EINVAL", or its number where glibc has no name. */
 const char *errno_name(int err, char *buf, size_t size);

@@ -37,6 +37,8 @@ void runtime_init(bool verbose)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* A closed terminal or a lost ssh session: the summary, the files closed. */
+	sigaction(SIGHUP, &sa, NULL);
 
 	libbpf_verbose = verbose;
 	libbpf_set_print(libbpf_print_fn);
@@ -108,4 +110,46 @@ void report_bpf_error(const char *what, int err)
 	}
 	fprintf(stderr, "%s: failed to %s: %s%s\n", program_invocation_short_name, what,
 		strerror(err), hint);
+}
+
+#define PF_KTHREAD 0x00200000	/* include/linux/sched.h */
+
+/* /proc/PID/stat's state and flags; false when it cannot be read. */
+static bool pid_stat(pid_t pid, char *state, unsigned long *flags)
+{
+	char path[32], buf[1024], *p;
+	bool ok = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	/* "PID (COMM) STATE PPID PGRP SESSION TTY TPGID FLAGS ...": COMM may hold ") ". */
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
+		ok = sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", state, flags) == 2;
+	fclose(f);
+	return ok;
+}
+
+bool pid_running(pid_t pid)
+{
+	unsigned long flags;
+	char state;
+
+	return pid_stat(pid, &state, &flags) && state != 'Z' && state != 'X';
+}
+
+const char *pid_untraceable(pid_t pid)
+{
+	unsigned long flags;
+	char state;
+
+	if (!pid_stat(pid, &state, &flags))
+		return NULL;
+	if (state == 'Z' || state == 'X')
+		return "a zombie (it has exited)";
+	if (flags & PF_KTHREAD)
+		return "a kernel thread";
+	return NULL;
 }

@@ -13,11 +13,11 @@
 #include <stdbool.h>
 #include <bpf/libbpf.h>
 
-/* Set by SIGINT/SIGTERM: end tracing, print the summary, exit 0. */
+/* Set by SIGINT/SIGTERM/SIGHUP: end tracing, print the summary, exit 0. */
 extern volatile sig_atomic_t exiting;
 
 /*
- * Install SIGINT/SIGTERM handlers and libbpf's print callback (silent
+ * Install SIGINT/SIGTERM/SIGHUP handlers and libbpf's print callback (silent
  * unless `verbose`), and set up output (output_init()).
  */
 void runtime_init(bool verbose);
@@ -34,5 +34,15 @@ bool runtime_preflight(void);
  * (no privilege, no BTF, missing kernel feature).
  */
 void report_bpf_error(const char *what, int err);
+
+/* Process `pid` runs: it exists and is no zombie. */
+bool pid_running(pid_t pid);
+
+/*
+ * Why -p's process cannot be traced, or NULL: "a zombie (it has exited)",
+ * "a kernel thread" (no process of its own, no user space). A process that
+ * cannot be read (gone, hidden) is not refused here.
+ */
+const char *pid_untraceable(pid_t pid);
 
 #endif /* GPU_BPF_RUNTIME_H */

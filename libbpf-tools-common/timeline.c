@@ -8,6 +8,7 @@
 static FILE *out;
 static const char *out_path;
 static bool any;	/* an event written: the next one follows a comma */
+static int write_error;	/* the errno that ended it (a full disk): said at once */
 
 int timeline_open(const char *path)
 {
@@ -28,10 +29,23 @@ bool timeline_on(void)
 	return out != NULL;
 }
 
+void timeline_flush(void)
+{
+	if (!out || (fflush(out) == 0 && !ferror(out)))
+		return;
+	write_error = errno ?: EIO;
+	fprintf(stderr, "%s: --timeline %s: cannot write: %s: the timeline ends here\n",
+		program_invocation_short_name, out_path, strerror(write_error));
+	fclose(out);
+	out = NULL;	/* every writer's test: no more events */
+}
+
 int timeline_close(void)
 {
 	int err = 0;
 
+	if (write_error)
+		return -write_error;	/* said when it happened */
 	if (!out)
 		return 0;
 	fputs("\n]\n", out);

@@ -30,6 +30,13 @@ int timeline_open(const char *path);
 /* A file is being written. */
 bool timeline_on(void);
 
+/*
+ * After each batch of events (the tracing loop): written out, and a write
+ * that failed (a full disk) said at once on stderr; the file then takes
+ * no more events and timeline_close() returns the error.
+ */
+void timeline_flush(void);
+
 /* Write the closing "]" and close; errors said on stderr. 0 or -errno. */
 int timeline_close(void);
 

@@ -445,6 +445,10 @@ int tool_start(struct bpf_object_skeleton *s, struct bpf_map *cgroup_map, const 
 
 int tool_close(struct trace_loop *loop, int err)
 {
+	/* The last summary written out: a full disk is said, and the exit status 1. */
+	output_flush();
+	if (output_error() && !err)
+		err = -output_error();
 	if (timeline_close() && !err)
 		err = -EIO;
 	trace_loop_free(loop);

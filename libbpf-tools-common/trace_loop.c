@@ -8,10 +8,12 @@
 #include <bpf/bpf.h>
 
 #include "trace_loop.h"
+#include "opts.h"
 #include "output.h"
 #include "records.h"
 #include "runtime.h"
 #include "table.h"
+#include "timeline.h"
 
 #define POLL_MS 100	/* how fast Ctrl-C and interval deadlines are noticed */
 
@@ -48,6 +50,10 @@ int trace_loop_run(struct trace_loop *loop)
 			nanosleep(&ts, NULL);
 		}
 		output_flush();
+		timeline_flush();
+		/* Even one that made no traced call (none to see its exit in the kernel). */
+		if (loop->ends_with_pid && !pid_running(common_env.pid))
+			break;
 		now = monotonic_ns();
 		if (next_metrics && now >= next_metrics) {
 			next_metrics += loop->metrics_interval * 1000000000ULL;
@@ -166,8 +172,9 @@ int trace_loop_finish(struct trace_loop *loop, int err, int (*final_summary)(voi
 	}
 	if (final_summary && !loop->count_reached)
 		err = final_summary(loop->ctx);
-	/* The totals at exit: what a last scrape should see. */
-	trace_loop_write_metrics(loop);
+	/* The totals at exit: what a last scrape should see (a failure said, and the exit status). */
+	if (trace_loop_write_metrics(loop) && !err)
+		err = -EIO;
 	trace_loop_report_lost(loop);
 	report_recursion_misses(loop);
 	return err;

@@ -27,6 +27,11 @@ struct trace_loop {
 	 * lines (cudatrace -e --leaks), where per-event lines have none.
 	 */
 	bool summary_with_events;
+	/*
+	 * Tracing ends when -p's process has (a process's calls end with it;
+	 * a GPU job it submitted may still run after it: not the kernel tools').
+	 */
+	bool ends_with_pid;
 	/* Called every `interval` seconds (0: never), `count` times (0: no limit). */
 	int (*on_interval)(void *ctx);
 	long interval;

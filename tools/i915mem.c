@@ -96,7 +96,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		else if (!strcmp(arg, "xe"))
 			env.driver = DRV_XE;
 		else
-			argp_error(state, "invalid DRIVER '%s' (i915 or xe)", arg);
+			argp_error(state, "invalid DRIVER '%s' (i915 or xe)", arg_shown(arg));
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -31,6 +31,13 @@ ring_json() { jrows "$1" ring "select(.ring == \"$2\") | \"\(.queued) \(.run) \(
 # "count avg min max" of RING's histogram KIND ("wait" or "exec") in -j output.
 ring_hist() { jhist_stats "$1" ".type == \"ring_hist\" and .ring == \"$2\" and .hist == \"$3\""; }
 
+# stderr_of FILE: FILE without the record path's lines (on_stderr).
+stderr_of() {
+	local pats=() line
+	for line in "${on_stderr[@]}"; do pats+=(-e "$line"); done
+	if [ ${#pats[@]} = 0 ]; then cat "$1"; else grep -vxF "${pats[@]}" "$1"; fi
+}
+
 # quiet NAME FILE...: nothing on stderr but the record path's lines (on_stderr).
 quiet() {
 	local name=$1 pats=() line
@@ -543,6 +550,32 @@ if frontend_checks "--timeline"; then
 	check_eq "$P --timeline: the queued counter of each ring ends at 0" \
 		"$(tl_counters_end "$tl")" "compute queued=0 gfx queued=0"
 	check "$P --timeline: the summary still printed" grep -q "^DEV  *RING" "$S/tl.out"
+fi
+
+# 3o'. Outputs that cannot be written: -e to a tmpfs that fills up (8 KB,
+#      600 lines of 200 jobs): one line at once, what was lost, tracing
+#      ends by itself, exit 1. --timeline /dev/full: one line at once, the
+#      -e lines all there, exit 1.
+if frontend_checks "outputs that cannot be written"; then
+	mkdir -p "$S/small"
+	mount -t tmpfs -o size=8k none "$S/small"
+	"$T" -e >"$S/small/ev.out" 2>"$S/small.err" &
+	full_pid=$!
+	wait_for_output "$S/small/ev.out" "$full_pid"
+	submit ring=gfx jobs=200 exec_us=100
+	drain
+	wait "$full_pid"
+	check_eq "$P -e to a full tmpfs: exit 1 by itself, one line naming stdout, the error and the bytes lost" \
+		"$? $(stderr_of "$S/small.err" | sed -E 's/: [0-9]+ bytes/: N bytes/')" \
+		"1 drmsched: stdout: cannot write: No space left on device: N bytes of output lost; tracing ends, the summary on stderr"
+	umount "$S/small"
+	start "$S/tlfull.out" -e --timeline /dev/full
+	submit ring=gfx jobs=3 exec_us=1000
+	drain
+	stop INT
+	check_eq "$P --timeline /dev/full: exit 1, one line at once, the -e lines all there" \
+		"$tool_status $(stderr_of "$S/tlfull.out.err") $(awk '$2 ~ /^(QUEUE|RUN|DONE)$/' "$S/tlfull.out" | wc -l)" \
+		"1 drmsched: --timeline /dev/full: cannot write: No space left on device: the timeline ends here 9"
 fi
 
 # 3p. One clock: cudatrace's timeline (CUDA calls through the test suite's

@@ -841,6 +841,89 @@ wait $wl_pid 2>/dev/null
 wl_pid=
 wait
 
+# Outputs that cannot be written. stdout on a full device: one line at once
+# saying what was lost, tracing ends, exit 1 (a closed pipe, above, is a
+# reader gone: quiet, exit 0). A --timeline that cannot be written: one
+# line at once, the -e lines go on, exit 1. SIGHUP (a closed terminal):
+# as SIGTERM, the summary written, exit 0.
+lib=$D/libcuda.so.1
+$t -L $lib -e >/dev/full 2>"$tmp/full.err"
+check_eq "cudatrace -e >/dev/full: exit 1, one line naming stdout and the error" \
+	"$? $(grep -v ' functions: ' "$tmp/full.err" | sed -E 's/: [0-9]+ bytes/: N bytes/')" \
+	"1 cudatrace: stdout: cannot write: No space left on device: N bytes of output lost; tracing ends, the summary on stderr"
+rm -f "$tmp/go"
+$D/workload --wait "$tmp/go" batches 2 sleep 5000 >"$tmp/faults.wl" 2>&1 &
+wl_pid=$!
+while ! grep -qs '^waiting' "$tmp/faults.wl"; do sleep 0.02; done
+start_tool "$tmp/tlfull.out" $t -e -p $wl_pid --timeline /dev/full
+tl_pid=$tool_pid
+start_tool "$tmp/hup.json" $t -j -p $wl_pid
+touch "$tmp/go"
+for _ in $(seq 1 100); do [ "$(calls "$tmp/tlfull.out" | wc -l)" -ge 9 ] && break; sleep 0.05; done
+stop_tool HUP
+check_eq "cudatrace: SIGHUP: the summary, exit 0" \
+	"$tool_status $(jq -r 'select(.type == "function" and .function == "cuMemAlloc_v2") | .calls' "$tmp/hup.json")" "0 2"
+tool_pid=$tl_pid
+stop_tool
+check_eq "cudatrace --timeline /dev/full: exit 1, one line at once, the -e lines all there" \
+	"$tool_status $(grep -v ' functions: ' "$tmp/tlfull.out.err") $(calls "$tmp/tlfull.out" | awk '$5 == "cuMemAlloc_v2"' | wc -l)" \
+	"1 cudatrace: --timeline /dev/full: cannot write: No space left on device: the timeline ends here 2"
+kill $wl_pid 2>/dev/null
+wait $wl_pid 2>/dev/null
+wl_pid=
+
+# Start-up refuses, in one line: a PID not all digits, a second -p, a
+# zombie, a kernel thread, a -L that is no regular file (a FIFO would block
+# the ELF reader), two outputs on one file, a --prometheus directory; a
+# 100 KB argument is quoted cut.
+expect_error "cudatrace: -p +5: digits only" 64 "^cudatrace: invalid PID '\+5' \(expected 1\.\.[0-9]+\)$" $t -L $lib -p +5
+expect_error "cudatrace: -p ' 5': digits only" 64 "^cudatrace: invalid PID ' 5' " $t -L $lib -p " 5"
+expect_error "cudatrace: a second -p" 64 "^cudatrace: -p 2: one process at a time \(-c traces all of one name\)$" \
+	$t -L $lib -p $$ -p 2
+sh -c 'sleep 0.1 & echo $! >"$1"; exec sleep 60' sh "$tmp/zombie.pid" &
+zparent=$!
+for _ in $(seq 1 100); do [ -s "$tmp/zombie.pid" ] && grep -qs '^State:.Z' "/proc/$(cat "$tmp/zombie.pid")/status" && break; sleep 0.05; done
+expect_error "cudatrace: -p of a zombie" 64 "^cudatrace: -p $(cat "$tmp/zombie.pid"): a zombie \(it has exited\)$" \
+	$t -L $lib -p "$(cat "$tmp/zombie.pid")"
+kill $zparent; wait $zparent 2>/dev/null
+kthread=$(pgrep -x kthreadd | head -1)
+if [ -n "$kthread" ]; then
+	expect_error "cudatrace: -p of a kernel thread" 64 "^cudatrace: -p $kthread: a kernel thread$" $t -L $lib -p "$kthread"
+else
+	skip "cudatrace: -p of a kernel thread: no kthreadd in this PID namespace"
+fi
+mkfifo "$tmp/fifo"
+expect_error "cudatrace: -L of a FIFO" 64 "^cudatrace: -L $tmp/fifo: not a regular file \(a library or an executable\)$" \
+	$t -L "$tmp/fifo"
+expect_error "cudatrace: --timeline and --prometheus on one file" 64 \
+	"^cudatrace: --timeline and --prometheus name one file, $tmp/one: give each its own$" \
+	$t -L $lib --timeline "$tmp/one" --prometheus "$tmp/./one"
+expect_error "cudatrace: --prometheus of a directory" 1 "^cudatrace: --prometheus $tmp: a directory: give a file in it$" \
+	$t -L $lib --prometheus "$tmp"
+expect_error "cudatrace: a 100 KB argument quoted cut" 64 "^cudatrace: invalid PID '7{64}\.\.\.' " \
+	$t -L $lib -p "$(head -c 100000 /dev/zero | tr '\0' 7)"
+
+# -p of a process that ends without having mapped the library: the tool
+# ends with it (exit 0, its summary), as with one that made calls.
+mkfifo "$tmp/release"
+sh -c 'read -r _ <"$1"' sh "$tmp/release" &
+sl=$!
+start_tool "$tmp/nocalls.out" $t -L $lib -p $sl
+echo >"$tmp/release"
+wait $sl
+wait $tool_pid
+check_eq "cudatrace -p: a process gone before any call ends the tool, exit 0, its summary" \
+	"$? $(grep -c '^no CUDA calls$' "$tmp/nocalls.out")" "0 1"
+
+# --prometheus: a temporary a writer killed between naming and renaming
+# left (PATH.tmp-PID-N) is removed by the next start; a live writer's kept.
+: >"$tmp/m.prom.tmp-2147483646-0"
+: >"$tmp/m.prom.tmp-$$-0"
+start_tool "$tmp/m.out" $t -L $lib --prometheus "$tmp/m.prom"
+stop_tool
+check_eq "cudatrace --prometheus: a dead writer's temporary removed at start, a live one's kept, none of its own" \
+	"$(cd "$tmp" && ls m.prom* | paste -sd' ')" "m.prom m.prom.tmp-$$-0"
+
 # The benchmark's rate (tests/bench/cudatrace.sh): bursts of 20001 calls as
 # fast as the fake library takes them (about 100000 a second here), no call
 # log to slow them. Read through a pipe, as `cudatrace | grep` is: -e prints

@@ -38,6 +38,14 @@ static void test_parse_long(void)
 	CHECK("parse_long rejects overflow",
 	      parse_long("99999999999999999999999", 1, LONG_MAX, &v) == -EINVAL, "accepted");
 	CHECK("parse_long rejects negative", parse_long("-3", 1, 10, &v) == -EINVAL, "accepted");
+	CHECK("parse_long rejects a plus sign", parse_long("+5", 1, 10, &v) == -EINVAL, "accepted");
+	CHECK("parse_long rejects a leading space", parse_long(" 5", 1, 10, &v) == -EINVAL, "accepted");
+	CHECK("parse_long takes a negative where the range has them",
+	      parse_long("-3", -5, 10, &v) == 0 && v == -3, "v=%ld", v);
+	CHECK_STR("arg_shown: a long argument cut, and said so", arg_shown(
+		  "77777777777777777777777777777777777777777777777777777777777777777777777777777777"),
+		  "7777777777777777777777777777777777777777777777777777777777777777...");
+	CHECK_STR("arg_shown: control bytes escaped", arg_shown("a\nb"), "a\\x0ab");
 }
 
 static void test_log2_slots(void)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "apitrace.h"
@@ -98,9 +99,17 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 's':
 		env->stacks = true;
 		break;
-	case 'L':
+	case 'L': {
+		struct stat st;
+
+		/* A FIFO or a device would block or mislead the ELF reader: files only. */
+		if (!stat(arg, &st) && !S_ISREG(st.st_mode))
+			argp_failure(state, argp_err_exit_status, 0,
+				     "-L %s: not a regular file (a library or an executable)",
+				     arg_shown(arg));
 		add_repeated(state, arg, env->libs, &env->nr_libs, MAX_LIBS, "library path", "--lib");
 		break;
+	}
 	case 'f':
 		add_repeated(state, arg, env->patterns, &env->nr_patterns, MAX_PATTERNS,
 			     "function pattern", "-f");
@@ -650,6 +659,7 @@ static int run(void)
 	loop.write_metrics = write_metrics;
 	/* --leaks with -e or -E: the leaks every interval and at the end too. */
 	loop.summary_with_events = apitrace_env.leaks;
+	loop.ends_with_pid = common_env.pid != 0;
 	err = tool_trace(&loop, call_table(), on_interval, "Tracing %s %s", family->family,
 			 apitrace_env.leaks && !common_env.events ? "allocations, counting from now" : "calls");
 	report_dropped();
