@@ -119,16 +119,19 @@ static bool pid_stat(pid_t pid, char *state, unsigned long *flags)
 {
 	char path[32], buf[1024], *p;
 	bool ok = false;
+	size_t n;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	f = fopen(path, "re");
 	if (!f)
 		return false;
-	/* "PID (COMM) STATE PPID PGRP SESSION TTY TPGID FLAGS ...": COMM may hold ") ". */
-	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
-		ok = sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", state, flags) == 2;
+	/* "PID (COMM) STATE PPID PGRP SESSION TTY TPGID FLAGS ...": COMM may hold ") " and newlines. */
+	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
+	buf[n] = '\0';
+	if ((p = strrchr(buf, ')')))
+		ok = sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", state, flags) == 2;
 	return ok;
 }
 

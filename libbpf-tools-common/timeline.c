@@ -9,6 +9,15 @@ static FILE *out;
 static const char *out_path;
 static bool any;	/* an event written: the next one follows a comma */
 static int write_error;	/* the errno that ended it (a full disk): said at once */
+static unsigned long long not_written;	/* events since, said at the close */
+
+/* An event can be written; one that cannot after a failure is counted. */
+static bool writing(void)
+{
+	if (!out && write_error)
+		not_written++;
+	return out != NULL;
+}
 
 int timeline_open(const char *path)
 {
@@ -26,7 +35,7 @@ int timeline_open(const char *path)
 
 bool timeline_on(void)
 {
-	return out != NULL;
+	return out != NULL || write_error;	/* after a failure: its events counted as lost */
 }
 
 void timeline_flush(void)
@@ -44,8 +53,11 @@ int timeline_close(void)
 {
 	int err = 0;
 
-	if (write_error)
-		return -write_error;	/* said when it happened */
+	if (write_error) {	/* said when it happened; now what it cost */
+		fprintf(stderr, "%s: --timeline %s: %llu events not written\n",
+			program_invocation_short_name, out_path, not_written);
+		return -write_error;
+	}
 	if (!out)
 		return 0;
 	fputs("\n]\n", out);
@@ -200,7 +212,7 @@ void timeline_task(__u32 pid, const char *comm, __u32 tid, const char *thread_co
 void timeline_slice(__u32 pid, __u32 tid, const char *name, const char *cat, __u64 ts_ns,
 		    __u64 dur_ns, struct timeline_args args)
 {
-	if (!out)
+	if (!writing())
 		return;
 	begin("X", pid, tid, name, cat);
 	put_ts("ts", ts_ns);
@@ -212,7 +224,7 @@ void timeline_slice(__u32 pid, __u32 tid, const char *name, const char *cat, __u
 void timeline_instant(__u32 pid, __u32 tid, const char *name, const char *cat, __u64 ts_ns,
 		      struct timeline_args args)
 {
-	if (!out)
+	if (!writing())
 		return;
 	begin("i", pid, tid, name, cat);
 	fputs(",\"s\":\"t\"", out);
@@ -223,7 +235,7 @@ void timeline_instant(__u32 pid, __u32 tid, const char *name, const char *cat, _
 
 void timeline_counter(__u32 pid, const char *name, __u64 ts_ns, long long value)
 {
-	if (!out)
+	if (!writing())
 		return;
 	begin("C", pid, pid, name, NULL);
 	put_ts("ts", ts_ns);
@@ -234,7 +246,7 @@ void timeline_counter(__u32 pid, const char *name, __u64 ts_ns, long long value)
 void timeline_flow(__u64 id, __u32 pid, __u32 tid, __u64 ts_ns, __u32 to_pid, __u32 to_tid,
 		   __u64 to_ns)
 {
-	if (!out)
+	if (!writing())
 		return;
 	begin("s", pid, tid, "flow", "flow");
 	fprintf(out, ",\"id\":%llu", (unsigned long long)id);

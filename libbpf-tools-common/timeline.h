@@ -27,13 +27,14 @@
 /* Open FILE for writing (said on stderr when it cannot be). 0 or -errno. */
 int timeline_open(const char *path);
 
-/* A file is being written. */
+/* A file is being written (or was, until a write failed: its events are counted). */
 bool timeline_on(void);
 
 /*
  * After each batch of events (the tracing loop): written out, and a write
  * that failed (a full disk) said at once on stderr; the file then takes
- * no more events and timeline_close() returns the error.
+ * no more events, timeline_close() says how many it lost and returns the
+ * error.
  */
 void timeline_flush(void);
 
