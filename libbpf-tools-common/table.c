@@ -174,8 +174,19 @@ static void json_container(FILE *f, const struct cell *path)
 	json_string_or_null(f, "unit", c.unit);
 }
 
+/*
+ * A COL_PID cell of an event line, whose process still lives (a summary's
+ * may be gone, its PID another's since): its PID in its own namespace
+ * where that differs, else 0.
+ */
+static unsigned int event_ns_pid(bool event, const struct column *col, const struct cell *c)
+{
+	return event && (col->flags & COL_PID) && c->kind == CELL_U64 ? ns_pid(c->u) : 0;
+}
+
 static void json_fields(FILE *f, const struct table *t, const struct cell *cells)
 {
+	unsigned int ns;
 	int i;
 
 	for (i = 0; i < t->nr_cols; i++) {
@@ -187,21 +198,20 @@ static void json_fields(FILE *f, const struct table *t, const struct cell *cells
 			json_container(f, &cells[i]);
 		json_key(f, t->cols[i].key, t->cols[i].flags & COL_TIME);
 		json_put_cell(f, &cells[i]);
-		if (t->events && (t->cols[i].flags & COL_PID) && cells[i].kind == CELL_U64 &&
-		    ns_pid(cells[i].u))
-			fprintf(f, ",\"ns_pid\":%u", ns_pid(cells[i].u));
+		if ((ns = event_ns_pid(t->events, &t->cols[i], &cells[i])))
+			fprintf(f, ",\"ns_pid\":%u", ns);
 	}
 }
 
 /*
  * `ends_line`: the row's last text column, where a string may keep its
- * spaces. `event`: a line of an event, whose process still lives (a
- * summary's may be gone, its PID another's since): PID(NSPID) where a
- * COL_PID's namespace numbers it otherwise.
+ * spaces. `event`: a line of an event: PID(NSPID) for a COL_PID whose
+ * namespace numbers it otherwise (event_ns_pid()).
  */
 static void text_cell(FILE *f, const struct column *col, const struct cell *c, bool ends_line,
 		      bool event)
 {
+	unsigned int ns = event_ns_pid(event, col, c);
 	char buf[1024];
 	const char *s = buf;
 
@@ -211,8 +221,8 @@ static void text_cell(FILE *f, const struct column *col, const struct cell *c, b
 		text_escape(buf, sizeof(buf), c->s, sizeof(buf), ends_line);
 		break;
 	case CELL_U64:
-		if (event && (col->flags & COL_PID) && ns_pid(c->u))
-			snprintf(buf, sizeof(buf), "%llu(%u)", c->u, ns_pid(c->u));
+		if (ns)
+			snprintf(buf, sizeof(buf), "%llu(%u)", c->u, ns);
 		else
 			snprintf(buf, sizeof(buf), "%llu", c->u);
 		break;
