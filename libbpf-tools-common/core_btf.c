@@ -419,11 +419,15 @@ static int write_target(const struct out *o)
 	struct iovec iov[] = {
 		{ &h, sizeof(h) }, { o->types, o->types_len }, { o->strs, o->strs_len },
 	};
-	ssize_t want = sizeof(h) + o->types_len + o->strs_len;
+	ssize_t want = sizeof(h) + o->types_len + o->strs_len, n;
 
-	if (ftruncate(target_fd, 0) || pwritev(target_fd, iov, 3, 0) != want)
-		return -errno ?: -EIO;
-	return 0;
+	if (ftruncate(target_fd, 0))
+		return -errno;
+	n = pwritev(target_fd, iov, 3, 0);
+	if (n < 0)
+		return -errno;
+	/* Short: the file size limit (ulimit -f) or tmpfs's, its next write's error. */
+	return n == want ? 0 : -EFBIG;
 }
 
 int core_btf_write(const struct bpf_object_skeleton *s)

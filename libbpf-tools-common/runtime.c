@@ -107,6 +107,9 @@ void report_bpf_error(const char *what, int err)
 	case ENOTSUP:
 		hint = " (the kernel rejected the program; -v shows the verifier log)";
 		break;
+	case EFBIG:
+		hint = " (the shell's file size limit, ulimit -f, is too small)";
+		break;
 	}
 	fprintf(stderr, "%s: failed to %s: %s%s\n", program_invocation_short_name, what,
 		strerror(err), hint);
