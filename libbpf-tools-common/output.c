@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdio_ext.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -85,9 +86,39 @@ int output_error(void)
 	return write_error;
 }
 
+static FILE *capture;
+static char *captured;
+static size_t captured_len;
+
 FILE *summary_stream(void)
 {
+	if (capture)
+		return capture;
 	return output_broken() ? stderr : stdout;
+}
+
+void summary_capture_begin(void)
+{
+	/* The events before it written first: a failure there is theirs. */
+	output_flush();
+	if (!output_broken())
+		capture = open_memstream(&captured, &captured_len);
+}
+
+void summary_capture_end(void)
+{
+	FILE *c = capture;
+
+	if (!c)
+		return;
+	capture = NULL;
+	if (!fclose(c) && captured_len) {
+		fwrite(captured, 1, captured_len, stdout);
+		if (output_flush())
+			fwrite(captured, 1, captured_len, stderr);
+	}
+	free(captured);
+	captured = NULL;
 }
 
 void print_wallclock(FILE *f)

@@ -25,8 +25,20 @@ void output_init(void);
  */
 bool output_broken(void);
 
-/* Where summaries go: stdout, or stderr once stdout is broken. */
+/*
+ * Where summaries go: stdout, or stderr once stdout is broken; between
+ * summary_capture_begin() and summary_capture_end(), memory.
+ */
 FILE *summary_stream(void);
+
+/*
+ * A summary printed whole or not at all: summary_stream() is memory until
+ * summary_capture_end() writes it to stdout, and if that write fails (a
+ * disk filled by the summary itself), to stderr, whole. A reader gone
+ * leaves stdout quietly, as ever: the summary goes to stderr.
+ */
+void summary_capture_begin(void);
+void summary_capture_end(void);
 
 /* Flush stdout and notice a closed reader; returns output_broken(). */
 bool output_flush(void);

@@ -17,6 +17,17 @@
 
 #define POLL_MS 100	/* how fast Ctrl-C and interval deadlines are noticed */
 
+/* A summary on stdout whole, or on stderr whole where stdout failed. */
+static int print_summary(int (*summary)(void *ctx), void *ctx)
+{
+	int err;
+
+	summary_capture_begin();
+	err = summary(ctx);
+	summary_capture_end();
+	return err;
+}
+
 int trace_loop_run(struct trace_loop *loop)
 {
 	unsigned long long next = 0, next_metrics = 0, now;
@@ -64,7 +75,7 @@ int trace_loop_run(struct trace_loop *loop)
 			continue;
 		next += loop->interval * 1000000000ULL;
 		if (loop->on_interval) {
-			err = loop->on_interval(loop->ctx);
+			err = print_summary(loop->on_interval, loop->ctx);
 			if (err)
 				return err;
 		}
@@ -171,7 +182,7 @@ int trace_loop_finish(struct trace_loop *loop, int err, int (*final_summary)(voi
 		return err;
 	}
 	if (final_summary && !loop->count_reached)
-		err = final_summary(loop->ctx);
+		err = print_summary(final_summary, loop->ctx);
 	/* The totals at exit: what a last scrape should see (a failure said, and the exit status). */
 	if (trace_loop_write_metrics(loop) && !err)
 		err = -EIO;

@@ -873,6 +873,26 @@ kill $wl_pid 2>/dev/null
 wait $wl_pid 2>/dev/null
 wl_pid=
 
+# A summary the disk fills up: said, and written whole on stderr. The
+# file ends 200 bytes below the file size limit (ulimit -f; SIGXFSZ
+# ignored, a write past it fails with EFBIG as one on a full disk with
+# ENOSPC): the banner fits, the summary does not.
+rm -f "$tmp/go"
+$D/workload --wait "$tmp/go" batches 2 >"$tmp/fsize.wl" 2>&1 &
+wl_pid=$!
+while ! grep -qs '^waiting' "$tmp/fsize.wl"; do sleep 0.02; done
+head -c $((256 * 1024 - 200)) /dev/zero >"$tmp/fsize.out"
+(trap '' XFSZ; ulimit -f 256; exec $t -p $wl_pid) >>"$tmp/fsize.out" 2>"$tmp/fsize.err" &
+tool_pid=$!
+for _ in $(seq 1 600); do grep -q 'functions:' "$tmp/fsize.err" 2>/dev/null && break; sleep 0.05; done
+touch "$tmp/go"
+wait $tool_pid
+check_eq "cudatrace: a summary past the file size limit: exit 1, one line, the summary whole on stderr" \
+	"$? $(grep -c '^cudatrace: stdout: cannot write: File too large: [0-9]* bytes of output lost' "$tmp/fsize.err") $(field "$tmp/fsize.err" cuMemAlloc_v2 2) $(field "$tmp/fsize.err" cuMemFree_v2 2)" \
+	"1 1 2 2"
+wait $wl_pid 2>/dev/null
+wl_pid=
+
 # Start-up refuses, in one line: a PID not all digits, a second -p, a
 # zombie, a kernel thread, a -L that is no regular file (a FIFO would block
 # the ELF reader), two outputs on one file, a --prometheus directory; a
