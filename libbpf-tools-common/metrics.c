@@ -82,7 +82,8 @@ static void put_container_labels(FILE *f, const char **sep, const char *cgroup)
 		put_label(f, sep, "uid", c.pod);
 }
 
-static void put_labels(FILE *f, const struct label *labels, const char *le)
+/* "{name="value",..." without its closing brace; false for no labels. */
+static bool open_labels(FILE *f, const struct label *labels)
 {
 	const char *sep = "{";
 
@@ -91,36 +92,60 @@ static void put_labels(FILE *f, const struct label *labels, const char *le)
 			put_container_labels(f, &sep, labels->value);
 		put_label(f, &sep, labels->name, labels->value);
 	}
-	if (le) {
-		fprintf(f, "%sle=\"%s\"", sep, le);
-		sep = ",";
-	}
-	if (sep[0] == ',')
+	return sep[0] == ',';
+}
+
+/* `open` (open_labels()'s text), then le="`le`" if given, closed. */
+static void close_labels(FILE *f, const char *open, const char *le)
+{
+	if (le)
+		fprintf(f, "%sle=\"%s\"", open[0] ? "," : "{", le);
+	if (open[0] || le)
+		fputc('}', f);
+}
+
+static void put_labels(FILE *f, const struct label *labels)
+{
+	if (open_labels(f, labels))
 		fputc('}', f);
 }
 
 void metrics_u64(struct metrics *m, const struct label *labels, unsigned long long value)
 {
 	fputs(m->family, m->f);
-	put_labels(m->f, labels, NULL);
+	put_labels(m->f, labels);
 	fprintf(m->f, " %llu\n", value);
 }
 
 void metrics_double(struct metrics *m, const struct label *labels, double value)
 {
 	fputs(m->family, m->f);
-	put_labels(m->f, labels, NULL);
+	put_labels(m->f, labels);
 	fprintf(m->f, " %.9g\n", value);
 }
 
-/* Buckets at le_of(i) for slots 0 .. MAX_SLOTS - 2, +Inf, _sum (times `scale`), _count. */
+/*
+ * Buckets at le_of(i) for slots 0 .. MAX_SLOTS - 2, +Inf, _sum (times
+ * `scale`), _count: the labels escaped, and a cgroup's container found,
+ * once for all of them.
+ */
 static void put_hist(struct metrics *m, const struct label *labels, const struct lat_hist *h,
 		     double scale, bool whole)
 {
 	unsigned long long cum = 0;
-	char le[32];
+	char le[32], *open = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&open, &len);
 	int i;
 
+	if (f)
+		open_labels(f, labels);
+	if (!f || fclose(f)) {
+		m->err = errno ?: ENOMEM;
+		free(open);
+		return;
+	}
+	f = m->f;
 	/* Every bucket, empty ones too: a series' buckets never change. */
 	for (i = 0; i < MAX_SLOTS - 1; i++) {
 		cum += h->slots[i];
@@ -128,23 +153,24 @@ static void put_hist(struct metrics *m, const struct label *labels, const struct
 			snprintf(le, sizeof(le), "%llu", (2ULL << i) - 1);
 		else
 			snprintf(le, sizeof(le), "%.9g", (double)(2ULL << i) * scale);
-		fprintf(m->f, "%s_bucket", m->family);
-		put_labels(m->f, labels, le);
-		fprintf(m->f, " %llu\n", cum);
+		fprintf(f, "%s_bucket%s", m->family, open);
+		close_labels(f, open, le);
+		fprintf(f, " %llu\n", cum);
 	}
 	/* +Inf is the count: the last slot is open-ended. */
-	fprintf(m->f, "%s_bucket", m->family);
-	put_labels(m->f, labels, "+Inf");
-	fprintf(m->f, " %llu\n", (unsigned long long)h->count);
-	fprintf(m->f, "%s_sum", m->family);
-	put_labels(m->f, labels, NULL);
+	fprintf(f, "%s_bucket%s", m->family, open);
+	close_labels(f, open, "+Inf");
+	fprintf(f, " %llu\n", (unsigned long long)h->count);
+	fprintf(f, "%s_sum%s", m->family, open);
+	close_labels(f, open, NULL);
 	if (whole)
-		fprintf(m->f, " %llu\n", (unsigned long long)h->sum);
+		fprintf(f, " %llu\n", (unsigned long long)h->sum);
 	else
-		fprintf(m->f, " %.9g\n", (double)h->sum * scale);
-	fprintf(m->f, "%s_count", m->family);
-	put_labels(m->f, labels, NULL);
-	fprintf(m->f, " %llu\n", (unsigned long long)h->count);
+		fprintf(f, " %.9g\n", (double)h->sum * scale);
+	fprintf(f, "%s_count%s", m->family, open);
+	close_labels(f, open, NULL);
+	fprintf(f, " %llu\n", (unsigned long long)h->count);
+	free(open);
 }
 
 void metrics_lat_hist(struct metrics *m, const struct label *labels, const struct lat_hist *h,
@@ -383,7 +409,7 @@ int metrics_write_file(const char *path, const char *tool, metrics_fn fn, void *
 		close(fd);
 		goto out;
 	}
-	err = -fn(&m, ctx);
+	err = -fn(&m, ctx) ?: m.err;
 	if (!err && lost_reasons) {
 		metrics_family(&m, "events_lost_total", METRIC_COUNTER,
 			       "Events the tool could not trace, by reason");

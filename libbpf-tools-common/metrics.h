@@ -30,6 +30,7 @@ struct metrics {
 	FILE *f;
 	const char *tool;	/* the name after gpubpf_ */
 	char family[128];	/* the family being written, prefix included */
+	int err;		/* an errno a sample could not be written for */
 };
 
 /* A label: name="value"; a list ends with { NULL, NULL }. */

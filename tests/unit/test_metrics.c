@@ -86,6 +86,8 @@ static int write_sample(struct metrics *m, void *ctx)
 	metrics_lat_hist(m, LABELS({ "ring", "gfx" }), &h, 1e-6);
 	metrics_family(m, "depth", METRIC_HISTOGRAM, "Depth");
 	metrics_count_hist(m, LABELS({ "ring", "gfx" }), &h);
+	metrics_family(m, "idle_seconds", METRIC_HISTOGRAM, "Idle");
+	metrics_lat_hist(m, NO_LABELS, &h, 1e-6);
 	/* Two processes of one name on gfx: one row. */
 	metrics_rows_add(&rows, (const char *const[]){ "gfx", "worker" }, a, 2);
 	metrics_rows_add(&rows, (const char *const[]){ "gfx", "worker" }, b, 2);
@@ -106,6 +108,7 @@ static int write_cgroup_rows(struct metrics *m, void *ctx)
 {
 	struct metrics_rows rows = { .label_names = { "comm", "cgroup" } };
 	const unsigned long long one = 1;
+	struct lat_hist h = { .count = 1, .sum = 1, .slots = { 1 } };
 
 	(void)ctx;
 	metrics_rows_add(&rows, (const char *const[]){ "w", "/a" }, &one, 1);
@@ -116,6 +119,8 @@ static int write_cgroup_rows(struct metrics *m, void *ctx)
 			 &one, 1);
 	metrics_rows_family(m, &rows, 0, 1, "cg_total", METRIC_COUNTER, "Per comm");
 	metrics_rows_free(&rows);
+	metrics_family(m, "pod_depth", METRIC_HISTOGRAM, "Depth");
+	metrics_count_hist(m, LABELS({ "cgroup", POD_CGROUP }), &h);
 	return 0;
 }
 
@@ -151,6 +156,7 @@ static void test_file(void)
 		  "# TYPE gpubpf_t_jobs_total counter\n"
 		  "# TYPE gpubpf_t_wait_seconds histogram\n"
 		  "# TYPE gpubpf_t_depth histogram\n"
+		  "# TYPE gpubpf_t_idle_seconds histogram\n"
 		  "# TYPE gpubpf_t_process_jobs_total counter\n"
 		  "# TYPE gpubpf_t_process_wait_seconds_total counter\n"
 		  "# TYPE gpubpf_t_events_lost_total counter\n");
@@ -171,6 +177,12 @@ static void test_file(void)
 			   "gpubpf_t_depth_bucket{ring=\"gfx\",le=\"7\"} 3\n") != NULL &&
 	      strstr(text, "gpubpf_t_depth_sum{ring=\"gfx\"} 7\n") != NULL,
 	      "\n%s", lines_with(text, "gpubpf_t_depth"));
+	CHECK("file: a histogram of no labels: le alone, bare _sum and _count",
+	      strstr(text, "gpubpf_t_idle_seconds_bucket{le=\"2e-06\"} 1\n") != NULL &&
+	      strstr(text, "gpubpf_t_idle_seconds_bucket{le=\"+Inf\"} 3\n"
+			   "gpubpf_t_idle_seconds_sum 7e-06\n"
+			   "gpubpf_t_idle_seconds_count 3\n") != NULL,
+	      "\n%s", lines_with(text, "gpubpf_t_idle"));
 	snprintf(cmd, sizeof(cmd), "test $(grep -c '^gpubpf_t_wait_seconds_bucket' %s) = %d", path,
 		 MAX_SLOTS);
 	CHECK("file: every bucket, empty ones too (a series' buckets never change)",
@@ -217,6 +229,15 @@ static void test_file(void)
 		  "/system.slice/docker-" CONTAINER_ID ".scope\"} 1\n"
 		  "gpubpf_t_cg_total{comm=\"w\",uid=\"" POD_UID "\",cgroup=\"/kubepods/besteffort/pod"
 		  POD_UID "/" CONTAINER_ID "\"} 1\n");
+
+	CHECK_STR("a histogram's cgroup: container_id and uid on each of its samples",
+		  lines_with(read_all(path), "gpubpf_t_pod_depth_count"),
+		  "gpubpf_t_pod_depth_count{container_id=\"containerd://" CONTAINER_ID "\",uid=\""
+		  POD_UID "\",cgroup=\"" POD_CGROUP "\"} 1\n");
+	snprintf(cmd, sizeof(cmd), "test $(grep -c '^gpubpf_t_pod_depth.*container_id=.*uid=.*cgroup=' %s) = %d",
+		 path, MAX_SLOTS + 2);
+	CHECK("a histogram's cgroup: the same labels on every bucket, _sum and _count",
+	      system(cmd) == 0, "%s", cmd);
 
 	snprintf(path, sizeof(path), "%s/no/such/dir/t.prom", dir);
 	err = metrics_write_file(path, "t", write_sample, NULL, NULL, NULL);
