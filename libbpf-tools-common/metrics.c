@@ -296,18 +296,6 @@ static void report_write_error(const char *path, const char *what, int err)
  */
 #define TMP_INFIX ".tmp-"
 
-static void dir_of(const char *path, char *dir, size_t size)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		snprintf(dir, size, ".");
-	else if (slash == path)
-		snprintf(dir, size, "/");
-	else
-		snprintf(dir, size, "%.*s", (int)(slash - path), path);
-}
-
 /* A temporary beside `path`, its name into tmp; the fd, or -errno said on stderr. */
 static int create_beside(const char *path, char *tmp, size_t size, bool *unnamed)
 {
@@ -319,7 +307,7 @@ static int create_beside(const char *path, char *tmp, size_t size, bool *unnamed
 		report_write_error(path, "cannot write", ENAMETOOLONG);
 		return -ENAMETOOLONG;
 	}
-	dir_of(path, dir, sizeof(dir));
+	path_dir(path, dir, sizeof(dir));
 	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
 	*unnamed = fd >= 0;
 	if (fd < 0)
@@ -343,14 +331,14 @@ static int name_unnamed(int fd, const char *tmp)
 /* Remove the temporaries of writers killed between naming and renaming (PATH.tmp-PID-N). */
 static void remove_dead_writers(const char *path)
 {
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *base = basename(path);
 	size_t len = strlen(base);
 	char dir[4096], stale[8192];
 	struct dirent *d;
 	DIR *dp;
 	int pid;
 
-	dir_of(path, dir, sizeof(dir));
+	path_dir(path, dir, sizeof(dir));
 	dp = opendir(dir);
 	if (!dp)
 		return;

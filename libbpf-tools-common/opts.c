@@ -50,6 +50,18 @@ const char *arg_shown(const char *arg)
 	return buf;
 }
 
+void path_dir(const char *path, char *dir, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, size, ".");
+	else if (slash == path)
+		snprintf(dir, size, "/");
+	else
+		snprintf(dir, size, "%.*s", (int)(slash - path), path);
+}
+
 int parse_long(const char *arg, long min, long max, long *out)
 {
 	char *end;
@@ -94,15 +106,14 @@ void parse_name_arg(struct argp_state *state, const char *arg, const char *what,
 static bool same_file(const char *a, const char *b)
 {
 	char da[PATH_MAX], db[PATH_MAX], ra[PATH_MAX], rb[PATH_MAX];
-	const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
 	struct stat sa, sb;
 
 	if (!stat(a, &sa) && !stat(b, &sb))
 		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-	snprintf(da, sizeof(da), "%.*s", ba ? (int)(ba - a) + 1 : 1, ba ? a : ".");
-	snprintf(db, sizeof(db), "%.*s", bb ? (int)(bb - b) + 1 : 1, bb ? b : ".");
+	path_dir(a, da, sizeof(da));
+	path_dir(b, db, sizeof(db));
 	return realpath(da, ra) && realpath(db, rb) && !strcmp(ra, rb) &&
-	       !strcmp(ba ? ba + 1 : a, bb ? bb + 1 : b);
+	       !strcmp(basename(a), basename(b));
 }
 
 /* FILE is stdout's file (`tool --timeline x > x`). */

@@ -43,6 +43,9 @@ extern const struct argp_child common_argp_child[];
 #define ARG_SHOWN_MAX 64
 const char *arg_shown(const char *arg);
 
+/* The directory of a FILE argument, as open() would look it up: "." for a bare name. */
+void path_dir(const char *path, char *dir, size_t size);
+
 /*
  * Parse `arg` as a whole decimal integer in [min, max] into *out.
  * Returns 0, or -EINVAL (and *out untouched) for anything else: empty,
